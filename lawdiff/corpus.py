@@ -1,0 +1,341 @@
+"""A corpus: folders of dumps, read into one clause tree per edition.
+
+A corpus folder holds any number of files of any known format, usually in
+``<year>/`` subfolders (``corpus/2007/...``); the format is recognised by
+content.  Pages of one edition are merged by address: the same clause from two
+files is one clause, and where their wording differs a :class:`Conflict` is
+recorded for ``lawdiff check``.
+
+This module also does the lossless accounting behind ``lawdiff check``: for
+each page, every word and sign of its source text (after the normalization of
+:mod:`lawdiff.sources.normalize`, and apart from the furniture a reader
+declares, such as list bullets and the ``---`` rule) must be found among the
+strings of the tree built from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+
+from lawdiff.errors import UsageError
+from lawdiff.model import (
+    Clause,
+    Conflict,
+    Draft,
+    Edition,
+    NavItem,
+    PageTree,
+    SourceFile,
+    article_of,
+    build_page,
+    natural_key,
+    normalize_address,
+    page_strings,
+)
+from lawdiff.sources import read_file
+from lawdiff.sources.base import Loc, Page
+from lawdiff.sources.normalize import normalize_inline
+
+_YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+SETTINGS_FILE = "lawdiff.toml"
+
+
+def default_corpus() -> Path:
+    """The bundled corpus: shipped inside the package, or the repository's ``corpus/``."""
+    packaged = resources.files("lawdiff") / "corpus"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "corpus"
+
+
+# ---------------------------------------------------------------------------
+# Lossless accounting
+
+
+@dataclass(frozen=True, slots=True)
+class Unplaced:
+    """Source text that the tree does not account for."""
+
+    loc: Loc
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageCheck:
+    """How much of one page's source text its tree accounts for."""
+
+    file: str
+    page: str
+    edition: str
+    format: str
+    tokens: int
+    placed: int
+    unplaced: tuple[Unplaced, ...]
+    furniture: int
+    notes: tuple[tuple[Loc, str], ...]
+
+    @property
+    def ratio(self) -> float:
+        return 1.0 if self.tokens == 0 else self.placed / self.tokens
+
+
+def tokens(text: str) -> list[str]:
+    """Words and single signs: the units of the lossless check."""
+    return _TOKEN.findall(normalize_inline(text))
+
+
+def account(tree: PageTree) -> PageCheck:
+    """Check that the tree built from a page accounts for all of its text."""
+    available = Counter(t for s in page_strings(tree) for t in tokens(s))
+    total = placed = 0
+    unplaced: list[Unplaced] = []
+    for frag in tree.page.fragments:
+        missing: list[str] = []
+        for tok in tokens(frag.text):
+            total += 1
+            if available[tok] > 0:
+                available[tok] -= 1
+                placed += 1
+            else:
+                missing.append(tok)
+        if missing:
+            unplaced.append(Unplaced(frag.loc, " ".join(missing)))
+    notes = list(tree.notes)
+    for clause_notes in _draft_notes(tree.roots):
+        notes.append(clause_notes)
+    return PageCheck(
+        file=tree.page.file,
+        page=tree.page.name,
+        edition=tree.page.edition,
+        format=tree.page.format,
+        tokens=total,
+        placed=placed,
+        unplaced=tuple(unplaced),
+        furniture=len(tree.page.furniture),
+        notes=tuple(notes),
+    )
+
+
+def _draft_notes(drafts: list[Draft]) -> list[tuple[Loc, str]]:
+    out: list[tuple[Loc, str]] = []
+    for d in drafts:
+        for n in d.notes:
+            out.append((d.source, f"{d.address}: {n}"))
+        out.extend(_draft_notes(d.footnotes))
+        out.extend(_draft_notes(d.children))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Merging pages into editions
+
+
+class _EditionBuilder:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.roots: list[Draft] = []
+        self.index: dict[str, Draft] = {}
+        self.conflicts: list[Conflict] = []
+        self.sources: list[SourceFile] = []
+        self.navigation: tuple[NavItem, ...] = ()
+        self.contributed: dict[int, set[str]] = {}
+
+    def add(self, tree: PageTree) -> None:
+        page = tree.page
+        self.sources.append(SourceFile(page.file, page.format, page.name, page.printing))
+        if page.navigation and not self.navigation:
+            self.navigation = tuple(NavItem(n.depth, n.title, n.address, n.path) for n in page.navigation)
+        for root in tree.roots:
+            self._merge(None, root, page.file)
+
+    def _merge(self, parent: Draft | None, d: Draft, file: str) -> None:
+        existing = self.index.get(d.address)
+        if existing is None:
+            existing = replace(d, children=[], footnotes=[], notes=list(d.notes), inlines=list(d.inlines))
+            self.index[d.address] = existing
+            siblings = (
+                self.roots if parent is None else parent.footnotes if d.kind.value == "footnote" else parent.children
+            )
+            siblings.append(existing)
+            if parent is not None:
+                self.contributed.setdefault(id(parent), set()).add(file)
+        else:
+            self._fields(existing, d)
+            if parent is not None:
+                files = self.contributed.setdefault(id(parent), set())
+                files.add(file)
+        for f in d.footnotes:
+            self._merge(existing, f, file)
+        for c in d.children:
+            self._merge(existing, c, file)
+
+    def _fields(self, into: Draft, other: Draft) -> None:
+        for name in ("title", "text"):
+            a, b = getattr(into, name), getattr(other, name)
+            if a and b and a != b:
+                self.conflicts.append(Conflict(into.address, name, into.source, other.source, a, b))
+            elif b and not a:
+                setattr(into, name, b)
+                if name == "text":
+                    into.inlines = list(other.inlines)
+        if not into.label and other.label:
+            into.label = other.label
+        into.extra = into.extra or other.extra
+
+    def build(self) -> Edition:
+        self._order(self.roots)
+        self._titles()
+        clauses = tuple(d.freeze() for d in self.roots)
+        year_m = re.match(r"\d{4}", self.name)
+        return Edition(
+            name=self.name,
+            year=int(year_m.group(0)) if year_m else 0,
+            clauses=clauses,
+            sources=tuple(self.sources),
+            navigation=self.navigation,
+            conflicts=tuple(self.conflicts),
+        )
+
+    def _order(self, drafts: list[Draft]) -> None:
+        for d in drafts:
+            if len(self.contributed.get(id(d), ())) > 1:
+                # Children from several files (a section page beside its
+                # article page): put them back in label order.
+                d.children.sort(key=lambda c: natural_key(c.address))
+            self._order(d.children)
+
+    def _titles(self) -> None:
+        by_address = {n.address: n for n in self.navigation}
+        for d in self.index.values():
+            nav = by_address.get(d.address)
+            if nav and not d.title and d.kind.value in ("chapter", "part", "paragraaf", "page"):
+                d.title = re.sub(r"^\d+\s*[—–-]\s*", "", nav.title)
+
+
+# ---------------------------------------------------------------------------
+# The corpus
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Editions read from a set of files, oldest first, with their checks."""
+
+    editions: tuple[Edition, ...]
+    checks: tuple[PageCheck, ...]
+    roots: tuple[str, ...] = field(default=())
+
+    def names(self) -> list[str]:
+        return [e.name for e in self.editions]
+
+    def edition(self, name: str) -> Edition:
+        for e in self.editions:
+            if e.name == name:
+                return e
+        raise UsageError(
+            f"no edition {name!r} in the corpus",
+            fix=f"name one of: {', '.join(self.names()) or '(none)'}",
+        )
+
+    def clause(self, spec: str) -> tuple[Edition, Clause | None]:
+        """``EDITION[:ADDRESS]`` -> the edition and the clause (None for no address)."""
+        name, _, address = spec.partition(":")
+        edition = self.edition(name.strip())
+        if not address.strip():
+            return edition, None
+        clause = edition.find(address)
+        if clause is None:
+            article = edition.find(article_of(normalize_address(address)) or "-")
+            if article is not None:
+                hint = f"article {article.address} has: {', '.join(c.address for c in article.walk())}"
+            else:
+                hint = f"the edition has articles {', '.join(a.address for a in edition.articles()) or '(none)'}"
+            raise UsageError(f"{edition.name} has no clause {address.strip()!r}", fix=hint)
+        return edition, clause
+
+
+def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
+    """Files to read: (path, display name, edition hint from a year folder)."""
+    out: list[tuple[Path, str, str]] = []
+    for root in paths:
+        if root.is_dir():
+            for f in sorted(root.rglob("*")):
+                rel = f.relative_to(root)
+                if not f.is_file() or any(p.startswith(".") for p in rel.parts) or f.name == SETTINGS_FILE:
+                    continue
+                hint = next((m.group(1) for p in reversed(rel.parts[:-1]) if (m := _YEAR_DIR.match(p))), "")
+                # Files are named relative to their corpus folder, so that
+                # reports read the same on every machine.
+                display = rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}"
+                out.append((f, display, hint))
+        elif root.exists():
+            m = _YEAR_DIR.match(root.parent.name)
+            out.append((root, str(root), m.group(1) if m else ""))
+        else:
+            raise UsageError(f"{root}: no such file or folder", fix="give an existing corpus folder or file")
+    return out
+
+
+def load(paths: list[Path] | None = None) -> Corpus:
+    """Read every file under ``paths`` (default: the bundled corpus)."""
+    roots = paths or [default_corpus()]
+    files = corpus_files(roots)
+    pages: list[Page] = []
+    for path, display, hint in files:
+        pages.extend(read_file(path, display, hint))
+    if not pages:
+        raise UsageError(
+            f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
+            fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
+        )
+    return from_pages(pages, tuple(str(r) for r in roots))
+
+
+def from_pages(pages: list[Page], roots: tuple[str, ...] = ()) -> Corpus:
+    """Build editions from pages already read."""
+    trees = [build_page(p) for p in pages]
+    checks = [account(t) for t in trees]
+    builders: dict[str, _EditionBuilder] = {}
+    # Container pages first, so that an article read both from its chapter
+    # page and from its own page sits where the chapter puts it.
+    for tree in sorted(trees, key=lambda t: (-len(t.page.containers), t.page.file)):
+        builders.setdefault(tree.page.edition, _EditionBuilder(tree.page.edition)).add(tree)
+    editions = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))
+    return Corpus(tuple(editions), tuple(checks), roots)
+
+
+# ---------------------------------------------------------------------------
+# References that lead nowhere
+
+
+@dataclass(frozen=True, slots=True)
+class Dangling:
+    """A reference whose target the edition does not hold.
+
+    absent_article: the whole target article is missing from the corpus (the
+        corpus holds only part of the edition), as opposed to a target inside
+        an article that is present, which is suspect.
+    """
+
+    edition: str
+    source: str
+    target: str
+    printed: str
+    loc: Loc
+    absent_article: bool
+
+
+def dangling_references(edition: Edition) -> list[Dangling]:
+    out: list[Dangling] = []
+    for clause in edition.walk():
+        for ref in clause.references:
+            if edition.find(ref.target) is not None:
+                continue
+            art = article_of(ref.target)
+            absent = bool(art) and edition.find(art) is None
+            out.append(Dangling(edition.name, clause.address, ref.target, ref.printed, clause.source, absent))
+    return out

@@ -1,0 +1,132 @@
+"""JSON renderings of clause trees, editions and checks.
+
+Key order is fixed and lists keep document order, so the same corpus always
+gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lawdiff.corpus import Corpus, Dangling, PageCheck
+from lawdiff.model import Clause, Edition
+from lawdiff.sources.base import Loc
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+
+
+def loc(l: Loc) -> dict[str, Any]:  # noqa: E741
+    out: dict[str, Any] = {"file": l.file}
+    if l.line:
+        out["line"] = l.line
+    if l.path:
+        out["path"] = l.path
+    return out
+
+
+def clause(c: Clause, edition: str = "", deep: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": f"{edition}:{c.address}" if edition else c.address,
+        "kind": c.kind.value,
+        "address": c.address,
+        "label": c.label,
+        "title": c.title,
+        "text": c.text,
+        "source": loc(c.source),
+        "references": [
+            {"target": r.target, "text": r.printed, "start": r.start, "end": r.end, "via": r.via} for r in c.references
+        ],
+    }
+    if c.marker or c.anchor >= 0:
+        out["marker"] = c.marker
+        out["anchor"] = c.anchor
+    if c.notes:
+        out["notes"] = list(c.notes)
+    out["footnotes"] = [clause(f, edition, deep) for f in c.footnotes]
+    if deep:
+        out["children"] = [clause(ch, edition, deep) for ch in c.children]
+    else:
+        out["children"] = [ch.address for ch in c.children]
+    return out
+
+
+def edition_summary(e: Edition) -> dict[str, Any]:
+    clauses = list(e.walk())
+    return {
+        "name": e.name,
+        "year": e.year,
+        "printings": list(e.printings),
+        "sources": [{"file": s.file, "format": s.format, "page": s.page, "printing": s.printing} for s in e.sources],
+        "articles": [a.address for a in e.articles()],
+        "clauses": len(clauses),
+        "clauses_with_text": sum(1 for c in clauses if c.text),
+        "footnotes": sum(1 for c in clauses if c.kind.value == "footnote"),
+        "navigation_entries": len(e.navigation),
+    }
+
+
+def editions(corpus: Corpus) -> str:
+    return dumps({"editions": [edition_summary(e) for e in corpus.editions]})
+
+
+def show(e: Edition, c: Clause | None) -> str:
+    if c is None:
+        return dumps(
+            {
+                "edition": edition_summary(e),
+                "navigation": [
+                    {"depth": n.depth, "title": n.title, "address": n.address, "path": n.path} for n in e.navigation
+                ],
+                "clauses": [clause(x, e.name) for x in e.clauses],
+            }
+        )
+    return dumps({"edition": e.name, "clause": clause(c, e.name)})
+
+
+def page_check(ch: PageCheck) -> dict[str, Any]:
+    return {
+        "file": ch.file,
+        "page": ch.page,
+        "edition": ch.edition,
+        "format": ch.format,
+        "tokens": ch.tokens,
+        "placed": ch.placed,
+        "ratio": round(ch.ratio, 6),
+        "unplaced": [{"source": loc(u.loc), "text": u.text} for u in ch.unplaced],
+        "furniture": ch.furniture,
+        "notes": [{"source": loc(n[0]), "note": n[1]} for n in ch.notes],
+    }
+
+
+def check(corpus: Corpus, dangling: list[Dangling]) -> str:
+    return dumps(
+        {
+            "files": [page_check(ch) for ch in corpus.checks],
+            "conflicts": [
+                {
+                    "edition": e.name,
+                    "address": c.address,
+                    "field": c.field,
+                    "first": {"source": loc(c.first), "text": c.first_text},
+                    "second": {"source": loc(c.second), "text": c.second_text},
+                }
+                for e in corpus.editions
+                for c in e.conflicts
+            ],
+            "dangling_references": [
+                {
+                    "edition": d.edition,
+                    "from": d.source,
+                    "target": d.target,
+                    "text": d.printed,
+                    "source": loc(d.loc),
+                    "article_in_corpus": not d.absent_article,
+                }
+                for d in dangling
+            ],
+            "lost": any(ch.unplaced for ch in corpus.checks),
+        }
+    )

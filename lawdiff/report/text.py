@@ -1,0 +1,186 @@
+"""Plain-text renderings for the terminal (no colour here: see ``style``).
+
+Law text is printed whole, never wrapped or shortened, except in outlines,
+which show titles (or the opening words of untitled clauses) by design.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lawdiff.corpus import Corpus, Dangling, PageCheck
+from lawdiff.model import Clause, Edition, Kind
+from lawdiff.sources.base import Loc
+
+Style = Callable[[str, str], str]  # (text, role) -> text
+
+
+def plain(text: str, _role: str) -> str:
+    return text
+
+
+def where(loc: Loc) -> str:
+    if loc.line:
+        return f"{loc.file}:{loc.line}"
+    if loc.path:
+        return f"{loc.file} {loc.path}"
+    return loc.file
+
+
+def _snippet(text: str, width: int = 60) -> str:
+    first = text.split("\n", 1)[0]
+    return first if len(first) <= width else first[: width - 1].rstrip() + "…"
+
+
+def editions(corpus: Corpus) -> str:
+    lines = []
+    for e in corpus.editions:
+        clauses = list(e.walk())
+        arts = [a.address for a in e.articles()]
+        lines.append(f"{e.name}")
+        lines.append(f"  printing   {', '.join(e.printings) or '(not stated)'}")
+        lines.append(f"  articles   {_ranges(arts) or '(none)'}  ({len(arts)})")
+        lines.append(
+            f"  clauses    {len(clauses)} ({sum(1 for c in clauses if c.text)} with text, "
+            f"{sum(1 for c in clauses if c.kind is Kind.FOOTNOTE)} footnotes)"
+        )
+        if e.navigation:
+            listed = sum(1 for n in e.navigation if n.address and n.address[0].isdigit())
+            lines.append(f"  contents   {len(e.navigation)} entries, {listed} articles listed")
+        for s in e.sources:
+            lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
+    return "\n".join(lines) + "\n"
+
+
+def _ranges(numbers: list[str]) -> str:
+    """``['41', '42', '43', '45']`` -> ``41-43, 45``."""
+    ints = sorted({int(n) for n in numbers if n.isdigit()})
+    out: list[str] = []
+    i = 0
+    while i < len(ints):
+        j = i
+        while j + 1 < len(ints) and ints[j + 1] == ints[j] + 1:
+            j += 1
+        out.append(str(ints[i]) if i == j else f"{ints[i]}-{ints[j]}")
+        i = j + 1
+    return ", ".join(out)
+
+
+def outline(e: Edition, style: Style = plain) -> str:
+    lines = [
+        style(f"{e.name}", "heading")
+        + f"  ({len(e.sources)} source files; printing {', '.join(e.printings) or 'not stated'})"
+    ]
+
+    def visit(c: Clause, depth: int) -> None:
+        if c.kind is Kind.FOOTNOTE:
+            return
+        head = " ".join(x for x in (c.label, c.title) if x) or _snippet(c.text)
+        if c.label and not c.title and c.text and c.kind not in (Kind.ARTICLE,):
+            head = f"{c.label} {_snippet(c.text)}"
+        lines.append(f"{'  ' * depth}{style(c.address, 'address')}  {head}")
+        for ch in c.children:
+            visit(ch, depth + 1)
+
+    for c in e.clauses:
+        visit(c, 0)
+    if e.navigation:
+        present = {c.address for c in e.walk()}
+        missing = [n for n in e.navigation if n.address and n.address[0].isdigit() and n.address not in present]
+        if missing:
+            lines.append("")
+            lines.append(f"listed in the contents but not in the corpus: {_ranges([n.address for n in missing])}")
+    return "\n".join(lines) + "\n"
+
+
+def clause(e: Edition, c: Clause, style: Style = plain) -> str:
+    """One clause in full: header, source, then its text and its sub-clauses."""
+    printing = ", ".join(e.printings)
+    lines = [
+        style(f"{e.name}:{c.address}", "heading") + f"  {c.kind.value}",
+        f"source: {where(c.source)}" + (f" ({printing})" if printing else ""),
+        "",
+    ]
+    _body(c, 0, lines, style)
+    return "\n".join(lines) + "\n"
+
+
+def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
+    pad = "  " * depth
+    head = " ".join(x for x in (c.label, c.title) if x)
+    tag = style(f"[{c.address}]", "address")
+    if c.title:
+        lines.append(f"{pad}{tag} {style(head, 'title')}")
+        lines.extend(f"{pad}  {para}" for para in c.text.split("\n") if c.text)
+    else:
+        paras = c.text.split("\n") if c.text else [""]
+        lines.append(f"{pad}{tag} " + " ".join(x for x in (c.label, paras[0]) if x))
+        lines.extend(f"{pad}  {para}" for para in paras[1:])
+    for n in c.notes:
+        lines.append(f"{pad}  note: {n}")
+    if c.references:
+        refs = ", ".join(f"{r.target} ({r.printed!r})" for r in c.references)
+        lines.append(f"{pad}  references: {refs}")
+    for f in c.footnotes:
+        marker = f" (marker {f.marker})" if f.marker else ""
+        lines.append(f"{pad}  {style(f'[{f.address}]', 'address')} {f.label} {f.text}{marker}")
+        for n in f.notes:
+            lines.append(f"{pad}    note: {n}")
+        if f.references:
+            lines.append(f"{pad}    references: " + ", ".join(f"{r.target} ({r.printed!r})" for r in f.references))
+    for ch in c.children:
+        _body(ch, depth + 1, lines, style)
+
+
+def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain) -> str:
+    lines: list[str] = []
+    for ch in corpus.checks:
+        lines.extend(_page_check(ch, style))
+    conflicts = [(e.name, c) for e in corpus.editions for c in e.conflicts]
+    lines.append("")
+    if conflicts:
+        lines.append(style(f"{len(conflicts)} clause(s) read twice with different wording:", "warn"))
+        for name, c in conflicts:
+            lines.append(f"  {name}:{c.address} {c.field}: {where(c.first)} vs {where(c.second)}")
+            lines.append(f"    first:  {c.first_text}")
+            lines.append(f"    second: {c.second_text}")
+    else:
+        lines.append("duplicate clauses: none disagree")
+    suspect = [d for d in dangling if not d.absent_article]
+    absent = [d for d in dangling if d.absent_article]
+    if suspect:
+        lines.append(style(f"{len(suspect)} reference(s) to a clause missing from an article that is present:", "warn"))
+        for d in suspect:
+            lines.append(f"  {d.edition}:{d.source} -> {d.target} ({d.printed!r}) at {where(d.loc)}")
+    else:
+        lines.append("references into the articles present: all found")
+    if absent:
+        by_edition: dict[str, list[str]] = {}
+        for d in absent:
+            by_edition.setdefault(d.edition, []).append(d.target)
+        for name, targets in by_edition.items():
+            uniq = sorted(set(targets), key=lambda t: (len(t), t))
+            lines.append(f"{name}: {len(targets)} reference(s) to articles not in the corpus: {', '.join(uniq)}")
+    total = sum(c.tokens for c in corpus.checks)
+    placed = sum(c.placed for c in corpus.checks)
+    lost = sum(len(c.unplaced) for c in corpus.checks)
+    pct = 100.0 if total == 0 else 100.0 * placed / total
+    lines.append("")
+    lines.append(
+        f"{len(corpus.checks)} file(s), {len(corpus.editions)} edition(s): {placed}/{total} words and signs placed "
+        f"({pct:.1f}%), {lost} fragment(s) unplaced, {len(conflicts)} conflict(s)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _page_check(ch: PageCheck, style: Style) -> list[str]:
+    pct = 100.0 * ch.ratio
+    status = style("ok", "ok") if not ch.unplaced else style("LOST TEXT", "warn")
+    lines = [
+        f"{ch.file}: {ch.edition} {ch.format}, page {ch.page}: {ch.placed}/{ch.tokens} placed ({pct:.1f}%) {status}"
+    ]
+    for u in ch.unplaced:
+        lines.append(f"  unplaced at {where(u.loc)}: {u.text}")
+    for loc, note in ch.notes:
+        lines.append(f"  note {where(loc)}: {note}")
+    return lines

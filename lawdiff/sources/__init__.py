@@ -1,0 +1,93 @@
+"""Source readers: one module per input format, behind a small registry.
+
+:func:`read_file` reads a file, recognises its format by content (never by
+name) and returns its pages.  Every failure is an :class:`InputError` naming
+the file, the place and what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lawdiff.errors import InputError
+from lawdiff.sources import nuxt, wikitext
+from lawdiff.sources.base import Page
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """A registered format: its name, a content sniffer and the reader."""
+
+    name: str
+    looks_like: Callable[[str], bool]
+    read: Callable[[str, str, str], list[Page]]
+
+
+def _read_wiki(text: str, file: str, _hint: str) -> list[Page]:
+    return wikitext.read(text, file)
+
+
+READERS: list[Reader] = [
+    Reader(nuxt.FORMAT, nuxt.looks_like, nuxt.read),
+    Reader(wikitext.FORMAT, wikitext.looks_like, _read_wiki),
+]
+
+
+def register(reader: Reader, first: bool = True) -> None:
+    """Add a format (tried before the built-in ones when ``first``)."""
+    if first:
+        READERS.insert(0, reader)
+    else:
+        READERS.append(reader)
+
+
+def detect(text: str) -> Reader | None:
+    """The reader whose format ``text`` is in, or None."""
+    for reader in READERS:
+        if reader.looks_like(text):
+            return reader
+    return None
+
+
+def decode_bytes(data: bytes, file: str) -> str:
+    """Decode a file's bytes as UTF-8, or say where it is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(
+            f"the file is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            file=file,
+            place=f"line {line}",
+            fix="save the dump as UTF-8",
+        ) from None
+
+
+def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
+    """Read already decoded text."""
+    if not text.strip():
+        raise InputError("the file is empty", file=file, fix="remove it from the corpus or give the dump's content")
+    reader = detect(text)
+    if reader is None:
+        names = ", ".join(r.name for r in READERS)
+        raise InputError(
+            "unknown format: neither a wiki page (title line Sjabloon:<edition>:<name>) nor a Nuxt payload",
+            file=file,
+            place="1",
+            fix=f"give a file in one of the formats lawdiff reads ({names})",
+        )
+    return reader.read(text, file, edition_hint)
+
+
+def read_file(path: Path, display: str | None = None, edition_hint: str = "") -> list[Page]:
+    """Read one file of any known format."""
+    name = display or str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the file ({exc.strerror})", file=name, fix="check the path and its permissions"
+        ) from None
+    return read_text(decode_bytes(data, name), name, edition_hint)

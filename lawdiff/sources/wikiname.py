@@ -1,0 +1,112 @@
+"""Wiki page names: ``Sjabloon:<edition>:<name>`` and what a name says.
+
+The Dutch wiki keeps the law in the template namespace (number 10, prefix
+``Sjabloon:``; links also write ``Template:`` or ``template:``).  The name
+after the edition says where the page's text sits:
+
+==========================  =====================================  =============
+name                        what it is                             scope
+==========================  =====================================  =============
+``45``                      an article page                        ``45``
+``45C``                     a section page (from 1987 on)          ``45C``
+``HVI``                     chapter VI                             container
+``HVI3``                    chapter VI, part 3                     container
+``HVI3I``                   chapter VI, part 3, paragraph I        container
+``HVI JUISTE GANG ...``     a named part of chapter VI (1963)      container
+``Inhoudsopgave 1963``      the table of contents                  (not law)
+anything else               front matter (preface, definitions)    slug
+==========================  =====================================  =============
+
+Container addresses: chapter ``H6`` (arabic, whatever the printing's numerals),
+part ``H6.3``, paragraph ``H6.3.I`` (as printed), named part
+``H6.juiste-gang-van-zaken``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from lawdiff.sources.base import Container
+
+NAMESPACE_PREFIXES = ("sjabloon", "template")
+
+_TITLE = re.compile(r"^\s*(?P<ns>[^:]+):(?P<edition>\d{4}(?:[+@][\w.-]+)?):(?P<name>.+?)\s*$")
+_ARTICLE = re.compile(r"^(?P<num>\d{1,3})(?P<sec>[A-Z])?$")
+_CHAPTER = re.compile(r"^H(?P<ch>[IVXL]+)(?P<part>\d+)?(?P<par>[IVX]+)?$")
+_NAMED_PART = re.compile(r"^H(?P<ch>[IVXL]+)\s+(?P<name>.+)$")
+_TOC = re.compile(r"^inhoudsopgave\b", re.IGNORECASE)
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def roman_to_int(text: str) -> int:
+    """Value of a roman numeral (``VI`` -> 6); 0 if it is not one."""
+    total = 0
+    prev = 0
+    for ch in reversed(text.upper()):
+        value = _ROMAN.get(ch)
+        if value is None:
+            return 0
+        total = total - value if value < prev else total + value
+        prev = max(prev, value)
+    return total
+
+
+def slug(text: str) -> str:
+    """A lowercase ASCII slug: ``JUISTE GANG VAN ZAKEN`` -> ``juiste-gang-van-zaken``."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
+
+
+@dataclass(frozen=True, slots=True)
+class PageName:
+    """What a wiki page title says.
+
+    namespace: as written ("Sjabloon").
+    edition: "1963", "2017"...
+    name: the part after the edition, spaces normalized.
+    kind: "article", "section", "container", "toc" or "front".
+    scope: the clause address the page's text starts at ("45", "45C",
+        a front-matter slug), or "" for containers and tables of contents.
+    containers: the chapter / part / paragraph a container page stands for.
+    """
+
+    namespace: str
+    edition: str
+    name: str
+    kind: str
+    scope: str
+    containers: tuple[Container, ...]
+
+
+def parse_title(title: str) -> PageName | None:
+    """Parse ``Sjabloon:2007:45``; None when the title is not of that form."""
+    m = _TITLE.match(title.replace("_", " "))
+    if not m or m.group("ns").strip().lower() not in NAMESPACE_PREFIXES:
+        return None
+    name = " ".join(m.group("name").split())
+    edition = m.group("edition")
+    ns = m.group("ns").strip()
+    if a := _ARTICLE.match(name):
+        kind = "section" if a.group("sec") else "article"
+        return PageName(ns, edition, name, kind, name, ())
+    if c := _CHAPTER.match(name):
+        chapter = roman_to_int(c.group("ch"))
+        conts = [Container("chapter", f"H{chapter}", f"H{c.group('ch')}")]
+        if c.group("part"):
+            conts.append(Container("part", f"H{chapter}.{c.group('part')}"))
+        if c.group("par"):
+            conts.append(Container("paragraph", f"H{chapter}.{c.group('part')}.{c.group('par')}"))
+        return PageName(ns, edition, name, "container", "", tuple(conts))
+    if n := _NAMED_PART.match(name):
+        chapter = roman_to_int(n.group("ch"))
+        conts = [
+            Container("chapter", f"H{chapter}", f"H{n.group('ch')}"),
+            Container("part", f"H{chapter}.{slug(n.group('name'))}", "", n.group("name")),
+        ]
+        return PageName(ns, edition, name, "container", "", tuple(conts))
+    if _TOC.match(name):
+        return PageName(ns, edition, name, "toc", "", ())
+    return PageName(ns, edition, name, "front", slug(name), ())
