@@ -16,8 +16,13 @@ from typing import Any, TypeVar
 import click
 
 from lawdiff import __version__
+from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
 from lawdiff.corpus import Corpus, dangling_references, load
-from lawdiff.errors import LawdiffError
+from lawdiff.diff import Comparer
+from lawdiff.diff import compare as compare_editions
+from lawdiff.diff import history as clause_history
+from lawdiff.errors import LawdiffError, UsageError
+from lawdiff.model import article_of
 from lawdiff.report import jsonout, text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -66,11 +71,24 @@ def _load(corpus_dirs: tuple[Path, ...]) -> Corpus:
 def _style(enabled: bool) -> text.Style:
     if not enabled:
         return text.plain
-    colours = {"heading": "bright_white", "address": "cyan", "title": "yellow", "warn": "red", "ok": "green"}
+    colours = {
+        "heading": "bright_white",
+        "address": "cyan",
+        "title": "yellow",
+        "warn": "red",
+        "ok": "green",
+        "insert": "green",
+        "delete": "red",
+        "modified": "yellow",
+        "split": "magenta",
+        "merged": "magenta",
+        "added": "green",
+        "removed": "red",
+    }
 
     def style(s: str, role: str) -> str:
         colour = colours.get(role)
-        return click.style(s, fg=colour, bold=role == "heading") if colour else s
+        return click.style(s, fg=colour, bold=role == "heading", strikethrough=role == "delete") if colour else s
 
     return style
 
@@ -158,6 +176,115 @@ def check(paths: tuple[Path, ...], corpus_dirs: tuple[Path, ...], fmt: str, styl
         click.echo(text.check(corpus, dangling, style), nl=False)
     if any(c.unplaced for c in corpus.checks):
         sys.exit(1)
+
+
+def thresholds_option(f: F) -> F:
+    @click.option(
+        "--threshold",
+        "threshold_overrides",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Override an alignment threshold (repeatable), e.g. --threshold match_min=0.5. "
+        f"Names: {', '.join(DEFAULT_THRESHOLDS.as_dict())}.",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, threshold_overrides: tuple[str, ...], **kwargs: Any) -> Any:
+        values: dict[str, float] = {}
+        for item in threshold_overrides:
+            name, sep, value = item.partition("=")
+            try:
+                values[name.strip()] = float(value)
+            except ValueError:
+                raise UsageError(
+                    f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5"
+                ) from None
+            if not sep:
+                raise UsageError(f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5")
+        return f(*args, thresholds=DEFAULT_THRESHOLDS.with_overrides(values), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--article", "articles", multiple=True, metavar="N", help="Only changes touching article N (repeatable).")
+@click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
+@click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@corpus_option
+@format_option("text", "json")
+@thresholds_option
+@color_option
+def compare(
+    old: str,
+    new: str,
+    articles: tuple[str, ...],
+    show_all: bool,
+    exit_code: bool,
+    output: Path | None,
+    corpus_dirs: tuple[Path, ...],
+    fmt: str,
+    thresholds: Thresholds,
+    style: text.Style,
+) -> None:
+    """Compare two editions clause by clause.
+
+    Lists every change grouped by article: unchanged, modified, split,
+    merged, added, removed; renumberings, moves, title changes, word-level
+    differences and what became of the references. The text output shows
+    deletions as [-...-] and insertions as {+...+} (coloured on a terminal).
+
+    Example: lawdiff compare 2007 2017 --article 45
+    """
+    corpus = _load(corpus_dirs)
+    comp = compare_editions(corpus.edition(old), corpus.edition(new), thresholds)
+    wanted = set(articles)
+    changes = [
+        ch
+        for ch in comp.changes
+        if not wanted or ch.article in wanted or any(article_of(a) in wanted for a in ch.old + ch.new)
+    ]
+    if fmt == "json":
+        rendered = jsonout.comparison(comp, changes)
+    else:
+        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain)
+    _emit(rendered, output)
+    if exit_code and any(ch.is_difference for ch in changes):
+        sys.exit(1)
+
+
+def _emit(rendered: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(rendered, nl=False)
+        return
+    from lawdiff.report.files import write_atomic
+
+    write_atomic(output, rendered)
+
+
+@main.command()
+@click.argument("spec", metavar="EDITION:ADDRESS")
+@corpus_option
+@format_option("text", "json")
+@thresholds_option
+@color_option
+def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thresholds, style: text.Style) -> None:
+    """Follow one clause through every edition of the corpus, oldest first.
+
+    Shows its address and text in each edition, the kind of change at each
+    step, and the edition that introduced its current wording. Works from
+    any edition's address.
+
+    Example: lawdiff history 1963:45(d)
+    """
+    corpus = _load(corpus_dirs)
+    _name, sep, address = spec.partition(":")
+    if not sep or not address.strip():
+        raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
+    edition, clause = corpus.clause(spec)
+    h = clause_history(Comparer(corpus.editions, thresholds), edition, clause.address if clause else address)
+    click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from lawdiff.corpus import Corpus, Dangling, PageCheck
+from lawdiff.diff import Change, Comparison, History, as_dict
 from lawdiff.model import Clause, Edition
 from lawdiff.sources.base import Loc
 
@@ -43,6 +44,8 @@ def clause(c: Clause, edition: str = "", deep: bool = True) -> dict[str, Any]:
     if c.marker or c.anchor >= 0:
         out["marker"] = c.marker
         out["anchor"] = c.anchor
+    if c.extra:
+        out["extra"] = c.extra
     if c.notes:
         out["notes"] = list(c.notes)
     out["footnotes"] = [clause(f, edition, deep) for f in c.footnotes]
@@ -128,5 +131,41 @@ def check(corpus: Corpus, dangling: list[Dangling]) -> str:
                 for d in dangling
             ],
             "lost": any(ch.unplaced for ch in corpus.checks),
+        }
+    )
+
+
+COMPARE_SCHEMA = "https://lawdiff.invalid/schemas/compare.schema.json"
+
+
+def comparison(comp: Comparison, changes: list[Change]) -> str:
+    return dumps(
+        {
+            "$schema": COMPARE_SCHEMA,
+            "old": comp.old,
+            "new": comp.new,
+            "thresholds": comp.thresholds.as_dict(),
+            "counts": comp.counts(),
+            "changes": [as_dict(ch) for ch in changes],
+        }
+    )
+
+
+def history(h: History) -> str:
+    return dumps(
+        {
+            "clause": h.start,
+            "introduced": h.introduced,
+            "steps": [
+                {
+                    "edition": s.edition,
+                    "in_corpus": s.in_corpus,
+                    "addresses": list(s.addresses),
+                    "texts": list(s.texts),
+                    "change": s.change,
+                    "changes": [as_dict(ch) for ch in s.changes],
+                }
+                for s in h.steps
+            ],
         }
     )

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
+from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.sources.base import Loc
 
@@ -184,3 +186,132 @@ def _page_check(ch: PageCheck, style: Style) -> list[str]:
     for loc, note in ch.notes:
         lines.append(f"  note {where(loc)}: {note}")
     return lines
+
+
+# ---------------------------------------------------------------------------
+# Comparisons and histories
+
+
+def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
+    """A word-level difference inline: ``[-deleted-]{+inserted+}`` without colour."""
+    out = []
+    for p in pieces:
+        if p.op is Op.EQUAL:
+            out.append(p.text)
+        elif p.op is Op.DELETE:
+            out.append(style(f"[-{p.text}-]", "delete"))
+        else:
+            out.append(style(f"{{+{p.text}+}}", "insert"))
+    return "".join(out)
+
+
+def counts_line(comp: Comparison) -> str:
+    c = comp.counts()
+    return (
+        f"{comp.old} -> {comp.new}: {c['unchanged']} unchanged, {c['modified']} modified "
+        f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
+        f"{c['added']} added, {c['removed']} removed; {c['renumbered']} renumbered, {c['moved']} moved, "
+        f"{c['title_changed']} titles changed"
+    )
+
+
+def thresholds_line(t: Thresholds) -> str:
+    return "thresholds: " + " ".join(f"{k}={v:g}" for k, v in t.as_dict().items())
+
+
+def comparison(comp: Comparison, changes: list[Change], show_all: bool, style: Style = plain) -> str:
+    lines = [style(counts_line(comp), "heading"), thresholds_line(comp.thresholds)]
+    by_article: dict[str, list[Change]] = {}
+    for ch in changes:
+        by_article.setdefault(ch.article, []).append(ch)
+    hidden = 0
+    for article, group in by_article.items():
+        shown = [ch for ch in group if show_all or ch.is_difference]
+        hidden += len(group) - len(shown)
+        if not shown:
+            continue
+        lines.append("")
+        head = f"Article {article}" if article[:1].isdigit() else article
+        partial = [ch for ch in shown if not ch.counterpart_in_corpus]
+        if partial and len(partial) == len(shown):
+            other = comp.old if shown[0].new else comp.new
+            head += f" (not in the {other} corpus)"
+        lines.append(style(head, "heading"))
+        for ch in shown:
+            lines.extend(_change_lines(ch, style))
+    if hidden:
+        lines.append("")
+        lines.append(f"{hidden} unchanged clause(s) not shown (--all shows them)")
+    return "\n".join(lines) + "\n"
+
+
+def _change_lines(ch: Change, style: Style) -> list[str]:
+    if ch.old and ch.new:
+        where_ = ", ".join(ch.old) if ch.old == ch.new else f"{', '.join(ch.old)} -> {', '.join(ch.new)}"
+    else:
+        where_ = ", ".join(ch.old or ch.new)
+    flags = []
+    if ch.aspect == "title":
+        flags.append("heading")
+    if ch.renumbered:
+        flags.append("renumbered")
+    if ch.moved:
+        flags.append("moved")
+    if ch.editorial_only:
+        flags.append("editorial only")
+    if ch.kind is not ChangeKind.ADDED and ch.kind is not ChangeKind.REMOVED and ch.kind is not ChangeKind.UNCHANGED:
+        flags.append(f"similarity {ch.similarity:.2f}")
+    if ch.uncertain:
+        flags.append(f"uncertain: score {ch.score:.2f}")
+    head = f"  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(where_, 'address')}"
+    if flags:
+        head += f"  ({'; '.join(flags)})"
+    lines = [head]
+    if ch.aspect == "title":
+        if ch.kind is not ChangeKind.UNCHANGED:
+            lines.append(f"    title: {diff_text(ch.diff, style)}")
+    else:
+        if ch.title_changed:
+            lines.append(f"    title: {diff_text(word_diff(ch.old_title, ch.new_title), style)}")
+        if ch.kind is not ChangeKind.UNCHANGED and (ch.old_texts != ch.new_texts):
+            for para in diff_text(ch.diff, style).split("\n"):
+                lines.append(f"    {para}")
+    if ch.uncertain and ch.reasons:
+        lines.append(f"    why: {'; '.join(ch.reasons)}")
+    refs = [r for r in ch.references if r.status != "kept" or r.consistent is False]
+    if refs:
+        lines.append("    references: " + ", ".join(_ref_text(r) for r in refs))
+    return lines
+
+
+def _ref_text(r: RefChange) -> str:
+    if r.status == "kept":
+        return f"{r.old} kept, but its target moved"
+    if r.status == "added":
+        return f"+{r.new}"
+    if r.status == "removed":
+        return f"-{r.old}"
+    verdict = {True: "consistent", False: "NOT the successor of the old target", None: "not verifiable in this corpus"}
+    return f"{r.old} -> {r.new} ({verdict[r.consistent]})"
+
+
+def history(h: History, style: Style = plain) -> str:
+    lines = [style(f"history of {h.start}", "heading")]
+    for step in h.steps:
+        if not step.in_corpus:
+            lines.append(f"{step.edition}  (article not in the {step.edition} corpus)")
+            continue
+        if not step.addresses:
+            lines.append(f"{step.edition}  (none: {'removed' if step.change else 'not present'})")
+            continue
+        kind = f"  [{step.change}]" if step.change else ""
+        lines.append(style(f"{step.edition}  {', '.join(step.addresses)}", "address") + kind)
+        for addr, txt in zip(step.addresses, step.texts, strict=True):
+            prefix = f"  {addr}: " if len(step.addresses) > 1 else "  "
+            lines.append(prefix + txt)
+        for ch in step.changes:
+            if ch.kind is ChangeKind.MODIFIED and ch.aspect == "text":
+                lines.append(f"  changes ({', '.join(ch.old)} -> {', '.join(ch.new)}): {diff_text(ch.diff, style)}")
+    if h.introduced:
+        lines.append(f"current wording introduced in {h.introduced}")
+    return "\n".join(lines) + "\n"

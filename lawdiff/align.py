@@ -1,0 +1,631 @@
+"""Aligning two editions: which clause became which.
+
+Matching is a phase of its own, separate from describing the changes
+(:mod:`lawdiff.diff`), and public so that it can be tested on its own.
+
+The units of the text alignment are the clauses with own text.  Units are
+compared by their words, weighted by how rare each word is in the two editions
+(IDF), so that a re-translation that keeps the telling words ("beeldzijde",
+"strafkaart") still matches while the common ones ("de", "een", "kaart") count
+for little.  Structure adds evidence but never decides alone: the same
+address, the same article, the same references.  Content wins when address and
+content disagree.
+
+The phases, each with named thresholds (:class:`Thresholds`):
+
+1. **pairs**: one-to-one matches, best first, whose score (word similarity +
+   structural bonuses) reaches ``match_min``;
+2. **pieces**: an unmatched unit whose words lie mostly inside one unit of the
+   other edition (``piece_min``) joins that unit's match, when it explains
+   more of it (``gain_min``): splits and merges, found even when the pieces
+   were edited;
+3. **gaps**: inside an article pair, unmatched units between two matches are
+   paired in document order when their score reaches ``gap_min`` (a weaker
+   bar: their neighbours vouch for them).
+
+Titles are aligned after the text: a titled clause pairs with the clause that
+received most of its subtree's text, or with the one at the same address.
+
+Everything is symmetric, so that aligning B with A mirrors aligning A with B.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, fields, replace
+
+from lawdiff.errors import UsageError
+from lawdiff.model import Clause, Edition, Kind, article_of
+
+_WORD = re.compile(r"\w+")
+
+# Pieces of one split stand within this many units of each other (footnotes
+# and short items may sit between them).
+ADJACENT_UNITS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The named thresholds of the alignment (all on a 0..1 scale).
+
+    match_min: score a one-to-one match must reach (word similarity plus
+        bonuses).
+    text_min: word similarity a match needs whatever its bonuses, so that
+        structure alone never pairs unrelated texts.
+    address_bonus: added when both units have the same address.
+    article_bonus: added when both units sit in corresponding articles.
+    reference_bonus: added, times the overlap of their references, when both
+        units cite clauses.
+    piece_min: share of a unit's words that must lie inside the other unit
+        for it to be a piece of a split or merge.
+    gain_min: how much more of the whole a piece must explain to be added.
+    adjacent_piece_min: the share that is enough for a piece standing next
+        to the whole's other pieces (a split keeps its pieces together).
+    gap_min: score for pairing leftovers in order between two matches.
+    title_min: title similarity for pairing headings that share no text.
+    certain: scores below this are reported as uncertain, with their reasons.
+    """
+
+    match_min: float = 0.42
+    text_min: float = 0.2
+    address_bonus: float = 0.12
+    article_bonus: float = 0.08
+    reference_bonus: float = 0.08
+    piece_min: float = 0.55
+    gain_min: float = 0.1
+    adjacent_piece_min: float = 0.4
+    gap_min: float = 0.12
+    title_min: float = 0.6
+    certain: float = 0.75
+
+    def with_overrides(self, overrides: dict[str, float]) -> Thresholds:
+        names = {f.name for f in fields(self)}
+        for key, value in overrides.items():
+            if key not in names:
+                raise UsageError(
+                    f"unknown threshold {key!r}",
+                    fix=f"use one of: {', '.join(sorted(names))}",
+                )
+            if not 0.0 <= value <= 1.0:
+                raise UsageError(f"threshold {key}={value} is outside 0..1", fix="give a value between 0 and 1")
+        return replace(self, **overrides)
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A clause as the alignment sees it."""
+
+    address: str
+    article: str
+    position: int  # document order in its edition
+    text: str
+    title: str
+    kind: Kind
+    refs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One aligned group: old addresses -> new addresses.
+
+    aspect: "text" (own texts) or "title" (headings).
+    old, new: the addresses on each side (one side empty for an addition or
+        removal; several on one side for a split or merge).
+    score: the evidence for the match (0 for additions and removals).
+    method: "pair", "piece", "gap", "title" or "" (unmatched).
+    reasons: why the match was made, for the reader.
+    """
+
+    aspect: str
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    score: float
+    method: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """The result of aligning two editions."""
+
+    old: str
+    new: str
+    links: tuple[Link, ...]
+    thresholds: Thresholds
+    old_articles: tuple[str, ...]
+    new_articles: tuple[str, ...]
+
+    def successors(self, address: str) -> tuple[str, ...]:
+        for link in self.links:
+            if address in link.old and link.aspect == "text":
+                return link.new
+        for link in self.links:
+            if address in link.old:
+                return link.new
+        return ()
+
+    def predecessors(self, address: str) -> tuple[str, ...]:
+        for link in self.links:
+            if address in link.new and link.aspect == "text":
+                return link.old
+        for link in self.links:
+            if address in link.new:
+                return link.old
+        return ()
+
+
+# ---------------------------------------------------------------------------
+# Units and word vectors
+
+
+def units(edition: Edition) -> list[Unit]:
+    """The clauses with own text, in document order."""
+    out: list[Unit] = []
+    for clause in edition.walk():
+        if clause.text:
+            out.append(_unit(clause, len(out)))
+    return out
+
+
+def titled(edition: Edition) -> list[Clause]:
+    return [c for c in edition.walk() if c.title]
+
+
+def _unit(clause: Clause, position: int) -> Unit:
+    refs = tuple(dict.fromkeys(r.target for r in clause.references))
+    return Unit(clause.address, article_of(clause.address), position, clause.text, clause.title, clause.kind, refs)
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+class _Space:
+    """IDF-weighted word vectors over the units of both editions."""
+
+    def __init__(self, old: list[Unit], new: list[Unit]) -> None:
+        df: Counter[str] = Counter()
+        self.old_tf = [Counter(words(u.text)) for u in old]
+        self.new_tf = [Counter(words(u.text)) for u in new]
+        for tf in self.old_tf + self.new_tf:
+            df.update(tf.keys())
+        n = len(self.old_tf) + len(self.new_tf)
+        self.idf = {w: math.log((n + 1) / (c + 0.5)) for w, c in df.items()}
+        self.df = df
+        self.n = n
+        self.old_vec = [self._vec(tf) for tf in self.old_tf]
+        self.new_vec = [self._vec(tf) for tf in self.new_tf]
+        self.old_norm = [math.sqrt(sum(v * v for v in vec.values())) or 1.0 for vec in self.old_vec]
+        self.new_norm = [math.sqrt(sum(v * v for v in vec.values())) or 1.0 for vec in self.new_vec]
+        self.old_mass = [sum(vec.values()) or 1.0 for vec in self.old_vec]
+        self.new_mass = [sum(vec.values()) or 1.0 for vec in self.new_vec]
+
+    def _vec(self, tf: Counter[str]) -> dict[str, float]:
+        # Sub-linear term frequency: a word said twice is not twice the evidence.
+        return {w: (1.0 + math.log(c)) * self.idf[w] for w, c in tf.items()}
+
+    def cosine(self, i: int, j: int) -> float:
+        a, b = self.old_vec[i], self.new_vec[j]
+        if len(a) > len(b):
+            a, b = b, a
+        dot = sum(v * b[w] for w, v in a.items() if w in b)
+        return dot / (self.old_norm[i] * self.new_norm[j])
+
+    def old_in_new(self, i: int, js: list[int]) -> float:
+        """Share of old unit i's word weight found in the new units js together."""
+        have: set[str] = set()
+        for j in js:
+            have.update(self.new_vec[j])
+        return sum(v for w, v in self.old_vec[i].items() if w in have) / self.old_mass[i]
+
+    def new_in_old(self, j: int, is_: list[int]) -> float:
+        have: set[str] = set()
+        for i in is_:
+            have.update(self.old_vec[i])
+        return sum(v for w, v in self.new_vec[j].items() if w in have) / self.new_mass[j]
+
+
+# ---------------------------------------------------------------------------
+# The alignment
+
+
+def align(old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Alignment:
+    """Align the clauses of two editions (see the module docstring)."""
+    a_units, b_units = units(old), units(new)
+    aligner = _Aligner(a_units, b_units, thresholds)
+    text_links = aligner.run()
+    title_links = _align_titles(old, new, text_links, thresholds)
+    old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
+    new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
+    return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)
+
+
+class _Aligner:
+    def __init__(self, old: list[Unit], new: list[Unit], t: Thresholds) -> None:
+        self.old = old
+        self.new = new
+        self.t = t
+        self.space = _Space(old, new)
+        self.scores: dict[tuple[int, int], float] = {}
+        self.texts: dict[tuple[int, int], float] = {}
+        # Matches: old index -> set of new indices, and back.
+        self.o2n: dict[int, list[int]] = defaultdict(list)
+        self.n2o: dict[int, list[int]] = defaultdict(list)
+        self.method: dict[tuple[int, int], str] = {}
+
+    # -- scores -------------------------------------------------------------
+
+    def candidates(self) -> list[tuple[int, int]]:
+        """Pairs worth scoring: sharing a telling word, or in the same article."""
+        space = self.space
+        limit = max(3, int(space.n * 0.08))
+        index: dict[str, list[int]] = defaultdict(list)
+        for j, vec in enumerate(space.new_vec):
+            for w in vec:
+                if space.df[w] <= limit:
+                    index[w].append(j)
+        by_article: dict[str, list[int]] = defaultdict(list)
+        for j, u in enumerate(self.new):
+            by_article[u.article].append(j)
+        pairs: set[tuple[int, int]] = set()
+        for i, vec in enumerate(space.old_vec):
+            acc: dict[int, float] = defaultdict(float)
+            for w, v in vec.items():
+                for j in index.get(w, ()):
+                    acc[j] += v * space.new_vec[j][w]
+            best = sorted(acc.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
+            pairs.update((i, j) for j, _ in best)
+            art = self.old[i].article
+            if art:
+                pairs.update((i, j) for j in by_article.get(art, ()))
+        # The same from the new side, so that the candidate set is symmetric.
+        index_old: dict[str, list[int]] = defaultdict(list)
+        for i, vec in enumerate(space.old_vec):
+            for w in vec:
+                if space.df[w] <= limit:
+                    index_old[w].append(i)
+        for j, vec in enumerate(space.new_vec):
+            acc2: dict[int, float] = defaultdict(float)
+            for w, v in vec.items():
+                for i in index_old.get(w, ()):
+                    acc2[i] += v * space.old_vec[i][w]
+            best2 = sorted(acc2.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
+            pairs.update((i, j) for i, _ in best2)
+        return sorted(pairs)
+
+    def score(self, i: int, j: int) -> float:
+        key = (i, j)
+        if key not in self.scores:
+            a, b = self.old[i], self.new[j]
+            text = self.space.cosine(i, j)
+            s = text
+            if a.address == b.address:
+                s += self.t.address_bonus
+            if a.article and a.article == b.article:
+                s += self.t.article_bonus
+            if a.refs and b.refs:
+                s += self.t.reference_bonus * _overlap(a.refs, b.refs)
+            self.texts[key] = text
+            self.scores[key] = s
+        return self.scores[key]
+
+    def reasons(self, i: int, j: int) -> tuple[str, ...]:
+        a, b = self.old[i], self.new[j]
+        self.score(i, j)
+        out = [f"shared words {self.texts[(i, j)]:.2f}"]
+        if a.text == b.text:
+            out[0] = "same text"
+        if a.address == b.address:
+            out.append("same address")
+        elif a.article and a.article == b.article:
+            out.append("same article")
+        if a.refs and b.refs and _overlap(a.refs, b.refs) > 0:
+            out.append(f"same references {_overlap(a.refs, b.refs):.2f}")
+        return tuple(out)
+
+    def _link(self, i: int, j: int, method: str) -> None:
+        self.o2n[i].append(j)
+        self.n2o[j].append(i)
+        self.method[(i, j)] = method
+
+    # -- phases -------------------------------------------------------------
+
+    def run(self) -> list[Link]:
+        cands = self.candidates()
+        self.pairs(cands)
+        self.pieces(cands, adjacent=False)
+        self.gaps()
+        # Pieces that only their place vouches for come last, so that an
+        # in-order pair inside a gap is preferred to a loose piece.
+        self.pieces(cands, adjacent=True)
+        return self.links()
+
+    def pairs(self, cands: list[tuple[int, int]]) -> None:
+        scored = []
+        for i, j in cands:
+            s = self.score(i, j)
+            if s >= self.t.match_min and self.texts[(i, j)] >= self.t.text_min:
+                scored.append((s, i, j))
+        # Best first; ties broken by closeness in document order, symmetrically.
+        scored.sort(
+            key=lambda x: (-round(x[0], 9), abs(self.old[x[1]].position - self.new[x[2]].position), x[1] + x[2])
+        )
+        for _, i, j in scored:
+            if i not in self.o2n and j not in self.n2o:
+                self._link(i, j, "pair")
+
+    def pieces(self, cands: list[tuple[int, int]], adjacent: bool) -> None:
+        """Splits and merges: unmatched units that are pieces of a matched one."""
+        space = self.space
+        proposals: list[tuple[float, int, int, str]] = []
+        floor = min(self.t.piece_min, self.t.adjacent_piece_min) if adjacent else self.t.piece_min
+        shares: dict[tuple[int, int, str], float] = {}
+        for i, j in cands:
+            if j not in self.n2o:
+                share = space.new_in_old(j, [i])
+                if share >= floor:
+                    shares[(i, j, "split")] = share
+                    proposals.append((share + self._near(i, j), i, j, "split"))
+            if i not in self.o2n:
+                share = space.old_in_new(i, [j])
+                if share >= floor:
+                    shares[(i, j, "merge")] = share
+                    proposals.append((share + self._near(i, j), i, j, "merge"))
+        proposals.sort(
+            key=lambda x: (-round(x[0], 9), abs(self.old[x[1]].position - self.new[x[2]].position), x[1] + x[2], x[3])
+        )
+        for _, i, j, how in proposals:
+            if how == "split":
+                if j in self.n2o:
+                    continue
+                # Joining a split must not turn a merge into a tangle.
+                if any(len(self.n2o[jj]) > 1 for jj in self.o2n.get(i, [])):
+                    continue
+                current = list(self.o2n.get(i, []))
+                before = space.old_in_new(i, current) if current else 0.0
+                after = space.old_in_new(i, [*current, j])
+                near = any(self._contiguous(j, k, self.new, self.n2o, i) for k in current)
+                share = shares[(i, j, "split")]
+                if not current and self.score(i, j) >= self.t.match_min:
+                    self._link(i, j, "pair")
+                elif current and (
+                    (share >= self.t.piece_min and after - before >= self.t.gain_min)
+                    or (adjacent and near and share >= self.t.adjacent_piece_min)
+                ):
+                    self._link(i, j, "piece")
+            else:
+                if i in self.o2n:
+                    continue
+                if any(len(self.o2n[ii]) > 1 for ii in self.n2o.get(j, [])):
+                    continue
+                current = list(self.n2o.get(j, []))
+                before = space.new_in_old(j, current) if current else 0.0
+                after = space.new_in_old(j, [*current, i])
+                near = any(self._contiguous(i, k, self.old, self.o2n, j) for k in current)
+                share = shares[(i, j, "merge")]
+                if not current and self.score(i, j) >= self.t.match_min:
+                    self._link(i, j, "pair")
+                elif current and (
+                    (share >= self.t.piece_min and after - before >= self.t.gain_min)
+                    or (adjacent and near and share >= self.t.adjacent_piece_min)
+                ):
+                    self._link(i, j, "piece")
+
+    @staticmethod
+    def _contiguous(x: int, k: int, side: list[Unit], matches: dict[int, list[int]], whole: int) -> bool:
+        """Whether unit x stands next to unit k, with nothing matched elsewhere between them."""
+        lo, hi = sorted((side[x].position, side[k].position))
+        if hi - lo > ADJACENT_UNITS:
+            return False
+        return all(not matches.get(m) or matches[m] == [whole] for m in range(lo + 1, hi))
+
+    def _near(self, i: int, j: int) -> float:
+        """A small preference for pieces close to their whole (same article)."""
+        a, b = self.old[i], self.new[j]
+        return self.t.article_bonus if a.article and a.article == b.article else 0.0
+
+    def gaps(self) -> None:
+        """Pair leftovers in order between matches, inside corresponding articles."""
+        old_by_art: dict[str, list[int]] = defaultdict(list)
+        new_by_art: dict[str, list[int]] = defaultdict(list)
+        for i, u in enumerate(self.old):
+            old_by_art[u.article].append(i)
+        for j, u in enumerate(self.new):
+            new_by_art[u.article].append(j)
+        # Article pairs: same number, or joined by at least one match.
+        pairs: set[tuple[str, str]] = set()
+        for art in old_by_art:
+            if art and art in new_by_art:
+                pairs.add((art, art))
+        for i, js in self.o2n.items():
+            for j in js:
+                a, b = self.old[i].article, self.new[j].article
+                if a and b:
+                    pairs.add((a, b))
+        for a_art, b_art in sorted(pairs):
+            self._gap_pair(old_by_art[a_art], new_by_art[b_art])
+
+    def _gap_pair(self, old_ids: list[int], new_ids: list[int]) -> None:
+        # Anchors: matches inside this article pair, in document order.
+        new_set = set(new_ids)
+        anchors = sorted((i, j) for i in old_ids for j in self.o2n.get(i, []) if j in new_set)
+        # Gaps between consecutive anchors that keep order on both sides.
+        bounds: list[tuple[int, int]] = [(-1, -1)]
+        for i, j in anchors:
+            if i > bounds[-1][0] and j > bounds[-1][1]:
+                bounds.append((i, j))
+        bounds.append((10**9, 10**9))
+        for (i0, j0), (i1, j1) in itertools.pairwise(bounds):
+            gap_old = [i for i in old_ids if i0 < i < i1 and i not in self.o2n]
+            gap_new = [j for j in new_ids if j0 < j < j1 and j not in self.n2o]
+            if gap_old and gap_new:
+                for i, j in self._order_pairs(gap_old, gap_new):
+                    self._link(i, j, "gap")
+
+    def _order_pairs(self, gap_old: list[int], gap_new: list[int]) -> list[tuple[int, int]]:
+        """Best in-order pairing (a small dynamic programme, like a diff)."""
+        n, m = len(gap_old), len(gap_new)
+        best = [[0.0] * (m + 1) for _ in range(n + 1)]
+        for x in range(n - 1, -1, -1):
+            for y in range(m - 1, -1, -1):
+                s = self.score(gap_old[x], gap_new[y])
+                take = (
+                    s + best[x + 1][y + 1] if s >= self.t.gap_min and self.texts[(gap_old[x], gap_new[y])] > 0 else -1.0
+                )
+                best[x][y] = max(take, best[x + 1][y], best[x][y + 1])
+        out: list[tuple[int, int]] = []
+        x = y = 0
+        while x < n and y < m:
+            s = self.score(gap_old[x], gap_new[y])
+            ok = s >= self.t.gap_min and self.texts[(gap_old[x], gap_new[y])] > 0
+            if ok and math.isclose(best[x][y], s + best[x + 1][y + 1]):
+                out.append((gap_old[x], gap_new[y]))
+                x += 1
+                y += 1
+            elif math.isclose(best[x][y], best[x + 1][y]):
+                x += 1
+            else:
+                y += 1
+        return out
+
+    # -- result ---------------------------------------------------------------
+
+    def links(self) -> list[Link]:
+        out: list[Link] = []
+        seen_old: set[int] = set()
+        seen_new: set[int] = set()
+        # Walk both editions in document order, emitting each group once.
+        for i in range(len(self.old)):
+            if i in seen_old:
+                continue
+            if i not in self.o2n:
+                seen_old.add(i)
+                out.append(Link("text", (self.old[i].address,), (), 0.0, "", ()))
+                continue
+            group_old, group_new = self._component(i)
+            seen_old.update(group_old)
+            seen_new.update(group_new)
+            out.append(self._group_link(group_old, group_new))
+        for j in range(len(self.new)):
+            if j not in seen_new and j not in self.n2o:
+                out.append(Link("text", (), (self.new[j].address,), 0.0, "", ()))
+        return out
+
+    def _component(self, start: int) -> tuple[list[int], list[int]]:
+        olds, news = {start}, set()
+        todo = [("o", start)]
+        while todo:
+            side, k = todo.pop()
+            if side == "o":
+                for j in self.o2n.get(k, []):
+                    if j not in news:
+                        news.add(j)
+                        todo.append(("n", j))
+            else:
+                for i in self.n2o.get(k, []):
+                    if i not in olds:
+                        olds.add(i)
+                        todo.append(("o", i))
+        return sorted(olds), sorted(news)
+
+    def _group_link(self, olds: list[int], news: list[int]) -> Link:
+        pairs = [(i, j) for i in olds for j in self.o2n.get(i, []) if j in news]
+        methods = sorted({self.method[p] for p in pairs})
+        score = min(self.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
+        reasons: list[str] = []
+        for i, j in pairs:
+            r = self.reasons(i, j)
+            tag = "" if len(pairs) == 1 else f"{self.old[i].address}->{self.new[j].address}: "
+            reasons.append(tag + ", ".join(r) + (f" ({self.method[(i, j)]})" if self.method[(i, j)] != "pair" else ""))
+        method = "pair" if methods == ["pair"] else "+".join(methods)
+        return Link(
+            "text",
+            tuple(self.old[i].address for i in olds),
+            tuple(self.new[j].address for j in news),
+            round(min(score, 1.0), 4),
+            method,
+            tuple(reasons),
+        )
+
+    def _group_score(self, olds: list[int], news: list[int]) -> float:
+        if len(olds) == 1:
+            return self.space.old_in_new(olds[0], news)
+        if len(news) == 1:
+            return self.space.new_in_old(news[0], olds)
+        return min(self.space.old_in_new(i, news) for i in olds)
+
+
+def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
+
+
+# ---------------------------------------------------------------------------
+# Titles
+
+
+def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresholds) -> list[Link]:
+    from rapidfuzz import fuzz
+
+    a_titled, b_titled = titled(old), titled(new)
+    # Where did each old address's text go?
+    dest: dict[str, set[str]] = {}
+    for link in text_links:
+        for o in link.old:
+            dest.setdefault(o, set()).update(link.new)
+    b_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
+    a_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in a_titled}
+    proposals: list[tuple[float, int, int, str]] = []
+    for x, a in enumerate(a_titled):
+        a_dest: set[str] = set()
+        for addr in a_subtree[a.address]:
+            a_dest |= dest.get(addr, set())
+        for y, b in enumerate(b_titled):
+            if _level(a.kind) != _level(b.kind):
+                continue
+            tsim = fuzz.ratio(a.title, b.title) / 100
+            sub = len(a_dest & b_subtree[b.address]) / max(1, len(a_dest | b_subtree[b.address])) if a_dest else 0.0
+            same = a.address == b.address
+            if not (same or sub > 0 or tsim >= t.title_min):
+                continue
+            s = tsim * 0.5 + sub + (t.address_bonus if same else 0.0)
+            why = f"title {tsim:.2f}, shared text below {sub:.2f}" + (", same address" if same else "")
+            if s >= t.title_min * 0.5:
+                proposals.append((s, x, y, why))
+    proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
+    used_a: dict[int, tuple[int, float, str]] = {}
+    used_b: set[int] = set()
+    for s, x, y, why in proposals:
+        if x in used_a or y in used_b:
+            continue
+        used_a[x] = (y, s, why)
+        used_b.add(y)
+    out: list[Link] = []
+    for x, a in enumerate(a_titled):
+        if x in used_a:
+            y, s, why = used_a[x]
+            out.append(Link("title", (a.address,), (b_titled[y].address,), round(min(s, 1.0), 4), "title", (why,)))
+        else:
+            out.append(Link("title", (a.address,), (), 0.0, "", ()))
+    for y, b in enumerate(b_titled):
+        if y not in used_b:
+            out.append(Link("title", (), (b.address,), 0.0, "", ()))
+    return out
+
+
+def _level(kind: Kind) -> int:
+    """Headings pair only with headings of their level: containers, articles, the rest."""
+    if kind in (Kind.CHAPTER, Kind.PART, Kind.PARAGRAAF, Kind.PAGE):
+        return 0
+    if kind is Kind.ARTICLE:
+        return 1
+    return 2

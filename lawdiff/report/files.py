@@ -1,0 +1,41 @@
+"""Writing output files atomically: a failed run leaves no half-written file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from lawdiff.errors import UsageError
+
+
+def write_atomic(path: Path, content: str) -> None:
+    """Write ``content`` to ``path`` through a temporary file in the same folder."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such folder", fix="create it first or choose another output path")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(content)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def replace_dir_atomic(staging: Path, target: Path) -> None:
+    """Move a fully written staging folder into place of ``target``."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.replace(target, old)
+    try:
+        os.replace(staging, target)
+    except BaseException:
+        if old is not None:
+            os.replace(old, target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
