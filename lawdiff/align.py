@@ -31,11 +31,14 @@ Everything is symmetric, so that aligning B with A mirrors aligning A with B.
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, fields, replace
+
+from rapidfuzz import fuzz, process
 
 from lawdiff.errors import UsageError
 from lawdiff.model import Clause, Edition, Kind, article_of
@@ -45,12 +48,20 @@ _WORD = re.compile(r"\w+")
 # Pieces of one split stand within this many units of each other (footnotes
 # and short items may sit between them).
 ADJACENT_UNITS = 3
+# Candidate pairs come from words found in at most this share of all units
+# (rarer words tell more), keeping the best few per unit; pairs within the
+# same article are always candidates.  These bound the work, not the result.
+TELLING_WORD_SHARE = 0.05
+TELLING_WORDS = 12
+CANDIDATES_PER_UNIT = 10
 
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     """The named thresholds of the alignment (all on a 0..1 scale).
 
+    identity_min: word similarity at which two units at the same address are
+        matched at once, before any search (identity first).
     match_min: score a one-to-one match must reach (word similarity plus
         bonuses).
     text_min: word similarity a match needs whatever its bonuses, so that
@@ -69,6 +80,7 @@ class Thresholds:
     certain: scores below this are reported as uncertain, with their reasons.
     """
 
+    identity_min: float = 0.9
     match_min: float = 0.42
     text_min: float = 0.2
     address_bonus: float = 0.12
@@ -264,43 +276,66 @@ class _Aligner:
 
     # -- scores -------------------------------------------------------------
 
+    def identity(self) -> None:
+        """Identity first: a text found once on each side, or a same-address pair
+        whose words agree beyond ``identity_min``, needs no search."""
+        old_texts = Counter(u.text for u in self.old)
+        new_texts = Counter(u.text for u in self.new)
+        new_by_text = {u.text: j for j, u in enumerate(self.new) if new_texts[u.text] == 1}
+        for i, u in enumerate(self.old):
+            if old_texts[u.text] == 1 and u.text in new_by_text:
+                self._link(i, new_by_text[u.text], "identity")
+        new_by_addr = {u.address: j for j, u in enumerate(self.new)}
+        for i, u in enumerate(self.old):
+            j = new_by_addr.get(u.address)
+            if j is None or i in self.o2n or j in self.n2o:
+                continue
+            self.score(i, j)
+            if self.texts[(i, j)] >= self.t.identity_min:
+                self._link(i, j, "identity")
+
     def candidates(self) -> list[tuple[int, int]]:
-        """Pairs worth scoring: sharing a telling word, or in the same article."""
+        """Pairs worth scoring for the units identity left open: those sharing
+        a telling word, and those in the same article."""
         space = self.space
-        limit = max(3, int(space.n * 0.08))
-        index: dict[str, list[int]] = defaultdict(list)
-        for j, vec in enumerate(space.new_vec):
-            for w in vec:
-                if space.df[w] <= limit:
-                    index[w].append(j)
-        by_article: dict[str, list[int]] = defaultdict(list)
-        for j, u in enumerate(self.new):
-            by_article[u.article].append(j)
+        limit = max(5, int(space.n * TELLING_WORD_SHARE))
         pairs: set[tuple[int, int]] = set()
-        for i, vec in enumerate(space.old_vec):
-            acc: dict[int, float] = defaultdict(float)
-            for w, v in vec.items():
-                for j in index.get(w, ()):
-                    acc[j] += v * space.new_vec[j][w]
-            best = sorted(acc.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
-            pairs.update((i, j) for j, _ in best)
-            art = self.old[i].article
-            if art:
-                pairs.update((i, j) for j in by_article.get(art, ()))
-        # The same from the new side, so that the candidate set is symmetric.
-        index_old: dict[str, list[int]] = defaultdict(list)
-        for i, vec in enumerate(space.old_vec):
-            for w in vec:
-                if space.df[w] <= limit:
-                    index_old[w].append(i)
-        for j, vec in enumerate(space.new_vec):
-            acc2: dict[int, float] = defaultdict(float)
-            for w, v in vec.items():
-                for i in index_old.get(w, ()):
-                    acc2[i] += v * space.old_vec[i][w]
-            best2 = sorted(acc2.items(), key=lambda kv: (-kv[1], kv[0]))[:12]
-            pairs.update((i, j) for i, _ in best2)
+        self._search(space.old_vec, space.new_vec, self.o2n, self.old, self.new, limit, pairs, flip=False)
+        self._search(space.new_vec, space.old_vec, self.n2o, self.new, self.old, limit, pairs, flip=True)
         return sorted(pairs)
+
+    def _search(
+        self,
+        mine: list[dict[str, float]],
+        theirs: list[dict[str, float]],
+        matched: dict[int, list[int]],
+        my_units: list[Unit],
+        their_units: list[Unit],
+        limit: int,
+        pairs: set[tuple[int, int]],
+        flip: bool,
+    ) -> None:
+        df = self.space.df
+        index: dict[str, list[int]] = defaultdict(list)
+        for k, vec in enumerate(theirs):
+            for w in vec:
+                if df[w] <= limit:
+                    index[w].append(k)
+        by_article: dict[str, list[int]] = defaultdict(list)
+        for k, u in enumerate(their_units):
+            if u.article:
+                by_article[u.article].append(k)
+        for x, vec in enumerate(mine):
+            if x in matched:
+                continue
+            telling = heapq.nlargest(TELLING_WORDS, ((v, w) for w, v in vec.items() if df[w] <= limit))
+            acc: dict[int, float] = defaultdict(float)
+            for v, w in telling:
+                for k in index.get(w, ()):
+                    acc[k] += v * theirs[k][w]
+            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc.items(), key=lambda kv: (kv[1], -kv[0]))
+            found = [k for k, _ in best] + by_article.get(my_units[x].article, [])
+            pairs.update((k, x) if flip else (x, k) for k in found)
 
     def score(self, i: int, j: int) -> float:
         key = (i, j)
@@ -324,6 +359,8 @@ class _Aligner:
         out = [f"shared words {self.texts[(i, j)]:.2f}"]
         if a.text == b.text:
             out[0] = "same text"
+        elif self.method.get((i, j)) == "identity":
+            out[0] = f"words agree {self.texts[(i, j)]:.2f}"
         if a.address == b.address:
             out.append("same address")
         elif a.article and a.article == b.article:
@@ -340,6 +377,7 @@ class _Aligner:
     # -- phases -------------------------------------------------------------
 
     def run(self) -> list[Link]:
+        self.identity()
         cands = self.candidates()
         self.pairs(cands)
         self.pieces(cands, adjacent=False)
@@ -545,8 +583,9 @@ class _Aligner:
         for i, j in pairs:
             r = self.reasons(i, j)
             tag = "" if len(pairs) == 1 else f"{self.old[i].address}->{self.new[j].address}: "
-            reasons.append(tag + ", ".join(r) + (f" ({self.method[(i, j)]})" if self.method[(i, j)] != "pair" else ""))
-        method = "pair" if methods == ["pair"] else "+".join(methods)
+            how = self.method[(i, j)]
+            reasons.append(tag + ", ".join(r) + (f" ({how})" if how not in ("pair", "identity") else ""))
+        method = "+".join(methods)
         return Link(
             "text",
             tuple(self.old[i].address for i in olds),
@@ -574,8 +613,6 @@ def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> float:
 
 
 def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresholds) -> list[Link]:
-    from rapidfuzz import fuzz
-
     a_titled, b_titled = titled(old), titled(new)
     # Where did each old address's text go?
     dest: dict[str, set[str]] = {}
@@ -583,17 +620,43 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
         for o in link.old:
             dest.setdefault(o, set()).update(link.new)
     b_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
-    a_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in a_titled}
+    holders: dict[str, list[int]] = defaultdict(list)
+    for y, b in enumerate(b_titled):
+        for addr in b_subtree[b.address]:
+            holders[addr].append(y)
+    b_index = {b.address: y for y, b in enumerate(b_titled)}
+    by_level: dict[int, list[int]] = defaultdict(list)
+    for y, b in enumerate(b_titled):
+        by_level[_level(b.kind)].append(y)
     proposals: list[tuple[float, int, int, str]] = []
     for x, a in enumerate(a_titled):
         a_dest: set[str] = set()
-        for addr in a_subtree[a.address]:
-            a_dest |= dest.get(addr, set())
-        for y, b in enumerate(b_titled):
+        for d in a.walk():
+            if d.text:
+                a_dest |= dest.get(d.address, set())
+        # Candidates: the same address, the headings above where the text
+        # went, and headings with a similar title (rapidfuzz, in C).
+        cands: set[int] = set()
+        if a.address in b_index:
+            cands.add(b_index[a.address])
+        for addr in a_dest:
+            cands.update(holders.get(addr, ()))
+        level = by_level.get(_level(a.kind), [])
+        for _, _, y in process.extract(
+            a.title,
+            {y: b_titled[y].title for y in level},
+            scorer=fuzz.ratio,
+            score_cutoff=t.title_min * 100,
+            limit=5,
+        ):
+            cands.add(int(y))
+        for y in sorted(cands):
+            b = b_titled[y]
             if _level(a.kind) != _level(b.kind):
                 continue
             tsim = fuzz.ratio(a.title, b.title) / 100
-            sub = len(a_dest & b_subtree[b.address]) / max(1, len(a_dest | b_subtree[b.address])) if a_dest else 0.0
+            sub_b = b_subtree[b.address]
+            sub = len(a_dest & sub_b) / max(1, len(a_dest | sub_b)) if a_dest else 0.0
             same = a.address == b.address
             if not (same or sub > 0 or tsim >= t.title_min):
                 continue
