@@ -16,6 +16,7 @@ strings of the tree built from it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -37,7 +38,7 @@ from lawdiff.model import (
     page_strings,
 )
 from lawdiff.sources import read_file
-from lawdiff.sources.base import Loc, Page
+from lawdiff.sources.base import Fragment, Loc, Page
 from lawdiff.sources.normalize import normalize_inline
 
 _YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
@@ -90,21 +91,54 @@ def tokens(text: str) -> list[str]:
 
 
 def account(tree: PageTree) -> PageCheck:
-    """Check that the tree built from a page accounts for all of its text."""
+    """Check that the tree built from a page accounts for all of its text.
+
+    Each fragment first takes its words from its home: the clauses that start
+    at its own place, or else at the nearest place before it (a paragraph
+    read into the text of the section above it).  What is still missing is
+    then taken from whatever is left anywhere in the page's tree.  The totals
+    are the same in any order; this order decides where a lost word is
+    reported: at the fragment that lost it, not at a later one that happens
+    to use the same common word.
+    """
     available = Counter(t for s in page_strings(tree) for t in tokens(s))
-    total = placed = 0
-    unplaced: list[Unplaced] = []
+    local: dict[Loc, Counter[str]] = {}
+    for draft in _drafts(tree.roots):
+        strings = (draft.label, draft.title, draft.text, draft.extra, draft.marker)
+        local.setdefault(draft.source, Counter()).update(t for s in strings for t in tokens(s))
+    places = sorted(((pos, loc) for loc in local if (pos := _position(loc)) is not None), key=lambda x: x[0])
+    keys = [pos for pos, _ in places]
+    pending: list[tuple[Fragment, list[str]]] = []
     for frag in tree.page.fragments:
-        missing: list[str] = []
+        pool = local.get(frag.loc)
+        pos = _position(frag.loc)
+        if pool is None and pos is not None and (i := bisect_right(keys, pos)) > 0:
+            pool = local[places[i - 1][1]]
+        left: list[str] = []
         for tok in tokens(frag.text):
-            total += 1
+            if pool is not None and pool[tok] > 0 and available[tok] > 0:
+                pool[tok] -= 1
+                available[tok] -= 1
+            else:
+                left.append(tok)
+        pending.append((frag, left))
+    total = sum(len(tokens(f.text)) for f in tree.page.fragments)
+    placed = total
+    unplaced: list[Unplaced] = []
+    for frag, left in pending:
+        missing: list[str] = []
+        for tok in left:
             if available[tok] > 0:
                 available[tok] -= 1
-                placed += 1
             else:
                 missing.append(tok)
         if missing:
-            unplaced.append(Unplaced(frag.loc, " ".join(missing)))
+            placed -= len(missing)
+            if unplaced and unplaced[-1].loc == frag.loc:
+                # The text nodes of one payload element are reported as one place.
+                unplaced[-1] = Unplaced(frag.loc, f"{unplaced[-1].text} {' '.join(missing)}")
+            else:
+                unplaced.append(Unplaced(frag.loc, " ".join(missing)))
     notes = list(tree.notes)
     for clause_notes in _draft_notes(tree.roots):
         notes.append(clause_notes)
@@ -119,6 +153,23 @@ def account(tree: PageTree) -> PageCheck:
         furniture=len(tree.page.furniture),
         notes=tuple(notes),
     )
+
+
+def _position(loc: Loc) -> int | None:
+    """A place's order in its file: the line, or the payload element (devalue numbers them in document order)."""
+    if loc.line:
+        return loc.line
+    m = re.fullmatch(r"\$\[(\d+)\]", loc.path)
+    return int(m.group(1)) if m else None
+
+
+def _drafts(drafts: list[Draft]) -> list[Draft]:
+    out: list[Draft] = []
+    for d in drafts:
+        out.append(d)
+        out.extend(_drafts(d.footnotes))
+        out.extend(_drafts(d.children))
+    return out
 
 
 def _draft_notes(drafts: list[Draft]) -> list[tuple[Loc, str]]:
@@ -189,6 +240,14 @@ class _EditionBuilder:
 
     def build(self) -> Edition:
         self._order(self.roots)
+        if len({s.file for s in self.sources}) > 1:
+            # Top-level clauses from several files (2017: chapter 6 from
+            # artikel-45, chapter 3 from artikel-6): the edition's own order,
+            # as its table of contents gives it, else by address.
+            position: dict[str, int] = {}
+            for i, n in enumerate(self.navigation):
+                position.setdefault(n.address, i)
+            self.roots.sort(key=lambda d: (position.get(d.address, len(position)), natural_key(d.address)))
         self._titles()
         clauses = tuple(d.freeze() for d in self.roots)
         year_m = re.match(r"\d{4}", self.name)

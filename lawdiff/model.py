@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from lawdiff.errors import LawdiffBug
 from lawdiff.sources.base import Block, BlockKind, Container, Inline, InlineKind, LabelStyle, Loc, Page
+from lawdiff.sources.wikiname import roman_to_int, slug
 
 # ---------------------------------------------------------------------------
 # Values
@@ -92,6 +93,9 @@ class Clause:
     marker: for a footnote, its marker as printed in the text ("¹⁾", "1)").
     anchor: for a footnote, where its marker stood in the parent's text.
     notes: what the parser noticed (misprints and how they were read).
+    extra: heading furniture kept verbatim, such as the article range
+        "Art. 41 t/m 49" of a container heading, so that the tree still holds
+        every word of the source.
     """
 
     kind: Kind
@@ -106,6 +110,7 @@ class Clause:
     marker: str = ""
     anchor: int = -1
     notes: tuple[str, ...] = ()
+    extra: str = ""
 
     def walk(self) -> Iterator[Clause]:
         """This clause, its footnotes, then its children's walks: document order."""
@@ -209,11 +214,13 @@ def article_of(address: str) -> str:
 
 
 def normalize_address(address: str) -> str:
-    """Tolerant spelling of an address: spaces out, ``45 (d)`` -> ``45(d)``, ``45c`` -> ``45C``."""
+    """Tolerant spelling of an address: spaces out, ``45 (d)`` -> ``45(d)``, ``45c`` -> ``45C``, ``h6`` -> ``H6``."""
     text = address.strip().replace(" ", "")
-    m = re.match(r"^(\d+)([a-z])(?=$|\d|\()", text)
+    m = re.match(r"^(\d+)([a-z])(?=$|\d|\(|\.)", text)
     if m:
         text = m.group(1) + m.group(2).upper() + text[m.end() :]
+    elif re.match(r"^h\d", text):
+        text = "H" + text[1:]
     return text
 
 
@@ -225,24 +232,46 @@ def address_parts(address: str) -> list[str]:
 
 
 def parent_address(address: str) -> str:
+    """``45C4(b)`` -> ``45C4``, ``45E.p2`` -> ``45E``, ``H6.3.I`` -> ``H6.3``; "" for a top-level address."""
     parts = address_parts(address)
     if len(parts) <= 1:
         return ""
+    if not _ARTICLE_ADDRESS.match(address):
+        # Outside the articles every level is joined with a dot.
+        return ".".join(parts[:-1])
     last = parts[-1]
     return address[: len(address) - len(last)]
 
 
+_ROMAN_PART = re.compile(r"^[IVXLC]+$")
+_FOOTNOTE_PART = re.compile(r"^fn(\d+)$")
+_PARAGRAPH_PART = re.compile(r"^p(\d+)$")
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_key(address: str) -> tuple[tuple[int, int, str], ...]:
-    """A sort key that puts ``45C10`` after ``45C9`` and ``.p`` after labels."""
+    """A sort key that puts ``45C10`` after ``45C9``, ``.p`` after labels and ``.fn`` last.
+
+    Outside the articles, numbers inside a part count as numbers (``H9``
+    before ``H10``) and paragraph numerals as their value (``H6.3.V`` before
+    ``H6.3.IX``).
+    """
+    article = bool(_ARTICLE_ADDRESS.match(address))
     key: list[tuple[int, int, str]] = []
     for part in address_parts(address):
         p = part.lstrip(".")
         if p.isdigit():
             key.append((0, int(p), ""))
-        elif p.startswith("fn"):
-            key.append((3, int(p[2:] or 0), ""))
-        elif p.startswith("p") and p[1:].isdigit():
-            key.append((2, int(p[1:]), ""))
+        elif m := _FOOTNOTE_PART.match(p):
+            key.append((3, int(m.group(1)), ""))
+        elif m := _PARAGRAPH_PART.match(p):
+            key.append((2, int(m.group(1)), ""))
+        elif not article and _ROMAN_PART.match(p) and roman_to_int(p):
+            key.append((0, roman_to_int(p), ""))
+        elif not article:
+            for i, piece in enumerate(_DIGITS.split(p)):
+                if piece:
+                    key.append((0, int(piece), "") if i % 2 else (1, 0, piece))
         else:
             key.append((1, 0, p))
     return tuple(key)
@@ -296,6 +325,12 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
     return [found[k] for k in sorted(found)]
 
 
+def _refines(address: str, other: str) -> bool:
+    """Whether ``address`` is ``other`` or lies inside it, label by label (``16C1`` in ``16C``, not ``45`` in ``4``)."""
+    mine, theirs = address_parts(address), address_parts(other)
+    return mine[: len(theirs)] == theirs
+
+
 def references_in(text: str, inlines: tuple[Inline, ...] | list[Inline]) -> tuple[Reference, ...]:
     """Merge the references read from words with the links of the source."""
     refs: list[Reference] = []
@@ -305,16 +340,13 @@ def references_in(text: str, inlines: tuple[Inline, ...] | list[Inline]) -> tupl
         inside = [(i, t) for i, t in enumerate(textual) if link.start <= t[1] and t[2] <= link.end]
         # A link's words may name a more precise target than its href does
         # ("16C1" linking to #artikel-16-c): keep the words' target then.
-        precise = [t for _, t in inside if t[0].startswith(link.value) or link.value.startswith(t[0])]
-        if precise:
-            for i, _t in inside:
-                used.add(i)
-            for target, s, e in precise:
-                via = "link" if target == link.value else "link+text"
-                refs.append(Reference(target if len(target) >= len(link.value) else link.value, s, e, text[s:e], via))
-        else:
-            for i, _ in inside:
-                used.add(i)
+        # Words naming another clause stay references read from the text.
+        precise = [(i, t) for i, t in inside if _refines(t[0], link.value) or _refines(link.value, t[0])]
+        for i, (target, s, e) in precise:
+            used.add(i)
+            chosen = target if len(address_parts(target)) >= len(address_parts(link.value)) else link.value
+            refs.append(Reference(chosen, s, e, text[s:e], "link" if chosen == link.value else "link+text"))
+        if not precise:
             refs.append(Reference(link.value, link.start, link.end, text[link.start : link.end], "link"))
     for i, (target, s, e) in enumerate(textual):
         if i not in used:
@@ -378,10 +410,15 @@ class Draft:
             marker=self.marker,
             anchor=self.anchor,
             notes=tuple(self.notes),
+            extra=self.extra,
         )
 
 
 _CONTAINER_KIND = {"chapter": Kind.CHAPTER, "part": Kind.PART, "paragraph": Kind.PARAGRAAF}
+# Container headings by their first word: chapter, part, paragraph.
+_CONTAINER_LEVEL = {"HOOFDSTUK": 0, "DEEL": 1, "PARAGRAAF": 2}
+_LEVEL_KIND = {0: Kind.CHAPTER, 1: Kind.PART, 2: Kind.PARAGRAAF}
+_LEVEL_OF = {Kind.CHAPTER: 0, Kind.PART: 1, Kind.PARAGRAAF: 2}
 
 
 @dataclass
@@ -404,10 +441,18 @@ class _Builder:
         # footnote number -> clauses whose text carries that marker, oldest first
         self.pending: dict[str, list[tuple[Draft, Inline]]] = {}
         base: Draft | None = None
+        # The chapter / part / paragraph drafts open at this point of the
+        # page, outermost first, and the ones a heading has already named.
+        self.open_containers: list[Draft] = []
+        self.named: set[str] = set()
         for cont in page.containers:
             d = self._container(cont, base)
+            self.open_containers.append(d)
             base = d
         self.base = base
+        # The section a section page (Sjabloon:2017:45C) stands for, until
+        # its own heading, if it prints one, fills it in.
+        self.scope_section: Draft | None = None
         self.stack: list[Draft] = [base] if base else []
         scope = page.scope
         if scope:
@@ -468,6 +513,7 @@ class _Builder:
             )
             self._attach(article, section)
             self.stack.append(section)
+            self.scope_section = section
 
     def _article_index(self) -> int:
         for i in range(len(self.stack) - 1, -1, -1):
@@ -500,12 +546,31 @@ class _Builder:
         return PageTree(self.page, self.roots, self.notes)
 
     def container(self, block: Block) -> None:
-        target = self.base
-        if target is None or (block.label.upper().startswith("PARAGRAAF") and target.kind is not Kind.PARAGRAAF):
-            roman = block.label.split()[-1].rstrip(".") if block.label else str(len(self.roots) + 1)
-            addr = f"{target.address}.{roman}" if target else f"P{roman}"
-            target = self._attach(target, Draft(Kind.PARAGRAAF, addr, block.loc))
-            self.base = target
+        word = block.label.split()[0].upper() if block.label else ""
+        level = _CONTAINER_LEVEL.get(word, 1)
+        outer = next((d for d in reversed(self.open_containers) if _LEVEL_OF[d.kind] < level), None)
+        if block.label:
+            number = block.label.split()[-1].rstrip(".")
+            if level == 0:
+                addr = f"H{roman_to_int(number) or number}"
+            else:
+                addr = f"{outer.address}.{number}" if outer else f"P{number}"
+        else:
+            # An unnumbered heading names a part (1963: "JUISTE GANG VAN
+            # ZAKEN. Art. 41 t/m 49", page "HVI JUISTE GANG VAN ZAKEN").
+            name = slug(block.title) or str(len(self.roots) + 1)
+            addr = f"{outer.address}.{name}" if outer else f"P{name}"
+        same = next((d for d in self.open_containers if _LEVEL_OF[d.kind] == level), None)
+        if same is not None and same.address not in self.named and (same.address == addr or not block.label):
+            # The page's own container (named by its title) meeting its heading.
+            target = same
+        else:
+            # Another container on the same page (a part page holding
+            # "PARAGRAAF I" and "PARAGRAAF II"): a clause of its own.
+            target = self._attach(outer, Draft(_LEVEL_KIND[level], addr, block.loc))
+        self.named.add(target.address)
+        self.open_containers = [d for d in self.open_containers if _LEVEL_OF[d.kind] < level] + [target]
+        self.base = target
         if not target.label:
             target.label = block.label
         if block.title:
@@ -550,9 +615,11 @@ class _Builder:
             parent.address if parent else "", block.style, block.key, parent.article_rooted if parent else True
         )
         existing = self.addresses.get(addr)
-        if existing is not None and existing in (self.stack[-1:] if self.stack else []) and not existing.label:
-            # The scope section of a section page meeting its own heading.
+        if existing is not None and existing is self.scope_section and not existing.label:
+            # The scope section of a section page meeting its own heading
+            # ("Sjabloon:2017:45C" whose text does start with "C. ...").
             draft = existing
+            draft.source = block.loc
         else:
             draft = self._attach(parent, Draft(kind, addr, block.loc, block.style))
         draft.label = block.label
@@ -561,7 +628,16 @@ class _Builder:
         self._place_text(draft, block.text, block.inlines, "\n")
         self.stack.append(draft)
 
+    def _open_untitled(self, loc: Loc) -> None:
+        """Text before any heading on a page that gives no scope (a table of
+        contents, a container page): it still belongs somewhere, so it opens
+        an untitled page clause."""
+        if not self.stack:
+            page = self._attach(None, Draft(Kind.PAGE, f"page-{len(self.roots) + 1}", loc))
+            self.stack.append(page)
+
     def list_item(self, block: Block) -> None:
+        self._open_untitled(block.loc)
         lo = max(self._article_index(), 0)
         for i in range(len(self.stack) - 1, lo, -1):
             if self.stack[i].style is LabelStyle.DASH:
@@ -582,11 +658,7 @@ class _Builder:
         return draft
 
     def paragraph(self, block: Block) -> None:
-        if not self.stack:
-            # Text before any heading on a page that gives no scope: it still
-            # belongs somewhere, so it opens an untitled page clause.
-            page = self._attach(None, Draft(Kind.PAGE, f"page-{len(self.roots) + 1}", block.loc))
-            self.stack.append(page)
+        self._open_untitled(block.loc)
         if block.title and not block.text:
             # A heading the reader could not label (e.g. an unlabeled <h3>).
             top = self.stack[-1]
@@ -632,9 +704,8 @@ class _Builder:
             if not waiting:
                 self.pending.pop(block.key, None)
         else:
+            self._open_untitled(block.loc)
             lo = self._article_index()
-            if not self.stack:
-                raise LawdiffBug(f"{block.loc}: a footnote with nowhere to go")
             owner = self.stack[lo] if lo >= 0 else self.stack[-1]
             marker = None
             notes.append("no marker for this note in the text")

@@ -44,10 +44,11 @@ class _Sentinel:
 
 UNDEFINED: Any = _Sentinel("undefined")
 HOLE: Any = _Sentinel("hole")
+INVALID_DATE: Any = _Sentinel("Invalid Date")
 
 # Nuxt's own reducers wrap a value in a reactive container; the container means
 # nothing outside a running Vue app, so the wrapped value is what we keep.
-_WRAPPERS = frozenset({"ShallowReactive", "Reactive", "Ref", "ShallowRef", "Object"})
+_WRAPPERS = frozenset({"ShallowReactive", "Reactive", "Ref", "ShallowRef"})
 
 
 class DevalueError(ValueError):
@@ -139,17 +140,29 @@ def decode(parsed: Any) -> Decoded:
             if len(args) != 1:
                 raise DevalueError(f'"{tag}" takes one value, found {len(args)}', here)
             return hydrate(args[0], f"{here}[1]")
+        if tag == "Object":
+            # A boxed primitive (``new String("x")``): devalue writes the value
+            # itself, not an index.
+            if len(args) != 1 or isinstance(args[0], (dict, list)):
+                raise DevalueError('"Object" takes one primitive value', here)
+            return args[0]
         if tag in ("EmptyRef", "EmptyShallowRef"):
-            # Nuxt writes the ref's value as JSON text; "_" stands for undefined.
-            data = args[0] if args else "_"
+            # Nuxt's reducer gives the ref's falsy value as JSON text ("_" for
+            # undefined, "0n" for a zero BigInt), stored as an element.
+            data = hydrate(args[0], f"{here}[1]") if args else "_"
             if data == "_":
                 return UNDEFINED
+            if data == "0n":
+                return 0
             try:
                 return json.loads(data) if isinstance(data, str) else data
             except json.JSONDecodeError:
                 return data
         if tag == "Date":
             text = str(args[0]) if args else ""
+            if not text:
+                # devalue writes an invalid date (``new Date("x")``) as "".
+                return INVALID_DATE
             try:
                 return datetime.fromisoformat(text.replace("Z", "+00:00"))
             except ValueError:

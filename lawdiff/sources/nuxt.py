@@ -21,8 +21,10 @@ How the body becomes blocks:
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from lawdiff.errors import InputError
@@ -125,6 +127,21 @@ def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
     return [_page(decoded, data, record, body, file, edition_hint)]
 
 
+def _meta_text(value: Any) -> str:
+    """A metadata value as text: ISO dates, lists joined with commas (never a Python repr)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_meta_text(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return str(value)
+
+
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else "" if value is None or value is devalue.UNDEFINED else str(value)
 
@@ -183,12 +200,7 @@ def _page(
         value = record.get(key)
         if value is None or value is devalue.UNDEFINED or value == "":
             continue
-        meta.append(
-            (
-                key,
-                value if isinstance(value, str) else repr(value) if not isinstance(value, (int, list)) else str(value),
-            )
-        )
+        meta.append((key, _meta_text(value)))
     walker = _Walker(decoded, file)
     walker.body(body["value"])
     nav = _navigation(data.get("navigation_docs"))
@@ -256,12 +268,17 @@ class _Walker:
         self.fragments: list[Fragment] = []
         self.furniture: list[Furniture] = []
         self.pending_anchor: tuple[str, Loc] | None = None
+        # The block element being read: text nodes are strings, which the
+        # payload shares by value, so their place is the element holding them.
+        self.at = Loc(file, 0, "$")
 
     def loc(self, node: Any) -> Loc:
         return Loc(self.file, 0, self.decoded.where(node))
 
     def body(self, nodes: list[Any]) -> None:
+        body_loc = self.loc(nodes)
         for node in nodes:
+            self.at = body_loc
             self.top(node)
         self.flush_anchor()
 
@@ -274,12 +291,13 @@ class _Walker:
     def top(self, node: Any) -> None:
         if isinstance(node, str):
             if node.strip():
-                self.paragraph(node, [node], self.loc(node))
+                self.paragraph(node, [node], self.at)
             return
         if not isinstance(node, list) or not node:
             return
         tag, attrs, children = node[0], node[1] if len(node) > 1 and isinstance(node[1], dict) else {}, node[2:]
         loc = self.loc(node)
+        self.at = loc
         if tag == "p" and len(children) == 1 and isinstance(children[0], list) and children[0][:1] == ["span"]:
             span_attrs = children[0][1] if len(children[0]) > 1 else {}
             m = _ANCHOR.match(_str(span_attrs.get("id")) if isinstance(span_attrs, dict) else "")
@@ -342,6 +360,7 @@ class _Walker:
             if not (isinstance(child, list) and child[:1] == ["li"]):
                 continue
             loc = self.loc(child)
+            self.at = loc
             li_children = child[2:]
             nested = [c for c in li_children if isinstance(c, list) and c[:1] in (["ol"], ["ul"])]
             inline_children = [c for c in li_children if c not in nested]
@@ -377,6 +396,7 @@ class _Walker:
                 continue
             if child[0] == "ol":
                 for n, li in enumerate((c for c in child[2:] if isinstance(c, list) and c[:1] == ["li"]), start=1):
+                    self.at = self.loc(li)
                     run = self.inline(li[2:])
                     text, inlines = _finish(run)
                     self.blocks.append(
@@ -399,7 +419,7 @@ class _Walker:
     def _inline(self, node: Any, run: _Run, record: bool) -> None:
         if isinstance(node, str):
             if record:
-                self.fragments.append(Fragment(node, self.loc(node)))
+                self.fragments.append(Fragment(node, self.at))
             run.add(normalize_inline(node))
             return
         if not isinstance(node, list) or not node:
