@@ -20,11 +20,12 @@ The phases, each with named thresholds (:class:`Thresholds`):
    more of it (``gain_min``): splits and merges, found even when the pieces
    were edited;
 3. **gaps**: inside an article pair, unmatched units between two matches are
-   paired in document order when their score reaches ``gap_min`` (a weaker
-   bar: their neighbours vouch for them).
+   paired in document order when their word similarity reaches ``gap_min``
+   (a weaker bar: their neighbours vouch for them).
 
 Titles are aligned after the text: a titled clause pairs with the clause that
-received most of its subtree's text, or with the one at the same address.
+received most of its subtree's text, or with the one at the same address, but
+never with a clause whose own text the text alignment kept apart from its own.
 
 Everything is symmetric, so that aligning B with A mirrors aligning A with B.
 """
@@ -75,7 +76,9 @@ class Thresholds:
     gain_min: how much more of the whole a piece must explain to be added.
     adjacent_piece_min: the share that is enough for a piece standing next
         to the whole's other pieces (a split keeps its pieces together).
-    gap_min: score for pairing leftovers in order between two matches.
+    gap_min: word similarity for pairing leftovers in order between two
+        matches (the bonuses do not count: the neighbours vouch for the
+        place, the words must still vouch for the content).
     title_min: title similarity for pairing headings that share no text.
     certain: scores below this are reported as uncertain, with their reasons.
     """
@@ -509,6 +512,15 @@ class _Aligner:
                 for i, j in self._order_pairs(gap_old, gap_new):
                     self._link(i, j, "gap")
 
+    def _gap_ok(self, i: int, j: int) -> bool:
+        """Whether two leftovers may pair in a gap: their words must reach
+        ``gap_min`` by themselves.  The bonuses (same address, same article)
+        are not counted here: together they exceed ``gap_min``, so counting
+        them would pair any two texts at a reused number (2007 23 and 2017 23)
+        that share a single word."""
+        self.score(i, j)
+        return self.texts[(i, j)] >= self.t.gap_min
+
     def _order_pairs(self, gap_old: list[int], gap_new: list[int]) -> list[tuple[int, int]]:
         """Best in-order pairing (a small dynamic programme, like a diff)."""
         n, m = len(gap_old), len(gap_new)
@@ -516,15 +528,13 @@ class _Aligner:
         for x in range(n - 1, -1, -1):
             for y in range(m - 1, -1, -1):
                 s = self.score(gap_old[x], gap_new[y])
-                take = (
-                    s + best[x + 1][y + 1] if s >= self.t.gap_min and self.texts[(gap_old[x], gap_new[y])] > 0 else -1.0
-                )
+                take = s + best[x + 1][y + 1] if self._gap_ok(gap_old[x], gap_new[y]) else -1.0
                 best[x][y] = max(take, best[x + 1][y], best[x][y + 1])
         out: list[tuple[int, int]] = []
         x = y = 0
         while x < n and y < m:
             s = self.score(gap_old[x], gap_new[y])
-            ok = s >= self.t.gap_min and self.texts[(gap_old[x], gap_new[y])] > 0
+            ok = self._gap_ok(gap_old[x], gap_new[y])
             if ok and math.isclose(best[x][y], s + best[x + 1][y + 1]):
                 out.append((gap_old[x], gap_new[y]))
                 x += 1
@@ -616,10 +626,17 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
     a_titled, b_titled = titled(old), titled(new)
     # Where did each old address's text go?
     dest: dict[str, set[str]] = {}
+    # And where did each new address's text come from?
+    src: dict[str, set[str]] = {}
     for link in text_links:
         for o in link.old:
             dest.setdefault(o, set()).update(link.new)
+        for n in link.new:
+            src.setdefault(n, set()).update(link.old)
     b_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
+    b_src: dict[str, set[str]] = {
+        address: {o for addr in subtree for o in src.get(addr, ())} for address, subtree in b_subtree.items()
+    }
     holders: dict[str, list[int]] = defaultdict(list)
     for y, b in enumerate(b_titled):
         for addr in b_subtree[b.address]:
@@ -631,9 +648,11 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
     proposals: list[tuple[float, int, int, str]] = []
     for x, a in enumerate(a_titled):
         a_dest: set[str] = set()
+        a_sub: set[str] = set()
         for d in a.walk():
             if d.text:
                 a_dest |= dest.get(d.address, set())
+                a_sub.add(d.address)
         # Candidates: the same address, the headings above where the text
         # went, and headings with a similar title (rapidfuzz, in C).
         cands: set[int] = set()
@@ -654,9 +673,13 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
             b = b_titled[y]
             if _level(a.kind) != _level(b.kind):
                 continue
+            if a.text and b.text and b.address not in dest.get(a.address, ()):
+                # Both headings head own texts that the text alignment did
+                # not pair: a heading goes with its text, so a number reused
+                # for a new subject (2007 23, 2017 23) is no retitling.
+                continue
             tsim = fuzz.ratio(a.title, b.title) / 100
-            sub_b = b_subtree[b.address]
-            sub = len(a_dest & sub_b) / max(1, len(a_dest | sub_b)) if a_dest else 0.0
+            sub = _shared_text(a_dest, b_subtree[b.address], b_src[b.address], a_sub)
             same = a.address == b.address
             if not (same or sub > 0 or tsim >= t.title_min):
                 continue
@@ -683,6 +706,17 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
         if y not in used_b:
             out.append(Link("title", (), (b.address,), 0.0, "", ()))
     return out
+
+
+def _shared_text(a_dest: set[str], b_sub: set[str], b_src: set[str], a_sub: set[str]) -> float:
+    """How much of the text below two headings the text alignment joins.
+
+    Counted on both sides (where the old subtree's text went among the new
+    subtree's clauses, and where the new subtree's text came from among the
+    old one's), so that aligning B with A gives the same score as A with B.
+    """
+    total = len(a_dest | b_sub) + len(b_src | a_sub)
+    return (len(a_dest & b_sub) + len(b_src & a_sub)) / total if total else 0.0
 
 
 def _level(kind: Kind) -> int:
