@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
-from lawdiff.errors import UsageError
+from lawdiff.errors import InputError, UsageError
 from lawdiff.model import (
     Clause,
     Conflict,
@@ -318,7 +318,12 @@ class Corpus:
 
 
 def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
-    """Files to read: (path, display name, edition hint from a year folder)."""
+    """Files to read: (path, display name, edition hint from a year folder).
+
+    Files are named in reports relative to their corpus folder
+    (``2017/nuxt-artikel-45.payload.json``), so that reports read the same on
+    every machine; error messages name the path as given (see :func:`load`).
+    """
     out: list[tuple[Path, str, str]] = []
     for root in paths:
         if root.is_dir():
@@ -327,8 +332,6 @@ def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
                 if not f.is_file() or any(p.startswith(".") for p in rel.parts) or f.name == SETTINGS_FILE:
                     continue
                 hint = next((m.group(1) for p in reversed(rel.parts[:-1]) if (m := _YEAR_DIR.match(p))), "")
-                # Files are named relative to their corpus folder, so that
-                # reports read the same on every machine.
                 display = rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}"
                 out.append((f, display, hint))
         elif root.exists():
@@ -345,7 +348,12 @@ def load(paths: list[Path] | None = None) -> Corpus:
     files = corpus_files(roots)
     pages: list[Page] = []
     for path, display, hint in files:
-        pages.extend(read_file(path, display, hint))
+        try:
+            pages.extend(read_file(path, display, hint))
+        except InputError as exc:
+            # The message must lead the user to the file: the path as given.
+            exc.file = str(path)
+            raise
     if not pages:
         raise UsageError(
             f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",

@@ -134,13 +134,15 @@ class Comparison:
     changes: tuple[Change, ...]
     alignment: Alignment
 
-    def counts(self) -> dict[str, int]:
-        c: Counter[str] = Counter(ch.kind.value for ch in self.changes)
+    def counts(self, changes: list[Change] | tuple[Change, ...] | None = None) -> dict[str, int]:
+        """Counts by kind and flag, of all changes or of a selection of them."""
+        chosen = self.changes if changes is None else changes
+        c: Counter[str] = Counter(ch.kind.value for ch in chosen)
         out = {k.value: c.get(k.value, 0) for k in ChangeKind}
-        out["editorial_only"] = sum(1 for ch in self.changes if ch.editorial_only)
-        out["renumbered"] = sum(1 for ch in self.changes if ch.renumbered)
-        out["moved"] = sum(1 for ch in self.changes if ch.moved)
-        out["title_changed"] = sum(1 for ch in self.changes if ch.title_changed)
+        out["editorial_only"] = sum(1 for ch in chosen if ch.editorial_only)
+        out["renumbered"] = sum(1 for ch in chosen if ch.renumbered)
+        out["moved"] = sum(1 for ch in chosen if ch.moved)
+        out["title_changed"] = sum(1 for ch in chosen if ch.title_changed)
         return out
 
     @property

@@ -258,7 +258,9 @@ def test_bad_file_in_a_corpus_folder(tmp_path: Path, case: str) -> None:
     # also a good file, so that the bad one is what stops the run
     write(tmp_path, "2007/wiki-Sjabloon-2007-45.txt", (ROOT / "corpus/2007/wiki-Sjabloon-2007-45.txt").read_bytes())
     err = assert_one_line_error(run("check", str(tmp_path)), *expected)
-    assert f"lawdiff: error: {name}:" in err or f"lawdiff: error: {name};" in err
+    # The message names the file by the path as given, so that it leads there.
+    given = f"{tmp_path}/{name}"
+    assert f"lawdiff: error: {given}:" in err or f"lawdiff: error: {given};" in err
 
 
 @pytest.mark.parametrize("case", sorted(BAD_FILES))

@@ -145,7 +145,7 @@ def comparison(comp: Comparison, changes: list[Change]) -> str:
             "old": comp.old,
             "new": comp.new,
             "thresholds": comp.thresholds.as_dict(),
-            "counts": comp.counts(),
+            "counts": comp.counts(changes),
             "changes": [as_dict(ch) for ch in changes],
         }
     )

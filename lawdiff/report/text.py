@@ -44,7 +44,7 @@ def editions(corpus: Corpus) -> str:
         lines.append(f"  articles   {_ranges(arts) or '(none)'}  ({len(arts)})")
         lines.append(
             f"  clauses    {len(clauses)} ({sum(1 for c in clauses if c.text)} with text, "
-            f"{sum(1 for c in clauses if c.kind is Kind.FOOTNOTE)} footnotes)"
+            f"{_count(sum(1 for c in clauses if c.kind is Kind.FOOTNOTE), 'footnote')})"
         )
         if e.navigation:
             listed = sum(1 for n in e.navigation if n.address and n.address[0].isdigit())
@@ -52,6 +52,10 @@ def editions(corpus: Corpus) -> str:
         for s in e.sources:
             lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
     return "\n".join(lines) + "\n"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _ranges(numbers: list[str]) -> str:
@@ -205,8 +209,8 @@ def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
     return "".join(out)
 
 
-def counts_line(comp: Comparison) -> str:
-    c = comp.counts()
+def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
+    c = comp.counts(changes)
     return (
         f"{comp.old} -> {comp.new}: {c['unchanged']} unchanged, {c['modified']} modified "
         f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
@@ -220,7 +224,7 @@ def thresholds_line(t: Thresholds) -> str:
 
 
 def comparison(comp: Comparison, changes: list[Change], show_all: bool, style: Style = plain) -> str:
-    lines = [style(counts_line(comp), "heading"), thresholds_line(comp.thresholds)]
+    lines = [style(counts_line(comp, changes), "heading"), thresholds_line(comp.thresholds)]
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         by_article.setdefault(ch.article, []).append(ch)
@@ -260,7 +264,7 @@ def _change_lines(ch: Change, style: Style) -> list[str]:
     if ch.editorial_only:
         flags.append("editorial only")
     if ch.kind is not ChangeKind.ADDED and ch.kind is not ChangeKind.REMOVED and ch.kind is not ChangeKind.UNCHANGED:
-        flags.append(f"similarity {ch.similarity:.2f}")
+        flags.append(f"similarity {_similarity(ch.similarity)}")
     if ch.uncertain:
         flags.append(f"uncertain: score {ch.score:.2f}")
     head = f"  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(where_, 'address')}"
@@ -282,6 +286,12 @@ def _change_lines(ch: Change, style: Style) -> list[str]:
     if refs:
         lines.append("    references: " + ", ".join(_ref_text(r) for r in refs))
     return lines
+
+
+def _similarity(value: float) -> str:
+    """Two decimals, but never "1.00" for a text that did change."""
+    shown = f"{value:.2f}"
+    return f"{value:.3f}" if shown == "1.00" and value < 1.0 else shown
 
 
 def _ref_text(r: RefChange) -> str:
