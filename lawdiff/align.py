@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from rapidfuzz import fuzz, process
 
 from lawdiff.errors import UsageError
-from lawdiff.model import Clause, Edition, Kind, article_of
+from lawdiff.model import Clause, Edition, Kind, article_of, parent_address
 
 _WORD = re.compile(r"\w+")
 
@@ -76,6 +76,9 @@ class Thresholds:
     gain_min: how much more of the whole a piece must explain to be added.
     adjacent_piece_min: the share that is enough for a piece standing next
         to the whole's other pieces (a split keeps its pieces together).
+    lead_in_min: the share that is enough for the lead-in of a list whose
+        item is a piece ("De leider ... als ze" + "(a) met de beeldzijde
+        ..."): one old sentence is often cut into a lead-in and its items.
     gap_min: word similarity for pairing leftovers in order between two
         matches (the bonuses do not count: the neighbours vouch for the
         place, the words must still vouch for the content).
@@ -92,6 +95,7 @@ class Thresholds:
     piece_min: float = 0.55
     gain_min: float = 0.1
     adjacent_piece_min: float = 0.4
+    lead_in_min: float = 0.25
     gap_min: float = 0.12
     title_min: float = 0.6
     certain: float = 0.75
@@ -126,6 +130,7 @@ class Unit:
     title: str
     kind: Kind
     refs: tuple[str, ...]
+    parent: str = ""  # the parent clause's address
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +202,16 @@ def titled(edition: Edition) -> list[Clause]:
 
 def _unit(clause: Clause, position: int) -> Unit:
     refs = tuple(dict.fromkeys(r.target for r in clause.references))
-    return Unit(clause.address, article_of(clause.address), position, clause.text, clause.title, clause.kind, refs)
+    return Unit(
+        clause.address,
+        article_of(clause.address),
+        position,
+        clause.text,
+        clause.title,
+        clause.kind,
+        refs,
+        parent_address(clause.address),
+    )
 
 
 def words(text: str) -> list[str]:
@@ -408,7 +422,9 @@ class _Aligner:
         """Splits and merges: unmatched units that are pieces of a matched one."""
         space = self.space
         proposals: list[tuple[float, int, int, str]] = []
-        floor = min(self.t.piece_min, self.t.adjacent_piece_min) if adjacent else self.t.piece_min
+        floor = (
+            min(self.t.piece_min, self.t.adjacent_piece_min, self.t.lead_in_min) if adjacent else self.t.piece_min
+        )
         shares: dict[tuple[int, int, str], float] = {}
         for i, j in cands:
             if j not in self.n2o:
@@ -435,12 +451,14 @@ class _Aligner:
                 before = space.old_in_new(i, current) if current else 0.0
                 after = space.old_in_new(i, [*current, j])
                 near = any(self._contiguous(j, k, self.new, self.n2o, i) for k in current)
+                lead_in = any(self.new[k].parent == self.new[j].address for k in current)
                 share = shares[(i, j, "split")]
                 if not current and self.score(i, j) >= self.t.match_min:
                     self._link(i, j, "pair")
                 elif current and (
                     (share >= self.t.piece_min and after - before >= self.t.gain_min)
                     or (adjacent and near and share >= self.t.adjacent_piece_min)
+                    or (adjacent and near and lead_in and share >= self.t.lead_in_min)
                 ):
                     self._link(i, j, "piece")
             else:
@@ -452,12 +470,14 @@ class _Aligner:
                 before = space.new_in_old(j, current) if current else 0.0
                 after = space.new_in_old(j, [*current, i])
                 near = any(self._contiguous(i, k, self.old, self.o2n, j) for k in current)
+                lead_in = any(self.old[k].parent == self.old[i].address for k in current)
                 share = shares[(i, j, "merge")]
                 if not current and self.score(i, j) >= self.t.match_min:
                     self._link(i, j, "pair")
                 elif current and (
                     (share >= self.t.piece_min and after - before >= self.t.gain_min)
                     or (adjacent and near and share >= self.t.adjacent_piece_min)
+                    or (adjacent and near and lead_in and share >= self.t.lead_in_min)
                 ):
                     self._link(i, j, "piece")
 
