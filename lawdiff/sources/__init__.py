@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawdiff.errors import InputError
-from lawdiff.sources import nuxt, wikitext
+from lawdiff.sources import mediawiki, nuxt, wikitext
 from lawdiff.sources.base import Page
 
 
@@ -23,6 +23,8 @@ class Reader:
     name: str
     looks_like: Callable[[str], bool]
     read: Callable[[str, str, str], list[Page]]
+    # A reader that streams its file (large dumps) instead of reading its text whole.
+    read_path: Callable[[Path, str, str], list[Page]] | None = None
 
 
 def _read_wiki(text: str, file: str, _hint: str) -> list[Page]:
@@ -30,6 +32,7 @@ def _read_wiki(text: str, file: str, _hint: str) -> list[Page]:
 
 
 READERS: list[Reader] = [
+    Reader(mediawiki.FORMAT, mediawiki.looks_like, mediawiki.read, mediawiki.read_path),
     Reader(nuxt.FORMAT, nuxt.looks_like, nuxt.read),
     Reader(wikitext.FORMAT, wikitext.looks_like, _read_wiki),
 ]
@@ -49,6 +52,10 @@ def detect(text: str) -> Reader | None:
         if reader.looks_like(text):
             return reader
     return None
+
+
+# How much of a file is read to recognise a streaming format.
+SNIFF_BYTES = 4096
 
 
 def decode_bytes(data: bytes, file: str) -> str:
@@ -73,7 +80,8 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
     if reader is None:
         names = ", ".join(r.name for r in READERS)
         raise InputError(
-            "unknown format: neither a wiki page (title line Sjabloon:<edition>:<name>) nor a Nuxt payload",
+            "unknown format: neither a wiki page (title line Sjabloon:<edition>:<name>), a MediaWiki XML export"
+            " nor a Nuxt payload",
             file=file,
             place="1",
             fix=f"give a file in one of the formats lawdiff reads ({names})",
@@ -84,6 +92,17 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
 def read_file(path: Path, display: str | None = None, edition_hint: str = "") -> list[Page]:
     """Read one file of any known format."""
     name = display or str(path)
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(SNIFF_BYTES)
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the file ({exc.strerror})", file=name, fix="check the path and its permissions"
+        ) from None
+    head_text = head.decode("utf-8", "replace")
+    for reader in READERS:
+        if reader.read_path is not None and reader.looks_like(head_text):
+            return reader.read_path(path, name, edition_hint)
     try:
         data = path.read_bytes()
     except OSError as exc:

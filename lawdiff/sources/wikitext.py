@@ -20,6 +20,8 @@ habits, all handled here line by line:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import (
@@ -56,6 +58,19 @@ _PAREN = re.compile(r"^\((?P<key>[a-z]{1,2}|\d{1,2})\)(?:\s+(?P<rest>.*))?$")
 _DASH = re.compile(r"^-\s+(?P<rest>.*)$")
 _NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
 _ASCII_MARK = re.compile(r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSpan:
+    """A hyperlink in a line given to :func:`read_lines` (raw wikitext has them).
+
+    start, end: offsets into the (normalized) line.
+    target: the clause address the link points at ("45E").
+    """
+
+    start: int
+    end: int
+    target: str
 
 
 def looks_like(text: str) -> bool:
@@ -101,10 +116,46 @@ def read(text: str, file: str) -> list[Page]:
     ]
 
 
+def read_lines(
+    lines: list[str],
+    file: str,
+    locs: Sequence[Loc],
+    links: Mapping[int, Sequence[LinkSpan]] | None = None,
+    notes: Mapping[int, Sequence[str]] | None = None,
+) -> tuple[list[Block], list[Fragment], list[Furniture]]:
+    """Read lines that another reader has already made into rendered text.
+
+    ``lines[0]`` is the page title (not read); every line is normalized
+    (:func:`normalize_lines`).  ``locs[i]`` is where line ``i`` came from,
+    ``links[i]`` the hyperlinks in it, ``notes[i]`` what the other reader
+    noticed there (attached to the block read from that line or after it).
+    Used by the MediaWiki XML reader, which turns raw wikitext into the lines
+    a rendered page would show.
+    """
+    reader = _Reader(file, lines, locs, links, notes)
+    reader.run()
+    if reader.line_notes and reader.blocks:
+        last = reader.blocks[-1]
+        extra = tuple(n for _, ns in sorted(reader.line_notes.items()) for n in ns)
+        reader.blocks[-1] = replace(last, notes=(*last.notes, *extra))
+    return reader.blocks, reader.fragments, reader.furniture
+
+
 class _Reader:
-    def __init__(self, file: str, lines: list[str]) -> None:
+    def __init__(
+        self,
+        file: str,
+        lines: list[str],
+        locs: Sequence[Loc] | None = None,
+        links: Mapping[int, Sequence[LinkSpan]] | None = None,
+        notes: Mapping[int, Sequence[str]] | None = None,
+    ) -> None:
         self.file = file
         self.lines = lines
+        self.locs = locs
+        self.links = links or {}
+        self.line_notes = {i: tuple(n) for i, n in (notes or {}).items() if n}
+        self.current = 0  # the line being read
         self.blocks: list[Block] = []
         self.fragments: list[Fragment] = []
         self.furniture: list[Furniture] = []
@@ -124,6 +175,8 @@ class _Reader:
         self.in_notes = False
 
     def loc(self, index: int) -> Loc:
+        if self.locs is not None:
+            return self.locs[index]
         return Loc(self.file, index + 1)
 
     def _next_nonblank(self, index: int) -> tuple[int, bool]:
@@ -154,14 +207,29 @@ class _Reader:
             line = self.lines[i]
             if not line:
                 continue
+            self.current = i
             self.line(i, line)
 
     def add(self, block: Block) -> None:
+        if self.line_notes:
+            due = [i for i in self.line_notes if i <= self.current]
+            if due:
+                extra = tuple(n for i in sorted(due) for n in self.line_notes.pop(i))
+                block = replace(block, notes=(*block.notes, *extra))
         self.blocks.append(block)
+
+    def _links_in(self, text: str) -> list[tuple[int, int, str]]:
+        """The links of the current line that fall in ``text`` (a suffix of it), as offsets into ``text``."""
+        spans = self.links.get(self.current)
+        if not spans:
+            return []
+        offset = len(self.lines[self.current]) - len(text)
+        return [(s.start - offset, s.end - offset, s.target) for s in spans if s.start >= offset]
 
     def text_with_markers(self, text: str) -> tuple[str, tuple[Inline, ...]]:
         """Take footnote markers out of ``text``; remember them as pending."""
         inlines: list[Inline] = []
+        links = self._links_in(text)
         allowed = set(self.note_numbers)
         if self.has_bang_note:
             allowed.add("1")
@@ -178,11 +246,16 @@ class _Reader:
             m = min(cands, key=lambda c: c.start())
             printed = m.group(0)
             number = superscript_number(printed) if m is sup else m.group("num")
+            before = len(text)
             text, pos = close_gap(text[: m.start()] + text[m.end() :], m.start())
+            if links:
+                removed = before - len(text)
+                links = [(_shifted(s, pos, removed), _shifted(e, pos, removed), t) for s, e, t in links]
             # Markers are taken out left to right, so the ones already taken
             # stand before ``pos`` and keep their offsets.
             inlines.append(Inline(InlineKind.FOOTNOTE_REF, pos, pos, number, printed))
             self.pending.append(number)
+        inlines.extend(Inline(InlineKind.LINK, s, e, t, text[s:e]) for s, e, t in links if s < e)
         inlines.sort(key=lambda x: x.start)
         return text, tuple(inlines)
 
@@ -304,6 +377,11 @@ class _Reader:
             return Block(BlockKind.LABELED, loc, style, label, key, title=rest)
         text, inlines = self.text_with_markers(rest)
         return Block(BlockKind.LABELED, loc, style, label, key, text=text, inlines=inlines)
+
+
+def _shifted(offset: int, pos: int, removed: int) -> int:
+    """Where ``offset`` stands after ``removed`` characters were taken out at ``pos`` (a footnote marker)."""
+    return offset if offset <= pos else max(pos, offset - removed)
 
 
 def _is_title(rest: str) -> bool:
