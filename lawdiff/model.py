@@ -571,10 +571,11 @@ class _Builder:
         self.named.add(target.address)
         self.open_containers = [d for d in self.open_containers if _LEVEL_OF[d.kind] < level] + [target]
         self.base = target
-        if not target.label:
+        # The heading printed on the page wins over the page's name
+        # ("HOOFDSTUK 6" over the title's "HVI").
+        if block.label:
             target.label = block.label
         if block.title:
-            # The heading printed on the page wins over the page's name.
             target.title = block.title
         target.extra = block.extra
         target.source = block.loc
