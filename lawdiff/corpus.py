@@ -16,6 +16,7 @@ strings of the tree built from it.
 from __future__ import annotations
 
 import re
+import tomllib
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ from lawdiff.model import (
     NavItem,
     PageTree,
     SourceFile,
+    amend,
     article_of,
     build_page,
     natural_key,
@@ -282,17 +284,44 @@ class _EditionBuilder:
 
 @dataclass(frozen=True)
 class Corpus:
-    """Editions read from a set of files, oldest first, with their checks."""
+    """Editions read from a set of files, with their checks.
+
+    editions: the timeline, oldest first: one edition per year (the default
+        source where the corpus holds a year from two sources, named by the
+        bare year) and the amended versions ("2017+2024-03-01") after the
+        edition they amend.  Histories and reports follow it.
+    variants: every edition as read, including each source of a year held
+        from two ("2017@wiki", "2017@nuxt"); what ``lawdiff editions`` lists.
+    checks: the lossless accounting of every page.
+    """
 
     editions: tuple[Edition, ...]
     checks: tuple[PageCheck, ...]
     roots: tuple[str, ...] = field(default=())
+    variants: tuple[Edition, ...] = field(default=())
 
     def names(self) -> list[str]:
-        return [e.name for e in self.editions]
+        return list(dict.fromkeys([e.name for e in self.editions] + [e.name for e in self.variants]))
+
+    def aliases(self) -> dict[str, str]:
+        """Bare years that stand for one of two sources: ``{"2017": "2017@nuxt"}``."""
+        names = {v.name for v in self.variants}
+        return {
+            e.name: f"{e.name}@{e.variant}"
+            for e in self.editions
+            if e.variant and f"{e.name}@{e.variant}" in names and e.name not in names
+        }
+
+    def listing(self) -> list[Edition]:
+        """Every edition once, as ``lawdiff editions`` lists them: each source
+        of a year, and the amended versions."""
+        aliases = self.aliases()
+        names = {v.name for v in self.variants}
+        out = [*self.variants, *(e for e in self.editions if e.name not in names and e.name not in aliases)]
+        return sorted(out, key=lambda e: (e.year, e.effective, e.name))
 
     def edition(self, name: str) -> Edition:
-        for e in self.editions:
+        for e in (*self.editions, *self.variants):
             if e.name == name:
                 return e
         raise UsageError(
@@ -359,20 +388,178 @@ def load(paths: list[Path] | None = None) -> Corpus:
             f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
             fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
         )
-    return from_pages(pages, tuple(str(r) for r in roots))
+    try:
+        return from_pages(pages, tuple(str(r) for r in roots), read_settings(roots))
+    except InputError as exc:
+        given = {display: str(path) for path, display, _ in files}
+        exc.file = given.get(exc.file, exc.file)
+        raise
 
 
-def from_pages(pages: list[Page], roots: tuple[str, ...] = ()) -> Corpus:
+# Which family of sources a format belongs to: a corpus may hold one edition
+# from the wiki and from the site, and then has both as variants.
+FAMILY = {"wiki-text": "wiki", "mediawiki-xml": "wiki", "nuxt-payload": "nuxt"}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The corpus settings file (``lawdiff.toml`` in a corpus folder).
+
+    default: for a year held from two sources, which one the bare year means
+        (``[default] "2017" = "nuxt"``).
+    printing: the printing a source was made from, when its pages do not
+        say (``[printing] "2017@wiki" = "2e druk"``).
+    """
+
+    default: dict[str, str] = field(default_factory=dict)
+    printing: dict[str, str] = field(default_factory=dict)
+
+
+def read_settings(roots: list[Path]) -> Settings:
+    """Read ``lawdiff.toml`` from the corpus folders that have one."""
+    default: dict[str, str] = {}
+    printing: dict[str, str] = {}
+    for root in roots:
+        path = root / SETTINGS_FILE
+        if not root.is_dir() or not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(
+                f"the settings are not valid TOML ({exc})",
+                file=str(path),
+                fix='write e.g. [default] "2017" = "nuxt"',
+            ) from None
+        for table, into in (("default", default), ("printing", printing)):
+            values = data.get(table, {})
+            if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
+                raise InputError(
+                    f"[{table}] must map names to text",
+                    file=str(path),
+                    fix='write e.g. [default] "2017" = "nuxt"',
+                )
+            into.update({str(k): str(v) for k, v in values.items()})
+    return Settings(default, printing)
+
+
+def _resolve_editions(pages: list[Page]) -> list[Page]:
+    """Give a page whose source names no edition the edition of its crawl."""
+    known = {p.edition for p in pages if p.edition and p.format == "nuxt-payload"}
+    out: list[Page] = []
+    for page in pages:
+        if page.edition:
+            out.append(page)
+        elif len(known) == 1:
+            out.append(replace(page, edition=next(iter(known))))
+        else:
+            raise InputError(
+                "cannot tell which edition this page belongs to (its 'source' names no year)",
+                file=page.file,
+                place=page.loc.path,
+                fix="put the file in a corpus folder named after the edition's year, e.g. corpus/2017/",
+            )
+    return out
+
+
+def from_pages(pages: list[Page], roots: tuple[str, ...] = (), settings: Settings | None = None) -> Corpus:
     """Build editions from pages already read."""
+    settings = settings or Settings()
+    pages = _resolve_editions(pages)
     trees = [build_page(p) for p in pages]
     checks = [account(t) for t in trees]
-    builders: dict[str, _EditionBuilder] = {}
+    # An amendment page is a version of its edition; without any page of
+    # that edition to amend it is read as a page of the edition itself.
+    have = {t.page.edition for t in trees if not t.page.effective}
+    base_trees = [t for t in trees if not t.page.effective or t.page.edition not in have]
+    amendment_trees = [t for t in trees if t.page.effective and t.page.edition in have]
+    families: dict[str, set[str]] = {}
+    for t in base_trees:
+        families.setdefault(t.page.edition, set()).add(FAMILY.get(t.page.format, t.page.format))
+    builders: dict[tuple[str, str], _EditionBuilder] = {}
     # Container pages first, so that an article read both from its chapter
     # page and from its own page sits where the chapter puts it.
-    for tree in sorted(trees, key=lambda t: (-len(t.page.containers), t.page.file)):
-        builders.setdefault(tree.page.edition, _EditionBuilder(tree.page.edition)).add(tree)
-    editions = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))
-    return Corpus(tuple(editions), tuple(checks), roots)
+    for tree in sorted(base_trees, key=lambda t: (-len(t.page.containers), t.page.file)):
+        year = tree.page.edition
+        family = FAMILY.get(tree.page.format, tree.page.format)
+        name = f"{year}@{family}" if len(families[year]) > 1 else year
+        key = (year, family)
+        if key not in builders:
+            builders[key] = _EditionBuilder(name)
+        builders[key].add(tree)
+    variants = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))
+    variants = [_with_printing(e, settings) for e in variants]
+    timeline: list[Edition] = []
+    for year in sorted(families, key=lambda y: (int(y[:4]) if y[:4].isdigit() else 0, y)):
+        of_year = [e for e in variants if _year_of(e) == year]
+        chosen = _default_variant(year, of_year, settings)
+        edition = chosen if len(of_year) == 1 else replace(chosen, name=year, variant=chosen.variant)
+        timeline.append(edition)
+        timeline.extend(_amended_versions(edition, [t for t in amendment_trees if t.page.edition == year]))
+    return Corpus(tuple(timeline), tuple(checks), roots, tuple(variants))
+
+
+def _year_of(edition: Edition) -> str:
+    return edition.name.split("@", 1)[0]
+
+
+def _with_printing(edition: Edition, settings: Settings) -> Edition:
+    family = edition.name.split("@", 1)[1] if "@" in edition.name else ""
+    printing = settings.printing.get(edition.name)
+    sources = edition.sources
+    if printing:
+        sources = tuple(replace(s, printing=s.printing or printing) for s in sources)
+    return replace(edition, variant=family, sources=sources)
+
+
+def _printing_number(edition: Edition) -> int:
+    numbers = [int(m.group(1)) for p in edition.printings if (m := re.match(r"(\d+)e\b", p))]
+    return max(numbers, default=0)
+
+
+def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> Edition:
+    """The source the bare year means: the settings' choice, else the newer printing."""
+    if len(of_year) == 1:
+        return of_year[0]
+    wanted = settings.default.get(year)
+    if wanted:
+        for e in of_year:
+            if e.variant == wanted or e.name == wanted:
+                return e
+        raise UsageError(
+            f"the corpus settings make {wanted!r} the default {year}, "
+            f"but the corpus has {', '.join(e.name for e in of_year)}",
+            fix=f'set [default] "{year}" to one of: {", ".join(e.variant for e in of_year)}',
+        )
+    return max(of_year, key=lambda e: (_printing_number(e), e.variant == "nuxt", e.name))
+
+
+def _amended_versions(edition: Edition, trees: list[PageTree]) -> list[Edition]:
+    """One version per date on which amendments of the edition take effect."""
+    if not trees:
+        return []
+    ordered = sorted(trees, key=lambda t: (t.page.effective, t.page.file))
+    versions: list[Edition] = []
+    clauses = edition.clauses
+    sources = edition.sources
+    for date in sorted({t.page.effective for t in ordered}):
+        for tree in (t for t in ordered if t.page.effective == date):
+            clauses = amend(clauses, tuple(d.freeze() for d in tree.roots))
+            page = tree.page
+            sources = (*sources, SourceFile(page.file, page.format, page.name, page.printing))
+        versions.append(
+            Edition(
+                name=f"{edition.name}+{date}",
+                year=edition.year,
+                clauses=clauses,
+                sources=sources,
+                navigation=edition.navigation,
+                variant=edition.variant,
+                effective=date,
+                base=edition.name,
+            )
+        )
+    return versions
 
 
 # ---------------------------------------------------------------------------

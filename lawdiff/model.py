@@ -29,7 +29,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lawdiff.errors import LawdiffBug
 from lawdiff.sources.base import Block, BlockKind, Container, Inline, InlineKind, LabelStyle, Loc, Page
@@ -168,6 +168,11 @@ class Edition:
     navigation: its table of contents, where a source gives one (it may list
         articles whose pages are not in the corpus).
     conflicts: clauses that two files give with different wording.
+    variant: which source family it was read from ("wiki", "nuxt") when the
+        corpus holds the edition from more than one ("2017@wiki").
+    effective: for an amended version ("2017+2024-03-01"), the date from
+        which it is in force; "" for an edition as printed.
+    base: for an amended version, the edition it amends.
     """
 
     name: str
@@ -176,7 +181,10 @@ class Edition:
     sources: tuple[SourceFile, ...] = ()
     navigation: tuple[NavItem, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
-    _index: dict[str, Clause] = field(default_factory=dict, compare=False, repr=False)
+    variant: str = ""
+    effective: str = ""
+    base: str = ""
+    _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def walk(self) -> Iterator[Clause]:
         for clause in self.clauses:
@@ -754,3 +762,61 @@ def page_strings(tree: PageTree) -> list[str]:
     for root in tree.roots:
         visit(root)
     return out
+
+
+# ---------------------------------------------------------------------------
+# Amendments
+
+
+def amend(clauses: tuple[Clause, ...], amendment: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """An edition's clauses with an amendment's clauses in force.
+
+    An amendment article that brings sections replaces the sections at the
+    same addresses (and adds new ones in label order), and its title the
+    article's; one without sections replaces the whole article.  An article
+    the edition does not have is added at the end.  Any other clause of the
+    amendment (its page, with its introduction) is added at the end too.
+    Nothing is edited in place: the result shares the untouched subtrees.
+    """
+    result = list(clauses)
+    for piece in amendment:
+        if piece.kind is Kind.ARTICLE:
+            result = _replace_article(result, piece)
+        else:
+            result = [c for c in result if c.address != piece.address] + [piece]
+    return tuple(result)
+
+
+def _replace_article(roots: list[Clause], article: Clause) -> list[Clause]:
+    found = False
+
+    def visit(c: Clause) -> Clause:
+        nonlocal found
+        if c.address == article.address and c.kind is Kind.ARTICLE:
+            found = True
+            return _amended_article(c, article)
+        if c.kind in CONTAINER_KINDS:
+            children = tuple(visit(x) for x in c.children)
+            if any(a is not b for a, b in zip(children, c.children, strict=True)):
+                return replace(c, children=children)
+        return c
+
+    out = [visit(r) for r in roots]
+    if not found:
+        out.append(article)
+    return out
+
+
+def _amended_article(base: Clause, new: Clause) -> Clause:
+    sections = [c for c in new.children if c.kind is Kind.SECTION]
+    if sections and not new.text:
+        children = list(base.children)
+        for section in sections:
+            at = next((i for i, c in enumerate(children) if c.address == section.address), None)
+            if at is None:
+                children.append(section)
+                children.sort(key=lambda c: natural_key(c.address))
+            else:
+                children[at] = section
+        return replace(base, title=new.title or base.title, children=tuple(children))
+    return replace(new, label=new.label or base.label, title=new.title or base.title)

@@ -68,11 +68,14 @@ def edition_summary(e: Edition) -> dict[str, Any]:
         "clauses_with_text": sum(1 for c in clauses if c.text),
         "footnotes": sum(1 for c in clauses if c.kind.value == "footnote"),
         "navigation_entries": len(e.navigation),
+        "variant": e.variant,
+        "effective": e.effective,
+        "amends": e.base,
     }
 
 
 def editions(corpus: Corpus) -> str:
-    return dumps({"editions": [edition_summary(e) for e in corpus.editions]})
+    return dumps({"editions": [edition_summary(e) for e in corpus.listing()], "aliases": corpus.aliases()})
 
 
 def show(e: Edition, c: Clause | None) -> str:

@@ -36,10 +36,12 @@ def _snippet(text: str, width: int = 60) -> str:
 
 def editions(corpus: Corpus) -> str:
     lines = []
-    for e in corpus.editions:
+    for e in corpus.listing():
         clauses = list(e.walk())
         arts = [a.address for a in e.articles()]
         lines.append(f"{e.name}")
+        if e.base:
+            lines.append(f"  amends     {e.base}, in force from {e.effective}")
         lines.append(f"  printing   {', '.join(e.printings) or '(not stated)'}")
         lines.append(f"  articles   {_ranges(arts) or '(none)'}  ({len(arts)})")
         lines.append(
@@ -51,6 +53,8 @@ def editions(corpus: Corpus) -> str:
             lines.append(f"  contents   {len(e.navigation)} entries, {listed} articles listed")
         for s in e.sources:
             lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
+    for year, variant in corpus.aliases().items():
+        lines.append(f"{year} means {variant} (the corpus settings' choice, or the newer printing)")
     return "\n".join(lines) + "\n"
 
 

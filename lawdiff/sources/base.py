@@ -183,6 +183,9 @@ class Page:
     furniture: source text that is not law text (and why).
     navigation: the edition's table of contents, if the page carries it.
     meta: other page metadata, as (key, value) pairs in source order.
+    effective: for an amendment page, the date (ISO, ``2024-03-01``) from
+        which its texts are in force; "" for a page of the edition itself.
+    amends: for an amendment page, the articles it changes (``73``, ``89``).
     """
 
     file: str
@@ -200,3 +203,5 @@ class Page:
     furniture: tuple[Furniture, ...] = ()
     navigation: tuple[NavEntry, ...] = ()
     meta: tuple[tuple[str, str], ...] = ()
+    effective: str = ""
+    amends: tuple[str, ...] = ()

@@ -156,14 +156,10 @@ def _page(
 ) -> Page:
     source = _str(record.get("source"))
     year = _YEAR.search(source)
+    # A page whose source names no year (a preface in a site crawl) takes
+    # the edition of the other pages of its crawl: lawdiff.corpus decides,
+    # and says so when it cannot.
     edition = year.group(1) if year else edition_hint
-    if not edition:
-        raise InputError(
-            "cannot tell which edition this page belongs to (its 'source' names no year)",
-            file=file,
-            place=decoded.where(record),
-            fix="put the file in a corpus folder named after the edition's year, e.g. corpus/2017/",
-        )
     printing_m = _PRINTING.search(source)
     printing = printing_m.group(1) if printing_m else source
     title = _str(record.get("title"))
@@ -201,6 +197,21 @@ def _page(
         if value is None or value is devalue.UNDEFINED or value == "":
             continue
         meta.append((key, _meta_text(value)))
+    effective = ""
+    amends: tuple[str, ...] = ()
+    raw_date = record.get("ingangsdatum")
+    if raw_date not in (None, "", devalue.UNDEFINED, devalue.INVALID_DATE):
+        effective = parse_date(raw_date)
+        if not effective:
+            raise InputError(
+                f"the amendment's date {_meta_text(raw_date)!r} is not a date",
+                file=file,
+                place=decoded.where(record),
+                fix="write ingangsdatum as 2024-03-01 or '1 maart 2024'",
+            )
+        amends = tuple(dict.fromkeys(re.findall(r"\d{1,3}", _meta_text(record.get("betreft_artikelen") or ""))))
+        # An amendment page carries its articles under their own headings.
+        scope, scope_title, scope_label = href_address(path) or slug(title), title, ""
     walker = _Walker(decoded, file)
     walker.body(body["value"])
     nav = _navigation(data.get("navigation_docs"))
@@ -220,7 +231,45 @@ def _page(
         furniture=tuple(walker.furniture),
         navigation=nav,
         meta=tuple(meta),
+        effective=effective,
+        amends=amends,
     )
+
+
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        (
+            "januari",
+            "februari",
+            "maart",
+            "april",
+            "mei",
+            "juni",
+            "juli",
+            "augustus",
+            "september",
+            "oktober",
+            "november",
+            "december",
+        ),
+        start=1,
+    )
+}
+
+
+def parse_date(value: Any) -> str:
+    """An amendment date as ISO text: a datetime, ``2024-03-01...`` or ``1 maart 2024``; "" if none."""
+    if hasattr(value, "date") and callable(value.date):
+        return str(value.date().isoformat())
+    text = _meta_text(value).strip().lower()
+    if m := re.match(r"^(\d{4})-(\d{2})-(\d{2})", text):
+        return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+    if m := re.match(r"^(\d{1,2})\s+([a-z]+)\s+(\d{4})$", text):
+        month = _MONTHS.get(m.group(2))
+        if month:
+            return f"{m.group(3)}-{month:02d}-{int(m.group(1)):02d}"
+    return ""
 
 
 def _navigation(items: Any, depth: int = 0, chapter: str = "") -> tuple[NavEntry, ...]:
@@ -307,6 +356,16 @@ class _Walker:
                 return
         if tag in ("h1", "h2", "h3", "h4"):
             run = self.inline(children)
+            heading = run.text.strip()
+            art = _ARTICLE_TITLE.match(heading)
+            if art:
+                # An article heading inside a body (amendment pages); the
+                # label keeps the printed dash, so that nothing is lost.
+                self.flush_anchor()
+                title = (art.group("title") or "").strip()
+                label = heading[: art.start("title")].strip() if art.group("title") is not None else heading
+                self.blocks.append(Block(BlockKind.ARTICLE, loc, label=label, key=art.group("num"), title=title))
+                return
             m = _H2_LABEL.match(run.text.strip())
             if m:
                 key = m.group("key")
