@@ -213,7 +213,7 @@ def thresholds_option(f: F) -> F:
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
 @corpus_option
-@format_option("text", "json")
+@format_option("text", "json", "html")
 @thresholds_option
 @color_option
 def compare(
@@ -233,7 +233,9 @@ def compare(
     Lists every change grouped by article: unchanged, modified, split,
     merged, added, removed; renumberings, moves, title changes, word-level
     differences and what became of the references. The text output shows
-    deletions as [-...-] and insertions as {+...+} (coloured on a terminal).
+    deletions as [-...-] and insertions as {+...+} (coloured on a terminal);
+    --format html writes the side-by-side view of `lawdiff report` for this
+    one pair as one self-contained page.
 
     Example: lawdiff compare 2007 2017 --article 45
     """
@@ -247,6 +249,10 @@ def compare(
     ]
     if fmt == "json":
         rendered = jsonout.comparison(comp, changes)
+    elif fmt == "html":
+        from lawdiff.report import html as html_report
+
+        rendered = html_report.comparison(comp, changes, corpus.edition(old), corpus.edition(new))
     else:
         rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain)
     _emit(rendered, output)
@@ -285,6 +291,73 @@ def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thre
     edition, clause = corpus.clause(spec)
     h = clause_history(Comparer(corpus.editions, thresholds), edition, clause.address if clause else address)
     click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)
+
+
+class _Progress:
+    """A progress bar on stderr: only on a terminal, and only once the work has taken a moment."""
+
+    DELAY = 0.5  # seconds before a bar is worth showing
+
+    def __init__(self, label: str, clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.label = label
+        self.clock = clock or time.monotonic
+        self.start = self.clock()
+        self.bar: Any = None
+        self.done = 0
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not sys.stderr.isatty() or self.clock() - self.start < self.DELAY:
+                return
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+@main.command()
+@click.argument("editions", nargs=-1, metavar="[EDITION]...")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=Path("lawdiff-report"),
+    show_default=True,
+    metavar="DIR",
+    help="Folder to write the report to; replaced as a whole, and only once the report is complete.",
+)
+@corpus_option
+@thresholds_option
+def report(editions: tuple[str, ...], output: Path, corpus_dirs: tuple[Path, ...], thresholds: Thresholds) -> None:
+    """Write the committee report: a static HTML site, for a browser or for paper.
+
+    An index (the editions and their sources, the counts of changes per pair
+    of editions, a matrix of articles by editions), one page per article
+    (each pair of consecutive editions side by side with word-level
+    insertions and deletions, and a synopsis of all editions) and the history
+    of every clause. All editions of the corpus when none are named. The
+    pages need no internet and no JavaScript.
+
+    Example: lawdiff report 2007 2017 -o lawdiff-report
+    """
+    from lawdiff.report import html as html_report
+
+    corpus = _load(corpus_dirs)
+    with _Progress("Writing the report") as progress:
+        site = html_report.write_report(corpus, editions, thresholds, output, progress)
+    click.echo(
+        f"{output / 'index.html'}: {len(site.editions)} edition(s), {len(site.articles)} article(s), "
+        f"{len(site.totals)} pair(s) compared"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,8 +1,20 @@
 #!/bin/sh
 # Install what the tests need and run them: pytest, then ruff and mypy.
 # This is the README's test command, and .ci/run calls it unchanged.
+# The browser tests (tests/test_browser.py) need Debian's chromium: installed
+# here when missing (as root, or through sudo); on CI they fail without it.
 set -eu
 cd "$(dirname "$0")/.."
+if [ ! -x /usr/bin/chromium ]; then
+    echo "scripts/test.sh: installing chromium for the browser tests (apt-get; this takes a while)" >&2
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "scripts/test.sh: cannot install chromium (not root, no sudo): the browser tests will be skipped, or fail on CI" >&2
+    fi
+fi
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 python3 -m pytest -q
 python3 -m ruff check lawdiff tests benchmarks

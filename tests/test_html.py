@@ -1,0 +1,505 @@
+"""The committee report (``lawdiff report``) and ``compare --format html``, without a browser.
+
+Golden files: the HTML pages of the report of the fixture corpus
+(``tests/fixtures/html/corpus``) are compared byte for byte with
+``tests/golden/html/site/``, and the one-page comparison with
+``tests/golden/html/compare-2001-2011.html``.  After an intended change,
+regenerate them with ``LAWDIFF_UPDATE_GOLDEN=1 python3 -m pytest tests/test_html.py``
+and review the diff.  The lawdiff version is masked, so that a release does
+not touch them.
+
+Every page of every report built here is parsed by html5lib (the WHATWG
+parsing algorithm) in strict mode and checked for structure: one ``h1``,
+unique ids, every internal link leads to an existing page and id, no
+external resource, law text marked ``lang="nl"``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import html5lib
+import pytest
+from click.testing import CliRunner
+from lxml import etree
+
+from lawdiff import __version__
+from lawdiff.align import DEFAULT_THRESHOLDS
+from lawdiff.cli import main
+from lawdiff.corpus import Corpus, load
+from lawdiff.diff import Op, Piece, compare, word_diff
+from lawdiff.errors import LawdiffBug
+from lawdiff.report import html, site
+
+HERE = Path(__file__).parent
+FIXTURES = HERE / "fixtures" / "html"
+CORPUS = FIXTURES / "corpus"
+HOSTILE = FIXTURES / "hostile"
+GOLDEN = HERE / "golden" / "html"
+UPDATE = os.environ.get("LAWDIFF_UPDATE_GOLDEN") == "1"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def mask(text: str) -> str:
+    return text.replace(f"lawdiff {__version__}", "lawdiff VERSION")
+
+
+# ---------------------------------------------------------------------------
+# Anchors and the pieces of a view
+
+
+@pytest.mark.parametrize(
+    ("edition", "address", "expected"),
+    [
+        ("2017", "45C4(b)", "2017-45C4b"),
+        ("1963", "45(d)", "1963-45d"),
+        ("2007", "45E.p1", "2007-45E.p1"),
+        ("2007", "45A.fn1", "2007-45A.fn1"),
+        ("1963", "46(c)1", "1963-46c1"),
+        ("2017", "45C~2", "2017-45C_2"),
+        ("2017", "H6.juiste-gang-van-zaken", "2017-H6.juiste-gang-van-zaken"),
+        ("2017 bis", "45", "2017_bis-45"),
+    ],
+)
+def test_anchor_is_edition_and_address_without_parentheses(edition: str, address: str, expected: str) -> None:
+    assert site.anchor(edition, address) == expected
+
+
+def test_anchors_of_an_edition_do_not_collide(corpus: Corpus) -> None:
+    for e in corpus.editions:
+        addresses = [c.address for c in e.walk()]
+        anchors = [site.anchor(e.name, a) for a in addresses]
+        assert len(set(anchors)) == len(set(addresses)), e.name
+
+
+def test_split_side_cuts_a_split_into_its_clauses_and_keeps_inner_line_breaks() -> None:
+    old = ("Een twee drie vier.",)
+    new = ("Een twee\ndrie.", "Vier en vijf.")
+    pieces = word_diff("\n".join(old), "\n".join(new))
+    old_side = html.split_side(pieces, "old", old)
+    new_side = html.split_side(pieces, "new", new)
+    assert ["".join(t for _, t in segs) for segs in old_side] == list(old)
+    assert ["".join(t for _, t in segs) for segs in new_side] == list(new)
+    assert all(op is not Op.INSERT for segs in old_side for op, _ in segs)
+    assert all(op is not Op.DELETE for segs in new_side for op, _ in segs)
+
+
+def test_split_side_refuses_a_difference_that_does_not_rebuild_its_texts() -> None:
+    with pytest.raises(LawdiffBug):
+        html.split_side((Piece(Op.EQUAL, "abc"),), "old", ("abd",))
+
+
+def test_law_text_is_text_whatever_it_holds() -> None:
+    hostile = "<script>alert(1)</script> & \"q\" 'r' ]]> <!-- c -->"
+    box = html.law_text("tx", [(Op.EQUAL, hostile), (Op.INSERT, " <b>x</b>")])
+    out = etree.tostring(box, method="html", encoding="unicode")
+    assert "<script>" not in out and "<b>" not in out and "<!--" not in out
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp;" in out
+    assert box.xpath("string()") == hostile + " <b>x</b>"
+    assert box.get("lang") == "nl"
+    assert [e.tag for e in box] == ["ins"]
+
+
+def test_law_text_keeps_characters_xml_cannot_hold_visible() -> None:
+    box = html.law_text("tx", [(Op.EQUAL, "a\x0bb\x00c")])
+    assert box.xpath("string()") == "a\ufffdb\ufffdc"
+
+
+def test_law_text_links_references_and_places_footnote_markers() -> None:
+    text = "zie artikel 16C1 en verder"
+    marker = html.el("sup", {"class": "fnref"}, "1)")
+    box = html.law_text(
+        "tx",
+        [(Op.EQUAL, "zie artikel "), (Op.DELETE, "16D1"), (Op.EQUAL, " en verder")],
+        [html._Link(12, 16, "#2017-16C1", "2017:16C1")],
+        [(len(text), marker)],
+    )
+    out = etree.tostring(box, method="html", encoding="unicode")
+    assert '<a class="ref" href="#2017-16C1" title="2017:16C1"><del>16D1</del></a>' in out
+    assert out.endswith('verder<sup class="fnref">1)</sup></div>')
+
+
+# ---------------------------------------------------------------------------
+# The plan
+
+
+def test_article_pages_compare_consecutive_editions_that_hold_the_article(corpus: Corpus) -> None:
+    plan = site.plan(corpus)
+    a45 = plan.article("45")
+    assert a45 is not None
+    assert [e.name for e in a45.editions] == ["1963", "2007", "2017"]
+    assert [(p.old.name, p.new.name) for p in a45.pairs] == [("1963", "2007"), ("2007", "2017")]
+    a6 = plan.article("6")
+    assert a6 is not None and a6.pairs == ()
+    assert [(t.old.name, t.new.name, t.articles) for t in plan.totals] == [
+        ("1963", "2007", ("45",)),
+        ("2007", "2017", ("45",)),
+    ]
+
+
+def test_pair_counts_are_the_comparison_counts_of_the_articles_compared(corpus: Corpus) -> None:
+    plan = site.plan(corpus)
+    total = next(t for t in plan.totals if (t.old.name, t.new.name) == ("2007", "2017"))
+    comp = compare(corpus.edition("2007"), corpus.edition("2017"))
+    changes = [ch for ch in comp.changes if site.touches(ch, {"45"})]
+    expected = {k: sum(1 for ch in changes if ch.kind.value == k) for k in total.counts if k in {"modified", "added"}}
+    assert {k: total.counts[k] for k in expected} == expected
+    assert total.counts["renumbered"] == 3
+
+
+def test_removed_clauses_stand_where_they_stood_in_the_old_edition() -> None:
+    corpus = load([CORPUS])
+    a10 = site.plan(corpus).article("10")
+    assert a10 is not None
+    rows = [(ch.kind.value, ch.old, ch.new) for ch in a10.pairs[0].changes]
+    # 10D went to article 11 (a move); it is listed on both pages.
+    assert ("modified", ("10D",), ("11B",)) in rows
+    assert rows[-1][0] in {"added", "modified"}
+
+
+def test_synopsis_lines_up_a_split_and_its_pieces(corpus: Corpus) -> None:
+    a45 = site.plan(corpus).article("45")
+    assert a45 is not None
+    line = next(r for r in a45.synopsis if [n.address for n in r.cells[0]] == ["45"] and r.cells[0][0].aspect == "body")
+    assert [n.address for n in line.cells[1]] == ["45A", "45B"]
+    assert line.steps[1].startswith("split")
+
+
+def test_heat_levels_read_without_colour() -> None:
+    assert len(site.HEAT_SYMBOLS) == len(site.HEAT_NAMES) == 5
+    assert len(set(site.HEAT_SYMBOLS)) == 5
+
+
+# ---------------------------------------------------------------------------
+# Golden files
+
+
+def test_report_of_the_fixture_corpus_matches_the_golden_files(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    code, stdout, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
+    assert code == 0, stderr
+    assert stdout == f"{out / 'index.html'}: 2 edition(s), 2 article(s), 1 pair(s) compared\n"
+    assert stderr == ""  # no progress bar when stderr is not a terminal
+    pages = {p: mask(c.decode("utf-8")) for p, c in tree(out).items() if p.endswith(".html")}
+    golden = GOLDEN / "site"
+    if UPDATE:
+        for p in golden.rglob("*.html") if golden.exists() else []:
+            p.unlink()
+        for p, text in pages.items():
+            (golden / p).parent.mkdir(parents=True, exist_ok=True)
+            (golden / p).write_text(text, encoding="utf-8", newline="\n")
+    expected = {p.relative_to(golden).as_posix(): p.read_text(encoding="utf-8") for p in sorted(golden.rglob("*.html"))}
+    assert sorted(pages) == sorted(expected), "run with LAWDIFF_UPDATE_GOLDEN=1 and review the diff"
+    for p, text in pages.items():
+        assert text == expected[p], f"{p} differs from its golden file (LAWDIFF_UPDATE_GOLDEN=1 regenerates it)"
+    assert sorted(p for p in tree(out) if p.startswith("assets/")) == ["assets/report.css", "assets/report.js"]
+
+
+def test_compare_html_of_the_fixture_corpus_matches_the_golden_file(tmp_path: Path) -> None:
+    out = tmp_path / "compare.html"
+    code, stdout, stderr = run("compare", "2001", "2011", "--corpus", str(CORPUS), "--format", "html", "-o", str(out))
+    assert (code, stdout, stderr) == (0, "", "")
+    text = mask(out.read_text(encoding="utf-8"))
+    # The stylesheet and the script inside are the package's assets, checked
+    # on their own; the golden file holds the markup.
+    assert html._asset("report.css") in text and html._asset("report.js") in text
+    text = text.replace(html._asset("report.css"), "/* assets/report.css */").replace(
+        html._asset("report.js"), "/* assets/report.js */"
+    )
+    text = re.sub(r"'sha256-[A-Za-z0-9+/=]+'", "'sha256-HASH'", text)
+    golden = GOLDEN / "compare-2001-2011.html"
+    if UPDATE:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8", newline="\n")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# Deterministic, atomic
+
+
+def test_two_runs_give_byte_identical_reports(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        code, _, stderr = run("report", "-o", str(tmp_path / name))
+        assert code == 0, stderr
+    a, b = tree(tmp_path / "a"), tree(tmp_path / "b")
+    assert a == b
+    assert "articles/45.html" in a and "articles/45-history.html" in a and "index.html" in a
+
+
+def test_a_failed_run_leaves_the_previous_report_and_no_half_written_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "report"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    before = tree(out)
+
+    def boom(_site: site.Site) -> str:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(html, "index_page", boom)
+    with pytest.raises(RuntimeError, match="disk full"):
+        html.write_report(load([CORPUS]), [], DEFAULT_THRESHOLDS, out)
+    assert tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
+
+
+def test_report_refuses_to_replace_a_folder_that_is_not_a_report(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(tmp_path))
+    assert code == 2
+    assert "is not empty and holds no lawdiff report" in stderr
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(tmp_path / "notes.txt"))
+    assert code == 2 and "is not a folder" in stderr
+
+
+def test_report_of_named_editions_and_of_an_unknown_one(tmp_path: Path) -> None:
+    code, stdout, _ = run("report", "2007", "2017", "-o", str(tmp_path / "r"))
+    assert code == 0
+    assert stdout.endswith(": 2 edition(s), 2 article(s), 1 pair(s) compared\n")
+    index = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert "1963" not in index.split("<main", 1)[1].split("Changes per pair", 1)[0]
+    code, _, stderr = run("report", "1999", "-o", str(tmp_path / "s"))
+    assert code == 2 and "no edition '1999'" in stderr
+    assert not (tmp_path / "s").exists()
+
+
+def test_progress_is_reported_once_per_article_and_page(tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+    html.write_report(load(), [], DEFAULT_THRESHOLDS, tmp_path / "r", lambda d, t: seen.append((d, t)))
+    total = 2 * 14 + 1
+    assert seen == [(i, total) for i in range(1, total + 1)]
+
+
+# ---------------------------------------------------------------------------
+# Valid, self-contained, navigable
+
+
+def _parse(text: str, name: str) -> etree._Element:
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False, tree=html5lib.getTreeBuilder("lxml"))
+    try:
+        return parser.parse(text).getroot()  # type: ignore[no-any-return]
+    except html5lib.html5parser.ParseError as exc:  # pragma: no cover - the message is the point
+        pytest.fail(f"{name}: not valid HTML5: {exc} {parser.errors[:3]}")
+
+
+def check_pages(folder: Path) -> dict[str, etree._Element]:
+    """Parse and check every page of a report; returns the parsed pages."""
+    pages = {p: _parse(c.decode("utf-8"), p) for p, c in tree(folder).items() if p.endswith(".html")}
+    ids = {p: [e.get("id") for e in root.iter() if isinstance(e.tag, str) and e.get("id")] for p, root in pages.items()}
+    for p, root in pages.items():
+        text = (folder / p).read_text(encoding="utf-8")
+        assert text.startswith("<!DOCTYPE html>\n"), p
+        assert root.get("lang") == "en", p
+        assert root.find("head/meta[@charset='utf-8']") is not None, p
+        assert root.find("head/meta[@name='viewport']") is not None, p
+        assert len(root.findall(".//h1")) == 1, p
+        dupes = {i for i in ids[p] if ids[p].count(i) > 1}
+        assert not dupes, f"{p}: duplicate ids {sorted(dupes)[:5]}"
+        for e in root.iter():
+            if not isinstance(e.tag, str):
+                continue
+            for attr in ("href", "src"):
+                url = e.get(attr)
+                if url is None:
+                    continue
+                parts = urlsplit(url)
+                assert not parts.scheme and not parts.netloc, f"{p}: external {attr} {url}"
+                target = (Path(p).parent / unquote(parts.path)).as_posix() if parts.path else p
+                target = os.path.normpath(target)
+                assert (folder / target).is_file(), f"{p}: {url} leads to no file"
+                if parts.fragment and target.endswith(".html"):
+                    assert unquote(parts.fragment) in ids[target], f"{p}: {url} leads to no id"
+            if e.tag in ("ins", "del"):
+                assert any(a.get("lang") == "nl" for a in e.iterancestors()) or e.getparent() is not None
+        scripts = root.findall(".//script")
+        assert all(s.get("src", "").endswith("assets/report.js") and not (s.text or "").strip() for s in scripts), p
+        for law in root.iter():
+            if isinstance(law.tag, str) and "lt" in (law.get("class") or "").split():
+                assert law.get("lang") == "nl", p
+    return pages
+
+
+def test_every_page_of_the_bundled_report_is_valid_and_every_link_leads_somewhere(tmp_path: Path) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    pages = check_pages(tmp_path / "r")
+    assert len(pages) == 1 + 2 * 14
+    index = pages["index.html"]
+    links = {a.get("href") for a in index.iter("a")}
+    for number in ("6", "41", "45", "53", "56"):
+        assert f"articles/{number}.html" in links
+
+
+def test_the_fixture_report_is_valid_too(tmp_path: Path) -> None:
+    assert run("report", "--corpus", str(CORPUS), "-o", str(tmp_path / "r"))[0] == 0
+    check_pages(tmp_path / "r")
+
+
+def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45.html"]
+
+    def block(ident: str) -> etree._Element:
+        found = root.xpath(f"//*[@id='{ident}']")
+        assert found, ident
+        return found[0]  # type: ignore[no-any-return]
+
+    def row(ident: str) -> etree._Element:
+        return next(a for a in block(ident).iterancestors() if a.tag == "tbody")
+
+    b = row("diff-2007-2017-2017-45C4b")
+    assert "k-modified" in b.get("class", "")
+    assert "Tot zijn partner een kaart gespeeld heeft" in " ".join(d.xpath("string()") for d in b.iter("del"))
+    assert "De leider mag een onbedoeld aangeduide kaart" in " ".join(i.xpath("string()") for i in b.iter("ins"))
+    assert "16D1 → 16C1" in b.xpath("string(.//td[@class='kind'])").replace("reference retargeted: ", "")
+    renum = row("diff-2007-2017-2017-45E1")
+    assert "45E.p1 → 45E1" in renum.xpath("string(.//td[@class='kind'])")
+    assert block("diff-2007-2017-2007-45E.p1") is not None
+    added = row("diff-2007-2017-2017-45D2")
+    assert "k-added" in added.get("class", "")
+    split = row("diff-1963-2007-1963-45")
+    assert "k-split" in split.get("class", "") and len(split.findall("tr")) == 2
+    assert split.find("tr/td[@class='old']").get("rowspan") == "2"
+    assert block("diff-1963-2007-2007-45A") in split.iter() and block("diff-1963-2007-2007-45B") in split.iter()
+    # Canonical anchors in the synopsis, each with its source.
+    syn = block("2017-45C4b")
+    assert (
+        syn.xpath("string(.//div[@class='src'])") == "Source: 2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
+    )
+    assert block("1963-45d").xpath("string(.//a[@class='hist']/@href)") == "45-history.html#1963-45d"
+    # The footnote stands beside its clause, its marker in the clause's text.
+    fn = row("diff-2007-2017-2017-45A.fn1")
+    assert "footnote" in fn.get("class", "")
+    assert block("diff-2007-2017-2017-45A").xpath("string(.//sup[@class='fnref'])") == "1"
+
+
+def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Path) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    sec = root.xpath("//section[@id='1963-45d']")[0]
+    rows = [
+        (tr.xpath("string(th)"), tr.xpath("string(td[1])").strip())
+        for tr in sec.iter("tr")
+        if tr.find("th") is not None
+    ]
+    assert rows[1:] == [
+        ("1963", ""),
+        ("1997", ""),
+        ("2007", "split45(d) → 45C4(a), 45C4(b)"),
+        ("2017", "modified"),
+    ]
+    assert sec.xpath("string(p[@class='introduced'])") == "Current wording introduced in 2017."
+
+
+def test_compare_html_is_one_self_contained_page(tmp_path: Path) -> None:
+    out = tmp_path / "c.html"
+    assert run("compare", "2007", "2017", "--article", "45", "--format", "html", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    root = _parse(text, "c.html")
+    assert root.find("head/link") is None  # the stylesheet is inside
+    style, script = root.find("head/style"), root.find("body/script")
+    assert style is not None and script is not None and script.get("src") is None
+    csp = root.find("head/meta[@http-equiv='Content-Security-Policy']").get("content")
+    assert html._sha256(style.text or "") in csp and html._sha256(script.text or "") in csp
+    assert "'unsafe-inline'" not in csp
+    ids = [e.get("id") for e in root.iter() if isinstance(e.tag, str) and e.get("id")]
+    assert len(ids) == len(set(ids))
+    for a in root.iter("a"):
+        href = a.get("href", "")
+        assert href.startswith("#") and href[1:] in ids, href
+    assert "diff-2007-2017-2017-45C4b" in ids
+    code, stdout, _ = run("compare", "2007", "2017", "--article", "45", "--format", "html")
+    assert code == 0 and stdout == text
+
+
+# ---------------------------------------------------------------------------
+# Hostile law text
+
+
+def test_hostile_law_text_is_text_everywhere(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert run("report", "--corpus", str(HOSTILE), "-o", str(out))[0] == 0
+    pages = check_pages(out)
+    for p, root in pages.items():
+        assert [s.get("src") for s in root.iter("script")] == [("../" if "/" in p else "") + "assets/report.js"]
+        assert not root.findall(".//img") and not root.findall(".//i"), p
+        # Inside law text there is nothing but our own marks.
+        for law in root.xpath("//*[contains(concat(' ', @class, ' '), ' lt ')]"):
+            assert {e.tag for e in law.iterdescendants()} <= {"ins", "del", "a", "sup", "span"}, p
+        assert not [e for e in root.iter() if isinstance(e.tag, str) for k in e.attrib if k.startswith("on")], p
+    art = pages["articles/66.html"]
+    text = art.xpath("string(//main)")
+    assert "<script>window.PWNED=1;alert(1)</script>" in text
+    assert '<img src=x onerror="window.PWNED=1">' in text
+    assert "&amp; en &lt;script&gt;" in text
+    assert art.xpath("string(//h1)") == 'Article 66 — Gevaar <i>cursief</i> & "quotes"'
+    raw = (out / "articles" / "66.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in raw
+    assert re.search(r"<script>(?!</script>)", raw) is None
+    c = tmp_path / "c.html"
+    assert run("compare", "2001", "2011", "--corpus", str(HOSTILE), "--format", "html", "-o", str(c))[0] == 0
+    root = _parse(c.read_text(encoding="utf-8"), "c.html")
+    assert len(root.findall(".//script")) == 1 and not root.findall(".//img")
+
+
+# ---------------------------------------------------------------------------
+# The command line
+
+
+def test_report_command_has_help_with_an_example_and_is_in_the_readme() -> None:
+    code, stdout, _ = run("report", "-h")
+    assert code == 0 and "Example: lawdiff report" in stdout
+    readme = (HERE.parent / "README.md").read_text(encoding="utf-8")
+    assert "lawdiff report" in readme and "## Report" in readme
+    assert "--format html" in readme
+
+
+class _Terminal:
+    """A stderr that says it is a terminal."""
+
+    def __init__(self) -> None:
+        self.written: list[str] = []
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.written.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_shows_on_a_terminal_only_once_the_run_takes_a_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lawdiff import cli
+
+    terminal = _Terminal()
+    monkeypatch.setattr(cli.sys, "stderr", terminal)
+    now = [0.0]
+    quick = cli._Progress("Writing the report", clock=lambda: now[0])
+    with quick as step:
+        for i in range(1, 4):
+            step(i, 3)
+    assert terminal.written == []  # a quick run shows no bar
+    slow = cli._Progress("Writing the report", clock=lambda: now[0])
+    with slow as step:
+        step(1, 3)
+        now[0] = 1.0
+        step(2, 3)
+        step(3, 3)
+    assert "Writing the report" in "".join(terminal.written)
