@@ -422,9 +422,7 @@ class _Aligner:
         """Splits and merges: unmatched units that are pieces of a matched one."""
         space = self.space
         proposals: list[tuple[float, int, int, str]] = []
-        floor = (
-            min(self.t.piece_min, self.t.adjacent_piece_min, self.t.lead_in_min) if adjacent else self.t.piece_min
-        )
+        floor = min(self.t.piece_min, self.t.adjacent_piece_min, self.t.lead_in_min) if adjacent else self.t.piece_min
         shares: dict[tuple[int, int, str], float] = {}
         for i, j in cands:
             if j not in self.n2o:
