@@ -55,6 +55,16 @@ ADJACENT_UNITS = 3
 TELLING_WORD_SHARE = 0.05
 TELLING_WORDS = 12
 CANDIDATES_PER_UNIT = 10
+# A unit with fewer telling words than this also searches by words found in
+# up to WIDER_SEARCH times as many units.
+FEW_TELLING_WORDS = 3
+WIDER_SEARCH = 4
+# Containment counts as matching words only for units of at least this many
+# words (a three-word note is inside many clauses by chance).
+VERBATIM_WORDS = 6
+# A clause inside another shares at least this cosine with it (its words are
+# a part of the other's); below it, containment is not worth computing.
+VERBATIM_COSINE_FLOOR = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,9 @@ class Thresholds:
         bonuses).
     text_min: word similarity a match needs whatever its bonuses, so that
         structure alone never pairs unrelated texts.
+    verbatim_min: share of a unit's words found inside another unit at which
+        the two count as matching words (a clause that went whole into a
+        merged or split one), however different their lengths.
     address_bonus: added when both units have the same address.
     article_bonus: added when both units sit in corresponding articles.
     reference_bonus: added, times the overlap of their references, when both
@@ -74,6 +87,8 @@ class Thresholds:
     piece_min: share of a unit's words that must lie inside the other unit
         for it to be a piece of a split or merge.
     gain_min: how much more of the whole a piece must explain to be added.
+    explained_max: a whole whose words its match already explains beyond
+        this takes no further pieces (a new neighbour is an addition).
     adjacent_piece_min: the share that is enough for a piece standing next
         to the whole's other pieces (a split keeps its pieces together).
     lead_in_min: the share that is enough for the lead-in of a list whose
@@ -88,15 +103,17 @@ class Thresholds:
 
     identity_min: float = 0.9
     match_min: float = 0.42
-    text_min: float = 0.2
+    text_min: float = 0.25
+    verbatim_min: float = 0.9
     address_bonus: float = 0.12
     article_bonus: float = 0.08
     reference_bonus: float = 0.08
     piece_min: float = 0.55
     gain_min: float = 0.1
+    explained_max: float = 0.85
     adjacent_piece_min: float = 0.4
     lead_in_min: float = 0.25
-    gap_min: float = 0.12
+    gap_min: float = 0.18
     title_min: float = 0.6
     certain: float = 0.75
 
@@ -237,6 +254,10 @@ class _Space:
         self.new_norm = [math.sqrt(sum(v * v for v in vec.values())) or 1.0 for vec in self.new_vec]
         self.old_mass = [sum(vec.values()) or 1.0 for vec in self.old_vec]
         self.new_mass = [sum(vec.values()) or 1.0 for vec in self.new_vec]
+        self.old_words = [sum(tf.values()) for tf in self.old_tf]
+        self.new_words = [sum(tf.values()) for tf in self.new_tf]
+        self.old_raw = [sum(self.idf[w] * c for w, c in tf.items()) or 1.0 for tf in self.old_tf]
+        self.new_raw = [sum(self.idf[w] * c for w, c in tf.items()) or 1.0 for tf in self.new_tf]
 
     def _vec(self, tf: Counter[str]) -> dict[str, float]:
         # Sub-linear term frequency: a word said twice is not twice the evidence.
@@ -250,17 +271,24 @@ class _Space:
         return dot / (self.old_norm[i] * self.new_norm[j])
 
     def old_in_new(self, i: int, js: list[int]) -> float:
-        """Share of old unit i's word weight found in the new units js together."""
-        have: set[str] = set()
-        for j in js:
-            have.update(self.new_vec[j])
-        return sum(v for w, v in self.old_vec[i].items() if w in have) / self.old_mass[i]
+        """Share of old unit i's words (weighted, each occurrence counted) found in the new units js together."""
+        return _covered(self.old_tf[i], [self.new_tf[j] for j in js], self.idf) / self.old_raw[i]
 
     def new_in_old(self, j: int, is_: list[int]) -> float:
-        have: set[str] = set()
-        for i in is_:
-            have.update(self.old_vec[i])
-        return sum(v for w, v in self.new_vec[j].items() if w in have) / self.new_mass[j]
+        return _covered(self.new_tf[j], [self.old_tf[i] for i in is_], self.idf) / self.new_raw[j]
+
+
+def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, float]) -> float:
+    # Each occurrence counts once: a word said twice in the whole needs two
+    # in the parts, so that a whole is not "explained" by a part that only
+    # shares its vocabulary.
+    if len(parts) == 1:
+        have = parts[0]
+    else:
+        have = Counter()
+        for p in parts:
+            have.update(p)
+    return sum(idf[w] * min(c, have.get(w, 0)) for w, c in whole.items())
 
 
 # ---------------------------------------------------------------------------
@@ -286,6 +314,7 @@ class _Aligner:
         self.space = _Space(old, new)
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
+        self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
         # Matches: old index -> set of new indices, and back.
         self.o2n: dict[int, list[int]] = defaultdict(list)
         self.n2o: dict[int, list[int]] = defaultdict(list)
@@ -333,10 +362,11 @@ class _Aligner:
         flip: bool,
     ) -> None:
         df = self.space.df
+        wide = limit * WIDER_SEARCH
         index: dict[str, list[int]] = defaultdict(list)
         for k, vec in enumerate(theirs):
             for w in vec:
-                if df[w] <= limit:
+                if df[w] <= wide:
                     index[w].append(k)
         by_article: dict[str, list[int]] = defaultdict(list)
         for k, u in enumerate(their_units):
@@ -346,6 +376,10 @@ class _Aligner:
             if x in matched:
                 continue
             telling = heapq.nlargest(TELLING_WORDS, ((v, w) for w, v in vec.items() if df[w] <= limit))
+            if len(telling) < FEW_TELLING_WORDS:
+                # A short clause of common words: search by its rarest words
+                # among the commoner ones too, so that a moved one is found.
+                telling = heapq.nlargest(FEW_TELLING_WORDS * 2, ((v, w) for w, v in vec.items() if df[w] <= wide))
             acc: dict[int, float] = defaultdict(float)
             for v, w in telling:
                 for k in index.get(w, ()):
@@ -359,6 +393,16 @@ class _Aligner:
         if key not in self.scores:
             a, b = self.old[i], self.new[j]
             text = self.space.cosine(i, j)
+            if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
+                # A clause that went whole into a longer one matches it,
+                # however much the other brings besides.
+                inside = max(
+                    self.space.old_in_new(i, [j]) if self.space.old_words[i] >= VERBATIM_WORDS else 0.0,
+                    self.space.new_in_old(j, [i]) if self.space.new_words[j] >= VERBATIM_WORDS else 0.0,
+                )
+                if inside >= self.t.verbatim_min:
+                    self.inside.add(key)
+                    text = max(text, inside)
             s = text
             if a.address == b.address:
                 s += self.t.address_bonus
@@ -376,6 +420,8 @@ class _Aligner:
         out = [f"shared words {self.texts[(i, j)]:.2f}"]
         if a.text == b.text:
             out[0] = "same text"
+        elif (i, j) in self.inside:
+            out[0] = f"one found inside the other {self.texts[(i, j)]:.2f}"
         elif self.method.get((i, j)) == "identity":
             out[0] = f"words agree {self.texts[(i, j)]:.2f}"
         if a.address == b.address:
@@ -396,6 +442,7 @@ class _Aligner:
     def run(self) -> list[Link]:
         self.identity()
         cands = self.candidates()
+        self.verbatim_pieces(cands)
         self.pairs(cands)
         self.pieces(cands, adjacent=False)
         self.gaps()
@@ -403,6 +450,36 @@ class _Aligner:
         # in-order pair inside a gap is preferred to a loose piece.
         self.pieces(cands, adjacent=True)
         return self.links()
+
+    def verbatim_pieces(self, cands: list[tuple[int, int]]) -> None:
+        """A clause found word for word inside one that identity matched is a
+        piece of it (the rest of a split or merge), before any looser pair
+        can take it."""
+        space = self.space
+        proposals: list[tuple[float, int, int, str]] = []
+        for i, j in cands:
+            if i in self.o2n and j not in self.n2o and space.new_words[j] >= VERBATIM_WORDS:
+                share = space.new_in_old(j, [i])
+                if share >= self.t.verbatim_min:
+                    proposals.append((share, i, j, "split"))
+            if j in self.n2o and i not in self.o2n and space.old_words[i] >= VERBATIM_WORDS:
+                share = space.old_in_new(i, [j])
+                if share >= self.t.verbatim_min:
+                    proposals.append((share, i, j, "merge"))
+        proposals.sort(
+            key=lambda x: (-round(x[0], 9), abs(self.old[x[1]].position - self.new[x[2]].position), x[1] + x[2], x[3])
+        )
+        for _, i, j, how in proposals:
+            if how == "split":
+                if j in self.n2o or any(len(self.n2o[k]) > 1 for k in self.o2n[i]):
+                    continue
+                if space.old_in_new(i, self.o2n[i]) < self.t.explained_max:
+                    self._link(i, j, "piece")
+            else:
+                if i in self.o2n or any(len(self.o2n[k]) > 1 for k in self.n2o[j]):
+                    continue
+                if space.new_in_old(j, self.n2o[j]) < self.t.explained_max:
+                    self._link(i, j, "piece")
 
     def pairs(self, cands: list[tuple[int, int]]) -> None:
         scored = []
@@ -447,6 +524,8 @@ class _Aligner:
                     continue
                 current = list(self.o2n.get(i, []))
                 before = space.old_in_new(i, current) if current else 0.0
+                if before >= self.t.explained_max:
+                    continue
                 after = space.old_in_new(i, [*current, j])
                 near = any(self._contiguous(j, k, self.new, self.n2o, i) for k in current)
                 lead_in = any(self.new[k].parent == self.new[j].address for k in current)
@@ -466,6 +545,8 @@ class _Aligner:
                     continue
                 current = list(self.n2o.get(j, []))
                 before = space.new_in_old(j, current) if current else 0.0
+                if before >= self.t.explained_max:
+                    continue
                 after = space.new_in_old(j, [*current, i])
                 near = any(self._contiguous(i, k, self.old, self.o2n, j) for k in current)
                 lead_in = any(self.old[k].parent == self.old[i].address for k in current)
