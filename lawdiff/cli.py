@@ -21,7 +21,7 @@ from lawdiff.corpus import Corpus, dangling_references, load
 from lawdiff.diff import Comparer
 from lawdiff.diff import compare as compare_editions
 from lawdiff.diff import history as clause_history
-from lawdiff.errors import LawdiffError, UsageError
+from lawdiff.errors import LawdiffBug, LawdiffError, UsageError
 from lawdiff.model import article_of
 from lawdiff.report import jsonout, text
 
@@ -29,7 +29,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class _Group(click.Group):
-    """Turns library errors into one line and exit code 2."""
+    """The one boundary where errors become messages.
+
+    Library errors (bad input, a bad request) and the operating system's
+    (a folder that cannot be written) become one line and exit code 2; an
+    internal error says that it is a bug, with exit code 3.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -37,6 +42,14 @@ class _Group(click.Group):
         except LawdiffError as exc:
             click.echo(f"lawdiff: error: {exc.message()}", err=True)
             sys.exit(2)
+        except OSError as exc:
+            where = exc.filename if exc.filename is not None else "output"
+            reason = exc.strerror or str(exc)
+            click.echo(f"lawdiff: error: {where}: {reason}; check the path and that you may write there", err=True)
+            sys.exit(2)
+        except LawdiffBug as exc:
+            click.echo(f"lawdiff: {exc}", err=True)
+            sys.exit(3)
 
 
 def corpus_option(f: F) -> F:

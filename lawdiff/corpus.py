@@ -200,7 +200,9 @@ class _EditionBuilder:
 
     def add(self, tree: PageTree) -> None:
         page = tree.page
-        self.sources.append(SourceFile(page.file, page.format, page.name, page.printing))
+        self.sources.append(
+            SourceFile(page.file, page.format, page.name, page.printing, dict(page.meta).get("pages", ""))
+        )
         if page.navigation and not self.navigation:
             self.navigation = tuple(NavItem(n.depth, n.title, n.address, n.path) for n in page.navigation)
         for root in tree.roots:
@@ -546,7 +548,10 @@ def _amended_versions(edition: Edition, trees: list[PageTree]) -> list[Edition]:
         for tree in (t for t in ordered if t.page.effective == date):
             clauses = amend(clauses, tuple(d.freeze() for d in tree.roots))
             page = tree.page
-            sources = (*sources, SourceFile(page.file, page.format, page.name, page.printing))
+            sources = (
+                *sources,
+                SourceFile(page.file, page.format, page.name, page.printing, dict(page.meta).get("pages", "")),
+            )
         versions.append(
             Edition(
                 name=f"{edition.name}+{date}",

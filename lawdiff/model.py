@@ -127,12 +127,18 @@ class Clause:
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """A file an edition was read from."""
+    """A file an edition was read from.
+
+    file, format, page: the file, its format and the page it holds.
+    printing: the printing its text was taken from, where it says.
+    pages: the printed pages the text stands on ("58-65"), where it says.
+    """
 
     file: str
     format: str
     page: str
     printing: str
+    pages: str = ""
 
 
 @dataclass(frozen=True, slots=True)

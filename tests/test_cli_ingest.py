@@ -221,7 +221,7 @@ BAD_FILES: dict[str, tuple[str, bytes | str, list[str]]] = {
     "text-without-title-line": (
         "2007/untitled.txt",
         "ARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\nElke speler speelt een kaart.\n",
-        [":1:", "wiki page (title line Sjabloon:<edition>:<name>)"],
+        [":1:", "is not a wiki page title", "put the page title (e.g. Sjabloon:2007:45) on the first line"],
     ),
     "not-utf8": (
         "1963/latin1.txt",

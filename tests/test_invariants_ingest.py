@@ -276,7 +276,7 @@ def test_2017_page_metadata_and_navigation(corpus: Corpus) -> None:
     assert [c.address for c in part.children] == ["45"]
     listed = [n.address for n in e.navigation if n.address.isdigit()]
     assert listed == [str(n) for n in range(1, 94)]
-    assert {"voorwoord", "H1", "H6", "H6.1", "appendix-biddingbox", "wijzigingen-2024"} <= {
+    assert {"voorwoord", "definities", "H2", "H6", "H6.1", "appendix-biddingbox", "wijzigingen-2024"} <= {
         n.address for n in e.navigation
     }
 

@@ -1306,15 +1306,21 @@ def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
     """
     _check_target(target)
     parent = target.parent if str(target.parent) else Path(".")
-    parent.mkdir(parents=True, exist_ok=True)
     n = 0
-    while True:
-        staging = parent / f".{target.name}.tmp-{os.getpid()}-{n}"
-        try:
-            staging.mkdir()
-            break
-        except FileExistsError:
-            n += 1
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            staging = parent / f".{target.name}.tmp-{os.getpid()}-{n}"
+            try:
+                staging.mkdir()
+                break
+            except FileExistsError:
+                n += 1
+    except OSError as exc:
+        raise UsageError(
+            f"{target}: cannot write the report there ({exc.strerror or exc})",
+            fix="choose a folder you may write to",
+        ) from None
     count = 0
     try:
         for rel, content in files:

@@ -105,10 +105,13 @@ def outline(e: Edition, style: Style = plain) -> str:
 
 def clause(e: Edition, c: Clause, style: Style = plain) -> str:
     """One clause in full: header, source, then its text and its sub-clauses."""
-    printing = ", ".join(e.printings)
+    source = next((s for s in e.sources if s.file == c.source.file), None)
+    about = [x for x in (source.printing if source else ", ".join(e.printings),) if x]
+    if source and source.pages:
+        about.append(f"printed pages {source.pages}")
     lines = [
         style(f"{e.name}:{c.address}", "heading") + f"  {c.kind.value}",
-        f"source: {where(c.source)}" + (f" ({printing})" if printing else ""),
+        f"source: {where(c.source)}" + (f" ({', '.join(about)})" if about else ""),
         "",
     ]
     _body(c, 0, lines, style)
@@ -120,7 +123,8 @@ def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
     head = " ".join(x for x in (c.label, c.title) if x)
     tag = style(f"[{c.address}]", "address")
     if c.title:
-        lines.append(f"{pad}{tag} {style(head, 'title')}")
+        extra = f" {c.extra}" if c.extra else ""  # a container's range: "Art. 41 t/m 49"
+        lines.append(f"{pad}{tag} {style(head, 'title')}{extra}")
         lines.extend(f"{pad}  {para}" for para in c.text.split("\n") if c.text)
     else:
         paras = c.text.split("\n") if c.text else [""]

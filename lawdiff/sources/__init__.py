@@ -79,6 +79,16 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
     reader = detect(text)
     if reader is None:
         names = ", ".join(r.name for r in READERS)
+        first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+        if first[:1] not in ("[", "{", "<"):
+            # Plain text: most likely a rendered wiki page that lost its title.
+            raise InputError(
+                f"the first line {first[:60]!r} is not a wiki page title, and the file is no other format"
+                " lawdiff reads",
+                file=file,
+                place="1",
+                fix="put the page title (e.g. Sjabloon:2007:45) on the first line",
+            )
         raise InputError(
             "unknown format: neither a wiki page (title line Sjabloon:<edition>:<name>), a MediaWiki XML export"
             " nor a Nuxt payload",

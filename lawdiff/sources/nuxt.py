@@ -67,8 +67,13 @@ def href_address(href: str) -> str:
     """The clause address a site link points at, or "" for other links.
 
     ``/spelen/juiste-gang-van-zaken/artikel-45#artikel-45-e`` -> ``45E``;
-    ``/inleidende-bepalingen/artikel-1`` -> ``1``; ``/definities`` -> ``definities``.
+    ``/inleidende-bepalingen/artikel-1`` -> ``1``; ``/definities`` -> ``definities``;
+    a link inside the page, ``#artikel-45-d`` -> ``45D``.
     """
+    if href.startswith("#artikel-"):
+        # A link inside the page ("#artikel-45-d") names its article too.
+        m = re.match(r"#artikel-(\d{1,3})\b", href)
+        return href_address(f"/artikel-{m.group(1)}{href}") if m else ""
     if not href.startswith("/"):
         return ""
     m = _HREF_ARTICLE.search(href)
@@ -285,7 +290,10 @@ def _navigation(items: Any, depth: int = 0, chapter: str = "") -> tuple[NavEntry
         address = ""
         if m := _ARTICLE_TITLE.match(title):
             address = m.group("num")
-        elif depth == 0 and (m := _CHAPTER_TITLE.match(title)):
+        elif depth == 0 and (m := _CHAPTER_TITLE.match(title)) and isinstance(item.get("children"), list):
+            # "6 — Het spelen" with its parts and articles is chapter H6; a
+            # numbered page without children ("1 — Definities") is a page,
+            # addressed as its own page is ("definities").
             address = f"H{m.group('num')}"
         elif depth > 0 and chapter and (p := _STEM_PART.match(stem.rsplit("/", 1)[-1])):
             address = f"{chapter}.{p.group('num')}"
