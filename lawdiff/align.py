@@ -37,6 +37,7 @@ import itertools
 import math
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 
 from rapidfuzz import fuzz, process
@@ -517,48 +518,50 @@ class _Aligner:
         )
         for _, i, j, how in proposals:
             if how == "split":
-                if j in self.n2o:
-                    continue
-                # Joining a split must not turn a merge into a tangle.
-                if any(len(self.n2o[jj]) > 1 for jj in self.o2n.get(i, [])):
-                    continue
-                current = list(self.o2n.get(i, []))
-                before = space.old_in_new(i, current) if current else 0.0
-                if before >= self.t.explained_max:
-                    continue
-                after = space.old_in_new(i, [*current, j])
-                near = any(self._contiguous(j, k, self.new, self.n2o, i) for k in current)
-                lead_in = any(self.new[k].parent == self.new[j].address for k in current)
-                share = shares[(i, j, "split")]
-                if not current and self.score(i, j) >= self.t.match_min:
-                    self._link(i, j, "pair")
-                elif current and (
-                    (share >= self.t.piece_min and after - before >= self.t.gain_min)
-                    or (adjacent and near and share >= self.t.adjacent_piece_min)
-                    or (adjacent and near and lead_in and share >= self.t.lead_in_min)
-                ):
-                    self._link(i, j, "piece")
+                # The old unit i is the whole, the new unit j a piece of it.
+                self._try_piece(
+                    i, j, i, j, self.o2n, self.n2o, self.new, space.old_in_new, shares[(i, j, how)], adjacent
+                )
             else:
-                if i in self.o2n:
-                    continue
-                if any(len(self.o2n[ii]) > 1 for ii in self.n2o.get(j, [])):
-                    continue
-                current = list(self.n2o.get(j, []))
-                before = space.new_in_old(j, current) if current else 0.0
-                if before >= self.t.explained_max:
-                    continue
-                after = space.new_in_old(j, [*current, i])
-                near = any(self._contiguous(i, k, self.old, self.o2n, j) for k in current)
-                lead_in = any(self.old[k].parent == self.old[i].address for k in current)
-                share = shares[(i, j, "merge")]
-                if not current and self.score(i, j) >= self.t.match_min:
-                    self._link(i, j, "pair")
-                elif current and (
-                    (share >= self.t.piece_min and after - before >= self.t.gain_min)
-                    or (adjacent and near and share >= self.t.adjacent_piece_min)
-                    or (adjacent and near and lead_in and share >= self.t.lead_in_min)
-                ):
-                    self._link(i, j, "piece")
+                self._try_piece(
+                    j, i, i, j, self.n2o, self.o2n, self.old, space.new_in_old, shares[(i, j, how)], adjacent
+                )
+
+    def _try_piece(
+        self,
+        whole: int,
+        piece: int,
+        i: int,
+        j: int,
+        whole_matches: dict[int, list[int]],
+        piece_matches: dict[int, list[int]],
+        piece_side: list[Unit],
+        cover: Callable[[int, list[int]], float],
+        share: float,
+        adjacent: bool,
+    ) -> None:
+        """Join ``piece`` to the match of ``whole`` (a split seen from the old
+        side, a merge from the new: the same rule with the sides swapped)."""
+        if piece in piece_matches:
+            return
+        # Joining a split must not turn a merge into a tangle.
+        if any(len(piece_matches[k]) > 1 for k in whole_matches.get(whole, [])):
+            return
+        current = list(whole_matches.get(whole, []))
+        before = cover(whole, current) if current else 0.0
+        if before >= self.t.explained_max:
+            return
+        after = cover(whole, [*current, piece])
+        near = any(self._contiguous(piece, k, piece_side, piece_matches, whole) for k in current)
+        lead_in = any(piece_side[k].parent == piece_side[piece].address for k in current)
+        if not current and self.score(i, j) >= self.t.match_min:
+            self._link(i, j, "pair")
+        elif current and (
+            (share >= self.t.piece_min and after - before >= self.t.gain_min)
+            or (adjacent and near and share >= self.t.adjacent_piece_min)
+            or (adjacent and near and lead_in and share >= self.t.lead_in_min)
+        ):
+            self._link(i, j, "piece")
 
     @staticmethod
     def _contiguous(x: int, k: int, side: list[Unit], matches: dict[int, list[int]], whole: int) -> bool:

@@ -3,3 +3,17 @@
 Each is fed values from the earlier stages (clause trees, checks, changes)
 and dispatches on their kind; none of them changes law text.
 """
+
+
+def article_ranges(numbers: list[str], dash: str = "-") -> str:
+    """Article numbers as ranges: ``['41', '42', '43', '45']`` -> ``41-43, 45``."""
+    ints = sorted({int(n) for n in numbers if n.isdigit()})
+    out: list[str] = []
+    i = 0
+    while i < len(ints):
+        j = i
+        while j + 1 < len(ints) and ints[j + 1] == ints[j] + 1:
+            j += 1
+        out.append(str(ints[i]) if i == j else f"{ints[i]}{dash}{ints[j]}")
+        i = j + 1
+    return ", ".join(out)

@@ -37,6 +37,7 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key, parent_address
+from lawdiff.report import article_ranges
 from lawdiff.report.files import replace_dir_atomic
 from lawdiff.report.site import (
     HEAT_LARGE,
@@ -1023,16 +1024,7 @@ def index_page(site: Site) -> str:
 
 
 def _ranges(numbers: list[str]) -> str:
-    ints = sorted({int(n) for n in numbers if n.isdigit()})
-    out: list[str] = []
-    i = 0
-    while i < len(ints):
-        j = i
-        while j + 1 < len(ints) and ints[j + 1] == ints[j] + 1:
-            j += 1
-        out.append(str(ints[i]) if i == j else f"{ints[i]}–{ints[j]}")
-        i = j + 1
-    return ", ".join(out)
+    return article_ranges(numbers, "–")
 
 
 def _editions_section(site: Site) -> Element:

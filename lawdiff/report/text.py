@@ -12,6 +12,7 @@ from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.model import Clause, Edition, Kind
+from lawdiff.report import article_ranges
 from lawdiff.sources.base import Loc
 
 Style = Callable[[str, str], str]  # (text, role) -> text
@@ -63,17 +64,7 @@ def _count(n: int, noun: str) -> str:
 
 
 def _ranges(numbers: list[str]) -> str:
-    """``['41', '42', '43', '45']`` -> ``41-43, 45``."""
-    ints = sorted({int(n) for n in numbers if n.isdigit()})
-    out: list[str] = []
-    i = 0
-    while i < len(ints):
-        j = i
-        while j + 1 < len(ints) and ints[j + 1] == ints[j] + 1:
-            j += 1
-        out.append(str(ints[i]) if i == j else f"{ints[i]}-{ints[j]}")
-        i = j + 1
-    return ", ".join(out)
+    return article_ranges(numbers, "-")
 
 
 def outline(e: Edition, style: Style = plain) -> str:

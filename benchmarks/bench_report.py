@@ -1,0 +1,74 @@
+"""How long ``lawdiff report`` takes: the bundled corpus and four full-size editions.
+
+Run from the repository root::
+
+    python3 benchmarks/bench_report.py            # best and median of 3 runs each
+    python3 benchmarks/bench_report.py --runs 1
+
+Each run is the whole command in a fresh process (``python3 -m lawdiff.cli
+report -o DIR``), as a committee member would run it: reading the corpus,
+the comparisons, the histories, rendering and writing the site.  The
+full-size editions are the benchmark's generated ones (``generate.py``: 93
+articles x 4 editions), written as wiki pages.  The figures are printed and
+written as JSON to ``benchmarks/output/bench_report.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402
+
+
+def time_report(corpus: Path | None, out: Path, runs: int) -> dict[str, float | int]:
+    times: list[float] = []
+    for _ in range(runs):
+        cmd = [sys.executable, "-m", "lawdiff.cli", "report", "-o", str(out)]
+        if corpus is not None:
+            cmd += ["--corpus", str(corpus)]
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    files = [p for p in out.rglob("*") if p.is_file()]
+    return {
+        "best_s": round(min(times), 3),
+        "median_s": round(statistics.median(times), 3),
+        "files": len(files),
+        "bytes": sum(p.stat().st_size for p in files),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_report.json")
+    args = parser.parse_args()
+    results: dict[str, dict[str, float | int]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        results["bundled corpus"] = time_report(None, root / "bundled-report", args.runs)
+        editions = root / "editions"
+        generate.write(generate.generate(), editions)
+        results["4 full-size editions"] = time_report(editions, root / "full-report", args.runs)
+    print("lawdiff report (whole command, fresh process; seconds)")
+    for name, r in results.items():
+        print(
+            f"  {name:22} best {r['best_s']:7.3f}  median {r['median_s']:7.3f}  "
+            f"{r['files']} files, {int(r['bytes']) / 1e6:.1f} MB"
+        )
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
