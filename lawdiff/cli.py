@@ -253,7 +253,15 @@ def compare(
     Example: lawdiff compare 2007 2017 --article 45
     """
     corpus = _load(corpus_dirs)
-    comp = compare_editions(corpus.edition(old), corpus.edition(new), thresholds)
+    old_edition, new_edition = corpus.edition(old), corpus.edition(new)
+    for number in articles:
+        if old_edition.find(number) is None and new_edition.find(number) is None:
+            held = sorted({a.address for e in (old_edition, new_edition) for a in e.articles()}, key=int)
+            raise UsageError(
+                f"neither {old} nor {new} has an article {number!r}",
+                fix=f"name one of: {', '.join(held) or '(none)'}",
+            )
+    comp = compare_editions(old_edition, new_edition, thresholds)
     wanted = set(articles)
     changes = [
         ch

@@ -472,7 +472,7 @@ def history(comparer: Comparer, edition: Edition, address: str) -> History:
         raise UsageError(
             f"{edition.name} has no clause {address!r}", fix="see `lawdiff show EDITION` for its addresses"
         )
-    eds = sorted(comparer.editions, key=lambda e: (e.year, e.name))
+    eds = _timeline_with(comparer.editions, edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)
     steps: dict[str, Step] = {edition.name: Step(edition.name, start, _texts(edition, start), "", (), True)}
@@ -513,6 +513,19 @@ def history(comparer: Comparer, edition: Edition, address: str) -> History:
         cur, cur_ed = nxt, e
     ordered = tuple(steps[e.name] for e in eds if e.name in steps)
     return History(f"{edition.name}:{clause.address}", ordered, _introduced(ordered))
+
+
+def _timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
+    """The editions in order, with ``edition`` standing in for its year's edition
+    when it is one of two sources of that year (``2017@wiki``)."""
+    eds = list(editions)
+    if all(e.name != edition.name for e in eds):
+        same = [k for k, e in enumerate(eds) if e.year == edition.year and e.effective == edition.effective]
+        if same:
+            eds[same[0]] = edition
+        else:
+            eds.append(edition)
+    return sorted(eds, key=lambda e: (e.year, e.effective, e.name))
 
 
 def _involved(comp: Comparison, old_side: tuple[str, ...] = (), new_side: tuple[str, ...] = ()) -> tuple[Change, ...]:

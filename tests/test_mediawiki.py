@@ -336,17 +336,18 @@ def test_redirects_are_followed_by_transclusions_and_links() -> None:
     assert [(r.target, r.via) for r in a.references] == [("45E", "link")]
 
 
-def test_parser_functions_and_other_templates_are_not_expanded() -> None:
+def test_parser_functions_are_not_expanded_but_other_templates_are() -> None:
+    # A helper template is shown by the wiki where it is transcluded, so its
+    # text is read there: law text in a helper (a note) is never dropped.
     xml = export(
-        ("Sjabloon:2017:45A", "'''A. Titel'''<br>\nTekst{{PAGENAME}}.{{Navigatie}}"),
-        ("Sjabloon:Navigatie", "vorige | volgende"),
+        ("Sjabloon:2017:45A", "'''A. Titel'''<br>\nTekst{{PAGENAME}}.{{Voetnoot}}"),
+        ("Sjabloon:Voetnoot", " Belangrijke tekst."),
     )
     (page,) = read(xml)
-    assert [b.text for b in page.blocks] == ["", "Tekst."]
+    assert [b.text for b in page.blocks] == ["", "Tekst. Belangrijke tekst."]
     reasons = {f.text: f.reason for f in page.furniture}
     assert reasons["{{PAGENAME}}"] == "parser function or magic word (not expanded)"
-    assert reasons["{{Navigatie}}"] == "transclusion of Sjabloon:Navigatie (not a law page, not expanded)"
-    assert reasons["Sjabloon:Navigatie"] == "template that is not a law page (no Sjabloon:<edition>:<name> title)"
+    assert reasons["Sjabloon:Voetnoot"] == "template that is not a law page (no Sjabloon:<edition>:<name> title)"
 
 
 def test_a_missing_template_is_reported_as_lost_text(tmp_path: Path) -> None:

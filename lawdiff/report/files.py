@@ -11,7 +11,25 @@ from lawdiff.errors import UsageError
 
 
 def write_atomic(path: Path, content: str) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder."""
+    """Write ``content`` to ``path`` through a temporary file in the same folder.
+
+    A symbolic link is written through (its target is replaced); a device or
+    a pipe (``/dev/stdout``) is written to directly, since it cannot be
+    replaced; a folder is refused.
+    """
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder", fix="give a file name for the output")
+    if path.exists() and not path.is_file():
+        try:
+            with path.open("w", encoding="utf-8", newline="\n") as fh:
+                fh.write(content)
+        except OSError as exc:
+            raise UsageError(
+                f"{path}: cannot write there ({exc.strerror or exc})", fix="choose another output"
+            ) from None
+        return
+    if path.is_symlink():
+        path = path.resolve()
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder", fix="create it first or choose another output path")

@@ -417,8 +417,9 @@ def _add_page(
     page.law = None if page.redirect else _law_name(ns, name)
     if page.law is not None and page.law.kind == "toc":
         page.law = None
-    if page.law is None and page.revision is not None and not page.redirect:
-        # Only law pages are read; the others' text is not kept.
+    if page.law is None and page.revision is not None and not page.redirect and ns != TEMPLATE_NS:
+        # Only templates are read (law pages, and helpers a law page may
+        # transclude); the other pages' text is not kept.
         page.revision = _without_text(page.revision)
 
 
@@ -677,7 +678,7 @@ class _Assembler:
             if rev is not None and rev.deleted:
                 why = "a revision whose text is deleted"
             raise InputError(
-                f"the law page {page.title} has {why}",
+                f"the {'law ' if page.law is not None else ''}page {page.title} has {why}",
                 file=self.file,
                 place=str(rev.rev_line if rev is not None else page.line),
                 fix="export the page again with its current text (Special:Export), or remove it from the dump",
@@ -751,11 +752,13 @@ class _Assembler:
             note = f"transclusion of {_display(key)}: the dump has no such page, its text is missing here"
             report.lost.append(Fragment(shown, loc))
             return [_Frag("", line, page.title, note)]
-        if target.law is None:
-            reason = "table of contents" if _TOC.match(target.name) else "not a law page"
+        if target.law is None and _TOC.match(target.name):
+            reason = "table of contents"
             report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title} ({reason}, not expanded)"))
             return [_Frag("", line, page.title, f"{target.title} not expanded here ({reason})")]
-        if target.law.kind == "container":
+        # Any other template is expanded as the wiki shows it, law page or
+        # not (a helper template such as Sjabloon:Voetnoot may hold text).
+        if target.law is not None and target.law.kind == "container":
             # A part included by its chapter page: a page of its own (its
             # title gives its place), read there and not here.
             report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title}, read as a page of its own"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from lawdiff.errors import InputError
@@ -60,7 +60,9 @@ _PRINTING = re.compile(r"\b(\d+e\s+druk)\b", re.IGNORECASE)
 
 def looks_like(text: str) -> bool:
     """Whether text looks like a devalue payload (a JSON array)."""
-    return text.lstrip("\ufeff \t\r\n").startswith("[")
+    # A JSON object is no payload either, but it is JSON: the reader says
+    # what is wrong with it (not valid, truncated, not a devalue array).
+    return text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{")
 
 
 def href_address(href: str) -> str:
@@ -268,13 +270,17 @@ def parse_date(value: Any) -> str:
     if hasattr(value, "date") and callable(value.date):
         return str(value.date().isoformat())
     text = _meta_text(value).strip().lower()
+    parts: tuple[int, int, int] | None = None
     if m := re.match(r"^(\d{4})-(\d{2})-(\d{2})", text):
-        return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
-    if m := re.match(r"^(\d{1,2})\s+([a-z]+)\s+(\d{4})$", text):
-        month = _MONTHS.get(m.group(2))
-        if month:
-            return f"{m.group(3)}-{month:02d}-{int(m.group(1)):02d}"
-    return ""
+        parts = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    elif (m := re.match(r"^(\d{1,2})\s+([a-z]+)\s+(\d{4})$", text)) and m.group(2) in _MONTHS:
+        parts = (int(m.group(3)), _MONTHS[m.group(2)], int(m.group(1)))
+    if parts is None:
+        return ""
+    try:
+        return date(*parts).isoformat()  # "31 februari 2025" is no date
+    except ValueError:
+        return ""
 
 
 def _navigation(items: Any, depth: int = 0, chapter: str = "") -> tuple[NavEntry, ...]:
