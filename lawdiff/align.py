@@ -299,7 +299,7 @@ def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, floa
 def align(old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Alignment:
     """Align the clauses of two editions (see the module docstring)."""
     a_units, b_units = units(old), units(new)
-    aligner = _Aligner(a_units, b_units, thresholds)
+    aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new))
     text_links = aligner.run()
     title_links = _align_titles(old, new, text_links, thresholds)
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
@@ -307,11 +307,21 @@ def align(old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLD
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)
 
 
+def same_lineage(old: Edition, new: Edition) -> bool:
+    """Whether the editions are versions of one printed edition (``2017`` and
+    ``2017+2024-03-01``): an amendment replaces a clause at its address, so
+    there the address itself says which clause became which."""
+    root_old = old.base or old.name
+    root_new = new.base or new.name
+    return bool(old.effective or new.effective) and root_old == root_new
+
+
 class _Aligner:
-    def __init__(self, old: list[Unit], new: list[Unit], t: Thresholds) -> None:
+    def __init__(self, old: list[Unit], new: list[Unit], t: Thresholds, declared: bool = False) -> None:
         self.old = old
         self.new = new
         self.t = t
+        self.declared = declared
         self.space = _Space(old, new)
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
@@ -326,12 +336,21 @@ class _Aligner:
     def identity(self) -> None:
         """Identity first: a text found once on each side, or a same-address pair
         whose words agree beyond ``identity_min``, needs no search."""
+        if self.declared:
+            # Versions of one edition: the amendment says which clause it
+            # replaces, by its address.
+            by_addr = {u.address: j for j, u in enumerate(self.new)}
+            for i, u in enumerate(self.old):
+                j = by_addr.get(u.address)
+                if j is not None:
+                    self._link(i, j, "declared")
         old_texts = Counter(u.text for u in self.old)
         new_texts = Counter(u.text for u in self.new)
         new_by_text = {u.text: j for j, u in enumerate(self.new) if new_texts[u.text] == 1}
         for i, u in enumerate(self.old):
-            if old_texts[u.text] == 1 and u.text in new_by_text:
-                self._link(i, new_by_text[u.text], "identity")
+            j = new_by_text.get(u.text) if old_texts[u.text] == 1 else None
+            if j is not None and i not in self.o2n and j not in self.n2o:
+                self._link(i, j, "identity")
         new_by_addr = {u.address: j for j, u in enumerate(self.new)}
         for i, u in enumerate(self.old):
             j = new_by_addr.get(u.address)
@@ -421,6 +440,8 @@ class _Aligner:
         out = [f"shared words {self.texts[(i, j)]:.2f}"]
         if a.text == b.text:
             out[0] = "same text"
+        elif self.method.get((i, j)) == "declared":
+            out[0] = f"replaced at its address by an amendment, words agree {self.texts[(i, j)]:.2f}"
         elif (i, j) in self.inside:
             out[0] = f"one found inside the other {self.texts[(i, j)]:.2f}"
         elif self.method.get((i, j)) == "identity":
@@ -696,7 +717,7 @@ class _Aligner:
             r = self.reasons(i, j)
             tag = "" if len(pairs) == 1 else f"{self.old[i].address}->{self.new[j].address}: "
             how = self.method[(i, j)]
-            reasons.append(tag + ", ".join(r) + (f" ({how})" if how not in ("pair", "identity") else ""))
+            reasons.append(tag + ", ".join(r) + (f" ({how})" if how not in ("pair", "identity", "declared") else ""))
         method = "+".join(methods)
         return Link(
             "text",

@@ -135,14 +135,21 @@ class Comparison:
     alignment: Alignment
 
     def counts(self, changes: list[Change] | tuple[Change, ...] | None = None) -> dict[str, int]:
-        """Counts by kind and flag, of all changes or of a selection of them."""
-        chosen = self.changes if changes is None else changes
+        """Counts by kind and flag, of all changes or of a selection of them.
+
+        Changes in articles that the other edition's corpus does not hold at
+        all are counted apart (``outside_corpus``): their addition or removal
+        may only mean that the corpus is partial.
+        """
+        listed = self.changes if changes is None else changes
+        chosen = [ch for ch in listed if ch.counterpart_in_corpus]
         c: Counter[str] = Counter(ch.kind.value for ch in chosen)
         out = {k.value: c.get(k.value, 0) for k in ChangeKind}
         out["editorial_only"] = sum(1 for ch in chosen if ch.editorial_only)
         out["renumbered"] = sum(1 for ch in chosen if ch.renumbered)
         out["moved"] = sum(1 for ch in chosen if ch.moved)
         out["title_changed"] = sum(1 for ch in chosen if ch.title_changed)
+        out["outside_corpus"] = len(listed) - len(chosen)
         return out
 
     @property
@@ -412,7 +419,9 @@ def _references(
             out.append(RefChange("removed", t, "", None))
     for n in remaining_new:
         out.append(RefChange("added", "", n, None))
-    return tuple(out)
+    # A target cited twice ("de artikelen 64A, 64B7 en 64C ... artikel 64B3 en
+    # 64C") is one change of the references, told once.
+    return tuple(dict.fromkeys(out))
 
 
 # ---------------------------------------------------------------------------

@@ -310,6 +310,9 @@ _ADDR = r"\d{1,3}(?:[A-Z](?:\d{1,2})?)?(?:\s?\([a-z]\))?"
 _TRIGGER = re.compile(r"\b(?:[Aa]rtikelen|[Aa]rtikel|[Aa]rt\.|[Zz]ie)\s+(?=\d)")
 _LIST_ITEM = re.compile(rf"(?P<addr>{_ADDR})(?![\d\w/])")
 _LIST_SEP = re.compile(r"(?:\s*,\s*|\s+en\s+|\s+of\s+|\s+and\s+)(?=\d)")
+_SUB_ITEMS = re.compile(
+    r"\bsub\.?\s+(?P<items>[a-z]\.?(?:\s*(?:,|en|of)\s*[a-z]\.?)*)\s+van\s+(?:art\.|artikel)\s*(?P<art>\d{1,3})\b"
+)
 _BARE = re.compile(r"(?<![\w/.-])(?P<addr>\d{1,3}[A-Z]\d{0,2}(?:\s?\([a-z]\))?)(?![\w/])")
 
 
@@ -318,17 +321,27 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
 
     Reads ``artikel 45E``, ``art. 50``, ``zie 53C``, ``art. 45 (d)``, lists
     such as ``de artikelen 64A, 64B7 en 64C`` and ``artikel 53 of 56``, and
-    bare lettered addresses such as ``16D1``.  Bare numbers without a trigger
-    word are not read (they are counts, not references).
+    bare lettered addresses such as ``16D1``, and the 1963 way of naming
+    items, ``sub. a. en b. van art. 42`` (``42(a)``, ``42(b)``).  Bare
+    numbers without a trigger word are not read (they are counts, not
+    references).
     """
     found: dict[int, tuple[str, int, int]] = {}
+    named_items: set[int] = set()  # article numbers whose items were named
+    for sub in _SUB_ITEMS.finditer(text):
+        article = sub.group("art")
+        named_items.add(sub.start("art"))
+        for item in re.finditer(r"\b([a-z])\b", sub.group("items")):
+            start = sub.start("items") + item.start(1)
+            found[start] = (f"{article}({item.group(1)})", start, start + 1)
     for trig in _TRIGGER.finditer(text):
         pos = trig.end()
         while True:
             m = _LIST_ITEM.match(text, pos)
             if not m:
                 break
-            found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
+            if m.start() not in named_items:
+                found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
             sep = _LIST_SEP.match(text, m.end())
             if not sep:
                 break
@@ -780,16 +793,14 @@ def amend(clauses: tuple[Clause, ...], amendment: tuple[Clause, ...]) -> tuple[C
     An amendment article that brings sections replaces the sections at the
     same addresses (and adds new ones in label order), and its title the
     article's; one without sections replaces the whole article.  An article
-    the edition does not have is added at the end.  Any other clause of the
-    amendment (its page, with its introduction) is added at the end too.
-    Nothing is edited in place: the result shares the untouched subtrees.
+    the edition does not have is added at the end.  The amendment's own page
+    (its introduction) is not law text of the version: it says what the
+    version changes, which a comparison shows.  Nothing is edited in place: the result shares the untouched subtrees.
     """
     result = list(clauses)
     for piece in amendment:
         if piece.kind is Kind.ARTICLE:
             result = _replace_article(result, piece)
-        else:
-            result = [c for c in result if c.address != piece.address] + [piece]
     return tuple(result)
 
 

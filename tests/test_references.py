@@ -66,9 +66,18 @@ def test_numbers_without_a_trigger_word_are_not_references(text: str) -> None:
 
 
 def test_a_trigger_word_reads_only_the_number_right_after_it() -> None:
-    text = "De blinde verbeurt de sub. a. en b. van art. 42 genoemde rechten, 13 kaarten"
+    text = "De blinde verbeurt de rechten van art. 42 genoemd, 13 kaarten"
     start = text.index("42")
     assert find_references(text) == [("42", start, start + 2)]
+
+
+def test_items_named_the_1963_way_are_references_to_the_items() -> None:
+    # 1963 article 43: "de sub. a. en b. van art. 42 genoemde rechten" names
+    # items a and b of article 42, not the whole article.
+    text = "De blinde verbeurt de sub. a. en b. van art. 42 genoemde rechten, 13 kaarten"
+    a, b = text.index("a. en"), text.index("b. van")
+    assert find_references(text) == [("42(a)", a, a + 1), ("42(b)", b, b + 1)]
+    assert targets("zie sub. c van artikel 46") == ["46(c)"]
 
 
 def test_references_come_in_text_order() -> None:

@@ -67,13 +67,13 @@ NEW_45G = (
 )
 
 
-def amendment_corpus(tmp_path: Path, date: Any = "2024-03-01") -> Path:
+def amendment_corpus(tmp_path: Path, date: Any = "2024-03-01", new_45g: str = "") -> Path:
     corpus = tmp_path / "corpus"
     shutil.copytree(SEEDS / "2017", corpus / "2017")
     body = [
         ["p", {}, "Per 1 maart 2024 is artikel 45G gewijzigd."],
         ["h2", {}, "Artikel 45 — Gespeelde kaart"],
-        *section("G", "Slag dichtleggen", ["p", {}, NEW_45G]),
+        *section("G", "Slag dichtleggen", ["p", {}, new_45g or NEW_45G]),
     ]
     record = {
         "title": "Wijzigingen artikel 45 per 1 maart 2024",
@@ -99,18 +99,16 @@ def test_an_amendment_makes_a_version_of_its_own(tmp_path: Path) -> None:
     assert old_g.text != NEW_45G and new_g.text == NEW_45G
     assert new_g.source.file == "2017/wijzigingen-2024.payload.json"
     assert amended.find("45F") is base.find("45F")  # untouched subtrees are shared
+    # The amendment's own page says what changed; it is no law text.
     assert base.find("wijzigingen-2024") is None
-    assert amended.find("wijzigingen-2024") is not None
+    assert amended.find("wijzigingen-2024") is None
 
 
 def test_comparing_an_edition_with_its_amended_version(tmp_path: Path) -> None:
     corpus = load([amendment_corpus(tmp_path)])
     comp = compare(corpus.edition("2017"), corpus.edition("2017+2024-03-01"))
     differences = [ch for ch in comp.changes if ch.is_difference]
-    assert [(ch.kind, ch.old, ch.new) for ch in differences] == [
-        (ChangeKind.MODIFIED, ("45G",), ("45G",)),
-        (ChangeKind.ADDED, (), ("wijzigingen-2024",)),
-    ]
+    assert [(ch.kind, ch.old, ch.new) for ch in differences] == [(ChangeKind.MODIFIED, ("45G",), ("45G",))]
     result = run("compare", "2017", "2017+2024-03-01", "--corpus", str(tmp_path / "corpus"), "--no-color")
     assert result.exit_code == 0, result.output
     assert "[-gespeeld-]{+bijgespeeld+}" in result.output
@@ -123,6 +121,19 @@ def test_history_runs_through_the_amended_version(tmp_path: Path) -> None:
         ("2017", ("45G",), ""),
         ("2017+2024-03-01", ("45G",), "modified"),
     ]
+    assert h.introduced == "2017+2024-03-01"
+
+
+def test_an_amendment_that_rewrites_a_clause_entirely_is_still_its_successor(tmp_path: Path) -> None:
+    # The amendment names the clause it replaces by its address: however new
+    # the wording, it is that clause's next version, not a removal + addition.
+    other = "De wedstrijdleider beslist over elke vraag die deze spelregels niet regelen."
+    corpus = load([amendment_corpus(tmp_path, new_45g=other)])
+    comp = compare(corpus.edition("2017"), corpus.edition("2017+2024-03-01"))
+    differences = [(ch.kind, ch.old, ch.new) for ch in comp.changes if ch.is_difference]
+    assert differences == [(ChangeKind.MODIFIED, ("45G",), ("45G",))]
+    h = history(Comparer(corpus.editions), corpus.edition("2017+2024-03-01"), "45G")
+    assert [(s.edition, s.addresses) for s in h.steps] == [("2017", ("45G",)), ("2017+2024-03-01", ("45G",))]
     assert h.introduced == "2017+2024-03-01"
 
 

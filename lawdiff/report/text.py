@@ -165,7 +165,10 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain) -> str
             by_edition.setdefault(d.edition, []).append(d.target)
         for name, targets in by_edition.items():
             uniq = sorted(set(targets), key=lambda t: (len(t), t))
-            lines.append(f"{name}: {len(targets)} reference(s) to articles not in the corpus: {', '.join(uniq)}")
+            lines.append(
+                f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles not in the corpus: "
+                f"{', '.join(uniq)}"
+            )
     total = sum(c.tokens for c in corpus.checks)
     placed = sum(c.placed for c in corpus.checks)
     lost = sum(len(c.unplaced) for c in corpus.checks)
@@ -215,6 +218,7 @@ def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
         f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
         f"{c['added']} added, {c['removed']} removed; {c['renumbered']} renumbered, {c['moved']} moved, "
         f"{c['title_changed']} titles changed"
+        + (f"; {c['outside_corpus']} more in articles one corpus lacks (not counted)" if c["outside_corpus"] else "")
     )
 
 
@@ -229,7 +233,11 @@ def comparison(comp: Comparison, changes: list[Change], show_all: bool, style: S
         by_article.setdefault(ch.article, []).append(ch)
     hidden = 0
     for article, group in by_article.items():
-        shown = [ch for ch in group if show_all or ch.is_difference]
+        # A stale reference (kept while its target moved) needs the reader's
+        # eye even in a clause whose text did not change.
+        shown = [
+            ch for ch in group if show_all or ch.is_difference or any(r.consistent is False for r in ch.references)
+        ]
         hidden += len(group) - len(shown)
         if not shown:
             continue
