@@ -179,7 +179,7 @@ def check(paths: tuple[Path, ...], corpus_dirs: tuple[Path, ...], fmt: str, styl
     references whose target is not in the edition. Exit code 0 when nothing
     is lost, 1 when something is, 2 when an input cannot be read.
 
-    Example: lawdiff check corpus/1963
+    Example: lawdiff check mydumps/2017 --format json
     """
     corpus = load(list(paths) or list(corpus_dirs) or None)
     dangling = [d for e in corpus.editions for d in dangling_references(e)]
@@ -205,14 +205,14 @@ def thresholds_option(f: F) -> F:
         values: dict[str, float] = {}
         for item in threshold_overrides:
             name, sep, value = item.partition("=")
+            if not sep or not name.strip():
+                raise UsageError(f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5")
             try:
                 values[name.strip()] = float(value)
             except ValueError:
                 raise UsageError(
-                    f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5"
+                    f"--threshold {item!r}: {value!r} is not a number", fix="write e.g. --threshold match_min=0.5"
                 ) from None
-            if not sep:
-                raise UsageError(f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5")
         return f(*args, thresholds=DEFAULT_THRESHOLDS.with_overrides(values), **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -303,7 +303,7 @@ def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thre
     step, and the edition that introduced its current wording. Works from
     any edition's address.
 
-    Example: lawdiff history 1963:45(d)
+    Example: lawdiff history '1963:45(d)'
     """
     corpus = _load(corpus_dirs)
     _name, sep, address = spec.partition(":")

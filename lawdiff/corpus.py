@@ -295,12 +295,15 @@ class Corpus:
     variants: every edition as read, including each source of a year held
         from two ("2017@wiki", "2017@nuxt"); what ``lawdiff editions`` lists.
     checks: the lossless accounting of every page.
+    choices: for a year held from two sources, why the bare year means the
+        one it means.
     """
 
     editions: tuple[Edition, ...]
     checks: tuple[PageCheck, ...]
     roots: tuple[str, ...] = field(default=())
     variants: tuple[Edition, ...] = field(default=())
+    choices: dict[str, str] = field(default_factory=dict)
 
     def names(self) -> list[str]:
         return list(dict.fromkeys([e.name for e in self.editions] + [e.name for e in self.variants]))
@@ -415,12 +418,14 @@ class Settings:
 
     default: dict[str, str] = field(default_factory=dict)
     printing: dict[str, str] = field(default_factory=dict)
+    file: str = ""  # where the settings were read, for messages
 
 
 def read_settings(roots: list[Path]) -> Settings:
     """Read ``lawdiff.toml`` from the corpus folders that have one."""
     default: dict[str, str] = {}
     printing: dict[str, str] = {}
+    read_from = ""
     for root in roots:
         path = root / SETTINGS_FILE
         if not root.is_dir() or not path.is_file():
@@ -442,7 +447,8 @@ def read_settings(roots: list[Path]) -> Settings:
                     fix='write e.g. [default] "2017" = "nuxt"',
                 )
             into.update({str(k): str(v) for k, v in values.items()})
-    return Settings(default, printing)
+        read_from = str(path)
+    return Settings(default, printing, read_from)
 
 
 def _resolve_editions(pages: list[Page]) -> list[Page]:
@@ -492,13 +498,20 @@ def from_pages(pages: list[Page], roots: tuple[str, ...] = (), settings: Setting
     variants = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))
     variants = [_with_printing(e, settings) for e in variants]
     timeline: list[Edition] = []
+    choices: dict[str, str] = {}
     for year in sorted(families, key=lambda y: (int(y[:4]) if y[:4].isdigit() else 0, y)):
         of_year = [e for e in variants if _year_of(e) == year]
         chosen = _default_variant(year, of_year, settings)
+        if len(of_year) > 1:
+            choices[year] = (
+                f"chosen in {SETTINGS_FILE}"
+                if year in settings.default
+                else "the newer printing, as no setting chooses"
+            )
         edition = chosen if len(of_year) == 1 else replace(chosen, name=year, variant=chosen.variant)
         timeline.append(edition)
         timeline.extend(_amended_versions(edition, [t for t in amendment_trees if t.page.edition == year]))
-    return Corpus(tuple(timeline), tuple(checks), roots, tuple(variants))
+    return Corpus(tuple(timeline), tuple(checks), roots, tuple(variants), choices)
 
 
 def _year_of(edition: Edition) -> str:
@@ -528,9 +541,9 @@ def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> E
         for e in of_year:
             if e.variant == wanted or e.name == wanted:
                 return e
-        raise UsageError(
-            f"the corpus settings make {wanted!r} the default {year}, "
-            f"but the corpus has {', '.join(e.name for e in of_year)}",
+        raise InputError(
+            f"the settings make {wanted!r} the default {year}, but the corpus has {', '.join(e.name for e in of_year)}",
+            file=settings.file,
             fix=f'set [default] "{year}" to one of: {", ".join(e.variant for e in of_year)}',
         )
     return max(of_year, key=lambda e: (_printing_number(e), e.variant == "nuxt", e.name))

@@ -277,3 +277,26 @@ def test_show_takes_variant_names(tmp_path: Path, name: str) -> None:
     result = run("show", f"{name}:45B", "--corpus", str(two_source_corpus(tmp_path)))
     assert result.exit_code == 0, result.output
     assert f"{name}:45B" in result.output
+
+
+def test_a_settings_choice_the_corpus_does_not_have_names_the_settings_file(tmp_path: Path) -> None:
+    result = run("editions", "--corpus", str(two_source_corpus(tmp_path, '[default]\n"2017" = "wikix"\n')))
+    assert result.exit_code == 2
+    assert "lawdiff.toml" in result.stderr and "'wikix'" in result.stderr
+    assert "set [default]" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("settings", "why"),
+    [("", "the newer printing, as no setting chooses"), ('[default]\n"2017" = "nuxt"\n', "chosen in lawdiff.toml")],
+)
+def test_editions_says_why_the_bare_year_means_what_it_means(tmp_path: Path, settings: str, why: str) -> None:
+    result = run("editions", "--corpus", str(two_source_corpus(tmp_path, settings)))
+    assert result.exit_code == 0
+    assert f"2017 means 2017@nuxt ({why})" in result.output
+
+
+def test_history_from_a_named_source(tmp_path: Path) -> None:
+    result = run("history", "2017@wiki:45B", "--corpus", str(two_source_corpus(tmp_path)), "--no-color")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("history of 2017@wiki:45B\n")

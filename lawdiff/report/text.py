@@ -55,7 +55,7 @@ def editions(corpus: Corpus) -> str:
         for s in e.sources:
             lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
     for year, variant in corpus.aliases().items():
-        lines.append(f"{year} means {variant} (the corpus settings' choice, or the newer printing)")
+        lines.append(f"{year} means {variant} ({corpus.choices.get(year, 'the default source')})")
     return "\n".join(lines) + "\n"
 
 
