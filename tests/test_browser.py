@@ -8,7 +8,8 @@ skipping them.
 
 Screenshots and a printed PDF of the article page go to ``tests/output/``
 (not kept in git): ``article-45.png``, ``article-45-phone.png``,
-``article-45.pdf``.
+``article-45.pdf``, ``history-45.png``, ``index-fixture.png``,
+``article-12-only-changes.png``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from lawdiff.cli import main
 HERE = Path(__file__).parent
 OUTPUT = HERE / "output"
 HOSTILE = HERE / "fixtures" / "html" / "hostile"
+FIXTURE = HERE / "fixtures" / "html" / "corpus"
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless",
@@ -80,6 +82,11 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert result.exit_code == 0, result.output
     return folder
+
+
+@pytest.fixture(scope="module")
+def fixture_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _report(tmp_path_factory.mktemp("fixture") / "report", "--corpus", str(FIXTURE))
 
 
 class Watch:
@@ -261,6 +268,43 @@ def test_hostile_law_text_runs_no_script_and_reads_literally(browser: Any, hosti
     assert page.locator("h1").inner_text() == 'Article 66 — Gevaar <i>cursief</i> & "quotes"'
     ins = " ".join(page.locator('tbody:has([id="diff-2001-2011-2011-66A"]) ins').all_inner_texts())
     assert "</td></tr></table><script>alert(2)</script>" in ins
+    context.close()
+
+
+def test_a_stale_reference_stays_in_view_with_only_changes(browser: Any, fixture_report: Path) -> None:
+    context, page, watch = _new_page(browser, viewport={"width": 1400, "height": 1000})
+    page.goto((fixture_report / "articles" / "12.html").as_uri())
+    stale = _row(page, "diff-2001-2011-2011-12A")
+    unchanged = page.locator("table.sbs tbody.same")
+    assert unchanged.count() > 0
+    page.locator("#only-changes").check()
+    assert not unchanged.first.is_visible()
+    assert stale.is_visible()
+    assert stale.locator(".badge.b-stale").inner_text().lower() == "stale reference"
+    assert "2001 12C is now 2011 12D" in stale.locator("td.kind").inner_text()
+    assert page.locator("tbody.diff").first.is_visible()
+    OUTPUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUTPUT / "article-12-only-changes.png"), full_page=True)
+    page.goto((fixture_report / "index.html").as_uri())
+    page.screenshot(path=str(OUTPUT / "index-fixture.png"), full_page=True)
+    assert watch.errors == []
+    context.close()
+
+
+def test_history_of_a_split_shows_each_piece_with_its_own_wording(browser: Any, report: Path) -> None:
+    context, page, watch = _new_page(browser, viewport={"width": 1400, "height": 1000})
+    page.goto((report / "articles" / "45-history.html").as_uri() + "#1963-45")
+    row = page.locator('[id="1963-45"] tr', has=page.locator("th", has_text="2007"))
+    assert row.locator(".hgroup-h").inner_text().startswith("Split 1963 45 → 2007 45A, 45B")
+    pieces = row.locator(".hstep")
+    assert pieces.count() == 2
+    first, second = pieces.nth(0).locator(".tx").inner_text(), pieces.nth(1).locator(".tx").inner_text()
+    assert first.startswith("Elke speler behalve de blinde") and "zelf opnemen" not in first
+    assert second.startswith("De leider speelt een kaart uit de blinde") and second.endswith("zelf opnemen.")
+    OUTPUT.mkdir(exist_ok=True)
+    row.scroll_into_view_if_needed()
+    page.screenshot(path=str(OUTPUT / "history-45.png"))
+    assert watch.errors == []
     context.close()
 
 

@@ -16,6 +16,7 @@ external resource, law text marked ``lang="nl"``.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -29,7 +30,7 @@ from lxml import etree
 from lawdiff import __version__
 from lawdiff.align import DEFAULT_THRESHOLDS
 from lawdiff.cli import main
-from lawdiff.corpus import Corpus, load
+from lawdiff.corpus import Corpus, default_corpus, load
 from lawdiff.diff import Op, Piece, compare, word_diff
 from lawdiff.errors import LawdiffBug
 from lawdiff.report import html, site
@@ -38,6 +39,7 @@ HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "html"
 CORPUS = FIXTURES / "corpus"
 HOSTILE = FIXTURES / "hostile"
+WIKI_2017 = FIXTURES / "wiki-2017"  # the wiki's 2017 article 45: a second source of 2017
 GOLDEN = HERE / "golden" / "html"
 UPDATE = os.environ.get("LAWDIFF_UPDATE_GOLDEN") == "1"
 
@@ -191,7 +193,7 @@ def test_report_of_the_fixture_corpus_matches_the_golden_files(tmp_path: Path) -
     out = tmp_path / "report"
     code, stdout, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
     assert code == 0, stderr
-    assert stdout == f"{out / 'index.html'}: 2 edition(s), 2 article(s), 1 pair(s) compared\n"
+    assert stdout == f"{out / 'index.html'}: 2 edition(s), 3 article(s), 1 pair(s) compared\n"
     assert stderr == ""  # no progress bar when stderr is not a terminal
     pages = {p: mask(c.decode("utf-8")) for p, c in tree(out).items() if p.endswith(".html")}
     golden = GOLDEN / "site"
@@ -267,12 +269,121 @@ def test_report_refuses_to_replace_a_folder_that_is_not_a_report(tmp_path: Path)
     assert code == 2 and "is not a folder" in stderr
 
 
+def test_report_lists_every_source_of_an_edition(tmp_path: Path) -> None:
+    corpus = ("--corpus", str(default_corpus()), "--corpus", str(WIKI_2017))
+    code, stdout, stderr = run("report", *corpus, "-o", str(tmp_path / "r"))
+    assert code == 0, stderr
+    # The index lists five editions (two sources of 2017) and compares four.
+    assert stdout.endswith(": 5 edition(s), 14 article(s), 2 pair(s) compared\n")
+    root = check_pages(tmp_path / "r")["index.html"]
+    rows = root.findall(".//table[@class='editions']/tbody/tr")
+    listed = [(tr.findtext("th"), tr.xpath("string(td[1])"), tr.xpath("string(td[2])")) for tr in rows]
+    assert listed == [
+        ("1963", "compared", "not stated"),
+        ("1997", "compared", "not stated"),
+        ("2007", "compared", "not stated"),
+        ("2017@nuxt", "compared, as 2017", "3e druk"),
+        (
+            "2017@wiki",
+            "not compared: another source of 2017; compare the two with lawdiff report 2017@nuxt 2017@wiki",
+            "not stated",
+        ),
+    ]
+    wiki = rows[-1].xpath("string(td[5])")
+    assert "wiki-2017/wiki-Sjabloon-2017-45.txt" in wiki
+    assert root.xpath("string(//p[contains(@class, 'alias')])") == (
+        "2017 means 2017@nuxt (the newer printing, as no setting chooses)."
+    )
+    assert [th.text for th in root.findall(".//table[@id='matrix']/thead/tr/th")][1:] == [
+        "1963",
+        "1997",
+        "2007",
+        "2017",
+    ]
+
+
+def test_report_of_two_sources_of_one_edition_compares_them(tmp_path: Path) -> None:
+    corpus = ("--corpus", str(default_corpus()), "--corpus", str(WIKI_2017))
+    out = tmp_path / "r"
+    code, stdout, stderr = run("report", "2017@wiki", "2017@nuxt", *corpus, "-o", str(out))
+    assert code == 0, stderr
+    assert stdout.endswith(": 5 edition(s), 2 article(s), 1 pair(s) compared\n")
+    pages = check_pages(out)
+    roles = {
+        tr.findtext("th"): tr.xpath("string(td[1])")
+        for tr in pages["index.html"].findall(".//table[@class='editions']/tbody/tr")
+    }
+    assert roles["2017@wiki"] == roles["2017@nuxt"] == "compared"
+    a45 = pages["articles/45.html"]
+    # Two sources of one year stand in name order, as `lawdiff history` has them.
+    row = a45.xpath("//tbody[.//*[@id='diff-2017_nuxt-2017_wiki-2017_wiki-45B']]")[0]
+    assert "k-modified" in row.get("class", "")
+    assert [d.text for d in row.iter("del")] == ["zo nodig"] and [i.text for i in row.iter("ins")] == ["zonodig"]
+    assert a45.xpath("string(//section[@id='diff-2017_nuxt-2017_wiki']//ul[@class='kinds'])").count("1 modified") == 1
+    # One source under two names is one edition.
+    code, stdout, _ = run("report", "2017", "2017@nuxt", *corpus, "-o", str(tmp_path / "s"))
+    assert code == 0 and stdout.endswith(": 5 edition(s), 2 article(s), 0 pair(s) compared\n")
+
+
+def test_report_keeps_files_a_user_added_to_the_report_folder(tmp_path: Path) -> None:
+    out = tmp_path / "rkeep"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    record = json.loads((out / html.MANIFEST).read_text(encoding="utf-8"))
+    assert sorted(record["files"]) == sorted(p for p in tree(out) if p != html.MANIFEST)
+    # An untouched report is replaced.
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    before = tree(out)
+    (out / "notities.txt").write_text("x\n", encoding="utf-8")
+    code, stdout, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
+    assert (code, stdout) == (2, "")
+    assert stderr == (
+        f"lawdiff: error: {out}: the folder holds what the last report did not write ('notities.txt'), "
+        "so it is not replaced; move those out of the folder, or write the report to another folder with -o\n"
+    )
+    assert (out / "notities.txt").read_text(encoding="utf-8") == "x\n"
+    assert {p: c for p, c in tree(out).items() if p != "notities.txt"} == before
+    (out / "notities.txt").unlink()
+    # A page edited in place, a folder added: the same.
+    page = out / "articles" / "10.html"
+    page.write_text(page.read_text(encoding="utf-8") + "<!-- mijn aantekening -->", encoding="utf-8")
+    (out / "mijn").mkdir()
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
+    assert code == 2 and "('articles/10.html', 'mijn/')" in stderr
+    assert "mijn aantekening" in page.read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rkeep"]  # no staging folder left
+
+
+def test_a_report_without_a_manifest_is_replaced_only_when_it_holds_report_files(tmp_path: Path) -> None:
+    out = tmp_path / "old"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    (out / html.MANIFEST).unlink()  # as written before reports kept one
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    (out / html.MANIFEST).unlink()
+    (out / "articles" / "notes.md").write_text("mine", encoding="utf-8")
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
+    assert code == 2 and "('articles/notes.md')" in stderr
+    (out / html.MANIFEST).write_text("{not json", encoding="utf-8")
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
+    assert code == 2 and html.MANIFEST in stderr
+    assert (out / "articles" / "notes.md").read_text(encoding="utf-8") == "mine"
+
+
 def test_report_of_named_editions_and_of_an_unknown_one(tmp_path: Path) -> None:
     code, stdout, _ = run("report", "2007", "2017", "-o", str(tmp_path / "r"))
     assert code == 0
-    assert stdout.endswith(": 2 edition(s), 2 article(s), 1 pair(s) compared\n")
-    index = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
-    assert "1963" not in index.split("<main", 1)[1].split("Changes per pair", 1)[0]
+    # The index lists every edition of the corpus; two are compared.
+    assert stdout.endswith(": 4 edition(s), 2 article(s), 1 pair(s) compared\n")
+    root = _parse((tmp_path / "r" / "index.html").read_text(encoding="utf-8"), "index.html")
+    assert [th.text for th in root.findall(".//table[@id='matrix']/thead/tr/th")] == ["Article", "2007", "2017"]
+    roles = {
+        tr.findtext("th"): tr.xpath("string(td[1])") for tr in root.findall(".//table[@class='editions']/tbody/tr")
+    }
+    assert roles == {
+        "1963": "not compared in this report",
+        "1997": "not compared in this report",
+        "2007": "compared",
+        "2017": "compared",
+    }
     code, _, stderr = run("report", "1999", "-o", str(tmp_path / "s"))
     assert code == 2 and "no edition '1999'" in stderr
     assert not (tmp_path / "s").exists()
@@ -385,6 +496,106 @@ def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> No
     fn = row("diff-2007-2017-2017-45A.fn1")
     assert "footnote" in fn.get("class", "")
     assert block("diff-2007-2017-2017-45A").xpath("string(.//sup[@class='fnref'])") == "1"
+
+
+def test_history_gives_each_piece_of_a_split_its_own_wording(tmp_path: Path, corpus: Corpus) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    sec = root.xpath("//section[@id='1963-45']")[0]
+    row = next(tr for tr in sec.iter("tr") if tr.findtext("th") == "2007")
+    pieces = {b.xpath("string(div[@class='ch'])"): b for b in row.xpath(".//div[@class='hstep']")}
+    assert sorted(pieces) == ["45A", "45B"]
+    edition = corpus.edition("2007")
+    for address, block in pieces.items():
+        clause = edition.find(address)
+        assert clause is not None
+        # Each piece shows its own text, all of it and nothing else: what a
+        # reader citing 45A copies is 45A.
+        assert block.xpath("string(div[contains(@class, 'tx')])") == clause.text, address
+        assert not block.findall(".//del"), address
+    assert "zelf opnemen" not in pieces["45A"].xpath("string()")
+    # The difference of the split is shown once, for the group, and says so.
+    group = row.xpath(".//div[@class='hgroup']")
+    assert len(group) == 1
+    assert group[0].xpath("string(div[@class='hgroup-h'])").startswith("Split 1963 45 → 2007 45A, 45B:")
+    assert group[0].findall(".//del") and group[0].findall(".//ins")
+
+
+def test_a_changed_text_never_reads_as_identical() -> None:
+    assert [html._pct(x) for x in (0, 1, 0.5, 0.998, 0.9996, 0.004, 0.0004, 0.996)] == [
+        "0 %",
+        "100 %",
+        "50 %",
+        "99.8 %",
+        ">99.9 %",
+        "0.4 %",
+        "<0.1 %",
+        "99.6 %",
+    ]
+
+
+def test_similarity_of_a_changed_clause_is_below_100_percent(tmp_path: Path) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    pages = check_pages(tmp_path / "r")
+    root = pages["articles/45.html"]
+    row = root.xpath("//tbody[.//*[@id='diff-2007-2017-2017-45D1']]")[0]
+    assert row.xpath("string(.//div[@class='sim'])") == "similarity 99.8 %"
+    for p, page in pages.items():
+        assert "similarity 100 %" not in page.xpath("string()"), p
+    fixture = tmp_path / "f"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(fixture))[0] == 0
+    a12 = _parse((fixture / "articles" / "12.html").read_text(encoding="utf-8"), "12.html")
+    assert a12.xpath("string(//tbody[.//*[@id='diff-2001-2011-2011-12B']]//div[@class='sim'])") == "similarity 99.9 %"
+    # A title changed over an identical text: said in words, not as a percentage.
+    a10 = _parse((fixture / "articles" / "10.html").read_text(encoding="utf-8"), "10.html")
+    moved = a10.xpath("//tbody[.//*[@id='diff-2001-2011-2011-11B']]")[0]
+    assert moved.xpath("string(.//div[@class='sim'])") == "no word of the text changed"
+
+
+def test_editorial_only_changes_are_counted_inside_their_kind(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    pages = check_pages(out)
+    table = pages["index.html"].xpath("//table[@class='totals']")[0]
+    heads = [th.xpath("string()") for th in table.xpath("thead/tr[2]/th")]
+    assert "Editorial only" not in heads
+    assert heads[:6] == ["Unchanged", "Modified", "Split", "Merged", "Added", "Removed"]
+    groups = [(th.xpath("string()"), th.get("colspan")) for th in table.xpath("thead/tr[1]/th[@scope='colgroup']")]
+    assert groups == [("Kind of change (each clause once)", "6"), ("Of these clauses", "4")]
+    cells = [td.xpath("string()") for td in table.xpath("tbody/tr[1]/td")][1:]
+    # The fixture's one editorial-only change is a split (a line break became two clauses).
+    assert cells[:6] == ["9", "6", "1 (1 editorial only)", "0", "3", "0"]
+    plan = site.plan(load([CORPUS]))
+    total = plan.totals[0]
+    kinds = sum(total.counts[k] for k, _ in html.KIND_COUNTS) + total.counts.get("outside_corpus", 0)
+    comp = compare(plan.compared[0], plan.compared[1])
+    assert kinds == len([ch for ch in comp.changes if site.touches(ch, set(total.articles))])
+    counts = pages["articles/10.html"].xpath("//section[@id='diff-2001-2011']/div[@class='counts']")[0]
+    assert "1 split (1 editorial only)" in counts.xpath("string(ul[@class='kinds'])")
+    assert "editorial" not in counts.xpath("string(ul[@class='flags'])")
+    assert counts.xpath("string(ul[@class='flags']/li[1])") == "of these:"
+
+
+def test_a_stale_reference_in_an_unchanged_clause_is_flagged(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    root = check_pages(out)["articles/12.html"]
+    row = root.xpath("//tbody[.//*[@id='diff-2001-2011-2011-12A']]")[0]
+    # Unchanged text, but not among the unchanged rows ("show only changes" keeps it).
+    assert row.get("class", "").split() == ["change", "k-unchanged", "diff", "stale"]
+    kind = row.xpath("string(tr/td[@class='kind'])")
+    assert "stale reference" in kind
+    assert "reference 12C kept as written, but 2001 12C is now 2011 12D: check the reference" in kind
+    assert root.xpath("string(//section[@id='diff-2001-2011']//li[contains(@class, 'stale')])") == "1 stale reference"
+    step = root.xpath("//td[@data-edition='2011'][.//*[@id='2011-12A']]/div[contains(@class, 'step')]")[0]
+    assert step.get("class") == "step s-unchanged stale" and step.xpath("string()") == "unchanged, stale reference"
+    hist = check_pages(out)["articles/12-history.html"]
+    row = next(tr for tr in hist.xpath("//section[@id='2001-12A']//tr") if tr.findtext("th") == "2011")
+    assert row.xpath("string(td[@class='kind'])") == "unchanged stale reference"
+    index = check_pages(out)["index.html"]
+    assert "1 stale reference" in index.xpath(
+        "string(//table[@id='matrix']//td[@class='cell h2'][contains(@title, 'stale')]/@title)"
+    )
 
 
 def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import itertools
+import json
 import os
 import re
 import shutil
@@ -46,16 +47,19 @@ from lawdiff.report.site import (
     HEAT_SYMBOLS,
     ArticlePlan,
     Heat,
+    Listed,
     Node,
     PairView,
     Site,
     anchor,
     article_file,
     article_numbers,
+    editorial_by_kind,
     history_file,
     pair_id,
     plan,
     select,
+    stale_references,
 )
 from lawdiff.sources.base import Loc
 
@@ -420,31 +424,109 @@ _KIND_WORD = {
 
 
 def _pct(x: float) -> str:
-    return f"{round(x * 100)} %"
+    """A share as a percentage that never rounds a difference away.
+
+    0.998 is "99.8 %", not "100 %", and 0.002 is "0.2 %", not "0 %": only
+    what is identical reads 100 % (or, for a share of change, 0 %).
+    """
+    if x <= 0:
+        return "0 %"
+    if x >= 1:
+        return "100 %"
+    whole = round(x * 100)
+    if 0 < whole < 100:
+        return f"{whole} %"
+    tenth = round(x * 100, 1)
+    if 0 < tenth < 100:
+        return f"{tenth:.1f} %"
+    return "<0.1 %" if x < 0.5 else ">99.9 %"
 
 
-def counts_list(counts: Mapping[str, int]) -> Element:
-    """The counts of a comparison in the order the committee reads them."""
-    items = [
-        ("unchanged", "unchanged"),
-        ("modified", "modified"),
-        ("editorial_only", "editorial only"),
-        ("renumbered", "renumbered"),
-        ("moved", "moved"),
-        ("split", "split"),
-        ("merged", "merged"),
-        ("added", "added"),
-        ("removed", "removed"),
-        ("title_changed", "titles changed"),
+def _similarity(ch: Change) -> str:
+    if ch.similarity >= 1:
+        # A title changed, or a split cut the same words differently.
+        return "no word of the text changed"
+    return f"similarity {_pct(ch.similarity)}"
+
+
+# The kinds of change: each change is counted under exactly one of them.
+KIND_COUNTS = (
+    ("unchanged", "unchanged"),
+    ("modified", "modified"),
+    ("split", "split"),
+    ("merged", "merged"),
+    ("added", "added"),
+    ("removed", "removed"),
+)
+# What may be true of a change of any kind, counted among those above.
+FLAG_COUNTS = (
+    ("renumbered", "renumbered"),
+    ("moved", "moved"),
+    ("title_changed", "titles changed"),
+)
+_OUTSIDE = ("outside_corpus", "outside the corpus")
+
+
+def _editorial_note(key: str, editorial: Mapping[str, int]) -> str:
+    k = editorial.get(key, 0)
+    return f" ({k} editorial only)" if k else ""
+
+
+def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale: int = 0) -> str:
+    """``5 modified (1 editorial only), 3 renumbered``: the counts that are not zero, in words."""
+    parts = [
+        f"{counts[key]} {word}{_editorial_note(key, editorial)}"
+        for key, word in (*KIND_COUNTS, _OUTSIDE, *FLAG_COUNTS)
+        if counts.get(key)
     ]
-    ul = el("ul", {"class": "counts"})
-    for key, word in items:
+    if stale:
+        parts.append(f"{stale} stale reference{'s' if stale > 1 else ''}")
+    return ", ".join(parts)
+
+
+def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None = None, stale: int = 0) -> Element:
+    """The counts of a comparison in the order the committee reads them.
+
+    First the kinds, under which every change counts once (an editorial-only
+    change counts as modified, and says so in brackets); then, apart, what
+    is true of some of those changes (renumbered, moved, titles changed).
+    """
+    editorial = editorial or {}
+    kinds = el("ul", {"class": "kinds"})
+    for key, word in KIND_COUNTS:
         n = counts.get(key, 0)
-        add(ul, el("li", {"class": "zero" if n == 0 else "n"}, el("b", None, str(n)), f" {word}"))
-    return ul
+        add(
+            kinds,
+            el(
+                "li",
+                {"class": "zero" if n == 0 else "n"},
+                el("b", None, str(n)),
+                f" {word}{_editorial_note(key, editorial)}",
+            ),
+        )
+    if counts.get(_OUTSIDE[0]):
+        add(
+            kinds,
+            el(
+                "li",
+                {"class": "n"},
+                el("b", None, str(counts[_OUTSIDE[0]])),
+                " added or removed where the other edition's corpus lacks the article",
+            ),
+        )
+    flags = el("ul", {"class": "flags"}, el("li", {"class": "of"}, "of these:"))
+    for key, word in FLAG_COUNTS:
+        n = counts.get(key, 0)
+        add(flags, el("li", {"class": "zero" if n == 0 else "n"}, el("b", None, str(n)), f" {word}"))
+    if stale:
+        add(
+            flags,
+            el("li", {"class": "n stale"}, el("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}"),
+        )
+    return el("div", {"class": "counts"}, kinds, flags)
 
 
-def _ref_item(r: RefChange, page: _Page, old: str, new: str) -> Element:
+def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Element:
     def target(edition: str, address: str) -> Element:
         href = page.resolve(edition, address)
         return el("a", {"href": href}, address) if href else el("span", None, address)
@@ -455,7 +537,18 @@ def _ref_item(r: RefChange, page: _Page, old: str, new: str) -> Element:
     if r.status == "removed":
         return el("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
     if r.status == "kept":
-        return el("li", {"class": "ref-kept"}, "reference ", target(old, r.old), " kept, but its target moved")
+        went: list[Child] = []
+        for i, a in enumerate(moved_to):
+            went.extend([", " if i else None, target(new, a)])
+        return el(
+            "li",
+            {"class": "ref-kept"},
+            "reference ",
+            target(old, r.old),
+            " kept as written, but ",
+            *(([f"{old} {r.old} is now {new} ", *went]) if went else [f"{old} {r.old} is no longer at {r.new}"]),
+            ": check the reference",
+        )
     return el(
         "li",
         {"class": "ref-retargeted"},
@@ -471,13 +564,24 @@ def _arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
     return f"{', '.join(old)} → {', '.join(new)}"
 
 
-def kind_cell(ch: Change, pv_old: Edition, pv_new: Edition, page: _Page) -> Element:
-    """The middle column: what kind of change, in words."""
+def kind_cell(
+    ch: Change,
+    pv_old: Edition,
+    pv_new: Edition,
+    page: _Page,
+    moved_targets: Mapping[str, tuple[str, ...]] | None = None,
+) -> Element:
+    """The middle column: what kind of change, in words.
+
+    ``moved_targets``: where the old targets of stale references went.
+    """
     td = el("td", {"class": "kind"})
     head = "heading " if ch.aspect == "title" else ""
     add(td, el("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value]))
     if ch.editorial_only:
         add(td, " ", el("span", {"class": "badge b-editorial"}, "editorial only"))
+    if stale_references(ch):
+        add(td, " ", el("span", {"class": "badge b-stale"}, "stale reference"))
     if ch.title_changed and ch.aspect == "text":
         add(td, " ", el("span", {"class": "badge b-title"}, "title changed"))
     if ch.renumbered:
@@ -503,7 +607,7 @@ def kind_cell(ch: Change, pv_old: Edition, pv_new: Edition, page: _Page) -> Elem
             ),
         )
     if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
-        add(td, el("div", {"class": "sim"}, f"similarity {_pct(ch.similarity)}"))
+        add(td, el("div", {"class": "sim"}, _similarity(ch)))
     if not ch.counterpart_in_corpus:
         other = pv_old.name if ch.new else pv_new.name
         add(td, el("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
@@ -519,7 +623,9 @@ def kind_cell(ch: Change, pv_old: Edition, pv_new: Edition, page: _Page) -> Elem
         )
     refs = [r for r in ch.references if r.status != "kept" or r.consistent is False]
     if refs:
-        add(td, el("ul", {"class": "refs"}, [_ref_item(r, page, pv_old.name, pv_new.name) for r in refs]))
+        moved = moved_targets or {}
+        items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
+        add(td, el("ul", {"class": "refs"}, items))
     return td
 
 
@@ -546,6 +652,7 @@ class _PairContext:
     old: Edition
     new: Edition
     prefix: str  # id prefix of this view's clause blocks
+    moved_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # of stale references
 
 
 def _block_id(ctx: _PairContext, edition: str, address: str, heading: bool = False) -> str:
@@ -627,7 +734,12 @@ def _change_rows(
     fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
     titled: tuple[set[str], set[str]],
 ) -> Element:
-    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference else "same"]
+    stale = bool(stale_references(ch))
+    # A row whose text is unchanged but whose reference went stale is a
+    # finding: never filed among (or hidden with) the unchanged rows.
+    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
+    if stale:
+        classes.append("stale")
     if ch.aspect == "title":
         classes.append("heading")
     if ch.renumbered:
@@ -674,7 +786,7 @@ def _change_rows(
         tr = el("tr")
         add(tr, _side_cell("old", ctx.old, old_blocks, i, n, ch))
         if i == 0:
-            cell = kind_cell(ch, ctx.old, ctx.new, page)
+            cell = kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets)
             if n > 1:
                 cell.set("rowspan", str(n))
             add(tr, cell)
@@ -702,7 +814,7 @@ def _side_cell(side: str, edition: Edition, blocks: list[Element], i: int, n: in
 
 
 def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
-    ctx = _PairContext(pv.old, pv.new, pv.id)
+    ctx = _PairContext(pv.old, pv.new, pv.id, pv.moved_targets)
 
     def chip(edition: str, address: str, _ident: str) -> str | None:
         return site.href(edition, address, page.path)
@@ -711,7 +823,7 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
         "section",
         {"class": "pair", "id": pv.id, "aria-labelledby": f"{pv.id}-h"},
         el("h2", {"id": f"{pv.id}-h"}, f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)),
-        counts_list(pv.heat.counts),
+        counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale),
         pair_table(ctx, pv.changes, page, chip, f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)"),
     )
     page.ids.update({pv.id, f"{pv.id}-h"})
@@ -764,7 +876,7 @@ def article_page(site: Site, a: ArticlePlan) -> str:
     main = el("main", {"id": "top"})
     add(main, el("h1", None, f"Article {a.number}", " — " if a.title else None, _title_span(a.title)))
     names = [e.name for e in a.editions]
-    missing = [e.name for e in site.editions if e.name not in names]
+    missing = [e.name for e in site.compared if e.name not in names]
     facts = el("p", {"class": "lead"}, f"In the corpus: {', '.join(names)}")
     if missing:
         add(facts, f" (the {', '.join(missing)} corpus does not hold it)")
@@ -841,7 +953,7 @@ def synopsis_section(site: Site, a: ArticlePlan, page: _Page) -> Element:
 
 def _step(step: str, a: ArticlePlan, i: int, cells: tuple[tuple[Node, ...], ...], page: _Page) -> Element:
     """The kind of change into this cell, linked to its side-by-side row."""
-    box = el("div", {"class": f"step s-{_badge(step)}"})
+    box = el("div", {"class": f"step s-{_badge(step)}" + (" stale" if "stale reference" in step else "")})
     prev, cur = a.editions[i - 1].name, a.editions[i].name
     # The new side's block, or for a removal the old side's.
     candidates = [(cur, n.address) for n in cells[i]] + [(prev, n.address) for n in cells[i - 1]]
@@ -956,6 +1068,13 @@ def _history_table(h: History, site: Site, page: _Page) -> Element:
         kind = el("td", {"class": "kind"})
         if step.change:
             add(kind, el("span", {"class": f"badge b-{_badge(step.change)}"}, step.change))
+            stale = [r.old for ch in step.changes for r in stale_references(ch)]
+            if stale:
+                add(
+                    kind,
+                    " ",
+                    el("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference"),
+                )
             for ch in step.changes:
                 if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
                     add(kind, el("div", {"class": "arrow"}, _arrow(ch.old, ch.new)))
@@ -963,21 +1082,32 @@ def _history_table(h: History, site: Site, page: _Page) -> Element:
         cell = el("td")
         if not step.addresses:
             add(cell, el("span", {"class": "none"}, "not present" if not step.change else "removed"))
-        edition = next(e for e in site.editions if e.name == step.edition)
+        edition = next(e for e in site.compared if e.name == step.edition)
         diffs = {a: ch for ch in step.changes if ch.aspect == "text" for a in ch.new}
         shown: set[int] = set()
         for addr, txt in zip(step.addresses, step.texts, strict=True):
+            into = diffs.get(addr)
+            segments: list[tuple[Op, str]] = [(Op.EQUAL, txt)]
+            whole = False
+            if into is not None and into.kind is not ChangeKind.UNCHANGED and into.kind is not ChangeKind.ADDED:
+                if len(into.new) == 1:
+                    # One clause takes all of the new text: the whole
+                    # difference is this clause's.
+                    segments = [(p.op, p.text) for p in into.diff]
+                    whole = True
+                else:
+                    # Pieces of a split share one difference, which cannot say
+                    # whose a deleted word was: it is shown once for the
+                    # group, labelled, and each piece shows its own wording
+                    # (its inserted words marked).
+                    if id(into) not in shown:
+                        shown.add(id(into))
+                        add(cell, _group_diff(into, h, step.edition))
+                    segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
             href = page.resolve(step.edition, addr)
             chip = el("a", {"class": "addr", "href": href}, addr) if href else el("span", {"class": "addr"}, addr)
-            into = diffs.get(addr)
             block = el("div", {"class": "hstep"}, el("div", {"class": "ch"}, chip))
-            if into is not None and into.kind is not ChangeKind.UNCHANGED and into.kind is not ChangeKind.ADDED:
-                if id(into) not in shown:
-                    # A split's pieces share one difference: shown once.
-                    shown.add(id(into))
-                    add(block, law_text("tx inline", [(p.op, p.text) for p in into.diff]))
-            else:
-                add(block, law_text("tx", [(Op.EQUAL, txt)]))
+            add(block, law_text("tx inline" if whole else "tx", segments))
             clause = edition.find(addr)
             if clause is not None:
                 add(block, _source(edition, clause))
@@ -988,13 +1118,30 @@ def _history_table(h: History, site: Site, page: _Page) -> Element:
     return table
 
 
+def _group_diff(ch: Change, h: History, edition: str) -> Element:
+    """The word difference of a split (or of several clauses into several), labelled as the group's."""
+    before = next((s.edition for s in h.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
+    source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
+    return el(
+        "div",
+        {"class": "hgroup"},
+        el(
+            "div",
+            {"class": "hgroup-h"},
+            f"{ch.kind.value.capitalize()} {source} → {edition} {', '.join(ch.new)}: the word difference over "
+            "the pieces together, in order. Each piece's own wording follows.",
+        ),
+        law_text("tx inline", [(p.op, p.text) for p in ch.diff]),
+    )
+
+
 def _badge(step: str) -> str:
     return step.split(",")[0].split("+")[0].split(" ")[0] or "unchanged"
 
 
 def index_page(site: Site) -> str:
     page = _Page("index.html", lambda e, addr: site.href(e, addr, "index.html"))
-    first, last = site.editions[0].name, site.editions[-1].name
+    first, last = site.compared[0].name, site.compared[-1].name
     span = first if first == last else f"{first}–{last}"
     main = el("main", {"id": "top"})
     add(
@@ -1027,11 +1174,30 @@ def _ranges(numbers: list[str]) -> str:
     return article_ranges(numbers, "–")
 
 
+def _role(x: Listed, site: Site) -> list[Child]:
+    """What the report does with a listed edition, in words."""
+    if x.compared_as and x.compared_as != x.edition.name:
+        return ["compared, as ", el("b", None, x.compared_as)]
+    if x.compared_as:
+        return ["compared"]
+    # Another source of a year the report compares: say how to compare the two.
+    year = x.edition.name.split("@", 1)[0]
+    peer = next((y for y in site.editions if y.means == year), None)
+    if "@" in x.edition.name and peer is not None:
+        return [
+            "not compared: another source of ",
+            year,
+            "; compare the two with ",
+            el("code", None, f"lawdiff report {' '.join(sorted((x.edition.name, peer.edition.name)))}"),
+        ]
+    return ["not compared in this report"]
+
+
 def _editions_section(site: Site) -> Element:
     table = el(
         "table",
         {"class": "editions"},
-        el("caption", None, "Editions compared and the sources each was read from"),
+        el("caption", None, "Every edition and source in the corpus, and whether this report compares it"),
         el(
             "thead",
             None,
@@ -1040,13 +1206,14 @@ def _editions_section(site: Site) -> Element:
                 None,
                 *[
                     el("th", {"scope": "col"}, h)
-                    for h in ("Edition", "Printing", "Articles", "Clauses", "Source files")
+                    for h in ("Edition", "In this report", "Printing", "Articles", "Clauses", "Source files")
                 ],
             ),
         ),
     )
     tbody = el("tbody")
-    for e in site.editions:
+    for x in site.editions:
+        e = x.edition
         clauses = list(e.walk())
         files = el(
             "ul",
@@ -1067,8 +1234,9 @@ def _editions_section(site: Site) -> Element:
             tbody,
             el(
                 "tr",
-                None,
+                {"class": "compared" if x.compared_as else "listed"},
                 el("th", {"scope": "row"}, e.name),
+                el("td", None, _role(x, site)),
                 el("td", None, ", ".join(e.printings) or "not stated"),
                 el("td", None, _ranges([a.address for a in e.articles()]) or "none"),
                 el("td", {"class": "num"}, str(len(clauses))),
@@ -1076,26 +1244,19 @@ def _editions_section(site: Site) -> Element:
             ),
         )
     add(table, tbody)
-    return el(
+    section = el(
         "section",
         {"id": "editions", "aria-labelledby": "editions-h"},
         el("h2", {"id": "editions-h"}, "Editions"),
         table,
     )
-
-
-_COUNT_COLUMNS = (
-    ("unchanged", "Unchanged"),
-    ("modified", "Modified"),
-    ("editorial_only", "Editorial only"),
-    ("renumbered", "Renumbered"),
-    ("moved", "Moved"),
-    ("split", "Split"),
-    ("merged", "Merged"),
-    ("added", "Added"),
-    ("removed", "Removed"),
-    ("title_changed", "Titles changed"),
-)
+    for year, source in site.corpus.aliases().items():
+        why = site.corpus.choices.get(year, "the corpus settings' choice, or else the newer printing")
+        add(
+            section,
+            el("p", {"class": "hint alias"}, el("b", None, year), " means ", el("b", None, source), f" ({why})."),
+        )
+    return section
 
 
 def _pairs_section(site: Site) -> Element:
@@ -1106,8 +1267,10 @@ def _pairs_section(site: Site) -> Element:
         el(
             "p",
             {"class": "hint"},
-            "Consecutive editions are compared on the articles both hold in this corpus; "
-            "a clause counts once, under the kind of its change.",
+            "Consecutive editions are compared on the articles both hold in this corpus. "
+            "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
+            "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
+            "those same clauses again.",
         ),
     )
     if not site.totals:
@@ -1116,23 +1279,49 @@ def _pairs_section(site: Site) -> Element:
             el("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare."),
         )
         return section
+    kinds = list(KIND_COUNTS)
+    if any(t.counts.get(_OUTSIDE[0]) for t in site.totals):
+        kinds.append(("outside_corpus", "Outside the corpus"))
+    flags = list(FLAG_COUNTS)
+    stale = any(t.stale for t in site.totals)
+    head_top = el(
+        "tr",
+        None,
+        el("th", {"scope": "col", "rowspan": "2"}, "Editions"),
+        el("th", {"scope": "col", "rowspan": "2"}, "Articles"),
+        el(
+            "th",
+            {"scope": "colgroup", "colspan": str(len(kinds)), "class": "group"},
+            "Kind of change (each clause once)",
+        ),
+        el(
+            "th",
+            {"scope": "colgroup", "colspan": str(len(flags) + stale), "class": "group flags"},
+            "Of these clauses",
+        ),
+    )
+    head = el(
+        "tr",
+        None,
+        *[el("th", {"scope": "col", "class": "num"}, word.capitalize()) for _, word in kinds],
+        *[el("th", {"scope": "col", "class": "num flag"}, word.capitalize()) for _, word in flags],
+        el("th", {"scope": "col", "class": "num flag"}, "Stale references") if stale else None,
+    )
     table = el(
         "table",
         {"class": "totals"},
         el("caption", None, "Counts of changes per pair of consecutive editions"),
-        el(
-            "thead",
-            None,
-            el(
-                "tr",
-                None,
-                el("th", {"scope": "col"}, "Editions"),
-                el("th", {"scope": "col"}, "Articles"),
-                *[el("th", {"scope": "col", "class": "num"}, h) for _, h in _COUNT_COLUMNS],
-            ),
-        ),
+        el("colgroup", None, el("col"), el("col")),
+        el("colgroup", {"span": str(len(kinds))}),
+        el("colgroup", {"span": str(len(flags) + stale), "class": "flags"}),
+        el("thead", None, head_top, head),
     )
     tbody = el("tbody")
+
+    def cell(n: int, extra: str = "", flag: bool = False) -> Element:
+        cls = "num" + (" flag" if flag else "") + ("" if n else " zero")
+        return el("td", {"class": cls}, str(n), el("span", {"class": "sub"}, extra) if extra else None)
+
     for t in site.totals:
         add(
             tbody,
@@ -1141,10 +1330,9 @@ def _pairs_section(site: Site) -> Element:
                 None,
                 el("th", {"scope": "row"}, f"{t.old.name} → {t.new.name}"),
                 el("td", None, _ranges(list(t.articles))),
-                *[
-                    el("td", {"class": "num" + (" zero" if not t.counts.get(k) else "")}, str(t.counts.get(k, 0)))
-                    for k, _ in _COUNT_COLUMNS
-                ],
+                *[cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
+                *[cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
+                cell(t.stale, flag=True) if stale else None,
             ),
         )
     add(table, tbody)
@@ -1165,7 +1353,7 @@ def _matrix_section(site: Site) -> Element:
         ),
     )
     head = el(
-        "tr", None, el("th", {"scope": "col"}, "Article"), *[el("th", {"scope": "col"}, e.name) for e in site.editions]
+        "tr", None, el("th", {"scope": "col"}, "Article"), *[el("th", {"scope": "col"}, e.name) for e in site.compared]
     )
     table = el(
         "table",
@@ -1192,7 +1380,7 @@ def _matrix_section(site: Site) -> Element:
                 ),
             ),
         )
-        for e in site.editions:
+        for e in site.compared:
             if e.name not in held:
                 add(tr, el("td", {"class": "cell none", "title": f"not in the {e.name} corpus"}, "–"))
                 continue
@@ -1211,7 +1399,7 @@ def _matrix_section(site: Site) -> Element:
                 )
                 continue
             h = pv.heat
-            counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in h.counts.items() if v)
+            counts = counts_phrase(h.counts, h.editorial, h.stale)
             add(
                 tr,
                 el(
@@ -1226,16 +1414,21 @@ def _matrix_section(site: Site) -> Element:
                         el("span", {"class": "sym"}, HEAT_SYMBOLS[h.level]),
                         " ",
                         el("span", {"class": "pct"}, _pct(h.share)),
+                        el("span", {"class": "stale"}, " !") if h.stale else None,
                     ),
                 ),
             )
         add(tbody, tr)
     add(table, tbody)
-    add(section, el("div", {"class": "scroll"}, table), _legend())
+    add(
+        section,
+        el("div", {"class": "scroll"}, table),
+        _legend(any(pv.heat.stale for a in site.articles for pv in a.pairs)),
+    )
     return section
 
 
-def _legend() -> Element:
+def _legend(stale: bool) -> Element:
     meaning = (
         "no difference",
         "only editorial changes or new numbers",
@@ -1252,6 +1445,12 @@ def _legend() -> Element:
         el("dd", None, "the earliest edition in the corpus that holds the article"),
     )
     add(dl, el("dt", {"class": "cell none"}, "–"), el("dd", None, "not in this edition's corpus"))
+    if stale:
+        add(
+            dl,
+            el("dt", {"class": "cell"}, el("span", {"class": "stale"}, "!")),
+            el("dd", None, "a reference kept as written although its target moved (stale): see the article page"),
+        )
     return el("div", {"class": "legend-box"}, el("h3", None, "Legend"), dl)
 
 
@@ -1275,26 +1474,102 @@ def render(site: Site, progress: Callable[[], None] | None = None) -> Iterator[t
 
 
 _MARK = 'name="generator" content="lawdiff'
+MANIFEST = ".lawdiff-manifest.json"
+# What a report wrote before it kept a manifest: its pages and assets only.
+_LEGACY = re.compile(r"index\.html|assets/report\.(?:css|js)|articles/[^/]+\.html")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def manifest(written: Mapping[str, str]) -> str:
+    """The manifest of a report: every file it wrote (relative path) with its SHA-256.
+
+    A later run replaces the folder only if it holds exactly these files,
+    unchanged: a file a user added or edited there is never deleted.
+    """
+    data = {"generator": "lawdiff", "files": dict(sorted(written.items()))}
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def _foreign(target: Path) -> list[str]:
+    """What in an earlier report folder its report did not write (or wrote otherwise): relative paths."""
+    listed: dict[str, str] | None = None
+    record = target / MANIFEST
+    if record.is_file() and not record.is_symlink():
+        try:
+            data = json.loads(record.read_text(encoding="utf-8"))
+            files = data["files"] if isinstance(data, dict) else None
+            if isinstance(files, dict) and all(isinstance(v, str) for v in files.values()):
+                listed = {str(k): v for k, v in files.items()}
+        except (ValueError, KeyError, UnicodeDecodeError):
+            listed = None
+        if listed is None:
+            return [MANIFEST]  # a manifest no report wrote: nothing can be vouched for
+    if listed is None:
+        folders = {"assets", "articles"}
+    else:
+        folders = set()
+        for p in listed:
+            folders.update(q.as_posix() for q in Path(p).parents)
+    out: list[str] = []
+    for root, dirs, names in os.walk(target):
+        here = Path(root).relative_to(target)
+        keep: list[str] = []
+        for d in sorted(dirs):
+            rel = (here / d).as_posix()
+            if (Path(root) / d).is_symlink() or rel not in folders:
+                out.append(rel + "/")  # all of it is foreign: named once
+            else:
+                keep.append(d)
+        dirs[:] = keep
+        for name in sorted(names):
+            rel = (here / name).as_posix()
+            path = Path(root) / name
+            if rel == MANIFEST and listed is not None:
+                continue
+            if path.is_symlink():
+                out.append(rel)
+            elif listed is None:
+                if not _LEGACY.fullmatch(rel):
+                    out.append(rel)
+            elif rel not in listed or _digest(path.read_bytes()) != listed[rel]:
+                out.append(rel)
+    return sorted(out)
 
 
 def _check_target(target: Path) -> None:
-    """Refuse to replace a folder that is not a lawdiff report."""
+    """Refuse to replace a folder that is not a lawdiff report, or that holds files its report did not write."""
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise UsageError(f"{target}: exists and is not a folder", fix="choose a new or empty folder for the report")
-    if target.is_dir() and any(target.iterdir()):
-        index = target / "index.html"
-        if not (index.is_file() and _MARK in index.read_text(encoding="utf-8", errors="replace")[:4000]):
-            raise UsageError(
-                f"{target}: the folder is not empty and holds no lawdiff report, so it is not replaced",
-                fix="choose a new or empty folder, or a folder an earlier `lawdiff report` wrote",
-            )
+    if not (target.is_dir() and any(target.iterdir())):
+        return
+    index = target / "index.html"
+    if not (target / MANIFEST).is_file() and not (
+        index.is_file() and _MARK in index.read_text(encoding="utf-8", errors="replace")[:4000]
+    ):
+        raise UsageError(
+            f"{target}: the folder is not empty and holds no lawdiff report, so it is not replaced",
+            fix="choose a new or empty folder, or a folder an earlier `lawdiff report` wrote",
+        )
+    foreign = _foreign(target)
+    if foreign:
+        shown = ", ".join(repr(p) for p in foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise UsageError(
+            f"{target}: the folder holds what the last report did not write ({shown}), so it is not replaced",
+            fix="move those out of the folder, or write the report to another folder with -o",
+        )
 
 
 def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
     """Write the files into a folder beside ``target``, then move it into place.
 
-    A failed run removes its folder and leaves ``target`` as it was.
-    Returns the number of files written.
+    The folder also gets :data:`MANIFEST`, the list of what was written.
+    ``target`` is replaced only when it is empty, or a report whose files
+    are all as that report wrote them (see :func:`_check_target`); a failed
+    run removes its folder and leaves ``target`` as it was.  Returns the
+    number of files written (the manifest not counted).
     """
     _check_target(target)
     parent = target.parent if str(target.parent) else Path(".")
@@ -1313,19 +1588,25 @@ def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
             f"{target}: cannot write the report there ({exc.strerror or exc})",
             fix="choose a folder you may write to",
         ) from None
-    count = 0
+    written: dict[str, str] = {}
     try:
         for rel, content in files:
+            if rel == MANIFEST or rel in written:
+                raise LawdiffBug(f"the report would write {rel} twice")
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(content)
-            count += 1
+            data = content.encode("utf-8")
+            path.write_bytes(data)
+            written[rel] = _digest(data)
+        (staging / MANIFEST).write_bytes(manifest(written).encode("utf-8"))
+        # Checked again at the last moment: a file saved into the old report
+        # while this one was being built must not be lost either.
+        _check_target(target)
         replace_dir_atomic(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return count
+    return len(written)
 
 
 def write_report(
@@ -1363,7 +1644,8 @@ def write_report(
 def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: Edition) -> str:
     """The side-by-side view of one pair of editions as one self-contained file."""
     changes = list(changes)
-    ctx = _PairContext(old, new, pair_id(old.name, new.name))
+    moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in stale_references(ch)}
+    ctx = _PairContext(old, new, pair_id(old.name, new.name), moved)
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         by_article.setdefault(ch.article, []).append(ch)
@@ -1402,7 +1684,14 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
             "; every change is labelled in words.",
         ),
     )
-    add(main, counts_list(replace(comp, changes=tuple(changes)).counts()))
+    add(
+        main,
+        counts_list(
+            replace(comp, changes=tuple(changes)).counts(),
+            editorial_by_kind(changes),
+            sum(len(stale_references(ch)) for ch in changes),
+        ),
+    )
     if len(order) > 1:
         toc = el("ol", {"class": "toc"})
         for n in order:

@@ -17,6 +17,10 @@ articles 53-56 of 1997 only):
   compare that pair, so that a partial corpus does not count a missing page as
   a removed one.
 
+The index lists every edition of the corpus, compared or not (each source
+of a year held from two, ``2017@wiki`` beside ``2017@nuxt``; see
+:func:`listing`), so that no source is left out silently.
+
 Anchors (:func:`anchor`) are the report's citation contract.
 """
 
@@ -29,7 +33,7 @@ from dataclasses import dataclass, replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
 from lawdiff.corpus import Corpus
-from lawdiff.diff import Change, ChangeKind, Comparer, Comparison, History, Op, history
+from lawdiff.diff import Change, ChangeKind, Comparer, Comparison, History, Op, RefChange, history
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key, parent_address
 
@@ -92,6 +96,9 @@ class Heat:
     changed: changes that are differences (anything but unchanged in place).
     total: all changes touching the article.
     counts: the change counts, as :meth:`Comparison.counts` gives them.
+    editorial: per kind of change, how many of the changes counted under it
+        are editorial only (see :func:`editorial_by_kind`).
+    stale: references kept while their target moved (see :func:`stale_references`).
     """
 
     level: int
@@ -99,6 +106,8 @@ class Heat:
     changed: int
     total: int
     counts: dict[str, int]
+    editorial: dict[str, int]
+    stale: int
 
 
 def heat(comp: Comparison, changes: tuple[Change, ...]) -> Heat:
@@ -125,7 +134,39 @@ def heat(comp: Comparison, changes: tuple[Change, ...]) -> Heat:
         level = 3
     else:
         level = 4
-    return Heat(level, round(share, 4), len(differences), len(changes), replace(comp, changes=changes).counts())
+    return Heat(
+        level,
+        round(share, 4),
+        len(differences),
+        len(changes),
+        replace(comp, changes=changes).counts(),
+        editorial_by_kind(changes),
+        sum(len(stale_references(ch)) for ch in changes),
+    )
+
+
+def editorial_by_kind(changes: Iterable[Change]) -> dict[str, int]:
+    """Per kind of change (``modified``, ``split``, ...), how many are editorial only.
+
+    ``Comparison.counts()["editorial_only"]`` is not a kind of its own: an
+    editorial change is counted under its kind (mostly ``modified``; a split
+    that only moved a line break is a split).  The report shows it there.
+    """
+    out: dict[str, int] = {}
+    for ch in changes:
+        if ch.editorial_only and ch.counterpart_in_corpus:
+            out[ch.kind.value] = out.get(ch.kind.value, 0) + 1
+    return out
+
+
+def stale_references(ch: Change) -> tuple[RefChange, ...]:
+    """References the change kept as written although their target moved.
+
+    The clause's text may be unchanged, yet ``zie 16D`` now leads to another
+    rule than it did: a reader must see it, so the report never files such a
+    row among the unchanged ones.
+    """
+    return tuple(r for r in ch.references if r.status == "kept" and r.consistent is False)
 
 
 def _editorial(ch: Change) -> bool:
@@ -144,12 +185,15 @@ class PairView:
     changes: the changes touching the article, in reading order: the new
         edition's document order, with removed clauses where they stood in the
         old edition.
+    moved_targets: for each stale reference (:func:`stale_references`), where
+        its old target went in the new edition.
     """
 
     old: Edition
     new: Edition
     changes: tuple[Change, ...]
     heat: Heat
+    moved_targets: dict[str, tuple[str, ...]]
 
     @property
     def id(self) -> str:
@@ -203,20 +247,50 @@ class ArticlePlan:
 
 @dataclass(frozen=True, slots=True)
 class PairTotal:
-    """The counts of one pair of editions over the articles that compare it."""
+    """The counts of one pair of editions over the articles that compare it.
+
+    editorial: per kind, how many of its changes are editorial only.
+    stale: references kept while their target moved.
+    """
 
     old: Edition
     new: Edition
     articles: tuple[str, ...]
     counts: dict[str, int]
+    editorial: dict[str, int]
+    stale: int
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """An edition of the corpus as the index lists it, compared or not.
+
+    edition: the edition as read (one entry of :meth:`Corpus.listing`: each
+        source of a year on its own, ``2017@wiki`` and ``2017@nuxt``).
+    compared_as: its name in this report's comparisons (``2017`` for
+        ``2017@nuxt`` when the bare year means that source), or "" when the
+        report does not compare it.
+    means: the bare year that stands for this source (``2017``), or "".
+    """
+
+    edition: Edition
+    compared_as: str
+    means: str
 
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """The whole report."""
+    """The whole report.
+
+    editions: every edition of the corpus, as the index lists it: the ones
+        compared and the ones that are not (another source of a year, an
+        edition not named), so that no source is left out silently.
+    compared: the editions compared, oldest first: the columns of the matrix.
+    """
 
     corpus: Corpus
-    editions: tuple[Edition, ...]
+    editions: tuple[Listed, ...]
+    compared: tuple[Edition, ...]
     thresholds: Thresholds
     articles: tuple[ArticlePlan, ...]
     totals: tuple[PairTotal, ...]
@@ -315,15 +389,45 @@ class _ScopedComparer(Comparer):
 
 
 def select(corpus: Corpus, names: Iterable[str]) -> tuple[Edition, ...]:
-    """The editions asked for (all when none), in the corpus's timeline."""
+    """The editions asked for (all when none), in the corpus's timeline.
+
+    Two names of one source (``2017`` and ``2017@nuxt`` when the bare year
+    means the site's) are one edition: the first named.
+    """
     wanted = list(dict.fromkeys(names))
-    eds = [corpus.edition(n) for n in wanted] if wanted else list(corpus.editions)
+    aliases = corpus.aliases()
+    eds: list[Edition] = []
+    seen: set[str] = set()
+    for e in (corpus.edition(n) for n in wanted) if wanted else corpus.editions:
+        source = aliases.get(e.name, e.name)
+        if source not in seen:
+            seen.add(source)
+            eds.append(e)
     if not eds:
         raise UsageError("the corpus holds no edition", fix="give a corpus folder with dumps")
     # The corpus's timeline: an amended version ("2017+2024-03-01") after the
     # edition it amends; a source named on its own ("2017@wiki") after its year.
     timeline = {e.name: i for i, e in enumerate(corpus.editions)}
+    # Two sources of one year stand in name order, as `lawdiff history`
+    # (lawdiff.diff.history) orders them, so that a page's pairs and its
+    # clause histories run the same way.
     return tuple(sorted(eds, key=lambda e: (e.year, timeline.get(e.name, len(timeline)), e.name)))
+
+
+def listing(corpus: Corpus, compared: tuple[Edition, ...]) -> tuple[Listed, ...]:
+    """Every edition of the corpus (:meth:`Corpus.listing`), and what the report does with each."""
+    means = {source: year for year, source in corpus.aliases().items()}
+    names = {e.name for e in compared}
+    out: list[Listed] = []
+    for e in corpus.listing():
+        year = means.get(e.name, "")
+        as_ = e.name if e.name in names else year if year in names else ""
+        out.append(Listed(e, as_, year))
+    listed = {x.edition.name for x in out} | set(means.values())
+    # An edition compared but not listed cannot come from this corpus's
+    # listing; it is listed all the same rather than left out.
+    out.extend(Listed(e, e.name, "") for e in compared if e.name not in listed)
+    return tuple(out)
 
 
 def article_numbers(editions: tuple[Edition, ...]) -> list[str]:
@@ -370,7 +474,8 @@ def plan(
         for old, new in itertools.pairwise(hs):
             comp = comparer.compare(old, new)
             changes = _reading_order(index.positions(old), tuple(index.changes(old, new, n)))
-            pairs.append(PairView(old, new, changes, heat(comp, changes)))
+            moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in stale_references(ch)}
+            pairs.append(PairView(old, new, changes, heat(comp, changes), moved))
         rows = _synopsis(n, hs, pairs, index.positions)
         anchors = frozenset(
             anchor(node.edition, node.address)
@@ -394,12 +499,21 @@ def plan(
             seen_pairs.setdefault((p.old.name, p.new.name), []).append(plan_)
     order = {e.name: i for i, e in enumerate(editions)}
     for (o, nw), arts in sorted(seen_pairs.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]])):
-        old_ed, new_ed = corpus.edition(o), corpus.edition(nw)
+        old_ed, new_ed = editions[order[o]], editions[order[nw]]
         nums = frozenset(a.number for a in arts)
         comp = comparer.compare(old_ed, new_ed)
         changes = tuple(ch for ch in comp.changes if touches(ch, nums))
-        totals.append(PairTotal(old_ed, new_ed, tuple(a.number for a in arts), replace(comp, changes=changes).counts()))
-    return Site(corpus, editions, comparer.thresholds, tuple(articles), tuple(totals))
+        totals.append(
+            PairTotal(
+                old_ed,
+                new_ed,
+                tuple(a.number for a in arts),
+                replace(comp, changes=changes).counts(),
+                editorial_by_kind(changes),
+                sum(len(stale_references(ch)) for ch in changes),
+            )
+        )
+    return Site(corpus, listing(corpus, editions), editions, comparer.thresholds, tuple(articles), tuple(totals))
 
 
 def _article(e: Edition, number: str) -> Clause:
@@ -584,6 +698,8 @@ def _step_label(changes: list[Change]) -> str:
     modified = [ch for ch in texts if ch.kind is ChangeKind.MODIFIED]
     if modified and all(ch.editorial_only for ch in modified):
         parts.append("editorial only")
+    if any(stale_references(ch) for ch in changes):
+        parts.append("stale reference")
     for ch in changes:
         if ch.aspect == "title" and ch.kind is not ChangeKind.UNCHANGED:
             word = {"modified": "changed"}.get(ch.kind.value, ch.kind.value)
