@@ -376,8 +376,9 @@ def report(editions: tuple[str, ...], output: Path, corpus_dirs: tuple[Path, ...
     with _Progress("Writing the report") as progress:
         site = html_report.write_report(corpus, editions, thresholds, output, progress)
     click.echo(
-        f"{output / 'index.html'}: {len(site.editions)} edition(s), {len(site.articles)} article(s), "
-        f"{len(site.totals)} pair(s) compared"
+        f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
+        + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
+        + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
     )
 
 

@@ -193,7 +193,7 @@ def test_report_of_the_fixture_corpus_matches_the_golden_files(tmp_path: Path) -
     out = tmp_path / "report"
     code, stdout, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
     assert code == 0, stderr
-    assert stdout == f"{out / 'index.html'}: 2 edition(s), 3 article(s), 1 pair(s) compared\n"
+    assert stdout == f"{out / 'index.html'}: 2 edition(s) compared, 3 article(s), 1 pair(s)\n"
     assert stderr == ""  # no progress bar when stderr is not a terminal
     pages = {p: mask(c.decode("utf-8")) for p, c in tree(out).items() if p.endswith(".html")}
     golden = GOLDEN / "site"
@@ -274,7 +274,7 @@ def test_report_lists_every_source_of_an_edition(tmp_path: Path) -> None:
     code, stdout, stderr = run("report", *corpus, "-o", str(tmp_path / "r"))
     assert code == 0, stderr
     # The index lists five editions (two sources of 2017) and compares four.
-    assert stdout.endswith(": 5 edition(s), 14 article(s), 2 pair(s) compared\n")
+    assert stdout.endswith(": 4 edition(s) compared (5 listed), 14 article(s), 2 pair(s)\n")
     root = check_pages(tmp_path / "r")["index.html"]
     rows = root.findall(".//table[@class='editions']/tbody/tr")
     listed = [(tr.findtext("th"), tr.xpath("string(td[1])"), tr.xpath("string(td[2])")) for tr in rows]
@@ -307,7 +307,7 @@ def test_report_of_two_sources_of_one_edition_compares_them(tmp_path: Path) -> N
     out = tmp_path / "r"
     code, stdout, stderr = run("report", "2017@wiki", "2017@nuxt", *corpus, "-o", str(out))
     assert code == 0, stderr
-    assert stdout.endswith(": 5 edition(s), 2 article(s), 1 pair(s) compared\n")
+    assert stdout.endswith(": 2 edition(s) compared (5 listed), 2 article(s), 1 pair(s)\n")
     pages = check_pages(out)
     roles = {
         tr.findtext("th"): tr.xpath("string(td[1])")
@@ -322,7 +322,7 @@ def test_report_of_two_sources_of_one_edition_compares_them(tmp_path: Path) -> N
     assert a45.xpath("string(//section[@id='diff-2017_nuxt-2017_wiki']//ul[@class='kinds'])").count("1 modified") == 1
     # One source under two names is one edition.
     code, stdout, _ = run("report", "2017", "2017@nuxt", *corpus, "-o", str(tmp_path / "s"))
-    assert code == 0 and stdout.endswith(": 5 edition(s), 2 article(s), 0 pair(s) compared\n")
+    assert code == 0 and stdout.endswith(": 1 edition(s) compared (5 listed), 2 article(s), 0 pair(s)\n")
 
 
 def test_report_keeps_files_a_user_added_to_the_report_folder(tmp_path: Path) -> None:
@@ -372,7 +372,7 @@ def test_report_of_named_editions_and_of_an_unknown_one(tmp_path: Path) -> None:
     code, stdout, _ = run("report", "2007", "2017", "-o", str(tmp_path / "r"))
     assert code == 0
     # The index lists every edition of the corpus; two are compared.
-    assert stdout.endswith(": 4 edition(s), 2 article(s), 1 pair(s) compared\n")
+    assert stdout.endswith(": 2 edition(s) compared (4 listed), 2 article(s), 1 pair(s)\n")
     root = _parse((tmp_path / "r" / "index.html").read_text(encoding="utf-8"), "index.html")
     assert [th.text for th in root.findall(".//table[@id='matrix']/thead/tr/th")] == ["Article", "2007", "2017"]
     roles = {
