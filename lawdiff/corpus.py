@@ -35,6 +35,7 @@ from lawdiff.model import (
     amend,
     article_of,
     build_page,
+    chronological,
     natural_key,
     normalize_address,
     page_strings,
@@ -323,7 +324,7 @@ class Corpus:
         aliases = self.aliases()
         names = {v.name for v in self.variants}
         out = [*self.variants, *(e for e in self.editions if e.name not in names and e.name not in aliases)]
-        return sorted(out, key=lambda e: (e.year, e.effective, e.name))
+        return sorted(out, key=chronological)
 
     def edition(self, name: str) -> Edition:
         for e in (*self.editions, *self.variants):
@@ -495,7 +496,7 @@ def from_pages(pages: list[Page], roots: tuple[str, ...] = (), settings: Setting
         if key not in builders:
             builders[key] = _EditionBuilder(name)
         builders[key].add(tree)
-    variants = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))
+    variants = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))  # printings not known yet
     variants = [_with_printing(e, settings) for e in variants]
     timeline: list[Edition] = []
     choices: dict[str, str] = {}

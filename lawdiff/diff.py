@@ -24,7 +24,7 @@ from rapidfuzz import fuzz
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Link, Thresholds, align
 from lawdiff.errors import UsageError
-from lawdiff.model import Clause, Edition, article_of
+from lawdiff.model import Clause, Edition, article_of, chronological
 
 # ---------------------------------------------------------------------------
 # Records
@@ -534,7 +534,7 @@ def _timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edit
             eds[same[0]] = edition
         else:
             eds.append(edition)
-    return sorted(eds, key=lambda e: (e.year, e.effective, e.name))
+    return sorted(eds, key=chronological)
 
 
 def _involved(comp: Comparison, old_side: tuple[str, ...] = (), new_side: tuple[str, ...] = ()) -> tuple[Change, ...]:

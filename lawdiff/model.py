@@ -214,6 +214,13 @@ class Edition:
         return tuple(seen)
 
 
+def chronological(edition: Edition) -> tuple[int, str, int, str]:
+    """Sort key of editions, oldest first: year, amendment date, then the
+    printing (an unnumbered one first, as the older), then the name."""
+    numbers = [int(m.group(1)) for p in edition.printings if (m := re.match(r"(\d+)e\b", p))]
+    return (edition.year, edition.effective, max(numbers, default=0), edition.name)
+
+
 # ---------------------------------------------------------------------------
 # Addresses
 

@@ -37,7 +37,7 @@ from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.errors import LawdiffBug, UsageError
-from lawdiff.model import Clause, Edition, Kind, article_of, natural_key, parent_address
+from lawdiff.model import Clause, Edition, Kind, article_of, chronological, natural_key, parent_address
 from lawdiff.report import article_ranges
 from lawdiff.report.files import replace_dir_atomic
 from lawdiff.report.site import (
@@ -1188,7 +1188,11 @@ def _role(x: Listed, site: Site) -> list[Child]:
             "not compared: another source of ",
             year,
             "; compare the two with ",
-            el("code", None, f"lawdiff report {' '.join(sorted((x.edition.name, peer.edition.name)))}"),
+            el(
+                "code",
+                None,
+                "lawdiff report " + " ".join(e.name for e in sorted((x.edition, peer.edition), key=chronological)),
+            ),
         ]
     return ["not compared in this report"]
 

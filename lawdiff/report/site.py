@@ -35,7 +35,7 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
 from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparer, Comparison, History, Op, RefChange, history
 from lawdiff.errors import LawdiffBug, UsageError
-from lawdiff.model import Clause, Edition, Kind, article_of, natural_key, parent_address
+from lawdiff.model import Clause, Edition, Kind, article_of, chronological, natural_key, parent_address
 
 # ---------------------------------------------------------------------------
 # Anchors
@@ -405,13 +405,11 @@ def select(corpus: Corpus, names: Iterable[str]) -> tuple[Edition, ...]:
             eds.append(e)
     if not eds:
         raise UsageError("the corpus holds no edition", fix="give a corpus folder with dumps")
-    # The corpus's timeline: an amended version ("2017+2024-03-01") after the
-    # edition it amends; a source named on its own ("2017@wiki") after its year.
-    timeline = {e.name: i for i, e in enumerate(corpus.editions)}
-    # Two sources of one year stand in name order, as `lawdiff history`
-    # (lawdiff.diff.history) orders them, so that a page's pairs and its
-    # clause histories run the same way.
-    return tuple(sorted(eds, key=lambda e: (e.year, timeline.get(e.name, len(timeline)), e.name)))
+    # Oldest first, as `lawdiff history` orders them (lawdiff.model.chronological:
+    # an amended version after the edition it amends, two sources of one year
+    # by printing, older first), so that a page's pairs and its clause
+    # histories run the same way.
+    return tuple(sorted(eds, key=chronological))
 
 
 def listing(corpus: Corpus, compared: tuple[Edition, ...]) -> tuple[Listed, ...]:
