@@ -62,7 +62,10 @@ def edition_summary(e: Edition) -> dict[str, Any]:
         "name": e.name,
         "year": e.year,
         "printings": list(e.printings),
-        "sources": [{"file": s.file, "format": s.format, "page": s.page, "printing": s.printing} for s in e.sources],
+        "sources": [
+            {"file": s.file, "format": s.format, "page": s.page, "printing": s.printing, "printed_pages": s.pages}
+            for s in e.sources
+        ],
         "articles": [a.address for a in e.articles()],
         "clauses": len(clauses),
         "clauses_with_text": sum(1 for c in clauses if c.text),
