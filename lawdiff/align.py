@@ -183,22 +183,22 @@ class Alignment:
     new_articles: tuple[str, ...]
 
     def successors(self, address: str) -> tuple[str, ...]:
-        for link in self.links:
-            if address in link.old and link.aspect == "text":
-                return link.new
-        for link in self.links:
-            if address in link.old:
-                return link.new
-        return ()
+        """Where the clause at ``address`` of the old edition went (its text's link first)."""
+        return self._follow(address, forward=True)
 
     def predecessors(self, address: str) -> tuple[str, ...]:
+        """Where the clause at ``address`` of the new edition came from."""
+        return self._follow(address, forward=False)
+
+    def _follow(self, address: str, forward: bool) -> tuple[str, ...]:
+        found: tuple[str, ...] | None = None
         for link in self.links:
-            if address in link.new and link.aspect == "text":
-                return link.old
-        for link in self.links:
-            if address in link.new:
-                return link.old
-        return ()
+            here, there = (link.old, link.new) if forward else (link.new, link.old)
+            if address in here:
+                if link.aspect == "text":
+                    return there
+                found = there if found is None else found
+        return found or ()
 
 
 # ---------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from lawdiff.model import (
     natural_key,
     normalize_address,
     page_strings,
+    printing_number,
 )
 from lawdiff.sources import read_file
 from lawdiff.sources.base import Fragment, Loc, Page
@@ -528,11 +529,6 @@ def _with_printing(edition: Edition, settings: Settings) -> Edition:
     return replace(edition, variant=family, sources=sources)
 
 
-def _printing_number(edition: Edition) -> int:
-    numbers = [int(m.group(1)) for p in edition.printings if (m := re.match(r"(\d+)e\b", p))]
-    return max(numbers, default=0)
-
-
 def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> Edition:
     """The source the bare year means: the settings' choice, else the newer printing."""
     if len(of_year) == 1:
@@ -547,7 +543,7 @@ def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> E
             file=settings.file,
             fix=f'set [default] "{year}" to one of: {", ".join(e.variant for e in of_year)}',
         )
-    return max(of_year, key=lambda e: (_printing_number(e), e.variant == "nuxt", e.name))
+    return max(of_year, key=lambda e: (printing_number(e), e.variant == "nuxt", e.name))
 
 
 def _amended_versions(edition: Edition, trees: list[PageTree]) -> list[Edition]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from diff_match_patch import diff_match_patch
@@ -490,36 +490,27 @@ def history(comparer: Comparer, edition: Edition, address: str) -> History:
         arts = {article_of(a) for a in addrs} - {""}
         return not arts or any(e.find(a) is not None for a in arts)
 
-    # Backwards: predecessors in older editions.
-    cur, cur_ed = start, edition
-    for e in reversed(eds[:idx]):
-        if not cur:
-            steps[e.name] = Step(e.name, (), (), "", (), covers(e, cur))
-            continue
-        if not covers(e, cur):
-            steps[e.name] = Step(e.name, (), (), "", (), False)
-            continue
-        comp = comparer.compare(e, cur_ed)
-        involved = _involved(comp, new_side=cur)
-        prev = tuple(dict.fromkeys(a for ch in involved for a in ch.old))
-        later = steps[cur_ed.name]
-        steps[cur_ed.name] = Step(later.edition, later.addresses, later.texts, _step_kind(involved), involved, True)
-        steps[e.name] = Step(e.name, prev, _texts(e, prev), "", (), True)
-        cur, cur_ed = prev, e
-    # Forwards: successors in newer editions.
-    cur, cur_ed = start, edition
-    for e in eds[idx + 1 :]:
-        if not cur:
-            steps[e.name] = Step(e.name, (), (), "", (), covers(e, cur))
-            continue
-        if not covers(e, cur):
-            steps[e.name] = Step(e.name, (), (), "", (), False)
-            continue
-        comp = comparer.compare(cur_ed, e)
-        involved = _involved(comp, old_side=cur)
-        nxt = tuple(dict.fromkeys(a for ch in involved for a in ch.new))
-        steps[e.name] = Step(e.name, nxt, _texts(e, nxt), _step_kind(involved), involved, True)
-        cur, cur_ed = nxt, e
+    def walk(editions: list[Edition], older: bool) -> None:
+        """Follow the clause edition by edition, away from where it started."""
+        cur, cur_ed = start, edition
+        for e in editions:
+            if not cur or not covers(e, cur):
+                # Gone (in_corpus) or in an article this edition's corpus lacks.
+                steps[e.name] = Step(e.name, (), (), "", (), not cur)
+                continue
+            comp = comparer.compare(e, cur_ed) if older else comparer.compare(cur_ed, e)
+            involved = _involved(comp, new_side=cur) if older else _involved(comp, old_side=cur)
+            there = tuple(dict.fromkeys(a for ch in involved for a in (ch.old if older else ch.new)))
+            if older:
+                # The change belongs to the later edition's step.
+                steps[cur_ed.name] = replace(steps[cur_ed.name], change=_step_kind(involved), changes=involved)
+                steps[e.name] = Step(e.name, there, _texts(e, there), "", (), True)
+            else:
+                steps[e.name] = Step(e.name, there, _texts(e, there), _step_kind(involved), involved, True)
+            cur, cur_ed = there, e
+
+    walk(list(reversed(eds[:idx])), older=True)
+    walk(eds[idx + 1 :], older=False)
     ordered = tuple(steps[e.name] for e in eds if e.name in steps)
     return History(f"{edition.name}:{clause.address}", ordered, _introduced(ordered))
 

@@ -214,11 +214,16 @@ class Edition:
         return tuple(seen)
 
 
+def printing_number(edition: Edition) -> int:
+    """The newest printing an edition was read from ("3e druk" -> 3), 0 if none is stated."""
+    numbers = [int(m.group(1)) for p in edition.printings if (m := re.match(r"(\d+)e\b", p))]
+    return max(numbers, default=0)
+
+
 def chronological(edition: Edition) -> tuple[int, str, int, str]:
     """Sort key of editions, oldest first: year, amendment date, then the
     printing (an unnumbered one first, as the older), then the name."""
-    numbers = [int(m.group(1)) for p in edition.printings if (m := re.match(r"(\d+)e\b", p))]
-    return (edition.year, edition.effective, max(numbers, default=0), edition.name)
+    return (edition.year, edition.effective, printing_number(edition), edition.name)
 
 
 # ---------------------------------------------------------------------------
@@ -421,7 +426,6 @@ class Draft:
 
     def add_text(self, text: str, inlines: tuple[Inline, ...], sep: str) -> list[Inline]:
         """Append a paragraph to the own text; returns the inlines as placed."""
-        offset = 0
         if self.text and text:
             self.text += sep
         offset = len(self.text)

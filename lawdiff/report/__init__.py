@@ -4,6 +4,17 @@ Each is fed values from the earlier stages (clause trees, checks, changes)
 and dispatches on their kind; none of them changes law text.
 """
 
+from lawdiff.sources.base import Loc
+
+
+def where(loc: Loc) -> str:
+    """A place for a reader: ``file:line``, or ``file $[533]`` for a payload element."""
+    if loc.line:
+        return f"{loc.file}:{loc.line}"
+    if loc.path:
+        return f"{loc.file} {loc.path}"
+    return loc.file
+
 
 def article_ranges(numbers: list[str], dash: str = "-") -> str:
     """Article numbers as ranges: ``['41', '42', '43', '45']`` -> ``41-43, 45``."""

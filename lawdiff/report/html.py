@@ -38,7 +38,7 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.model import Clause, Edition, Kind, article_of, chronological, natural_key, parent_address
-from lawdiff.report import article_ranges
+from lawdiff.report import article_ranges, where
 from lawdiff.report.files import replace_dir_atomic
 from lawdiff.report.site import (
     HEAT_LARGE,
@@ -61,7 +61,6 @@ from lawdiff.report.site import (
     select,
     stale_references,
 )
-from lawdiff.sources.base import Loc
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
@@ -88,6 +87,13 @@ def el(tag: str, attrs: Mapping[str, str] | None = None, *children: Child) -> El
     if children:
         add(e, *children)
     return e
+
+
+def _section(sid: str, heading: list[Child], cls: str | None, *content: Child) -> Element:
+    """A ``<section>`` labelled by its ``<h2>`` (ids ``sid`` and ``sid-h``)."""
+    attrs = {"class": cls} if cls else {}
+    attrs.update({"id": sid, "aria-labelledby": f"{sid}-h"})
+    return el("section", attrs, el("h2", {"id": f"{sid}-h"}, *heading), *content)
 
 
 def add(parent: Element, *children: Child) -> Element:
@@ -296,14 +302,6 @@ def law_text(
     return box
 
 
-def _where(loc: Loc) -> str:
-    if loc.line:
-        return f"{loc.file}:{loc.line}"
-    if loc.path:
-        return f"{loc.file} {loc.path}"
-    return loc.file
-
-
 _PRINTINGS: dict[int, tuple[Edition, dict[str, str]]] = {}
 
 
@@ -324,7 +322,7 @@ def _printing(edition: Edition, file: str) -> str:
 def _source(edition: Edition, clause: Clause) -> Element:
     """Where a clause came from: edition, printing, file and place."""
     printing = _printing(edition, clause.source.file)
-    parts = [edition.name] + ([printing] if printing else []) + [_where(clause.source)]
+    parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
     return el("div", {"class": "src"}, el("span", {"class": "vh"}, "Source: "), " · ".join(parts))
 
 
@@ -819,10 +817,10 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
     def chip(edition: str, address: str, _ident: str) -> str | None:
         return site.href(edition, address, page.path)
 
-    section = el(
-        "section",
-        {"class": "pair", "id": pv.id, "aria-labelledby": f"{pv.id}-h"},
-        el("h2", {"id": f"{pv.id}-h"}, f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)),
+    section = _section(
+        pv.id,
+        [f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)],
+        "pair",
         counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale),
         pair_table(ctx, pv.changes, page, chip, f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)"),
     )
@@ -909,10 +907,10 @@ def article_page(site: Site, a: ArticlePlan) -> str:
 
 def synopsis_section(site: Site, a: ArticlePlan, page: _Page) -> Element:
     """All editions of the article in columns, oldest first, line by line."""
-    section = el(
-        "section",
-        {"class": "synopsis", "id": "synopsis", "aria-labelledby": "synopsis-h"},
-        el("h2", {"id": "synopsis-h"}, "Synopsis"),
+    section = _section(
+        "synopsis",
+        ["Synopsis"],
+        "synopsis",
         el(
             "p",
             {"class": "hint"},
@@ -1170,10 +1168,6 @@ def index_page(site: Site) -> str:
     return _document(f"Spelregels voor wedstrijdbridge {span} · lawdiff report", "", body)
 
 
-def _ranges(numbers: list[str]) -> str:
-    return article_ranges(numbers, "–")
-
-
 def _role(x: Listed, site: Site) -> list[Child]:
     """What the report does with a listed edition, in words."""
     if x.compared_as and x.compared_as != x.edition.name:
@@ -1242,16 +1236,16 @@ def _editions_section(site: Site) -> Element:
                 el("th", {"scope": "row"}, e.name),
                 el("td", None, _role(x, site)),
                 el("td", None, ", ".join(e.printings) or "not stated"),
-                el("td", None, _ranges([a.address for a in e.articles()]) or "none"),
+                el("td", None, article_ranges([a.address for a in e.articles()], "–") or "none"),
                 el("td", {"class": "num"}, str(len(clauses))),
                 el("td", None, files),
             ),
         )
     add(table, tbody)
-    section = el(
-        "section",
-        {"id": "editions", "aria-labelledby": "editions-h"},
-        el("h2", {"id": "editions-h"}, "Editions"),
+    section = _section(
+        "editions",
+        ["Editions"],
+        None,
         table,
     )
     for year, source in site.corpus.aliases().items():
@@ -1264,10 +1258,10 @@ def _editions_section(site: Site) -> Element:
 
 
 def _pairs_section(site: Site) -> Element:
-    section = el(
-        "section",
-        {"id": "pairs", "aria-labelledby": "pairs-h"},
-        el("h2", {"id": "pairs-h"}, "Changes per pair of editions"),
+    section = _section(
+        "pairs",
+        ["Changes per pair of editions"],
+        None,
         el(
             "p",
             {"class": "hint"},
@@ -1333,7 +1327,7 @@ def _pairs_section(site: Site) -> Element:
                 "tr",
                 None,
                 el("th", {"scope": "row"}, f"{t.old.name} → {t.new.name}"),
-                el("td", None, _ranges(list(t.articles))),
+                el("td", None, article_ranges(list(t.articles), "–")),
                 *[cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
                 *[cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
                 cell(t.stale, flag=True) if stale else None,
@@ -1345,10 +1339,10 @@ def _pairs_section(site: Site) -> Element:
 
 
 def _matrix_section(site: Site) -> Element:
-    section = el(
-        "section",
-        {"id": "articles", "aria-labelledby": "articles-h"},
-        el("h2", {"id": "articles-h"}, "Articles × editions"),
+    section = _section(
+        "articles",
+        ["Articles × editions"],
+        None,
         el(
             "p",
             {"class": "hint"},

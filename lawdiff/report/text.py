@@ -12,22 +12,13 @@ from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.model import Clause, Edition, Kind
-from lawdiff.report import article_ranges
-from lawdiff.sources.base import Loc
+from lawdiff.report import article_ranges, where
 
 Style = Callable[[str, str], str]  # (text, role) -> text
 
 
 def plain(text: str, _role: str) -> str:
     return text
-
-
-def where(loc: Loc) -> str:
-    if loc.line:
-        return f"{loc.file}:{loc.line}"
-    if loc.path:
-        return f"{loc.file} {loc.path}"
-    return loc.file
 
 
 def _snippet(text: str, width: int = 60) -> str:
@@ -44,7 +35,7 @@ def editions(corpus: Corpus) -> str:
         if e.base:
             lines.append(f"  amends     {e.base}, in force from {e.effective}")
         lines.append(f"  printing   {', '.join(e.printings) or '(not stated)'}")
-        lines.append(f"  articles   {_ranges(arts) or '(none)'}  ({len(arts)})")
+        lines.append(f"  articles   {article_ranges(arts) or '(none)'}  ({len(arts)})")
         lines.append(
             f"  clauses    {len(clauses)} ({sum(1 for c in clauses if c.text)} with text, "
             f"{_count(sum(1 for c in clauses if c.kind is Kind.FOOTNOTE), 'footnote')})"
@@ -61,10 +52,6 @@ def editions(corpus: Corpus) -> str:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _ranges(numbers: list[str]) -> str:
-    return article_ranges(numbers, "-")
 
 
 def outline(e: Edition, style: Style = plain) -> str:
@@ -90,7 +77,9 @@ def outline(e: Edition, style: Style = plain) -> str:
         missing = [n for n in e.navigation if n.address and n.address[0].isdigit() and n.address not in present]
         if missing:
             lines.append("")
-            lines.append(f"listed in the contents but not in the corpus: {_ranges([n.address for n in missing])}")
+            lines.append(
+                f"listed in the contents but not in the corpus: {article_ranges([n.address for n in missing])}"
+            )
     return "\n".join(lines) + "\n"
 
 
