@@ -32,20 +32,34 @@ import generate  # noqa: E402
 
 def time_report(corpus: Path | None, out: Path, runs: int) -> dict[str, float | int]:
     times: list[float] = []
+    peak_kib = 0
     for _ in range(runs):
         cmd = [sys.executable, "-m", "lawdiff.cli", "report", "-o", str(out)]
         if corpus is not None:
             cmd += ["--corpus", str(corpus)]
+        # Each run in a fresh child started from here, so that its peak RSS
+        # is its own (a child forked from this process would inherit ours).
+        cmd = [sys.executable, "-c", _MEASURE, *cmd]
         start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
+        done = subprocess.run(cmd, check=True, capture_output=True, text=True)
         times.append(time.perf_counter() - start)
+        peak_kib = max(peak_kib, int(done.stdout.strip().splitlines()[-1]))
     files = [p for p in out.rglob("*") if p.is_file()]
     return {
         "best_s": round(min(times), 3),
         "median_s": round(statistics.median(times), 3),
+        "peak_rss_mb": round(peak_kib / 1024, 1),
         "files": len(files),
         "bytes": sum(p.stat().st_size for p in files),
     }
+
+
+# Runs the command given as arguments and prints its peak RSS (KiB) last.
+_MEASURE = (
+    "import resource, subprocess, sys; "
+    "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
 
 
 def main() -> None:
@@ -64,7 +78,7 @@ def main() -> None:
     for name, r in results.items():
         print(
             f"  {name:22} best {r['best_s']:7.3f}  median {r['median_s']:7.3f}  "
-            f"{r['files']} files, {int(r['bytes']) / 1e6:.1f} MB"
+            f"peak RSS {r['peak_rss_mb']} MB  {r['files']} files, {int(r['bytes']) / 1e6:.1f} MB"
         )
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
