@@ -27,22 +27,20 @@ from lawdiff.errors import InputError, UsageError
 from lawdiff.model import (
     Clause,
     Conflict,
-    Draft,
     Edition,
+    Loc,
     NavItem,
-    PageTree,
     SourceFile,
     amend,
     article_of,
-    build_page,
     chronological,
     natural_key,
     normalize_address,
-    page_strings,
     printing_number,
 )
 from lawdiff.sources import read_file
-from lawdiff.sources.base import Fragment, Loc, Page
+from lawdiff.sources.base import Fragment, Page
+from lawdiff.sources.build import Draft, PageTree, build_page, page_strings
 from lawdiff.sources.normalize import normalize_inline
 
 _YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")

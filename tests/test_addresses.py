@@ -13,12 +13,12 @@ from lawdiff.model import (
     Kind,
     address_parts,
     article_of,
-    child_address,
     natural_key,
     normalize_address,
     parent_address,
 )
 from lawdiff.sources.base import LabelStyle
+from lawdiff.sources.build import child_address
 
 # ---------------------------------------------------------------------------
 # child_address: the labels from the article down, concatenated

@@ -20,8 +20,8 @@ from click.testing import CliRunner, Result
 
 from lawdiff import corpus as corpus_module
 from lawdiff.cli import main
-from lawdiff.model import PageTree
 from lawdiff.sources.base import Page
+from lawdiff.sources.build import PageTree
 
 GOLDEN = Path(__file__).parent / "golden" / "ingest"
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,10 +21,11 @@ import pytest
 
 from lawdiff import corpus as corpus_module
 from lawdiff.corpus import Corpus, Unplaced, account, default_corpus, from_pages, load, tokens
-from lawdiff.model import Clause, Kind, PageTree, build_page
+from lawdiff.model import Clause, Kind
 from lawdiff.report import jsonout
 from lawdiff.sources import devalue, read_file, read_text
 from lawdiff.sources.base import Block, BlockKind, Fragment, Loc, Page
+from lawdiff.sources.build import PageTree, build_page
 from lawdiff.sources.normalize import normalize_lines
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,6 +7,7 @@ import pytest
 from lawdiff.corpus import Corpus
 from lawdiff.model import Reference, find_references, references_in
 from lawdiff.sources.base import Inline, InlineKind
+from lawdiff.sources.build import link_spans
 
 
 def targets(text: str) -> list[str]:
@@ -91,9 +92,9 @@ def test_references_come_in_text_order() -> None:
 # From links (Nuxt bodies), merged with the words
 
 
-def link(text: str, words: str, target: str) -> Inline:
+def link(text: str, words: str, target: str) -> tuple[int, int, str]:
     start = text.index(words)
-    return Inline(InlineKind.LINK, start, start + len(words), target, words)
+    return link_spans([Inline(InlineKind.LINK, start, start + len(words), target, words)])[0]
 
 
 def test_a_link_whose_words_name_a_more_precise_target() -> None:
@@ -148,7 +149,7 @@ def test_words_inside_a_link_that_name_another_clause_stay_references() -> None:
 def test_footnote_markers_are_not_links() -> None:
     text = "met de beeldzijde naar boven voor zich"
     marker = Inline(InlineKind.FOOTNOTE_REF, 28, 28, "1", "1")
-    assert references_in(text, [marker]) == ()
+    assert references_in(text, link_spans([marker])) == ()
 
 
 def test_words_and_links_merge_in_text_order() -> None:

@@ -16,26 +16,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from lawdiff.model.clause import Loc
 
-@dataclass(frozen=True, slots=True)
-class Loc:
-    """Where a piece of a page came from.
-
-    file: the path of the source file, as the corpus names it.
-    line: 1-based line number in the file (text formats), or 0.
-    path: a JSON path such as ``$[533][2]`` (payloads) or an XML place, or "".
-    """
-
-    file: str
-    line: int = 0
-    path: str = ""
-
-    def __str__(self) -> str:
-        if self.line:
-            return f"{self.file}:{self.line}"
-        if self.path:
-            return f"{self.file}:{self.path}"
-        return self.file
+__all__ = ["Loc"]
 
 
 class BlockKind(enum.Enum):

@@ -28,7 +28,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from lawdiff.model.address import roman_to_int
 from lawdiff.sources.base import Container
+
+__all__ = ["roman_to_int"]
 
 NAMESPACE_PREFIXES = ("sjabloon", "template")
 
@@ -37,22 +40,6 @@ _ARTICLE = re.compile(r"^(?P<num>\d{1,3})(?P<sec>[A-Z])?$")
 _CHAPTER = re.compile(r"^H(?P<ch>[IVXL]+)(?P<part>\d+)?(?P<par>[IVX]+)?$")
 _NAMED_PART = re.compile(r"^H(?P<ch>[IVXL]+)\s+(?P<name>.+)$")
 _TOC = re.compile(r"^inhoudsopgave\b", re.IGNORECASE)
-
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
-def roman_to_int(text: str) -> int:
-    """Value of a roman numeral (``VI`` -> 6); 0 if it is not one."""
-    total = 0
-    prev = 0
-    for ch in reversed(text.upper()):
-        value = _ROMAN.get(ch)
-        if value is None:
-            return 0
-        total = total - value if value < prev else total + value
-        prev = max(prev, value)
-    return total
-
 
 def slug(text: str) -> str:
     """A lowercase ASCII slug: ``JUISTE GANG VAN ZAKEN`` -> ``juiste-gang-van-zaken``."""

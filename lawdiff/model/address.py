@@ -1,0 +1,102 @@
+"""Clause addresses: ``45C4(b)``, ``45E.p2``, ``45A.fn1``, ``H6.3.I``.
+
+See :mod:`lawdiff.model` for the rules.  Pure functions on strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ---------------------------------------------------------------------------
+# Addresses
+
+_ADDRESS_PART = re.compile(r"\d+|[A-Z]|\([a-z]+\)|\.p\d+|\.fn\d+|\.\d+|~\d+")
+_ARTICLE_ADDRESS = re.compile(r"^\d+")
+
+
+def article_of(address: str) -> str:
+    """``45C4(b)`` -> ``45``; "" for addresses outside articles."""
+    m = _ARTICLE_ADDRESS.match(address)
+    return m.group(0) if m else ""
+
+
+def normalize_address(address: str) -> str:
+    """Tolerant spelling of an address: spaces out, ``45 (d)`` -> ``45(d)``, ``45c`` -> ``45C``, ``h6`` -> ``H6``."""
+    text = address.strip().replace(" ", "")
+    m = re.match(r"^(\d+)([a-z])(?=$|\d|\(|\.)", text)
+    if m:
+        text = m.group(1) + m.group(2).upper() + text[m.end() :]
+    elif re.match(r"^h\d", text):
+        text = "H" + text[1:]
+    return text
+
+
+def address_parts(address: str) -> list[str]:
+    """Split an article address into its labels: ``45C4(b)`` -> ``['45', 'C', '4', '(b)']``."""
+    if not _ARTICLE_ADDRESS.match(address):
+        return address.split(".")
+    return _ADDRESS_PART.findall(address)
+
+
+def parent_address(address: str) -> str:
+    """``45C4(b)`` -> ``45C4``, ``45E.p2`` -> ``45E``, ``H6.3.I`` -> ``H6.3``; "" for a top-level address."""
+    parts = address_parts(address)
+    if len(parts) <= 1:
+        return ""
+    if not _ARTICLE_ADDRESS.match(address):
+        # Outside the articles every level is joined with a dot.
+        return ".".join(parts[:-1])
+    last = parts[-1]
+    return address[: len(address) - len(last)]
+
+
+_ROMAN_PART = re.compile(r"^[IVXLC]+$")
+_FOOTNOTE_PART = re.compile(r"^fn(\d+)$")
+_PARAGRAPH_PART = re.compile(r"^p(\d+)$")
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(address: str) -> tuple[tuple[int, int, str], ...]:
+    """A sort key that puts ``45C10`` after ``45C9``, ``.p`` after labels and ``.fn`` last.
+
+    Outside the articles, numbers inside a part count as numbers (``H9``
+    before ``H10``) and paragraph numerals as their value (``H6.3.V`` before
+    ``H6.3.IX``).
+    """
+    article = bool(_ARTICLE_ADDRESS.match(address))
+    key: list[tuple[int, int, str]] = []
+    for part in address_parts(address):
+        p = part.lstrip(".")
+        if p.isdigit():
+            key.append((0, int(p), ""))
+        elif m := _FOOTNOTE_PART.match(p):
+            key.append((3, int(m.group(1)), ""))
+        elif m := _PARAGRAPH_PART.match(p):
+            key.append((2, int(m.group(1)), ""))
+        elif not article and _ROMAN_PART.match(p) and roman_to_int(p):
+            key.append((0, roman_to_int(p), ""))
+        elif not article:
+            for i, piece in enumerate(_DIGITS.split(p)):
+                if piece:
+                    key.append((0, int(piece), "") if i % 2 else (1, 0, piece))
+        else:
+            key.append((1, 0, p))
+    return tuple(key)
+
+
+
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def roman_to_int(text: str) -> int:
+    """Value of a roman numeral (``VI`` -> 6); 0 if it is not one."""
+    total = 0
+    prev = 0
+    for ch in reversed(text.upper()):
+        value = _ROMAN.get(ch)
+        if value is None:
+            return 0
+        total = total - value if value < prev else total + value
+        prev = max(prev, value)
+    return total

@@ -1,0 +1,209 @@
+"""The clause tree's values: clauses, editions and where they came from.
+
+See :mod:`lawdiff.model` for the addresses every clause carries.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from lawdiff.model.address import article_of, normalize_address
+from lawdiff.model.references import Reference
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """Where a piece of a page came from.
+
+    file: the path of the source file, as the corpus names it.
+    line: 1-based line number in the file (text formats), or 0.
+    path: a JSON path such as ``$[533][2]`` (payloads) or an XML place, or "".
+    """
+
+    file: str
+    line: int = 0
+    path: str = ""
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}"
+        if self.path:
+            return f"{self.file}:{self.path}"
+        return self.file
+
+
+# ---------------------------------------------------------------------------
+# Values
+
+
+class Kind(enum.Enum):
+    """What a clause is."""
+
+    CHAPTER = "chapter"
+    PART = "part"
+    PARAGRAAF = "paragraaf"  # a division of a part ("PARAGRAAF I ...")
+    PAGE = "page"  # front matter, appendices, amendment pages
+    ARTICLE = "article"
+    SECTION = "section"  # "A."
+    SUBSECTION = "subsection"  # "1."
+    ITEM = "item"  # "(a)" or "a."
+    SUBITEM = "subitem"  # anything deeper
+    PARAGRAPH = "paragraph"  # an unlabeled child: pN
+    FOOTNOTE = "footnote"  # fnN
+
+
+CONTAINER_KINDS = frozenset({Kind.CHAPTER, Kind.PART, Kind.PARAGRAAF})
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause of an edition.
+
+    kind: see :class:`Kind`.
+    address: see the module docstring.
+    label: the label as printed ("C.", "4.", "(b)", "a.", "ARTIKEL 45", "1)").
+    title: the title as printed, or "".
+    text: its own text: the unlabeled prose before its first child,
+        normalized, footnote markers taken out.
+    children: sub-clauses in document order (footnotes not included).
+    footnotes: the notes whose markers stand in ``text`` (``.fnN``).
+    references: cross-references in ``text``.
+    source: where the clause starts in its source file.
+    marker: for a footnote, its marker as printed in the text ("¹⁾", "1)").
+    anchor: for a footnote, where its marker stood in the parent's text.
+    notes: what the parser noticed (misprints and how they were read).
+    extra: heading furniture kept verbatim, such as the article range
+        "Art. 41 t/m 49" of a container heading, so that the tree still holds
+        every word of the source.
+    """
+
+    kind: Kind
+    address: str
+    label: str
+    title: str
+    text: str
+    children: tuple[Clause, ...]
+    footnotes: tuple[Clause, ...]
+    references: tuple[Reference, ...]
+    source: Loc
+    marker: str = ""
+    anchor: int = -1
+    notes: tuple[str, ...] = ()
+    extra: str = ""
+
+    def walk(self) -> Iterator[Clause]:
+        """This clause, its footnotes, then its children's walks: document order."""
+        yield self
+        yield from self.footnotes
+        for child in self.children:
+            yield from child.walk()
+
+    @property
+    def article(self) -> str:
+        """The article number this clause belongs to, or "" outside articles."""
+        return article_of(self.address)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file an edition was read from.
+
+    file, format, page: the file, its format and the page it holds.
+    printing: the printing its text was taken from, where it says.
+    pages: the printed pages the text stands on ("58-65"), where it says.
+    """
+
+    file: str
+    format: str
+    page: str
+    printing: str
+    pages: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """The same clause read from two files with different wording."""
+
+    address: str
+    field: str
+    first: Loc
+    second: Loc
+    first_text: str
+    second_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NavItem:
+    """One entry of an edition's table of contents."""
+
+    depth: int
+    title: str
+    address: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """One edition: its clause tree and where it came from.
+
+    name: how the tool names it ("2017").
+    year: the year it belongs to (orders editions).
+    clauses: top-level clauses (containers, articles, pages) in order.
+    sources: the files it was read from.
+    navigation: its table of contents, where a source gives one (it may list
+        articles whose pages are not in the corpus).
+    conflicts: clauses that two files give with different wording.
+    variant: which source family it was read from ("wiki", "nuxt") when the
+        corpus holds the edition from more than one ("2017@wiki").
+    effective: for an amended version ("2017+2024-03-01"), the date from
+        which it is in force; "" for an edition as printed.
+    base: for an amended version, the edition it amends.
+    """
+
+    name: str
+    year: int
+    clauses: tuple[Clause, ...]
+    sources: tuple[SourceFile, ...] = ()
+    navigation: tuple[NavItem, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+    variant: str = ""
+    effective: str = ""
+    base: str = ""
+    _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def walk(self) -> Iterator[Clause]:
+        for clause in self.clauses:
+            yield from clause.walk()
+
+    def find(self, address: str) -> Clause | None:
+        if not self._index:
+            for clause in self.walk():
+                self._index.setdefault(clause.address, clause)
+        return self._index.get(normalize_address(address))
+
+    def articles(self) -> list[Clause]:
+        return [c for c in self.walk() if c.kind is Kind.ARTICLE]
+
+    @property
+    def printings(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for s in self.sources:
+            if s.printing:
+                seen.setdefault(s.printing, None)
+        return tuple(seen)
+
+
+def printing_number(edition: Edition) -> int:
+    """The newest printing an edition was read from ("3e druk" -> 3), 0 if none is stated."""
+    numbers = [int(m.group(1)) for p in edition.printings if (m := re.match(r"(\d+)e\b", p))]
+    return max(numbers, default=0)
+
+
+def chronological(edition: Edition) -> tuple[int, str, int, str]:
+    """Sort key of editions, oldest first: year, amendment date, then the
+    printing (an unnumbered one first, as the older), then the name."""
+    return (edition.year, edition.effective, printing_number(edition), edition.name)
+

@@ -1,0 +1,113 @@
+"""Cross-references: read from a clause's words, merged with the source's links."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lawdiff.model.address import address_parts, normalize_address
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A cross-reference found in a clause's text.
+
+    target: the address it points at (``47E1``, ``45(d)``).
+    start, end: the span of ``Clause.text`` it was read from.
+    printed: that span's text.
+    via: "text" (read from the words), "link" (a hyperlink of the source),
+        or "link+text" (a link whose words name a more precise target).
+    """
+
+    target: str
+    start: int
+    end: int
+    printed: str
+    via: str
+
+
+
+
+# ---------------------------------------------------------------------------
+# Cross-references read from text
+
+_ADDR = r"\d{1,3}(?:[A-Z](?:\d{1,2})?)?(?:\s?\([a-z]\))?"
+_TRIGGER = re.compile(r"\b(?:[Aa]rtikelen|[Aa]rtikel|[Aa]rt\.|[Zz]ie)\s+(?=\d)")
+_LIST_ITEM = re.compile(rf"(?P<addr>{_ADDR})(?![\d\w/])")
+_LIST_SEP = re.compile(r"(?:\s*,\s*|\s+en\s+|\s+of\s+|\s+and\s+)(?=\d)")
+_SUB_ITEMS = re.compile(
+    r"\bsub\.?\s+(?P<items>[a-z]\.?(?:\s*(?:,|en|of)\s*[a-z]\.?)*)\s+van\s+(?:art\.|artikel)\s*(?P<art>\d{1,3})\b"
+)
+_BARE = re.compile(r"(?<![\w/.-])(?P<addr>\d{1,3}[A-Z]\d{0,2}(?:\s?\([a-z]\))?)(?![\w/])")
+
+
+def find_references(text: str) -> list[tuple[str, int, int]]:
+    """Addresses named in ``text``: ``[(target, start, end), ...]`` in order.
+
+    Reads ``artikel 45E``, ``art. 50``, ``zie 53C``, ``art. 45 (d)``, lists
+    such as ``de artikelen 64A, 64B7 en 64C`` and ``artikel 53 of 56``, and
+    bare lettered addresses such as ``16D1``, and the 1963 way of naming
+    items, ``sub. a. en b. van art. 42`` (``42(a)``, ``42(b)``).  Bare
+    numbers without a trigger word are not read (they are counts, not
+    references).
+    """
+    found: dict[int, tuple[str, int, int]] = {}
+    named_items: set[int] = set()  # article numbers whose items were named
+    for sub in _SUB_ITEMS.finditer(text):
+        article = sub.group("art")
+        named_items.add(sub.start("art"))
+        for item in re.finditer(r"\b([a-z])\b", sub.group("items")):
+            start = sub.start("items") + item.start(1)
+            found[start] = (f"{article}({item.group(1)})", start, start + 1)
+    for trig in _TRIGGER.finditer(text):
+        pos = trig.end()
+        while True:
+            m = _LIST_ITEM.match(text, pos)
+            if not m:
+                break
+            if m.start() not in named_items:
+                found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
+            sep = _LIST_SEP.match(text, m.end())
+            if not sep:
+                break
+            pos = sep.end()
+    for m in _BARE.finditer(text):
+        if not any(s <= m.start() < e for _, s, e in found.values()):
+            found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
+    return [found[k] for k in sorted(found)]
+
+
+def _refines(address: str, other: str) -> bool:
+    """Whether ``address`` is ``other`` or lies inside it, label by label (``16C1`` in ``16C``, not ``45`` in ``4``)."""
+    mine, theirs = address_parts(address), address_parts(other)
+    return mine[: len(theirs)] == theirs
+
+
+def references_in(text: str, links: Iterable[tuple[int, int, str]]) -> tuple[Reference, ...]:
+    """Merge the references read from words with the links of the source.
+
+    ``links``: the source's hyperlinks in ``text`` as (start, end, target
+    address).
+    """
+    refs: list[Reference] = []
+    textual = find_references(text)
+    used: set[int] = set()
+    for link_start, link_end, link_value in links:
+        inside = [(i, t) for i, t in enumerate(textual) if link_start <= t[1] and t[2] <= link_end]
+        # A link's words may name a more precise target than its href does
+        # ("16C1" linking to #artikel-16-c): keep the words' target then.
+        # Words naming another clause stay references read from the text.
+        precise = [(i, t) for i, t in inside if _refines(t[0], link_value) or _refines(link_value, t[0])]
+        for i, (target, s, e) in precise:
+            used.add(i)
+            chosen = target if len(address_parts(target)) >= len(address_parts(link_value)) else link_value
+            refs.append(Reference(chosen, s, e, text[s:e], "link" if chosen == link_value else "link+text"))
+        if not precise:
+            refs.append(Reference(link_value, link_start, link_end, text[link_start:link_end], "link"))
+    for i, (target, s, e) in enumerate(textual):
+        if i not in used:
+            refs.append(Reference(target, s, e, text[s:e], "text"))
+    refs.sort(key=lambda r: (r.start, r.end))
+    return tuple(refs)
+

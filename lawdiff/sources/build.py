@@ -1,0 +1,439 @@
+"""Building the clause tree from the blocks a reader produced.
+
+The nesting rules are the same for every format (tokens first, tree second):
+a reader turns a file into :class:`~lawdiff.sources.base.Page` values of flat
+blocks; :func:`build_page` nests them into draft clauses with addresses; the
+corpus merges the pages of an edition and freezes the drafts into
+:class:`~lawdiff.model.Clause` values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lawdiff.errors import LawdiffBug
+from lawdiff.model.address import article_of, roman_to_int
+from lawdiff.model.clause import CONTAINER_KINDS, Clause, Kind, Loc
+from lawdiff.model.references import references_in
+from lawdiff.sources.base import Block, BlockKind, Container, Inline, InlineKind, LabelStyle, Page
+from lawdiff.sources.wikiname import slug
+
+
+def link_spans(inlines: list[Inline] | tuple[Inline, ...]) -> list[tuple[int, int, str]]:
+    """The hyperlinks among a block's inlines as (start, end, target): footnote markers are not links."""
+    return [(x.start, x.end, x.value) for x in inlines if x.kind is InlineKind.LINK]
+
+
+def child_address(parent: str, style: LabelStyle, key: str, article_rooted: bool) -> str:
+    """The address of a labeled child (see the module docstring)."""
+    part = f"({key})" if style in (LabelStyle.PAREN, LabelStyle.LOWER) else key
+    if not parent:
+        return part
+    if not article_rooted:
+        return f"{parent}.{part}"
+    if part[:1].isdigit() and parent[-1:].isdigit():
+        return f"{parent}.{part}"
+    return parent + part
+
+
+
+# ---------------------------------------------------------------------------
+# Building the tree from blocks
+
+_TERMINAL = (".", ";", ":", "!", "?")
+
+
+@dataclass
+class Draft:
+    """A clause under construction (the builder's only mutable state)."""
+
+    kind: Kind
+    address: str
+    source: Loc
+    style: LabelStyle = LabelStyle.NONE
+    label: str = ""
+    title: str = ""
+    text: str = ""
+    inlines: list[Inline] = field(default_factory=list)
+    children: list[Draft] = field(default_factory=list)
+    footnotes: list[Draft] = field(default_factory=list)
+    marker: str = ""
+    anchor: int = -1
+    notes: list[str] = field(default_factory=list)
+    extra: str = ""
+    unlabeled: int = 0  # pN counter
+
+    @property
+    def article_rooted(self) -> bool:
+        return bool(article_of(self.address))
+
+    def add_text(self, text: str, inlines: tuple[Inline, ...], sep: str) -> list[Inline]:
+        """Append a paragraph to the own text; returns the inlines as placed."""
+        if self.text and text:
+            self.text += sep
+        offset = len(self.text)
+        self.text += text
+        placed = [Inline(x.kind, x.start + offset, x.end + offset, x.value, x.printed) for x in inlines]
+        self.inlines.extend(placed)
+        return placed
+
+    def freeze(self) -> Clause:
+        return Clause(
+            kind=self.kind,
+            address=self.address,
+            label=self.label,
+            title=self.title,
+            text=self.text,
+            children=tuple(c.freeze() for c in self.children),
+            footnotes=tuple(f.freeze() for f in self.footnotes),
+            references=references_in(self.text, link_spans(self.inlines)),
+            source=self.source,
+            marker=self.marker,
+            anchor=self.anchor,
+            notes=tuple(self.notes),
+            extra=self.extra,
+        )
+
+
+_CONTAINER_KIND = {"chapter": Kind.CHAPTER, "part": Kind.PART, "paragraph": Kind.PARAGRAAF}
+# Container headings by their first word: chapter, part, paragraph.
+_CONTAINER_LEVEL = {"HOOFDSTUK": 0, "DEEL": 1, "PARAGRAAF": 2}
+_LEVEL_KIND = {0: Kind.CHAPTER, 1: Kind.PART, 2: Kind.PARAGRAAF}
+_LEVEL_OF = {Kind.CHAPTER: 0, Kind.PART: 1, Kind.PARAGRAAF: 2}
+
+
+@dataclass
+class PageTree:
+    """The tree built from one page, before it is merged into its edition."""
+
+    page: Page
+    roots: list[Draft]
+    notes: list[tuple[Loc, str]]
+
+
+class _Builder:
+    """Nests a page's blocks into clauses (see :func:`build_page`)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.roots: list[Draft] = []
+        self.notes: list[tuple[Loc, str]] = []
+        self.addresses: dict[str, Draft] = {}
+        # footnote number -> clauses whose text carries that marker, oldest first
+        self.pending: dict[str, list[tuple[Draft, Inline]]] = {}
+        base: Draft | None = None
+        # The chapter / part / paragraph drafts open at this point of the
+        # page, outermost first, and the ones a heading has already named.
+        self.open_containers: list[Draft] = []
+        self.named: set[str] = set()
+        for cont in page.containers:
+            d = self._container(cont, base)
+            self.open_containers.append(d)
+            base = d
+        self.base = base
+        # The section a section page (Sjabloon:2017:45C) stands for, until
+        # its own heading, if it prints one, fills it in.
+        self.scope_section: Draft | None = None
+        self.stack: list[Draft] = [base] if base else []
+        scope = page.scope
+        if scope:
+            self._open_scope(scope)
+
+    # -- helpers ----------------------------------------------------------
+
+    def _register(self, draft: Draft) -> Draft:
+        if draft.address in self.addresses:
+            n = 2
+            while f"{draft.address}~{n}" in self.addresses:
+                n += 1
+            draft.notes.append(f"the label {draft.label or draft.address!r} occurs twice here; this one is ~{n}")
+            self.notes.append((draft.source, f"duplicate address {draft.address}, kept as {draft.address}~{n}"))
+            draft.address = f"{draft.address}~{n}"
+        self.addresses[draft.address] = draft
+        return draft
+
+    def _attach(self, parent: Draft | None, child: Draft) -> Draft:
+        self._register(child)
+        if parent is None:
+            self.roots.append(child)
+        else:
+            parent.children.append(child)
+        return child
+
+    def _container(self, cont: Container, parent: Draft | None) -> Draft:
+        d = Draft(
+            _CONTAINER_KIND.get(cont.kind, Kind.PART), cont.address, self.page.loc, label=cont.label, title=cont.title
+        )
+        return self._attach(parent, d)
+
+    def _open_scope(self, scope: str) -> None:
+        art = article_of(scope)
+        if not art:
+            page = Draft(Kind.PAGE, scope, self.page.loc, title=self.page.scope_title)
+            self._attach(self.base, page)
+            self.stack.append(page)
+            return
+        article = Draft(
+            Kind.ARTICLE,
+            art,
+            self.page.loc,
+            label=self.page.scope_label if scope == art else "",
+            title=self.page.scope_title if scope == art else "",
+        )
+        self._attach(self.base, article)
+        self.stack.append(article)
+        rest = scope[len(art) :]
+        if rest:
+            # A section page (Sjabloon:2017:45C): its body has no "C." heading.
+            section = Draft(
+                Kind.SECTION,
+                art + rest,
+                self.page.loc,
+                LabelStyle.UPPER,
+                title=self.page.scope_title if scope != art else "",
+            )
+            self._attach(article, section)
+            self.stack.append(section)
+            self.scope_section = section
+
+    def _article_index(self) -> int:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].kind in (Kind.ARTICLE, Kind.PAGE):
+                return i
+        return -1
+
+    def _place_text(self, draft: Draft, text: str, inlines: tuple[Inline, ...], sep: str) -> None:
+        placed = draft.add_text(text, inlines, sep)
+        for x in placed:
+            if x.kind is InlineKind.FOOTNOTE_REF:
+                self.pending.setdefault(x.value, []).append((draft, x))
+
+    # -- blocks -----------------------------------------------------------
+
+    def run(self) -> PageTree:
+        for block in self.page.blocks:
+            handler = {
+                BlockKind.CONTAINER: self.container,
+                BlockKind.ARTICLE: self.article,
+                BlockKind.LABELED: self.labeled,
+                BlockKind.LIST_ITEM: self.list_item,
+                BlockKind.PARAGRAPH: self.paragraph,
+                BlockKind.FOOTNOTE: self.footnote,
+            }[block.kind]
+            handler(block)
+        for number, waiting in self.pending.items():
+            for draft, _ in waiting:
+                self.notes.append((draft.source, f"footnote marker {number} in {draft.address} has no note"))
+        return PageTree(self.page, self.roots, self.notes)
+
+    def container(self, block: Block) -> None:
+        word = block.label.split()[0].upper() if block.label else ""
+        level = _CONTAINER_LEVEL.get(word, 1)
+        outer = next((d for d in reversed(self.open_containers) if _LEVEL_OF[d.kind] < level), None)
+        if block.label:
+            number = block.label.split()[-1].rstrip(".")
+            if level == 0:
+                addr = f"H{roman_to_int(number) or number}"
+            else:
+                addr = f"{outer.address}.{number}" if outer else f"P{number}"
+        else:
+            # An unnumbered heading names a part (1963: "JUISTE GANG VAN
+            # ZAKEN. Art. 41 t/m 49", page "HVI JUISTE GANG VAN ZAKEN").
+            name = slug(block.title) or str(len(self.roots) + 1)
+            addr = f"{outer.address}.{name}" if outer else f"P{name}"
+        same = next((d for d in self.open_containers if _LEVEL_OF[d.kind] == level), None)
+        if same is not None and same.address not in self.named and (same.address == addr or not block.label):
+            # The page's own container (named by its title) meeting its heading.
+            target = same
+        else:
+            # Another container on the same page (a part page holding
+            # "PARAGRAAF I" and "PARAGRAAF II"): a clause of its own.
+            target = self._attach(outer, Draft(_LEVEL_KIND[level], addr, block.loc))
+        self.named.add(target.address)
+        self.open_containers = [d for d in self.open_containers if _LEVEL_OF[d.kind] < level] + [target]
+        self.base = target
+        # The heading printed on the page wins over the page's name
+        # ("HOOFDSTUK 6" over the title's "HVI").
+        if block.label:
+            target.label = block.label
+        if block.title:
+            target.title = block.title
+        target.extra = block.extra
+        target.source = block.loc
+        self.stack = [target]
+
+    def article(self, block: Block) -> None:
+        existing = self.addresses.get(block.key)
+        if existing is not None and existing.kind is Kind.ARTICLE and not existing.label:
+            # The page is this article's own page: its heading fills it in.
+            article = existing
+        else:
+            article = self._attach(self.base, Draft(Kind.ARTICLE, block.key, block.loc))
+        article.label = block.label
+        article.title = block.title or article.title
+        article.source = block.loc
+        self.stack = ([self.base] if self.base else []) + [article]
+
+    def labeled(self, block: Block) -> None:
+        lo = self._article_index()
+        if lo < 0:
+            # Labeled text outside any article (a bare section page without
+            # scope, or front matter): hang it on the page base.
+            lo = len(self.stack) - 1
+        parent: Draft | None = None
+        if block.style is LabelStyle.UPPER:
+            del self.stack[lo + 1 :]
+        else:
+            for i in range(len(self.stack) - 1, lo, -1):
+                if self.stack[i].style is block.style:
+                    del self.stack[i:]
+                    break
+        parent = self.stack[-1] if self.stack else None
+        if parent is not None and parent.kind is Kind.PARAGRAPH:
+            self.stack.pop()
+            parent = self.stack[-1] if self.stack else None
+        kind = _labeled_kind(block.style, parent.kind if parent else None)
+        addr = child_address(
+            parent.address if parent else "", block.style, block.key, parent.article_rooted if parent else True
+        )
+        existing = self.addresses.get(addr)
+        if existing is not None and existing is self.scope_section and not existing.label:
+            # The scope section of a section page meeting its own heading
+            # ("Sjabloon:2017:45C" whose text does start with "C. ...").
+            draft = existing
+            draft.source = block.loc
+        else:
+            draft = self._attach(parent, Draft(kind, addr, block.loc, block.style))
+        draft.label = block.label
+        draft.title = block.title or draft.title
+        draft.notes.extend(block.notes)
+        self._place_text(draft, block.text, block.inlines, "\n")
+        self.stack.append(draft)
+
+    def _open_untitled(self, loc: Loc) -> None:
+        """Text before any heading on a page that gives no scope (a table of
+        contents, a container page): it still belongs somewhere, so it opens
+        an untitled page clause."""
+        if not self.stack:
+            page = self._attach(None, Draft(Kind.PAGE, f"page-{len(self.roots) + 1}", loc))
+            self.stack.append(page)
+
+    def list_item(self, block: Block) -> None:
+        self._open_untitled(block.loc)
+        lo = max(self._article_index(), 0)
+        for i in range(len(self.stack) - 1, lo, -1):
+            if self.stack[i].style is LabelStyle.DASH:
+                del self.stack[i:]
+                break
+        parent = self.stack[-1] if self.stack else None
+        draft = self._unlabeled(parent, block, LabelStyle.DASH, "-")
+        self.stack.append(draft)
+
+    def _unlabeled(self, parent: Draft | None, block: Block, style: LabelStyle, label: str) -> Draft:
+        if parent is None:
+            raise LawdiffBug(f"{block.loc}: an unlabeled block with nowhere to go")
+        parent.unlabeled += 1
+        addr = f"{parent.address}.p{parent.unlabeled}"
+        draft = self._attach(parent, Draft(Kind.PARAGRAPH, addr, block.loc, style, label=label))
+        draft.notes.extend(block.notes)
+        self._place_text(draft, block.text, block.inlines, "\n")
+        return draft
+
+    def paragraph(self, block: Block) -> None:
+        self._open_untitled(block.loc)
+        if block.title and not block.text:
+            # A heading the reader could not label (e.g. an unlabeled <h3>).
+            top = self.stack[-1]
+            if not top.title and not top.text and not top.children:
+                top.title = block.title
+                return
+            self._unlabeled(
+                top, Block(BlockKind.PARAGRAPH, block.loc, text=block.title, notes=block.notes), LabelStyle.NONE, ""
+            )
+            return
+        top = self.stack[-1]
+        first = block.text[:1]
+        if (
+            top.kind not in (Kind.ARTICLE, Kind.PAGE, Kind.SECTION, *CONTAINER_KINDS)
+            and top.text
+            and not top.children
+            and not top.text.endswith(_TERMINAL)
+            and first.islower()
+        ):
+            # 1963: an item's sentence broken by a blank line ("c. ... een
+            # nalatigheid" / "om te voldoen aan een straf, ...").
+            top.notes.append("text continued after a blank line, joined")
+            self._place_text(top, block.text, block.inlines, " ")
+            return
+        while (
+            len(self.stack) > 1
+            and top.kind not in (Kind.ARTICLE, Kind.PAGE, *CONTAINER_KINDS)
+            and (top.text or top.children)
+            and not (top.kind is Kind.SECTION and not top.children)
+        ):
+            self.stack.pop()
+            top = self.stack[-1]
+        if not top.children:
+            self._place_text(top, block.text, block.inlines, "\n")
+        else:
+            self._unlabeled(top, block, LabelStyle.NONE, "")
+
+    def footnote(self, block: Block) -> None:
+        waiting = self.pending.get(block.key) or []
+        notes = list(block.notes)
+        if waiting:
+            owner, marker = waiting.pop(0)
+            if not waiting:
+                self.pending.pop(block.key, None)
+        else:
+            self._open_untitled(block.loc)
+            lo = self._article_index()
+            owner = self.stack[lo] if lo >= 0 else self.stack[-1]
+            marker = None
+            notes.append("no marker for this note in the text")
+        addr = f"{owner.address}.fn{block.key}"
+        draft = Draft(
+            Kind.FOOTNOTE,
+            addr,
+            block.loc,
+            label=block.label,
+            marker=marker.printed if marker else "",
+            anchor=marker.start if marker else -1,
+        )
+        draft.notes.extend(notes)
+        draft.add_text(block.text, block.inlines, "\n")
+        self._register(draft)
+        owner.footnotes.append(draft)
+
+
+def _labeled_kind(style: LabelStyle, parent: Kind | None) -> Kind:
+    if style is LabelStyle.UPPER:
+        return Kind.SECTION
+    if style is LabelStyle.NUMBER:
+        return Kind.SUBSECTION if parent in (Kind.ARTICLE, Kind.SECTION, Kind.PAGE, None) else Kind.SUBITEM
+    if parent in (Kind.ARTICLE, Kind.SECTION, Kind.SUBSECTION, Kind.PAGE, None):
+        return Kind.ITEM
+    return Kind.SUBITEM
+
+
+def build_page(page: Page) -> PageTree:
+    """Nest one page's blocks into draft clauses."""
+    return _Builder(page).run()
+
+
+def page_strings(tree: PageTree) -> list[str]:
+    """Every string the tree holds for its page: what the lossless check counts."""
+    out: list[str] = []
+
+    def visit(d: Draft) -> None:
+        out.extend([d.label, d.title, d.text, d.extra, d.marker])
+        for f in d.footnotes:
+            visit(f)
+        for c in d.children:
+            visit(c)
+
+    for root in tree.roots:
+        visit(root)
+    return out
+
+
