@@ -18,8 +18,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from lawdiff import corpus as corpus_module
 from lawdiff.cli import main
+from lawdiff.corpus import timeline as corpus_timeline
 from lawdiff.sources.base import Page
 from lawdiff.sources.build import PageTree
 
@@ -139,7 +139,7 @@ def test_check_of_one_folder_and_one_file(tmp_path: Path) -> None:
 
 def losing(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
     """Make the tree builder lose the text of one clause, as a parser bug would."""
-    real: Callable[[Page], PageTree] = corpus_module.build_page
+    real: Callable[[Page], PageTree] = corpus_timeline.build_page
 
     def lossy(page: Page) -> PageTree:
         tree = real(page)
@@ -151,7 +151,7 @@ def losing(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
             stack.extend(draft.children)
         return tree
 
-    monkeypatch.setattr(corpus_module, "build_page", lossy)
+    monkeypatch.setattr(corpus_timeline, "build_page", lossy)
 
 
 def test_check_exits_1_when_a_file_has_unplaced_text(monkeypatch: pytest.MonkeyPatch) -> None:

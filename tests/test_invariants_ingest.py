@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from lawdiff import corpus as corpus_module
 from lawdiff.corpus import Corpus, Unplaced, account, default_corpus, from_pages, load, tokens
+from lawdiff.corpus import timeline as corpus_timeline
 from lawdiff.model import Clause, Kind
 from lawdiff.report import jsonout
 from lawdiff.sources import devalue, read_file, read_text
@@ -207,7 +207,7 @@ def test_a_repeated_word_counts_as_often_as_it_is_printed() -> None:
 
 
 def test_a_builder_that_drops_a_clause_text_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = corpus_module.build_page
+    real = corpus_timeline.build_page
 
     def lossy(page: Page) -> PageTree:
         tree = real(page)
@@ -217,7 +217,7 @@ def test_a_builder_that_drops_a_clause_text_is_caught(monkeypatch: pytest.Monkey
         section_b.text = ""
         return tree
 
-    monkeypatch.setattr(corpus_module, "build_page", lossy)
+    monkeypatch.setattr(corpus_timeline, "build_page", lossy)
     _, corpus = read_alone(CORPUS / "2007" / "wiki-Sjabloon-2007-45.txt")
     (check,) = corpus.checks
     (lost,) = check.unplaced

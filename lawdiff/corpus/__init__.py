@@ -1,0 +1,111 @@
+"""A corpus: folders of dumps, read into one clause tree per edition.
+
+A corpus folder holds any number of files of any known format, usually in
+``<year>/`` subfolders (``corpus/2007/...``); the format is recognised by
+content.  Pages of one edition are merged by address: the same clause from two
+files is one clause, and where their wording differs a :class:`Conflict` is
+recorded for ``lawdiff check``.
+
+The package also does the lossless accounting behind ``lawdiff check``: for
+each page, every word and sign of its source text (after the normalization of
+:mod:`lawdiff.sources.normalize`, and apart from the furniture a reader
+declares, such as list bullets and the ``---`` rule) must be found among the
+strings of the tree built from it (:mod:`lawdiff.corpus.account`).
+
+Modules: ``account`` (lossless accounting), ``merge`` (pages of an edition
+into one tree), ``settings`` (``lawdiff.toml``), ``timeline`` (editions,
+sources of a year, amended versions), ``dangling`` (references that lead
+nowhere); this module finds and reads the files.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+from lawdiff.corpus.account import PageCheck, Unplaced, account, tokens
+from lawdiff.corpus.dangling import Dangling, dangling_references
+from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
+from lawdiff.corpus.timeline import FAMILY, Corpus, from_pages
+from lawdiff.errors import InputError, UsageError
+from lawdiff.sources import read_file
+from lawdiff.sources.base import Page
+
+__all__ = [
+    "FAMILY",
+    "SETTINGS_FILE",
+    "Corpus",
+    "Dangling",
+    "PageCheck",
+    "Settings",
+    "Unplaced",
+    "account",
+    "corpus_files",
+    "dangling_references",
+    "default_corpus",
+    "from_pages",
+    "load",
+    "read_settings",
+    "tokens",
+]
+
+_YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
+
+
+def default_corpus() -> Path:
+    """The bundled corpus: shipped inside the package, or the repository's ``corpus/``."""
+    packaged = resources.files("lawdiff") / "data" / "corpus"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent.parent / "corpus"
+
+
+def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
+    """Files to read: (path, display name, edition hint from a year folder).
+
+    Files are named in reports relative to their corpus folder
+    (``2017/nuxt-artikel-45.payload.json``), so that reports read the same on
+    every machine; error messages name the path as given (see :func:`load`).
+    """
+    out: list[tuple[Path, str, str]] = []
+    for root in paths:
+        if root.is_dir():
+            for f in sorted(root.rglob("*")):
+                rel = f.relative_to(root)
+                if not f.is_file() or any(p.startswith(".") for p in rel.parts) or f.name == SETTINGS_FILE:
+                    continue
+                hint = next((m.group(1) for p in reversed(rel.parts[:-1]) if (m := _YEAR_DIR.match(p))), "")
+                display = rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}"
+                out.append((f, display, hint))
+        elif root.exists():
+            m = _YEAR_DIR.match(root.parent.name)
+            out.append((root, str(root), m.group(1) if m else ""))
+        else:
+            raise UsageError(f"{root}: no such file or folder", fix="give an existing corpus folder or file")
+    return out
+
+
+def load(paths: list[Path] | None = None) -> Corpus:
+    """Read every file under ``paths`` (default: the bundled corpus)."""
+    roots = paths or [default_corpus()]
+    files = corpus_files(roots)
+    pages: list[Page] = []
+    for path, display, hint in files:
+        try:
+            pages.extend(read_file(path, display, hint))
+        except InputError as exc:
+            # The message must lead the user to the file: the path as given.
+            exc.file = str(path)
+            raise
+    if not pages:
+        raise UsageError(
+            f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
+            fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
+        )
+    try:
+        return from_pages(pages, tuple(str(r) for r in roots), read_settings(roots))
+    except InputError as exc:
+        given = {display: str(path) for path, display, _ in files}
+        exc.file = given.get(exc.file, exc.file)
+        raise

@@ -1,0 +1,56 @@
+"""The corpus settings file: ``lawdiff.toml`` at the top of a corpus folder."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lawdiff.errors import InputError
+
+SETTINGS_FILE = "lawdiff.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The corpus settings file (``lawdiff.toml`` in a corpus folder).
+
+    default: for a year held from two sources, which one the bare year means
+        (``[default] "2017" = "nuxt"``).
+    printing: the printing a source was made from, when its pages do not
+        say (``[printing] "2017@wiki" = "2e druk"``).
+    """
+
+    default: dict[str, str] = field(default_factory=dict)
+    printing: dict[str, str] = field(default_factory=dict)
+    file: str = ""  # where the settings were read, for messages
+
+
+def read_settings(roots: list[Path]) -> Settings:
+    """Read ``lawdiff.toml`` from the corpus folders that have one."""
+    default: dict[str, str] = {}
+    printing: dict[str, str] = {}
+    read_from = ""
+    for root in roots:
+        path = root / SETTINGS_FILE
+        if not root.is_dir() or not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(
+                f"the settings are not valid TOML ({exc})",
+                file=str(path),
+                fix='write e.g. [default] "2017" = "nuxt"',
+            ) from None
+        for table, into in (("default", default), ("printing", printing)):
+            values = data.get(table, {})
+            if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
+                raise InputError(
+                    f"[{table}] must map names to text",
+                    file=str(path),
+                    fix='write e.g. [default] "2017" = "nuxt"',
+                )
+            into.update({str(k): str(v) for k, v in values.items()})
+        read_from = str(path)
+    return Settings(default, printing, read_from)
