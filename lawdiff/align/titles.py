@@ -1,0 +1,118 @@
+"""Aligning headings, after the text: a heading goes with its text."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rapidfuzz import fuzz, process
+
+from lawdiff.align.records import Link
+from lawdiff.align.space import titled
+from lawdiff.align.thresholds import Thresholds
+from lawdiff.model import Edition, Kind
+
+
+def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresholds) -> list[Link]:
+    a_titled, b_titled = titled(old), titled(new)
+    # Where did each old address's text go?
+    dest: dict[str, set[str]] = {}
+    # And where did each new address's text come from?
+    src: dict[str, set[str]] = {}
+    for link in text_links:
+        for o in link.old:
+            dest.setdefault(o, set()).update(link.new)
+        for n in link.new:
+            src.setdefault(n, set()).update(link.old)
+    b_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
+    b_src: dict[str, set[str]] = {
+        address: {o for addr in subtree for o in src.get(addr, ())} for address, subtree in b_subtree.items()
+    }
+    holders: dict[str, list[int]] = defaultdict(list)
+    for y, b in enumerate(b_titled):
+        for addr in b_subtree[b.address]:
+            holders[addr].append(y)
+    b_index = {b.address: y for y, b in enumerate(b_titled)}
+    by_level: dict[int, list[int]] = defaultdict(list)
+    for y, b in enumerate(b_titled):
+        by_level[_level(b.kind)].append(y)
+    proposals: list[tuple[float, int, int, str]] = []
+    for x, a in enumerate(a_titled):
+        a_dest: set[str] = set()
+        a_sub: set[str] = set()
+        for d in a.walk():
+            if d.text:
+                a_dest |= dest.get(d.address, set())
+                a_sub.add(d.address)
+        # Candidates: the same address, the headings above where the text
+        # went, and headings with a similar title (rapidfuzz, in C).
+        cands: set[int] = set()
+        if a.address in b_index:
+            cands.add(b_index[a.address])
+        for addr in a_dest:
+            cands.update(holders.get(addr, ()))
+        level = by_level.get(_level(a.kind), [])
+        for _, _, y in process.extract(
+            a.title,
+            {y: b_titled[y].title for y in level},
+            scorer=fuzz.ratio,
+            score_cutoff=t.title_min * 100,
+            limit=5,
+        ):
+            cands.add(int(y))
+        for y in sorted(cands):
+            b = b_titled[y]
+            if _level(a.kind) != _level(b.kind):
+                continue
+            if a.text and b.text and b.address not in dest.get(a.address, ()):
+                # Both headings head own texts that the text alignment did
+                # not pair: a heading goes with its text, so a number reused
+                # for a new subject (2007 23, 2017 23) is no retitling.
+                continue
+            tsim = fuzz.ratio(a.title, b.title) / 100
+            sub = _shared_text(a_dest, b_subtree[b.address], b_src[b.address], a_sub)
+            same = a.address == b.address
+            if not (same or sub > 0 or tsim >= t.title_min):
+                continue
+            s = tsim * 0.5 + sub + (t.address_bonus if same else 0.0)
+            why = f"title {tsim:.2f}, shared text below {sub:.2f}" + (", same address" if same else "")
+            if s >= t.title_min * 0.5:
+                proposals.append((s, x, y, why))
+    proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
+    used_a: dict[int, tuple[int, float, str]] = {}
+    used_b: set[int] = set()
+    for s, x, y, why in proposals:
+        if x in used_a or y in used_b:
+            continue
+        used_a[x] = (y, s, why)
+        used_b.add(y)
+    out: list[Link] = []
+    for x, a in enumerate(a_titled):
+        if x in used_a:
+            y, s, why = used_a[x]
+            out.append(Link("title", (a.address,), (b_titled[y].address,), round(min(s, 1.0), 4), "title", (why,)))
+        else:
+            out.append(Link("title", (a.address,), (), 0.0, "", ()))
+    for y, b in enumerate(b_titled):
+        if y not in used_b:
+            out.append(Link("title", (), (b.address,), 0.0, "", ()))
+    return out
+
+
+def _shared_text(a_dest: set[str], b_sub: set[str], b_src: set[str], a_sub: set[str]) -> float:
+    """How much of the text below two headings the text alignment joins.
+
+    Counted on both sides (where the old subtree's text went among the new
+    subtree's clauses, and where the new subtree's text came from among the
+    old one's), so that aligning B with A gives the same score as A with B.
+    """
+    total = len(a_dest | b_sub) + len(b_src | a_sub)
+    return (len(a_dest & b_sub) + len(b_src & a_sub)) / total if total else 0.0
+
+
+def _level(kind: Kind) -> int:
+    """Headings pair only with headings of their level: containers, articles, the rest."""
+    if kind in (Kind.CHAPTER, Kind.PART, Kind.PARAGRAAF, Kind.PAGE):
+        return 0
+    if kind is Kind.ARTICLE:
+        return 1
+    return 2

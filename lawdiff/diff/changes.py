@@ -1,0 +1,224 @@
+"""Comparing two editions: an alignment turned into change records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Link, Thresholds, align
+from lawdiff.diff.editorial import canonical, editorial_only
+from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange
+from lawdiff.diff.words import word_diff
+from lawdiff.model import Clause, Edition, article_of
+
+# ---------------------------------------------------------------------------
+# Comparing editions
+
+
+def compare(old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Comparison:
+    """Every change from ``old`` to ``new``."""
+    alignment = align(old, new, thresholds)
+    return describe(old, new, alignment)
+
+
+def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
+    """Turn an alignment into change records."""
+    old_articles = {a.address for a in old.articles()} | set(alignment.old_articles)
+    new_articles = {a.address for a in new.articles()} | set(alignment.new_articles)
+    text_links = [link for link in alignment.links if link.aspect == "text"]
+    title_links = [link for link in alignment.links if link.aspect == "title"]
+    folded: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    pair_titles = {(link.old, link.new) for link in title_links if link.old and link.new}
+    changes: list[Change] = []
+    for link in text_links:
+        fold = len(link.old) == 1 and len(link.new) == 1 and (link.old, link.new) in pair_titles
+        if fold:
+            folded.add((link.old, link.new))
+        changes.append(_change(link, old, new, alignment, old_articles, new_articles, with_title=fold))
+    unmatched_text = {a for link in text_links if not (link.old and link.new) for a in link.old + link.new}
+    for link in title_links:
+        if (link.old, link.new) in folded:
+            continue
+        # A titled clause added or removed together with its own text is
+        # already told by its text change.
+        if not (link.old and link.new) and (link.old or link.new)[0] in unmatched_text:
+            continue
+        changes.append(_change(link, old, new, alignment, old_articles, new_articles, with_title=True))
+    order_old = {c.address: i for i, c in enumerate(old.walk())}
+    order_new = {c.address: i for i, c in enumerate(new.walk())}
+    changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
+    return Comparison(old.name, new.name, alignment.thresholds, tuple(changes), alignment)
+
+
+def _order_key(ch: Change, order_old: dict[str, int], order_new: dict[str, int]) -> tuple[int, int, int]:
+    # Document order of the new edition; removals sit where their old
+    # neighbours went (approximated by their old position).
+    if ch.new:
+        return (0, order_new.get(ch.new[0], 0), order_old.get(ch.old[0], -1) if ch.old else -1)
+    return (1, order_old.get(ch.old[0], 0), 0)
+
+
+def _change(
+    link: Link,
+    old: Edition,
+    new: Edition,
+    alignment: Alignment,
+    old_articles: set[str],
+    new_articles: set[str],
+    with_title: bool,
+) -> Change:
+    olds = [c for c in (old.find(a) for a in link.old) if c is not None]
+    news = [c for c in (new.find(a) for a in link.new) if c is not None]
+    title_aspect = link.aspect == "title"
+    if title_aspect:
+        old_texts = tuple(c.title for c in olds)
+        new_texts = tuple(c.title for c in news)
+    else:
+        old_texts = tuple(c.text for c in olds)
+        new_texts = tuple(c.text for c in news)
+    old_text, new_text = "\n".join(old_texts), "\n".join(new_texts)
+    old_title = olds[0].title if with_title and len(olds) == 1 else ""
+    new_title = news[0].title if with_title and len(news) == 1 else ""
+    title_changed = with_title and bool(olds) and bool(news) and old_title != new_title
+    if not link.old:
+        kind = ChangeKind.ADDED
+    elif not link.new:
+        kind = ChangeKind.REMOVED
+    elif len(link.old) == 1 and len(link.new) > 1:
+        kind = ChangeKind.SPLIT
+    elif len(link.old) > 1 and len(link.new) == 1:
+        kind = ChangeKind.MERGED
+    elif len(link.old) > 1:
+        kind = ChangeKind.SPLIT if len(link.new) >= len(link.old) else ChangeKind.MERGED
+    elif old_text == new_text and not title_changed:
+        kind = ChangeKind.UNCHANGED
+    else:
+        kind = ChangeKind.MODIFIED
+    both = bool(link.old) and bool(link.new)
+    renumbered = both and set(link.old) != set(link.new)
+    old_arts = {article_of(a) for a in link.old}
+    new_arts = {article_of(a) for a in link.new}
+    moved = both and old_arts != new_arts
+    similarity = 1.0 if old_text == new_text else round(fuzz.ratio(old_text, new_text) / 100, 4)
+    editorial = both and (
+        (
+            old_text != new_text
+            and editorial_only(old_text, new_text)
+            and (not title_changed or canonical(old_title) == canonical(new_title))
+        )
+        or (old_text == new_text and title_changed and editorial_only(old_title, new_title))
+    )
+    addresses = link.new or link.old
+    article = article_of(addresses[0]) or addresses[0]
+    if link.old and not link.new:
+        counterpart = not old_arts - {""} or bool((old_arts - {""}) & new_articles)
+    elif link.new and not link.old:
+        counterpart = not new_arts - {""} or bool((new_arts - {""}) & old_articles)
+    else:
+        counterpart = True
+    return Change(
+        kind=kind,
+        aspect=link.aspect,
+        old=link.old,
+        new=link.new,
+        article=article,
+        renumbered=renumbered,
+        moved=moved,
+        title_changed=title_changed,
+        old_title=old_title,
+        new_title=new_title,
+        similarity=similarity,
+        editorial_only=editorial,
+        diff=word_diff(old_text, new_text),
+        references=() if title_aspect else _references(olds, news, old, new, alignment),
+        score=link.score,
+        uncertain=both and link.score < alignment.thresholds.certain,
+        method=link.method,
+        reasons=link.reasons,
+        old_texts=old_texts,
+        new_texts=new_texts,
+        counterpart_in_corpus=counterpart,
+    )
+
+
+def _references(
+    olds: list[Clause], news: list[Clause], old: Edition, new: Edition, alignment: Alignment
+) -> tuple[RefChange, ...]:
+    old_refs = [r.target for c in olds for r in c.references]
+    new_refs = [r.target for c in news for r in c.references]
+    out: list[RefChange] = []
+
+    def successors(target: str) -> tuple[str, ...] | None:
+        """Where the target went, or None when the old edition does not hold it."""
+        clause = old.find(target)
+        if clause is None:
+            return None
+        succ = alignment.successors(target)
+        if not succ and not clause.text and not clause.title and new.find(target) is not None:
+            # An untitled clause without own text (45C4) is not aligned
+            # itself; its address surviving is what a reference needs.
+            return (target,)
+        return succ
+
+    remaining_new = list(new_refs)
+    pending_old: list[str] = []
+    for t in old_refs:
+        if t in remaining_new:
+            remaining_new.remove(t)
+            succ = successors(t)
+            out.append(RefChange("kept", t, t, None if succ is None else t in succ))
+        else:
+            pending_old.append(t)
+    still_old: list[str] = []
+    for t in pending_old:
+        succ = successors(t)
+        hit = next((n for n in remaining_new if succ and n in succ), None)
+        if hit is not None:
+            remaining_new.remove(hit)
+            out.append(RefChange("retargeted", t, hit, True))
+        else:
+            still_old.append(t)
+    for t in still_old:
+        # Same article, other clause: a renumbered target (16D1 -> 16C1).
+        hit = next((n for n in remaining_new if article_of(n) == article_of(t)), None)
+        if hit is not None:
+            remaining_new.remove(hit)
+            succ = successors(t)
+            out.append(RefChange("retargeted", t, hit, None if succ is None else hit in succ))
+        else:
+            out.append(RefChange("removed", t, "", None))
+    for n in remaining_new:
+        out.append(RefChange("added", "", n, None))
+    # A target cited twice ("de artikelen 64A, 64B7 en 64C ... artikel 64B3 en
+    # 64C") is one change of the references, told once.
+    return tuple(dict.fromkeys(out))
+
+
+def as_dict(ch: Change) -> dict[str, Any]:
+    """A change as the JSON schema (schemas/compare.schema.json) describes it."""
+    return {
+        "kind": ch.kind.value,
+        "aspect": ch.aspect,
+        "old": list(ch.old),
+        "new": list(ch.new),
+        "article": ch.article,
+        "renumbered": ch.renumbered,
+        "moved": ch.moved,
+        "title_changed": ch.title_changed,
+        "old_title": ch.old_title,
+        "new_title": ch.new_title,
+        "similarity": ch.similarity,
+        "editorial_only": ch.editorial_only,
+        "diff": [[p.op.value, p.text] for p in ch.diff],
+        "references": [
+            {"status": r.status, "old": r.old, "new": r.new, "consistent": r.consistent} for r in ch.references
+        ],
+        "score": ch.score,
+        "uncertain": ch.uncertain,
+        "method": ch.method,
+        "reasons": list(ch.reasons),
+        "old_texts": list(ch.old_texts),
+        "new_texts": list(ch.new_texts),
+        "counterpart_in_corpus": ch.counterpart_in_corpus,
+    }
