@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from lawdiff.sources import devalue
-from lawdiff.sources.devalue import HOLE, INVALID_DATE, UNDEFINED, DevalueError, RegExp, decode, loads
+from lawdiff.sources.nuxt import devalue
+from lawdiff.sources.nuxt.devalue import HOLE, INVALID_DATE, UNDEFINED, DevalueError, RegExp, decode, loads
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 

@@ -23,10 +23,11 @@ from lawdiff.corpus import Corpus, Unplaced, account, default_corpus, from_pages
 from lawdiff.corpus import timeline as corpus_timeline
 from lawdiff.model import Clause, Kind
 from lawdiff.report import jsonout
-from lawdiff.sources import devalue, read_file, read_text
+from lawdiff.sources import read_file, read_text
 from lawdiff.sources.base import Block, BlockKind, Fragment, Loc, Page
 from lawdiff.sources.build import PageTree, build_page
 from lawdiff.sources.normalize import normalize_lines
+from lawdiff.sources.nuxt import devalue
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"

@@ -1,0 +1,316 @@
+"""The export itself: streamed XML, namespaces, pages and the revision that counts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from lxml import etree
+
+from lawdiff.errors import InputError
+from lawdiff.sources.wikiname import PageName, parse_title
+
+FORMAT = "mediawiki-xml"
+
+# How deep transclusions may nest before the dump is taken to be broken
+# (MediaWiki's own default limit, $wgMaxTemplateDepth, is 40).
+MAX_DEPTH = 40
+
+# How many lines one <ref> note may run over before it is taken to be unclosed.
+MAX_REF_LINES = 20
+
+# How many redirects a title may pass through (MediaWiki follows one; dumps
+# of moved pages sometimes hold short chains).
+MAX_REDIRECTS = 5
+
+TEMPLATE_NS = 10
+
+# Namespace names, Dutch and canonical English, for exports whose siteinfo
+# does not list them (schema 0.3 may have no siteinfo at all).
+_DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
+    -2: ("Media",),
+    -1: ("Speciaal", "Special"),
+    1: ("Overleg", "Talk"),
+    2: ("Gebruiker", "User"),
+    3: ("Overleg gebruiker", "User talk"),
+    4: ("Project",),
+    5: ("Overleg project", "Project talk"),
+    6: ("Bestand", "File", "Afbeelding", "Image"),
+    7: ("Overleg bestand", "File talk", "Image talk"),
+    8: ("MediaWiki",),
+    9: ("Overleg MediaWiki", "MediaWiki talk"),
+    10: ("Sjabloon", "Template"),
+    11: ("Overleg sjabloon", "Template talk"),
+    12: ("Help",),
+    13: ("Overleg help", "Help talk"),
+    14: ("Categorie", "Category"),
+    15: ("Overleg categorie", "Category talk"),
+}
+_NS_NAMES = {10: "Sjabloon", 11: "Overleg sjabloon"}
+_REDIRECT_TEXT = re.compile(r"^\s*#\s*(?:REDIRECT|DOORVERWIJZING)\s*:?\s*\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", re.I)
+
+_LOOKS_LIKE = re.compile(
+    r"^\ufeff?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<(?:[\w.-]+:)?mediawiki[\s>/]", re.S
+)
+
+
+# ---------------------------------------------------------------------------
+# Titles and namespaces
+
+
+def _clean_title(title: str) -> str:
+    return " ".join(title.replace("_", " ").split())
+
+
+def _first_upper(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+@dataclass
+class _Site:
+    """The namespaces of the wiki the export comes from."""
+
+    by_name: dict[str, int] = field(default_factory=dict)
+    case_sensitive: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        for key, names in _DEFAULT_NAMESPACES.items():
+            for name in names:
+                self.by_name.setdefault(name.casefold(), key)
+
+    def split(self, title: str, default_ns: int = 0) -> tuple[int, str]:
+        """``Sjabloon:2017:45`` -> ``(10, "2017:45")``; a name without a known prefix is in ``default_ns``."""
+        text = _clean_title(title)
+        if text.startswith(":"):
+            # [[:Categorie:x]] and {{:Page}}: the main namespace, or the one named after the colon.
+            text = text[1:].strip()
+            default_ns = 0
+        prefix, sep, rest = text.partition(":")
+        ns = self.by_name.get(prefix.strip().casefold()) if sep else None
+        if ns is None:
+            ns, rest = default_ns, text
+        rest = rest.strip()
+        if ns not in self.case_sensitive:
+            rest = _first_upper(rest)
+        return ns, rest
+
+    def ns_of(self, title: str, declared: int | None) -> tuple[int, str]:
+        """A page's namespace and name, from its ``<ns>`` where the export gives one."""
+        ns, name = self.split(title)
+        if declared is not None and declared != ns:
+            # The export knows better (a namespace this reader has no name for).
+            text = _clean_title(title)
+            return declared, _first_upper(text.partition(":")[2].strip() if declared else text)
+        return ns, name
+
+
+def _law_name(ns: int, name: str) -> PageName | None:
+    """What a template page's name says (``2017:45C``), if it is a law page."""
+    if ns != TEMPLATE_NS:
+        return None
+    return parse_title(f"Sjabloon:{name}")
+
+
+# ---------------------------------------------------------------------------
+# Streaming the XML
+
+
+@dataclass(slots=True)
+class _Revision:
+    text: str | None
+    timestamp: str
+    line: int  # the line of <text>, where the page's first line of wikitext stands
+    rev_line: int  # the line of <revision>
+    deleted: bool
+
+
+@dataclass(slots=True, eq=False)
+class _WikiPage:
+    title: str
+    ns: int
+    name: str
+    line: int  # the line of <title>
+    order: int
+    revision: _Revision | None = None
+    revisions: int = 0
+    redirect: str = ""  # the title it redirects to
+    law: PageName | None = None
+
+
+def _newer(rev: _Revision, best: _Revision | None) -> bool:
+    """Whether ``rev`` (later in the document) counts instead of ``best``."""
+    if best is None or not rev.timestamp or not best.timestamp:
+        return True
+    return rev.timestamp >= best.timestamp
+
+
+def _local(tag: object) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
+    site = _Site()
+    pages: dict[tuple[int, str], _WikiPage] = {}
+    best: _Revision | None = None
+    count = 0
+    root_checked = False
+    # Only these elements come back from the parser: each revision is
+    # weighed and cleared as soon as it ends, each page once it ends.
+    events = etree.iterparse(
+        stream,
+        events=("end",),
+        tag=("{*}siteinfo", "{*}revision", "{*}page"),
+        huge_tree=True,
+        resolve_entities=False,
+        no_network=True,
+        remove_comments=True,
+        remove_pis=True,
+    )
+    try:
+        for _event, elem in events:
+            if not root_checked:
+                _check_root(elem.getroottree().getroot(), file)
+                root_checked = True
+            local = _local(elem.tag)
+            parent = elem.getparent()
+            if local == "revision" and parent is not None and _local(parent.tag) == "page":
+                count += 1
+                rev = _revision(elem)
+                if _newer(rev, best):
+                    best = rev
+                elem.clear()
+            elif local == "page":
+                title_el = elem.find("{*}title")
+                redirect_el = elem.find("{*}redirect")
+                redirect = "" if redirect_el is None else (redirect_el.get("title") or "?")
+                _add_page(
+                    pages,
+                    site,
+                    file,
+                    (title_el.text or "") if title_el is not None else "",
+                    (title_el.sourceline if title_el is not None else elem.sourceline) or 0,
+                    _int(elem.findtext("{*}ns")),
+                    redirect,
+                    best,
+                    count,
+                )
+                best, count = None, 0
+                elem.clear()
+                _drop_done(elem)
+            elif local == "siteinfo":
+                for ns in elem.iterfind("{*}namespaces/{*}namespace"):
+                    key = _int(ns.get("key"))
+                    if key is None:
+                        continue
+                    if ns.text and ns.text.strip():
+                        site.by_name[ns.text.strip().casefold()] = key
+                    if ns.get("case") == "case-sensitive":
+                        site.case_sensitive.add(key)
+                elem.clear()
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position if exc.position else (0, 0)
+        raise InputError(
+            f"malformed XML: {exc.msg}" if hasattr(exc, "msg") else f"malformed XML: {exc}",
+            file=file,
+            place=f"{line}:{column}" if line else "",
+            fix="repair the file there, or export the pages again (Special:Export)",
+        ) from None
+    if not root_checked and events.root is not None:
+        _check_root(events.root, file)
+    return site, sorted(pages.values(), key=lambda p: p.order)
+
+
+def _check_root(root: Any, file: str) -> None:
+    local = _local(root.tag)
+    if local != "mediawiki":
+        raise InputError(
+            f"the root element is <{local}>, not <mediawiki>",
+            file=file,
+            place=str(root.sourceline or 1),
+            fix="give a MediaWiki export (Special:Export) or a file of another known format",
+        )
+
+
+def _revision(elem: Any) -> _Revision:
+    """A revision's timestamp and text (the main slot's, in multi-content exports)."""
+    text_el = elem.find("{*}text")
+    if text_el is None:
+        for content in elem.iterfind("{*}content"):
+            if (content.findtext("{*}role") or "").strip() == "main":
+                text_el = content.find("{*}text")
+                break
+    line = elem.sourceline or 0
+    if text_el is None:
+        return _Revision(None, (elem.findtext("{*}timestamp") or "").strip(), line, line, False)
+    return _Revision(
+        text_el.text,
+        (elem.findtext("{*}timestamp") or "").strip(),
+        text_el.sourceline or line,
+        line,
+        text_el.get("deleted") is not None,
+    )
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int((text or "").strip())
+    except ValueError:
+        return None
+
+
+def _drop_done(elem: Any) -> None:
+    """Remove the pages already read from the tree, so memory stays bounded."""
+    parent = elem.getparent()
+    if parent is None:
+        return
+    while elem.getprevious() is not None:
+        del parent[0]
+
+
+def _add_page(
+    pages: dict[tuple[int, str], _WikiPage],
+    site: _Site,
+    file: str,
+    title: str,
+    line: int,
+    declared_ns: int | None,
+    redirect: str,
+    best: _Revision | None,
+    count: int,
+) -> None:
+    if not title.strip():
+        raise InputError(
+            "a page without a title", file=file, place=str(line), fix="give every <page> its <title>, or remove it"
+        )
+    ns, name = site.ns_of(title, declared_ns)
+    key = (ns, name)
+    page = pages.get(key)
+    if page is None:
+        page = pages[key] = _WikiPage(_clean_title(title), ns, name, line, len(pages))
+    elif best is not None and page.revision is not None and not _newer(best, page.revision):
+        # The same page twice in one dump: its revisions are pooled, the latest counts.
+        best = page.revision
+    page.revisions += count
+    if best is not None:
+        page.revision = best
+    text = best.text if best is not None else None
+    if not redirect and text:
+        m = _REDIRECT_TEXT.match(text)
+        if m:
+            redirect = m.group(1)
+    if redirect == "?" and text:
+        m = _REDIRECT_TEXT.match(text)
+        redirect = m.group(1) if m else ""
+    page.redirect = _clean_title(redirect) if redirect != "?" else ""
+    page.law = None if page.redirect else _law_name(ns, name)
+    if page.law is not None and page.law.kind == "toc":
+        page.law = None
+    if page.law is None and page.revision is not None and not page.redirect and ns != TEMPLATE_NS:
+        # Only templates are read (law pages, and helpers a law page may
+        # transclude); the other pages' text is not kept.
+        page.revision = _without_text(page.revision)
+
+
+def _without_text(rev: _Revision) -> _Revision:
+    return _Revision(None, rev.timestamp, rev.line, rev.rev_line, rev.deleted)

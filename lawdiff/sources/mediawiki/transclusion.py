@@ -1,0 +1,462 @@
+"""Transclusion: which dump pages are pages of their own, expanded as the wiki shows them."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field, replace
+
+from lawdiff.errors import InputError, LawdiffBug
+from lawdiff.sources.base import Fragment, Furniture, Loc, Page
+from lawdiff.sources.mediawiki.dump import (
+    _DEFAULT_NAMESPACES,
+    _NS_NAMES,
+    FORMAT,
+    MAX_DEPTH,
+    MAX_REDIRECTS,
+    TEMPLATE_NS,
+    _law_name,
+    _Site,
+    _WikiPage,
+)
+from lawdiff.sources.mediawiki.lines import _Converter, _Frag, _render
+from lawdiff.sources.wikitext import LinkSpan, read_lines
+
+_TOC = re.compile(r"^(?:\d{4}[^:]*:)?\s*inhoudsopgave\b", re.I)
+
+# Parser functions and magic words: never expanded (they are site machinery).
+_MAGIC_WORDS = frozenset(
+    (
+        *("!", "=", "PAGENAME", "FULLPAGENAME", "BASEPAGENAME", "SUBPAGENAME", "NAMESPACE", "SITENAME"),
+        *("CURRENTYEAR", "CURRENTMONTH", "CURRENTDAY", "CURRENTTIME", "CURRENTTIMESTAMP", "REVISIONID"),
+        *("REVISIONYEAR", "NUMBEROFARTICLES", "PAGESINCATEGORY", "TOC", "NOTOC"),
+    )
+)
+_FUNCTION_PREFIX = re.compile(
+    r"^(?:#|(?:DEFAULTSORT|DISPLAYTITLE|lc|uc|lcfirst|ucfirst|urlencode|anchorencode|fullurl|localurl|"
+    r"ns|int|formatnum|padleft|padright|plural|grammar|gender|tag|msgnw|raw)\s*:)",
+    re.I,
+)
+
+
+# ---------------------------------------------------------------------------
+# Text with its place in the file
+
+
+class _Located:
+    """A page's wikitext, with the file line of any offset."""
+
+    def __init__(self, text: str, line: int, title: str) -> None:
+        self.text = text
+        self.line = line
+        self.title = title
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+
+    def line_at(self, offset: int) -> int:
+        return self.line + bisect.bisect_left(self.newlines, offset)
+
+    def frags(self, start: int, end: int) -> list[_Frag]:
+        """The text between two offsets, as one fragment (its lines follow on)."""
+        if start >= end:
+            return []
+        return [_Frag(self.text[start:end], self.line_at(start), self.title)]
+
+
+_INCLUDE_TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(noinclude|includeonly|onlyinclude)\s*(/?)>", re.I | re.S)
+
+
+def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
+    """The parts of a page's text that show, where it is read (``transcluded``) or included.
+
+    Returns the kept ``(start, end)`` ranges and the comments that were cut
+    (offset, text).  Included: ``<noinclude>`` parts go, and where the page
+    has ``<onlyinclude>`` only those parts count.  Read as a page of its
+    own: ``<includeonly>`` parts go.  The tags themselves never show.
+    """
+    has_only = transcluded and re.search(r"<onlyinclude\s*>", text, re.I) is not None
+    ranges: list[tuple[int, int]] = []
+    comments: list[tuple[int, str]] = []
+    pos = 0
+    inside = {"noinclude": False, "includeonly": False, "onlyinclude": False}
+
+    def showing() -> bool:
+        if has_only and not inside["onlyinclude"]:
+            return False
+        if transcluded:
+            return not inside["noinclude"]
+        return not inside["includeonly"]
+
+    for m in _INCLUDE_TOKEN.finditer(text):
+        if showing() and m.start() > pos:
+            ranges.append((pos, m.start()))
+        pos = m.end()
+        if m.group(2) is None:
+            if showing():
+                comments.append((m.start(), m.group(0)))
+            continue
+        if m.group(3):
+            continue  # <noinclude/>: an empty element
+        inside[m.group(2).lower()] = not m.group(1)
+    if showing() and pos < len(text):
+        ranges.append((pos, len(text)))
+    return ranges, comments
+
+
+_BRACE = re.compile(r"\{\{|\}\}")
+_PARAM = re.compile(r"\{\{\{([^{}|]*)(?:\|([^{}]*))?\}\}\}")
+_SPLIT = re.compile(r"\{\{|\}\}|\[\[|\]\]|\|")
+
+
+def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
+    """Template calls ``{{...}}`` and parameters ``{{{...}}}`` between two offsets: (start, end, is_param).
+
+    Only the outermost ones; an unbalanced ``{{`` is text (as on the wiki).
+    One pass with a stack, so that hostile text (thousands of ``{{``) costs
+    no more than its length.
+    """
+    pairs: list[tuple[int, int, bool]] = []
+    stack: list[int] = []
+    skip = start
+    for t in _BRACE.finditer(text, start, end):
+        if t.start() < skip:
+            continue
+        if t.group() == "{{":
+            p = _PARAM.match(text, t.start(), end)
+            if p:
+                pairs.append((t.start(), p.end(), True))
+                skip = p.end()
+            else:
+                stack.append(t.start())
+        elif stack:
+            pairs.append((stack.pop(), t.end(), False))
+    pairs.sort()
+    out: list[tuple[int, int, bool]] = []
+    for pair in pairs:
+        if not out or pair[0] >= out[-1][1]:
+            out.append(pair)
+    return out
+
+
+def _split_args(inner: str) -> list[str]:
+    """Split a call's inside at the ``|`` that are not within a nested call or link."""
+    parts: list[str] = []
+    depth = 0
+    last = 0
+    for m in _SPLIT.finditer(inner):
+        tok = m.group()
+        if tok in ("{{", "[["):
+            depth += 1
+        elif tok in ("}}", "]]"):
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            parts.append(inner[last : m.start()])
+            last = m.end()
+    parts.append(inner[last:])
+    return parts
+
+
+# ---------------------------------------------------------------------------
+# From the dump's pages to lawdiff pages
+
+
+@dataclass
+class _Report:
+    """What the expansion and conversion of one page noticed."""
+
+    furniture: list[Furniture] = field(default_factory=list)
+    lost: list[Fragment] = field(default_factory=list)
+    includes: list[_WikiPage] = field(default_factory=list)
+
+
+class _Assembler:
+    def __init__(self, file: str, site: _Site, pages: list[_WikiPage]) -> None:
+        self.file = file
+        self.site = site
+        self.pages = pages
+        self.by_key = {(p.ns, p.name): p for p in pages}
+
+    # -- resolving titles ---------------------------------------------------
+
+    def lookup(self, title: str, default_ns: int, line: int) -> tuple[_WikiPage | None, tuple[int, str]]:
+        """The page a title names, redirects followed: (the page or None, the key of the last title)."""
+        key = self.site.split(title, default_ns)
+        seen: list[str] = []
+        while True:
+            page = self.by_key.get(key)
+            if page is None or not page.redirect:
+                return page, key
+            seen.append(page.title)
+            key = self.site.split(page.redirect)
+            target = self.by_key.get(key)
+            if (target is not None and target.title in seen) or len(seen) > MAX_REDIRECTS:
+                raise InputError(
+                    f"redirect loop: {' -> '.join([*seen, page.redirect])}",
+                    file=self.file,
+                    place=str(line),
+                    fix="point one of these redirects at the page that holds the text",
+                )
+
+    def link_target(self, target: str, line: int) -> str:
+        """The clause address a wiki link points at ("45E"), or ""."""
+        page, key = self.lookup(target.split("#", 1)[0], 0, line)
+        law = page.law if page is not None else _law_name(*key)
+        if law is None or law.kind not in ("article", "section", "front"):
+            return ""
+        return law.scope
+
+    # -- the pages to emit --------------------------------------------------
+
+    def run(self) -> list[Page]:
+        law = [p for p in self.pages if p.law is not None]
+        for p in law:
+            self.check_text(p)
+        emitted: dict[tuple[int, str], Page] = {}
+        covered: set[tuple[int, str]] = set()
+
+        def emit(p: _WikiPage) -> None:
+            page, includes = self.make_page(p)
+            emitted[(p.ns, p.name)] = page
+            covered.update(key for key in includes if self._same_edition_key(key, p))
+
+        for p in law:
+            if p.law is not None and p.law.kind == "container":
+                emit(p)
+        rest = [p for p in law if (p.ns, p.name) not in covered and p.law is not None and p.law.kind != "container"]
+        rest_keys = {(p.ns, p.name) for p in rest}
+        included: set[tuple[int, str]] = set()
+        for p in rest:
+            for key in self.direct_includes(p):
+                if key in rest_keys and key != (p.ns, p.name) and self._same_edition_key(key, p):
+                    included.add(key)
+        # Pages that no other page includes first, then whatever a cycle
+        # left over (expanding it reports the cycle).
+        for p in [*(p for p in rest if (p.ns, p.name) not in included), *rest]:
+            key = (p.ns, p.name)
+            if key not in covered and key not in emitted:
+                emit(p)
+        pages = [emitted[(p.ns, p.name)] for p in law if (p.ns, p.name) in emitted]
+        if not pages:
+            raise InputError(
+                f"the export holds no law page ({len(self.pages)} page(s), none titled Sjabloon:<edition>:<name>)",
+                file=self.file,
+                fix="export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export",
+            )
+        # Pages that are not law text stay on record, as furniture of the
+        # first page of their edition (or of the dump).
+        extra: dict[int, list[Furniture]] = {}
+        for edition, furn in self.other_pages():
+            index = next((i for i, pg in enumerate(pages) if pg.edition == edition), 0)
+            extra.setdefault(index, []).append(furn)
+        return [replace(pg, furniture=(*pg.furniture, *extra.get(i, ()))) for i, pg in enumerate(pages)]
+
+    def _same_edition_key(self, key: tuple[int, str], page: _WikiPage) -> bool:
+        other = self.by_key.get(key)
+        return (
+            other is not None
+            and other.law is not None
+            and page.law is not None
+            and other.law.edition == page.law.edition
+        )
+
+    def direct_includes(self, page: _WikiPage) -> list[tuple[int, str]]:
+        """The pages a page's text calls (redirects followed), without expanding anything."""
+        text = page.revision.text if page.revision is not None else None
+        if not text:
+            return []
+        out: list[tuple[int, str]] = []
+        for start, end, is_param in _calls(text, 0, len(text)):
+            if is_param:
+                continue
+            name = _split_args(text[start + 2 : end - 2])[0].strip()
+            target, _ = self.lookup(name, TEMPLATE_NS, page.line)
+            if target is not None:
+                out.append((target.ns, target.name))
+        return out
+
+    def check_text(self, page: _WikiPage) -> None:
+        rev = page.revision
+        if rev is None or rev.text is None or rev.deleted or not rev.text.strip():
+            why = "no revision" if rev is None else "a revision without text"
+            if rev is not None and rev.deleted:
+                why = "a revision whose text is deleted"
+            raise InputError(
+                f"the {'law ' if page.law is not None else ''}page {page.title} has {why}",
+                file=self.file,
+                place=str(rev.rev_line if rev is not None else page.line),
+                fix="export the page again with its current text (Special:Export), or remove it from the dump",
+            )
+
+    # -- expansion ----------------------------------------------------------
+
+    def expand(
+        self,
+        page: _WikiPage,
+        args: dict[str, str],
+        chain: tuple[_WikiPage, ...],
+        report: _Report,
+        call_line: int,
+    ) -> list[_Frag]:
+        if page in chain or len(chain) >= MAX_DEPTH:
+            titles = " -> ".join([*(p.title for p in chain), page.title])
+            what = "transclusion cycle" if page in chain else f"transclusions nested deeper than {MAX_DEPTH}"
+            raise InputError(
+                f"{what}: {titles}",
+                file=self.file,
+                place=str(call_line),
+                fix="remove the transclusion from one of these pages (the wiki shows 'Template loop detected' there)",
+            )
+        self.check_text(page)
+        if page.revision is None or page.revision.text is None:
+            raise LawdiffBug(f"{page.title}: a law page without text passed the check")
+        text = page.revision.text
+        located = _Located(text, page.revision.line, page.title)
+        ranges, comments = _kept_ranges(text, transcluded=bool(chain))
+        for offset, comment in comments:
+            report.furniture.append(
+                Furniture(comment, Loc(self.file, located.line_at(offset), page.title), "wiki comment (not shown)")
+            )
+        out: list[_Frag] = []
+        inner_chain = (*chain, page)
+        for start, end in ranges:
+            pos = start
+            for c_start, c_end, is_param in _calls(text, start, end):
+                out.extend(located.frags(pos, c_start))
+                pos = c_end
+                line = located.line_at(c_start)
+                if is_param:
+                    out.append(_Frag(self.param(text[c_start:c_end], args), line, page.title))
+                    continue
+                out.extend(self.call(text[c_start + 2 : c_end - 2], line, page, inner_chain, report))
+            out.extend(located.frags(pos, end))
+        return out
+
+    def param(self, call: str, args: dict[str, str]) -> str:
+        m = _PARAM.match(call)
+        if m is None:
+            return call
+        name = m.group(1).strip()
+        if name in args:
+            return args[name]
+        return m.group(2) if m.group(2) is not None else call
+
+    def call(
+        self, inner: str, line: int, page: _WikiPage, chain: tuple[_WikiPage, ...], report: _Report
+    ) -> list[_Frag]:
+        parts = _split_args(inner)
+        name = re.sub(r"^\s*(?:safesubst|subst)\s*:", "", parts[0]).strip()
+        loc = Loc(self.file, line, page.title)
+        shown = "{{" + inner + "}}"
+        if not name or name.upper() in _MAGIC_WORDS or _FUNCTION_PREFIX.match(name) or name.startswith("__"):
+            report.furniture.append(Furniture(shown, loc, "parser function or magic word (not expanded)"))
+            return []
+        target, key = self.lookup(name, TEMPLATE_NS, line)
+        if target is None:
+            note = f"transclusion of {_display(key)}: the dump has no such page, its text is missing here"
+            report.lost.append(Fragment(shown, loc))
+            return [_Frag("", line, page.title, note)]
+        if target.law is None and _TOC.match(target.name):
+            reason = "table of contents"
+            report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title} ({reason}, not expanded)"))
+            return [_Frag("", line, page.title, f"{target.title} not expanded here ({reason})")]
+        # Any other template is expanded as the wiki shows it, law page or
+        # not (a helper template such as Sjabloon:Voetnoot may hold text).
+        if target.law is not None and target.law.kind == "container":
+            # A part included by its chapter page: a page of its own (its
+            # title gives its place), read there and not here.
+            report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title}, read as a page of its own"))
+            return []
+        args: dict[str, str] = {}
+        n = 0
+        for part in parts[1:]:
+            k, eq, v = part.partition("=")
+            if eq and "[[" not in k and "{{" not in k:
+                args[k.strip()] = v.strip()
+            else:
+                n += 1
+                args[str(n)] = part
+        report.includes.append(target)
+        frags = self.expand(target, args, chain, report, line)
+        first = next((f.text for f in frags if f.text), "")
+        if first[:1] in ("*", "#", ":", ";") or first.startswith("{|"):
+            # MediaWiki starts an included list or table on a line of its own.
+            frags.insert(0, _Frag("\n", line, page.title))
+        return frags
+
+    # -- the result ---------------------------------------------------------
+
+    def make_page(self, page: _WikiPage) -> tuple[Page, list[tuple[int, str]]]:
+        """Expand one page of the dump, make it rendered lines, and read them.
+
+        Returns the page and the keys of the pages it includes.
+        """
+        if page.law is None or page.revision is None:
+            raise LawdiffBug(f"{page.title}: read as a law page, but it is none")
+        report = _Report()
+        frags = self.expand(page, {}, (), report, page.line)
+        converter = _Converter(self)
+        converter.run(frags)
+        title_loc = Loc(self.file, page.line, page.title)
+        lines = [page.title]
+        locs = [title_loc]
+        links: dict[int, list[LinkSpan]] = {}
+        for segments, loc in converter.out:
+            text, spans = _render(segments)
+            if spans:
+                links[len(lines)] = spans
+            lines.append(text)
+            locs.append(loc)
+        blocks, fragments, furniture = read_lines(lines, self.file, locs, links, converter.notes)
+        meta = [("title", page.title), ("kind", page.law.kind), ("revisions", str(page.revisions))]
+        if page.revision.timestamp:
+            meta.append(("timestamp", page.revision.timestamp))
+        included = list(dict.fromkeys(report.includes))
+        if included:
+            meta.append(("includes", ", ".join(p.title for p in included)))
+        lawpage = Page(
+            file=self.file,
+            format=FORMAT,
+            edition=page.law.edition,
+            name=page.law.name,
+            loc=title_loc,
+            containers=page.law.containers,
+            scope=page.law.scope,
+            blocks=tuple(blocks),
+            fragments=(*fragments, *report.lost),
+            furniture=(
+                Furniture(page.title, title_loc, "page title (kept as the page name)"),
+                *furniture,
+                *report.furniture,
+                *converter.furniture,
+            ),
+            meta=tuple(meta),
+        )
+        return lawpage, [(p.ns, p.name) for p in included]
+
+    def other_pages(self) -> list[tuple[str, Furniture]]:
+        """The pages that are not law text: (their edition or "", a furniture record saying why)."""
+        out: list[tuple[str, Furniture]] = []
+        for p in self.pages:
+            if p.law is not None:
+                continue
+            edition_m = re.search(r"\b(\d{4})\b", p.name)
+            loc = Loc(self.file, p.line, p.title)
+            if p.redirect:
+                reason = f"redirect to {p.redirect}"
+            elif _TOC.match(p.name):
+                reason = "table of contents (not law text)"
+            elif p.ns == TEMPLATE_NS + 1:
+                reason = "talk page of a template (not law text)"
+            elif p.ns % 2 == 1 and p.ns > 0:
+                reason = "talk page (not law text)"
+            elif p.ns == TEMPLATE_NS:
+                reason = "template that is not a law page (no Sjabloon:<edition>:<name> title)"
+            else:
+                reason = f"page in namespace {p.ns} (not law text)"
+            out.append((edition_m.group(1) if edition_m else "", Furniture(p.title, loc, reason)))
+        return out
+
+
+def _display(key: tuple[int, str]) -> str:
+    ns, name = key
+    prefix = _NS_NAMES.get(ns) or next(iter(_DEFAULT_NAMESPACES.get(ns, ("",))), "")
+    return f"{prefix}:{name}" if prefix else name
