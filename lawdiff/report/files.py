@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import shutil
 import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from lawdiff.errors import UsageError
+from lawdiff.errors import LawdiffBug, UsageError
 
 
 def write_atomic(path: Path, content: str) -> None:
@@ -67,3 +71,142 @@ def replace_dir_atomic(staging: Path, target: Path) -> None:
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# A report folder: written beside its target, moved into place when complete
+
+_MARK = 'name="generator" content="lawdiff'
+MANIFEST = ".lawdiff-manifest.json"
+# What a report wrote before it kept a manifest: its pages and assets only.
+_LEGACY = re.compile(r"index\.html|assets/report\.(?:css|js)|articles/[^/]+\.html")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def manifest(written: Mapping[str, str]) -> str:
+    """The manifest of a report: every file it wrote (relative path) with its SHA-256.
+
+    A later run replaces the folder only if it holds exactly these files,
+    unchanged: a file a user added or edited there is never deleted.
+    """
+    data = {"generator": "lawdiff", "files": dict(sorted(written.items()))}
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def _foreign(target: Path) -> list[str]:
+    """What in an earlier report folder its report did not write (or wrote otherwise): relative paths."""
+    listed: dict[str, str] | None = None
+    record = target / MANIFEST
+    if record.is_file() and not record.is_symlink():
+        try:
+            data = json.loads(record.read_text(encoding="utf-8"))
+            files = data["files"] if isinstance(data, dict) else None
+            if isinstance(files, dict) and all(isinstance(v, str) for v in files.values()):
+                listed = {str(k): v for k, v in files.items()}
+        except (ValueError, KeyError, UnicodeDecodeError):
+            listed = None
+        if listed is None:
+            return [MANIFEST]  # a manifest no report wrote: nothing can be vouched for
+    if listed is None:
+        folders = {"assets", "articles"}
+    else:
+        folders = set()
+        for p in listed:
+            folders.update(q.as_posix() for q in Path(p).parents)
+    out: list[str] = []
+    for root, dirs, names in os.walk(target):
+        here = Path(root).relative_to(target)
+        keep: list[str] = []
+        for d in sorted(dirs):
+            rel = (here / d).as_posix()
+            if (Path(root) / d).is_symlink() or rel not in folders:
+                out.append(rel + "/")  # all of it is foreign: named once
+            else:
+                keep.append(d)
+        dirs[:] = keep
+        for name in sorted(names):
+            rel = (here / name).as_posix()
+            path = Path(root) / name
+            if rel == MANIFEST and listed is not None:
+                continue
+            if path.is_symlink():
+                out.append(rel)
+            elif listed is None:
+                if not _LEGACY.fullmatch(rel):
+                    out.append(rel)
+            elif rel not in listed or _digest(path.read_bytes()) != listed[rel]:
+                out.append(rel)
+    return sorted(out)
+
+
+def _check_target(target: Path) -> None:
+    """Refuse to replace a folder that is not a lawdiff report, or that holds files its report did not write."""
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise UsageError(f"{target}: exists and is not a folder", fix="choose a new or empty folder for the report")
+    if not (target.is_dir() and any(target.iterdir())):
+        return
+    index = target / "index.html"
+    if not (target / MANIFEST).is_file() and not (
+        index.is_file() and _MARK in index.read_text(encoding="utf-8", errors="replace")[:4000]
+    ):
+        raise UsageError(
+            f"{target}: the folder is not empty and holds no lawdiff report, so it is not replaced",
+            fix="choose a new or empty folder, or a folder an earlier `lawdiff report` wrote",
+        )
+    foreign = _foreign(target)
+    if foreign:
+        shown = ", ".join(repr(p) for p in foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise UsageError(
+            f"{target}: the folder holds what the last report did not write ({shown}), so it is not replaced",
+            fix="move those out of the folder, or write the report to another folder with -o",
+        )
+
+
+def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
+    """Write the files into a folder beside ``target``, then move it into place.
+
+    The folder also gets :data:`MANIFEST`, the list of what was written.
+    ``target`` is replaced only when it is empty, or a report whose files
+    are all as that report wrote them (see :func:`_check_target`); a failed
+    run removes its folder and leaves ``target`` as it was.  Returns the
+    number of files written (the manifest not counted).
+    """
+    _check_target(target)
+    parent = target.parent if str(target.parent) else Path(".")
+    n = 0
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        while True:
+            staging = parent / f".{target.name}.tmp-{os.getpid()}-{n}"
+            try:
+                staging.mkdir()
+                break
+            except FileExistsError:
+                n += 1
+    except OSError as exc:
+        raise UsageError(
+            f"{target}: cannot write the report there ({exc.strerror or exc})",
+            fix="choose a folder you may write to",
+        ) from None
+    written: dict[str, str] = {}
+    try:
+        for rel, content in files:
+            if rel == MANIFEST or rel in written:
+                raise LawdiffBug(f"the report would write {rel} twice")
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            data = content.encode("utf-8")
+            path.write_bytes(data)
+            written[rel] = _digest(data)
+        (staging / MANIFEST).write_bytes(manifest(written).encode("utf-8"))
+        # Checked again at the last moment: a file saved into the old report
+        # while this one was being built must not be lost either.
+        _check_target(target)
+        replace_dir_atomic(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return len(written)

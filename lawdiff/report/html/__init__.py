@@ -1,0 +1,103 @@
+"""HTML renderings: the committee report (a static site) and the one-page comparison.
+
+Markup is built as an lxml tree and serialized by lxml, never pasted from
+strings, so law text holding ``<script>``, ``&`` or quotes is always text.
+Every page is complete on its own terms: no CDN, no web fonts, no script
+needed (``assets/report.js`` only adds a "show only changes" switch, ``n`` /
+``p`` keys and a filter for the index), and a Content-Security-Policy that
+allows nothing but the report's own stylesheet and script, so that even a
+mistake here could not run foreign code.
+
+Changes are marked by ``<ins>`` / ``<del>`` and by words (``modified``,
+``renumbered``), never by colour alone; the index's heat map prints a symbol
+and a percentage in every cell.
+
+Output is deterministic: the same corpus gives the same bytes (document
+order everywhere, no dates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from lawdiff.align import Thresholds
+from lawdiff.corpus import Corpus
+from lawdiff.report.files import MANIFEST, _check_target, write_site
+from lawdiff.report.html.article import article_page
+from lawdiff.report.html.compare import comparison
+from lawdiff.report.html.history import history_page
+from lawdiff.report.html.index import index_page
+from lawdiff.report.html.law import _Link, law_text, split_side
+from lawdiff.report.html.markup import ASSETS, _asset, _sha256, el
+from lawdiff.report.html.pair import KIND_COUNTS, _pct
+from lawdiff.report.site import Site, article_file, article_numbers, history_file, plan, select
+
+Progress = Callable[[int, int], None]
+
+__all__ = [
+    "ASSETS",
+    "KIND_COUNTS",
+    "MANIFEST",
+    "_Link",
+    "_asset",
+    "_pct",
+    "_sha256",
+    "article_page",
+    "comparison",
+    "el",
+    "history_page",
+    "index_page",
+    "law_text",
+    "render",
+    "split_side",
+    "write_report",
+    "write_site",
+]
+
+# ---------------------------------------------------------------------------
+# The site: planned, rendered, written atomically
+
+
+def render(site: Site, progress: Callable[[], None] | None = None) -> Iterator[tuple[str, str]]:
+    """Every file of the report: (path relative to the report, content), sorted by path."""
+    files: dict[str, str] = {}
+    for name in ASSETS:
+        files[f"assets/{name}"] = _asset(name)
+    for a in site.articles:
+        files[article_file(a.number)] = article_page(site, a)
+        files[history_file(a.number)] = history_page(site, a)
+        if progress is not None:
+            progress()
+    files["index.html"] = index_page(site)
+    for path in sorted(files):
+        yield path, files[path]
+
+
+
+def write_report(
+    corpus: Corpus,
+    names: Iterable[str],
+    thresholds: Thresholds,
+    target: Path,
+    progress: Progress | None = None,
+) -> Site:
+    """Plan, render and write the report of ``names`` (all editions when empty) to ``target``.
+
+    ``progress(done, total)`` is called as the work goes on.
+    """
+    _check_target(target)
+    names = list(names)
+    total = 2 * len(article_numbers(select(corpus, names))) + 1
+    done = 0
+
+    def step(_i: int = 0, _n: int = 0) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    site = plan(corpus, names, thresholds, progress=step)
+    write_site(render(site, step), target)
+    step()
+    return site

@@ -1,0 +1,129 @@
+"""One pair on one page: ``lawdiff compare OLD NEW --format html``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from lxml import etree
+
+from lawdiff.diff import Change, Comparison
+from lawdiff.model import Edition, natural_key, parent_address
+from lawdiff.report.html.law import _Page
+from lawdiff.report.html.markup import _document, _footer, add, el
+from lawdiff.report.html.nav import _title_span
+from lawdiff.report.html.pair import _block_id, _PairContext, counts_list, pair_table
+from lawdiff.report.site import (
+    editorial_by_kind,
+    pair_id,
+    stale_references,
+)
+
+Element = etree._Element
+Child = Element | str | None | Iterable["Child"]
+Progress = Callable[[int, int], None]
+
+# ---------------------------------------------------------------------------
+# One pair on one page: `lawdiff compare OLD NEW --format html`
+
+
+def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: Edition) -> str:
+    """The side-by-side view of one pair of editions as one self-contained file."""
+    changes = list(changes)
+    moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in stale_references(ch)}
+    ctx = _PairContext(old, new, pair_id(old.name, new.name), moved)
+    by_article: dict[str, list[Change]] = {}
+    for ch in changes:
+        by_article.setdefault(ch.article, []).append(ch)
+    order = sorted(by_article, key=natural_key)
+    # Links lead to clauses shown in this file (their first block), walking
+    # up to a parent shown here; a clause not in the file is not linked.
+    shown: dict[tuple[str, str], str] = {}
+    for ch in sorted(changes, key=lambda ch: ch.aspect == "title"):
+        for a in ch.old:
+            shown.setdefault((old.name, a), _block_id(ctx, old.name, a, ch.aspect == "title"))
+        for a in ch.new:
+            shown.setdefault((new.name, a), _block_id(ctx, new.name, a, ch.aspect == "title"))
+
+    def resolve(edition: str, address: str) -> str | None:
+        addr = address
+        while addr:
+            ident = shown.get((edition, addr))
+            if ident:
+                return f"#{ident}"
+            addr = parent_address(addr)
+        return None
+
+    page = _Page("compare.html", resolve)
+    page.ids.add("top")
+    main = el("main", {"id": "top"})
+    add(main, el("h1", None, f"{old.name} → {new.name}"))
+    add(
+        main,
+        el(
+            "p",
+            {"class": "lead"},
+            f"Every clause of {old.name} beside its counterpart in {new.name}. Insertions are ",
+            el("ins", None, "underlined"),
+            ", deletions ",
+            el("del", None, "struck through"),
+            "; every change is labelled in words.",
+        ),
+    )
+    add(
+        main,
+        counts_list(
+            replace(comp, changes=tuple(changes)).counts(),
+            editorial_by_kind(changes),
+            sum(len(stale_references(ch)) for ch in changes),
+        ),
+    )
+    if len(order) > 1:
+        toc = el("ol", {"class": "toc"})
+        for n in order:
+            held = [e.name for e in (old, new) if e.find(n) is not None]
+            note = f" (only in {held[0]})" if len(held) == 1 else ""
+            add(
+                toc,
+                el(
+                    "li",
+                    None,
+                    el("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
+                    " ",
+                    _title_span(_title_of(n, old, new)),
+                    note,
+                ),
+            )
+        add(main, el("nav", {"class": "contents", "aria-label": "Articles"}, toc))
+    if not order:
+        add(main, el("p", {"class": "note"}, "No change to show."))
+
+    def chip(_edition: str, _address: str, ident: str) -> str | None:
+        return f"#{ident}" if ident else None
+
+    for n in order:
+        sid = page.claim(f"article-{_safe(n)}") or f"article-{_safe(n)}-2"
+        title = _title_of(n, old, new)
+        section = el(
+            "section",
+            {"class": "pair", "id": sid},
+            el("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
+            pair_table(ctx, by_article[n], page, chip, f"{_article_name(n)}: {old.name} (left) and {new.name} (right)"),
+        )
+        add(main, section)
+    body = el("body", {"class": "compare"}, main, _footer(comp.thresholds))
+    return _document(f"{old.name} → {new.name} · lawdiff", "", body, inline=True)
+
+
+def _title_of(address: str, old: Edition, new: Edition) -> str:
+    clause = new.find(address) or old.find(address)
+    return clause.title if clause is not None else ""
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", text)
+
+
+def _article_name(n: str) -> str:
+    return f"Article {n}" if n[:1].isdigit() else n

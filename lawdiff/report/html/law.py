@@ -1,0 +1,224 @@
+"""Law text with its differences, references and footnote markers; clause blocks."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from lawdiff.diff import Op, Piece
+from lawdiff.errors import LawdiffBug
+from lawdiff.model import Clause, Edition, Kind
+from lawdiff.report import where
+from lawdiff.report.html.markup import _LAW, add, el
+
+Element = etree._Element
+Child = Element | str | None | Iterable["Child"]
+Progress = Callable[[int, int], None]
+
+# ---------------------------------------------------------------------------
+# Law text with its differences, references and footnote markers
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    start: int
+    end: int
+    href: str
+    title: str
+
+
+@dataclass
+class _Page:
+    """What a page knows while it is built: its path, its ids and how to link."""
+
+    path: str
+    resolve: Callable[[str, str], str | None]
+    ids: set[str] = field(default_factory=set)
+
+    def claim(self, ident: str) -> str | None:
+        """``ident`` if no element of this page has it yet, else None."""
+        if ident in self.ids:
+            return None
+        self.ids.add(ident)
+        return ident
+
+
+def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> list[list[tuple[Op, str]]]:
+    """One side of a difference, cut into the texts of its clauses.
+
+    A change over several clauses (a split, a merge) diffs their texts joined
+    by a line break; this undoes the join by length, so that a line break
+    inside a clause's own text stays where it is.
+    """
+    keep = Op.DELETE if side == "old" else Op.INSERT
+    stream = [(p.op, p.text) for p in pieces if p.op in (Op.EQUAL, keep)]
+    if "".join(t for _, t in stream) != "\n".join(texts):
+        raise LawdiffBug(f"the {side} side of a difference does not rebuild its texts")
+    out: list[list[tuple[Op, str]]] = [[] for _ in texts]
+    i = pos = 0
+    for op, text in stream:
+        while text:
+            room = len(texts[i]) - pos
+            if room > 0:
+                take = text[:room]
+                out[i].append((op, take))
+                pos += len(take)
+                text = text[len(take) :]
+            else:
+                text = text[1:]  # the line break that joined two clauses
+                i += 1
+                pos = 0
+    return out
+
+
+def law_text(
+    cls: str, segments: list[tuple[Op, str]], links: Iterable[_Link] = (), marks: Iterable[tuple[int, Element]] = ()
+) -> Element:
+    """A block of law text (``lang="nl"``) with ``<ins>``, ``<del>``, reference links and footnote markers."""
+    box = el("div", {"class": f"{cls} {_LAW}", "lang": "nl"})
+    full = "".join(t for _, t in segments)
+    ops: list[tuple[int, int, Op]] = []
+    pos = 0
+    for op, t in segments:
+        ops.append((pos, pos + len(t), op))
+        pos += len(t)
+    link_list = [lk for lk in links if 0 <= lk.start < lk.end <= len(full)]
+    mark_list = sorted(((o, m) for o, m in marks if 0 <= o <= len(full)), key=lambda om: om[0])
+    cuts = sorted(
+        {0, len(full)} | {a for a, _, _ in ops} | {lk.start for lk in link_list} | {lk.end for lk in link_list}
+    )
+    cuts = sorted(set(cuts) | {o for o, _ in mark_list})
+    current: _Link | None = None
+    holder: Element = box
+    mi = 0
+    for a, b in itertools.pairwise(cuts):
+        while mi < len(mark_list) and mark_list[mi][0] == a:
+            add(box if current is None else holder, mark_list[mi][1])
+            mi += 1
+        link = next((lk for lk in link_list if lk.start <= a < lk.end), None)
+        if link is not current:
+            current = link
+            if link is None:
+                holder = box
+            else:
+                holder = el("a", {"class": "ref", "href": link.href, "title": link.title})
+                add(box, holder)
+        op = next(o for s, e, o in ops if s <= a < e)
+        text = full[a:b]
+        if op is Op.INSERT:
+            add(holder, el("ins", None, text))
+        elif op is Op.DELETE:
+            add(holder, el("del", None, text))
+        else:
+            add(holder, text)
+    for _, m in mark_list[mi:]:
+        add(box, m)
+    return box
+
+
+_PRINTINGS: dict[int, tuple[Edition, dict[str, str]]] = {}
+
+
+def _printing(edition: Edition, file: str) -> str:
+    """The printing a source file of the edition states ("" when it states none)."""
+    cached = _PRINTINGS.get(id(edition))
+    if cached is None or cached[0] is not edition:
+        table: dict[str, str] = {}
+        for s in edition.sources:
+            if s.printing:
+                table.setdefault(s.file, s.printing)
+        if len(_PRINTINGS) > 64:
+            _PRINTINGS.clear()  # a long-lived process keeps no edition alive for long
+        cached = _PRINTINGS[id(edition)] = (edition, table)
+    return cached[1].get(file, "")
+
+
+def _source(edition: Edition, clause: Clause) -> Element:
+    """Where a clause came from: edition, printing, file and place."""
+    printing = _printing(edition, clause.source.file)
+    parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
+    return el("div", {"class": "src"}, el("span", {"class": "vh"}, "Source: "), " · ".join(parts))
+
+
+def _label(clause: Clause) -> str:
+    return clause.label.strip()
+
+
+class _Clauses:
+    """Renders clauses of one edition on one page."""
+
+    def __init__(self, page: _Page, edition: Edition) -> None:
+        self.page = page
+        self.edition = edition
+
+    def refs(self, clause: Clause) -> list[_Link]:
+        out: list[_Link] = []
+        for r in clause.references:
+            href = self.page.resolve(self.edition.name, r.target)
+            if href is not None:
+                out.append(_Link(r.start, r.end, href, f"{self.edition.name}:{r.target}"))
+        return out
+
+    def marks(self, clause: Clause, fn_href: Callable[[Clause], str | None]) -> list[tuple[int, Element]]:
+        out: list[tuple[int, Element]] = []
+        for f in clause.footnotes:
+            if f.anchor < 0:
+                continue
+            marker = f.marker or f.label or "*"
+            href = fn_href(f)
+            inner: Element | str = el("a", {"href": href}, marker) if href else marker
+            out.append((f.anchor, el("sup", {"class": "fnref", "title": f"footnote {f.address}"}, inner)))
+        return out
+
+    def block(
+        self,
+        clause: Clause,
+        ident: str | None,
+        chip_href: str | None,
+        title: list[tuple[Op, str]] | None = None,
+        text: list[tuple[Op, str]] | None = None,
+        fn_href: Callable[[Clause], str | None] = lambda _f: None,
+        extra: Child = None,
+    ) -> Element:
+        """One clause: address, label and title, text, source.
+
+        ``title`` and ``text`` are the clause's own when not given (no
+        difference marked); an empty list leaves that part out.
+        """
+        kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
+        attrs = {"class": f"clause {kind}"}
+        if ident:
+            attrs["id"] = ident
+        chip: Element = (
+            el("a", {"class": "addr", "href": chip_href}, clause.address)
+            if chip_href
+            else el("span", {"class": "addr"}, clause.address)
+        )
+        box = el(
+            "div",
+            attrs,
+            el("div", {"class": "ch"}, chip, " ", el("span", {"class": "ed"}, self.edition.name), extra),
+        )
+        title_segs = [(Op.EQUAL, clause.title)] if title is None and clause.title else title or []
+        text_segs = [(Op.EQUAL, clause.text)] if text is None and clause.text else text or []
+        label = _label(clause)
+        if title_segs:
+            heading = law_text("ct", title_segs)
+            if label:
+                heading.insert(0, el("span", {"class": "lbl"}, label))
+                heading[0].tail = " " + (heading.text or "")
+                heading.text = None
+            add(box, heading)
+        if text_segs:
+            body = law_text("tx", text_segs, self.refs(clause), self.marks(clause, fn_href))
+            if label and not title_segs and clause.kind is not Kind.ARTICLE:
+                first = el("span", {"class": "lbl"}, label)
+                first.tail = " " + (body.text or "")
+                body.text = None
+                body.insert(0, first)
+            add(box, body)
+        add(box, _source(self.edition, clause))
+        return box

@@ -1,0 +1,454 @@
+"""The side-by-side view of one pair of editions: rows, kinds of change, counts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from lawdiff.diff import Change, ChangeKind, Op, Piece, RefChange, word_diff
+from lawdiff.model import Clause, Edition, Kind, article_of
+from lawdiff.report.html.law import _Clauses, _Page, split_side
+from lawdiff.report.html.markup import _section, add, el
+from lawdiff.report.site import (
+    HEAT_NAMES,
+    HEAT_SYMBOLS,
+    Heat,
+    PairView,
+    Site,
+    anchor,
+    stale_references,
+)
+
+Element = etree._Element
+Child = Element | str | None | Iterable["Child"]
+Progress = Callable[[int, int], None]
+
+# ---------------------------------------------------------------------------
+# The side-by-side view of one pair
+
+
+_KIND_WORD = {
+    "unchanged": "unchanged",
+    "modified": "modified",
+    "split": "split",
+    "merged": "merged",
+    "added": "added",
+    "removed": "removed",
+}
+
+
+def _pct(x: float) -> str:
+    """A share as a percentage that never rounds a difference away.
+
+    0.998 is "99.8 %", not "100 %", and 0.002 is "0.2 %", not "0 %": only
+    what is identical reads 100 % (or, for a share of change, 0 %).
+    """
+    if x <= 0:
+        return "0 %"
+    if x >= 1:
+        return "100 %"
+    whole = round(x * 100)
+    if 0 < whole < 100:
+        return f"{whole} %"
+    tenth = round(x * 100, 1)
+    if 0 < tenth < 100:
+        return f"{tenth:.1f} %"
+    return "<0.1 %" if x < 0.5 else ">99.9 %"
+
+
+def _similarity(ch: Change) -> str:
+    if ch.similarity >= 1:
+        # A title changed, or a split cut the same words differently.
+        return "no word of the text changed"
+    return f"similarity {_pct(ch.similarity)}"
+
+
+# The kinds of change: each change is counted under exactly one of them.
+KIND_COUNTS = (
+    ("unchanged", "unchanged"),
+    ("modified", "modified"),
+    ("split", "split"),
+    ("merged", "merged"),
+    ("added", "added"),
+    ("removed", "removed"),
+)
+# What may be true of a change of any kind, counted among those above.
+FLAG_COUNTS = (
+    ("renumbered", "renumbered"),
+    ("moved", "moved"),
+    ("title_changed", "titles changed"),
+)
+_OUTSIDE = ("outside_corpus", "outside the corpus")
+
+
+def _editorial_note(key: str, editorial: Mapping[str, int]) -> str:
+    k = editorial.get(key, 0)
+    return f" ({k} editorial only)" if k else ""
+
+
+def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale: int = 0) -> str:
+    """``5 modified (1 editorial only), 3 renumbered``: the counts that are not zero, in words."""
+    parts = [
+        f"{counts[key]} {word}{_editorial_note(key, editorial)}"
+        for key, word in (*KIND_COUNTS, _OUTSIDE, *FLAG_COUNTS)
+        if counts.get(key)
+    ]
+    if stale:
+        parts.append(f"{stale} stale reference{'s' if stale > 1 else ''}")
+    return ", ".join(parts)
+
+
+def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None = None, stale: int = 0) -> Element:
+    """The counts of a comparison in the order the committee reads them.
+
+    First the kinds, under which every change counts once (an editorial-only
+    change counts as modified, and says so in brackets); then, apart, what
+    is true of some of those changes (renumbered, moved, titles changed).
+    """
+    editorial = editorial or {}
+    kinds = el("ul", {"class": "kinds"})
+    for key, word in KIND_COUNTS:
+        n = counts.get(key, 0)
+        add(
+            kinds,
+            el(
+                "li",
+                {"class": "zero" if n == 0 else "n"},
+                el("b", None, str(n)),
+                f" {word}{_editorial_note(key, editorial)}",
+            ),
+        )
+    if counts.get(_OUTSIDE[0]):
+        add(
+            kinds,
+            el(
+                "li",
+                {"class": "n"},
+                el("b", None, str(counts[_OUTSIDE[0]])),
+                " added or removed where the other edition's corpus lacks the article",
+            ),
+        )
+    flags = el("ul", {"class": "flags"}, el("li", {"class": "of"}, "of these:"))
+    for key, word in FLAG_COUNTS:
+        n = counts.get(key, 0)
+        add(flags, el("li", {"class": "zero" if n == 0 else "n"}, el("b", None, str(n)), f" {word}"))
+    if stale:
+        add(
+            flags,
+            el("li", {"class": "n stale"}, el("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}"),
+        )
+    return el("div", {"class": "counts"}, kinds, flags)
+
+
+def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Element:
+    def target(edition: str, address: str) -> Element:
+        href = page.resolve(edition, address)
+        return el("a", {"href": href}, address) if href else el("span", None, address)
+
+    verdict = {True: "consistent", False: "not the successor of the old target", None: "not verifiable in this corpus"}
+    if r.status == "added":
+        return el("li", {"class": "ref-added"}, "reference added: ", target(new, r.new))
+    if r.status == "removed":
+        return el("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
+    if r.status == "kept":
+        went: list[Child] = []
+        for i, a in enumerate(moved_to):
+            went.extend([", " if i else None, target(new, a)])
+        return el(
+            "li",
+            {"class": "ref-kept"},
+            "reference ",
+            target(old, r.old),
+            " kept as written, but ",
+            *(([f"{old} {r.old} is now {new} ", *went]) if went else [f"{old} {r.old} is no longer at {r.new}"]),
+            ": check the reference",
+        )
+    return el(
+        "li",
+        {"class": "ref-retargeted"},
+        "reference retargeted: ",
+        target(old, r.old),
+        " → ",
+        target(new, r.new),
+        f" ({verdict[r.consistent]})",
+    )
+
+
+def _arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    return f"{', '.join(old)} → {', '.join(new)}"
+
+
+def kind_cell(
+    ch: Change,
+    pv_old: Edition,
+    pv_new: Edition,
+    page: _Page,
+    moved_targets: Mapping[str, tuple[str, ...]] | None = None,
+) -> Element:
+    """The middle column: what kind of change, in words.
+
+    ``moved_targets``: where the old targets of stale references went.
+    """
+    td = el("td", {"class": "kind"})
+    head = "heading " if ch.aspect == "title" else ""
+    add(td, el("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value]))
+    if ch.editorial_only:
+        add(td, " ", el("span", {"class": "badge b-editorial"}, "editorial only"))
+    if stale_references(ch):
+        add(td, " ", el("span", {"class": "badge b-stale"}, "stale reference"))
+    if ch.title_changed and ch.aspect == "text":
+        add(td, " ", el("span", {"class": "badge b-title"}, "title changed"))
+    if ch.renumbered:
+        add(
+            td,
+            el(
+                "div",
+                {"class": "renum"},
+                el("span", {"class": "badge b-renumbered"}, "renumbered"),
+                " ",
+                el("span", {"class": "arrow"}, _arrow(ch.old, ch.new)),
+            ),
+        )
+    if ch.moved:
+        add(
+            td,
+            el(
+                "div",
+                {"class": "moved"},
+                el("span", {"class": "badge b-moved"}, "moved"),
+                " ",
+                _moves(ch, pv_old, pv_new, page),
+            ),
+        )
+    if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
+        add(td, el("div", {"class": "sim"}, _similarity(ch)))
+    if not ch.counterpart_in_corpus:
+        other = pv_old.name if ch.new else pv_new.name
+        add(td, el("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
+    if ch.uncertain:
+        add(
+            td,
+            el(
+                "details",
+                {"class": "why"},
+                el("summary", None, f"uncertain match (score {ch.score:.2f})"),
+                el("ul", None, [el("li", None, r) for r in ch.reasons]),
+            ),
+        )
+    refs = [r for r in ch.references if r.status != "kept" or r.consistent is False]
+    if refs:
+        moved = moved_targets or {}
+        items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
+        add(td, el("ul", {"class": "refs"}, items))
+    return td
+
+
+def _moves(ch: Change, old: Edition, new: Edition, page: _Page) -> list[Child]:
+    """``from article 12 (12C) to article 13 (13A)``, each address linked where the report has it."""
+
+    def side(edition: Edition, addresses: tuple[str, ...]) -> list[Child]:
+        out: list[Child] = []
+        for art in dict.fromkeys(article_of(a) for a in addresses):
+            if out:
+                out.append(", ")
+            out.append(f"article {art} (")
+            for i, a in enumerate(x for x in addresses if article_of(x) == art):
+                href = page.resolve(edition.name, a)
+                out.extend([", " if i else None, el("a", {"href": href}, a) if href else a])
+            out.append(")")
+        return out
+
+    return ["from ", *side(old, ch.old), " to ", *side(new, ch.new)]
+
+
+@dataclass(frozen=True, slots=True)
+class _PairContext:
+    old: Edition
+    new: Edition
+    prefix: str  # id prefix of this view's clause blocks
+    moved_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # of stale references
+
+
+def _block_id(ctx: _PairContext, edition: str, address: str, heading: bool = False) -> str:
+    """``diff-2007-2017-2017-45C4b``; a heading's own row ends in ``-title``."""
+    return f"{ctx.prefix}-{anchor(edition, address)}" + ("-title" if heading else "")
+
+
+def pair_table(
+    ctx: _PairContext,
+    changes: Iterable[Change],
+    page: _Page,
+    chip: Callable[[str, str, str], str | None],
+    caption: str,
+) -> Element:
+    """The side-by-side table: old | change | new, one ``tbody`` per change.
+
+    A split puts its one old clause beside its several new ones (the old
+    cell spans their rows); a merge the other way round.
+    """
+    table = el(
+        "table",
+        {"class": "sbs"},
+        el("caption", None, caption),
+        el(
+            "colgroup",
+            None,
+            el("col", {"class": "c-old"}),
+            el("col", {"class": "c-kind"}),
+            el("col", {"class": "c-new"}),
+        ),
+        el(
+            "thead",
+            None,
+            el(
+                "tr",
+                None,
+                el("th", {"scope": "col", "class": "old"}, _edition_head(ctx.old)),
+                el("th", {"scope": "col", "class": "kind"}, "Change"),
+                el("th", {"scope": "col", "class": "new"}, _edition_head(ctx.new)),
+            ),
+        ),
+    )
+    old_r = _Clauses(page, ctx.old)
+    new_r = _Clauses(page, ctx.new)
+    changes = list(changes)
+    in_view_old = {a for ch in changes for a in ch.old}
+    in_view_new = {a for ch in changes for a in ch.new}
+    # A heading with a row of its own is not repeated above its text.
+    titled = (
+        {a for ch in changes if ch.aspect == "title" for a in ch.old},
+        {a for ch in changes if ch.aspect == "title" for a in ch.new},
+    )
+
+    def fn_href(edition: str, in_view: set[str]) -> Callable[[Clause], str | None]:
+        def href(f: Clause) -> str | None:
+            if f.address in in_view:
+                return f"#{_block_id(ctx, edition, f.address)}"
+            return page.resolve(edition, f.address)
+
+        return href
+
+    for ch in changes:
+        fns = (fn_href(ctx.old.name, in_view_old), fn_href(ctx.new.name, in_view_new))
+        add(table, _change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled))
+    return table
+
+
+def _edition_head(e: Edition) -> list[Child]:
+    printing = ", ".join(e.printings)
+    return [e.name, el("span", {"class": "printing"}, f" {printing}") if printing else None]
+
+
+def _change_rows(
+    ch: Change,
+    ctx: _PairContext,
+    page: _Page,
+    renderers: tuple[_Clauses, _Clauses],
+    chip: Callable[[str, str, str], str | None],
+    fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
+    titled: tuple[set[str], set[str]],
+) -> Element:
+    stale = bool(stale_references(ch))
+    # A row whose text is unchanged but whose reference went stale is a
+    # finding: never filed among (or hidden with) the unchanged rows.
+    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
+    if stale:
+        classes.append("stale")
+    if ch.aspect == "title":
+        classes.append("heading")
+    if ch.renumbered:
+        classes.append("renumbered")
+    if ch.editorial_only:
+        classes.append("editorial")
+    olds = [c for c in (ctx.old.find(a) for a in ch.old) if c is not None]
+    news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
+    if any(c.kind is Kind.FOOTNOTE for c in olds + news):
+        classes.append("footnote")
+    title_aspect = ch.aspect == "title"
+    old_parts = split_side(ch.diff, "old", ch.old_texts)
+    new_parts = split_side(ch.diff, "new", ch.new_texts)
+    title_diff: tuple[Piece, ...] = ()
+    if not title_aspect and ch.title_changed:
+        title_diff = word_diff(ch.old_title, ch.new_title)
+
+    def blocks(side: int, clauses: list[Clause], parts: list[list[tuple[Op, str]]]) -> list[Element]:
+        edition = (ctx.old.name, ctx.new.name)[side]
+        fn = fns[side]
+        r = renderers[side]
+        out: list[Element] = []
+        for c, segs in zip(clauses, parts, strict=True):
+            title: list[tuple[Op, str]] | None
+            if title_aspect:
+                title, text = segs, []
+            else:
+                text = segs
+                if title_diff and len(clauses) == 1:
+                    title = split_side(title_diff, ("old", "new")[side], (c.title,))[0]
+                elif c.address in titled[side]:
+                    title = []
+                else:
+                    title = None
+            ident = page.claim(_block_id(ctx, edition, c.address, title_aspect))
+            out.append(r.block(c, ident, chip(edition, c.address, ident or ""), title, text, fn))
+        return out
+
+    old_blocks = blocks(0, olds, old_parts)
+    new_blocks = blocks(1, news, new_parts)
+    n = max(len(old_blocks), len(new_blocks), 1)
+    tbody = el("tbody", {"class": " ".join(classes)})
+    for i in range(n):
+        tr = el("tr")
+        add(tr, _side_cell("old", ctx.old, old_blocks, i, n, ch))
+        if i == 0:
+            cell = kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets)
+            if n > 1:
+                cell.set("rowspan", str(n))
+            add(tr, cell)
+        add(tr, _side_cell("new", ctx.new, new_blocks, i, n, ch))
+        add(tbody, tr)
+    return tbody
+
+
+def _side_cell(side: str, edition: Edition, blocks: list[Element], i: int, n: int, ch: Change) -> Element | None:
+    """Cell ``i`` of one side; the last clause of the shorter side spans the rest."""
+    if not blocks:
+        if i:
+            return None
+        note = f"not in {edition.name}" if ch.counterpart_in_corpus else f"not in the {edition.name} corpus"
+        td = el("td", {"class": f"{side} empty"}, el("span", {"class": "none"}, note))
+        if n > 1:
+            td.set("rowspan", str(n))
+        return td
+    if i >= len(blocks):
+        return None
+    td = el("td", {"class": side}, blocks[i])
+    if i == len(blocks) - 1 and n > len(blocks):
+        td.set("rowspan", str(n - i))
+    return td
+
+
+def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
+    ctx = _PairContext(pv.old, pv.new, pv.id, pv.moved_targets)
+
+    def chip(edition: str, address: str, _ident: str) -> str | None:
+        return site.href(edition, address, page.path)
+
+    section = _section(
+        pv.id,
+        [f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)],
+        "pair",
+        counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale),
+        pair_table(ctx, pv.changes, page, chip, f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)"),
+    )
+    page.ids.update({pv.id, f"{pv.id}-h"})
+    return section
+
+
+def _heat_tag(h: Heat) -> Element:
+    return el(
+        "span",
+        {"class": f"heat-tag h{h.level}"},
+        f"{HEAT_SYMBOLS[h.level]} {HEAT_NAMES[h.level]}, {_pct(h.share)} of words changed",
+    )
