@@ -699,7 +699,7 @@ class _Terminal:
 
 
 def test_progress_bar_shows_on_a_terminal_only_once_the_run_takes_a_moment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lawdiff import cli
+    from lawdiff.cli import report as cli
 
     terminal = _Terminal()
     monkeypatch.setattr(cli.sys, "stderr", terminal)

@@ -1,0 +1,62 @@
+"""The ``lawdiff`` command line: thin commands over the library.
+
+Each command parses its arguments, calls one library function, renders and
+echoes.  Library errors become one line on stderr and exit code 2 here, at
+one boundary; nothing below this module prints or exits.
+
+Modules: ``options`` (shared options), ``ingest`` (editions, show, check),
+``compare`` (compare, history), ``report``.  The library is imported by the
+commands when they run, so that ``lawdiff --help`` starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from lawdiff import __version__
+from lawdiff.cli import compare, ingest, report
+from lawdiff.errors import LawdiffBug, LawdiffError
+
+
+class _Group(click.Group):
+    """The one boundary where errors become messages.
+
+    Library errors (bad input, a bad request) and the operating system's
+    (a folder that cannot be written) become one line and exit code 2; an
+    internal error says that it is a bug, with exit code 3.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except LawdiffError as exc:
+            click.echo(f"lawdiff: error: {exc.message()}", err=True)
+            sys.exit(2)
+        except OSError as exc:
+            where = exc.filename if exc.filename is not None else "output"
+            reason = exc.strerror or str(exc)
+            click.echo(f"lawdiff: error: {where}: {reason}; check the path and that you may write there", err=True)
+            sys.exit(2)
+        except LawdiffBug as exc:
+            click.echo(f"lawdiff: {exc}", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="lawdiff")
+def main() -> None:
+    """Compare editions of the Dutch Laws of Duplicate Bridge.
+
+    lawdiff reads the wiki and site dumps of each edition into one clause
+    tree per edition, aligns the editions clause by clause, and reports what
+    changed. Without --corpus, commands read the bundled corpus.
+
+    Example: lawdiff show 2017:45C4
+    """
+
+
+for command in (ingest.editions, ingest.show, ingest.check, compare.compare, compare.history, report.report):
+    main.add_command(command)

@@ -1,0 +1,5 @@
+"""``python -m lawdiff.cli``."""
+
+from lawdiff.cli import main
+
+main()

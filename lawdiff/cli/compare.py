@@ -1,0 +1,111 @@
+"""Comparing editions: ``lawdiff compare`` and ``lawdiff history``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from lawdiff.cli.options import color_option, corpus_option, emit, format_option, load_corpus, thresholds_option
+from lawdiff.errors import UsageError
+
+if TYPE_CHECKING:
+    from lawdiff.align import Thresholds
+    from lawdiff.report.text import Style
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--article", "articles", multiple=True, metavar="N", help="Only changes touching article N (repeatable).")
+@click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
+@click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@corpus_option
+@format_option("text", "json", "html")
+@thresholds_option
+@color_option
+def compare(
+    old: str,
+    new: str,
+    articles: tuple[str, ...],
+    show_all: bool,
+    exit_code: bool,
+    output: Path | None,
+    corpus_dirs: tuple[Path, ...],
+    fmt: str,
+    thresholds: Thresholds,
+    style: Style,
+) -> None:
+    """Compare two editions clause by clause.
+
+    Lists every change grouped by article: unchanged, modified, split,
+    merged, added, removed; renumberings, moves, title changes, word-level
+    differences and what became of the references. The text output shows
+    deletions as [-...-] and insertions as {+...+} (coloured on a terminal);
+    --format html writes the side-by-side view of `lawdiff report` for this
+    one pair as one self-contained page.
+
+    Example: lawdiff compare 2007 2017 --article 45
+    """
+    from lawdiff.diff import compare as compare_editions
+    from lawdiff.model import article_of
+    from lawdiff.report import jsonout, text
+
+    corpus = load_corpus(corpus_dirs)
+    old_edition, new_edition = corpus.edition(old), corpus.edition(new)
+    for number in articles:
+        if old_edition.find(number) is None and new_edition.find(number) is None:
+            held = sorted({a.address for e in (old_edition, new_edition) for a in e.articles()}, key=int)
+            raise UsageError(
+                f"neither {old} nor {new} has an article {number!r}",
+                fix=f"name one of: {', '.join(held) or '(none)'}",
+            )
+    comp = compare_editions(old_edition, new_edition, thresholds)
+    wanted = set(articles)
+    changes = [
+        ch
+        for ch in comp.changes
+        if not wanted or ch.article in wanted or any(article_of(a) in wanted for a in ch.old + ch.new)
+    ]
+    if fmt == "json":
+        rendered = jsonout.comparison(comp, changes)
+    elif fmt == "html":
+        from lawdiff.report import html as html_report
+
+        rendered = html_report.comparison(comp, changes, corpus.edition(old), corpus.edition(new))
+    else:
+        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain)
+    emit(rendered, output)
+    if exit_code and any(ch.is_difference for ch in changes):
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("spec", metavar="EDITION:ADDRESS")
+@corpus_option
+@format_option("text", "json")
+@thresholds_option
+@color_option
+def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thresholds, style: Style) -> None:
+    """Follow one clause through every edition of the corpus, oldest first.
+
+    Shows its address and text in each edition, the kind of change at each
+    step, and the edition that introduced its current wording. Works from
+    any edition's address.
+
+    Example: lawdiff history '1963:45(d)'
+    """
+    from lawdiff.diff import Comparer
+    from lawdiff.diff import history as clause_history
+    from lawdiff.report import jsonout, text
+
+    corpus = load_corpus(corpus_dirs)
+    _name, sep, address = spec.partition(":")
+    if not sep or not address.strip():
+        raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
+    edition, clause = corpus.clause(spec)
+    h = clause_history(Comparer(corpus.editions, thresholds), edition, clause.address if clause else address)
+    click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)

@@ -1,0 +1,81 @@
+"""Reading the corpus: ``lawdiff editions``, ``show`` and ``check``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from lawdiff.cli.options import color_option, corpus_option, format_option, load_corpus
+
+if TYPE_CHECKING:
+    from lawdiff.report.text import Style
+
+
+@click.command()
+@corpus_option
+@format_option("text", "json")
+def editions(corpus_dirs: tuple[Path, ...], fmt: str) -> None:
+    """List the editions in the corpus: sources, printing, articles, counts.
+
+    Example: lawdiff editions --format json
+    """
+    from lawdiff.report import jsonout, text
+
+    corpus = load_corpus(corpus_dirs)
+    click.echo(jsonout.editions(corpus) if fmt == "json" else text.editions(corpus), nl=False)
+
+
+@click.command()
+@click.argument("spec", metavar="EDITION[:ADDRESS]")
+@corpus_option
+@format_option("text", "json")
+@color_option
+def show(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, style: Style) -> None:
+    """Show an edition's outline, or one clause in full.
+
+    ADDRESS follows the clause address rules: 45, 45C, 45C4(b), 45E.p2,
+    45A.fn1, H6 (a chapter), voorwoord (a front page).
+
+    Example: lawdiff show 1963:48
+    """
+    from lawdiff.report import jsonout, text
+
+    corpus = load_corpus(corpus_dirs)
+    edition, clause = corpus.clause(spec)
+    if fmt == "json":
+        click.echo(jsonout.show(edition, clause), nl=False)
+    elif clause is None:
+        click.echo(text.outline(edition, style), nl=False)
+    else:
+        click.echo(text.clause(edition, clause, style), nl=False)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
+@corpus_option
+@format_option("text", "json")
+@color_option
+def check(paths: tuple[Path, ...], corpus_dirs: tuple[Path, ...], fmt: str, style: Style) -> None:
+    """Check that the clause trees account for all of the source text.
+
+    Reports, per file, how much of its text the tree places, every fragment
+    it could not place, clauses read twice with different wording, and
+    references whose target is not in the edition. Exit code 0 when nothing
+    is lost, 1 when something is, 2 when an input cannot be read.
+
+    Example: lawdiff check mydumps/2017 --format json
+    """
+    from lawdiff.corpus import dangling_references, load
+    from lawdiff.report import jsonout, text
+
+    corpus = load(list(paths) or list(corpus_dirs) or None)
+    dangling = [d for e in corpus.editions for d in dangling_references(e)]
+    if fmt == "json":
+        click.echo(jsonout.check(corpus, dangling), nl=False)
+    else:
+        click.echo(text.check(corpus, dangling, style), nl=False)
+    if any(c.unplaced for c in corpus.checks):
+        sys.exit(1)

@@ -1,0 +1,137 @@
+"""Options shared by the commands: decorators, as sqlite-utils has them.
+
+Nothing heavy is imported here (``lawdiff --help`` starts fast): the
+library is imported by each command when it runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from lawdiff.errors import UsageError
+
+if TYPE_CHECKING:
+    from lawdiff.corpus import Corpus
+    from lawdiff.report.text import Style
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# The alignment's thresholds by name, for the help text (lawdiff.align.Thresholds has them all).
+THRESHOLD_NAMES = (
+    "identity_min, match_min, text_min, verbatim_min, address_bonus, article_bonus, reference_bonus, piece_min, "
+    "gain_min, explained_max, adjacent_piece_min, lead_in_min, gap_min, title_min, certain"
+)
+
+
+def corpus_option(f: F) -> F:
+    return click.option(
+        "--corpus",
+        "corpus_dirs",
+        type=click.Path(path_type=Path),
+        multiple=True,
+        metavar="DIR",
+        help="Corpus folder to read (repeatable). Default: the bundled corpus.",
+    )(f)
+
+
+def format_option(*choices: str) -> Callable[[F], F]:
+    def deco(f: F) -> F:
+        return click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(list(choices)),
+            default=choices[0],
+            show_default=True,
+            help="Output format.",
+        )(f)
+
+    return deco
+
+
+def load_corpus(corpus_dirs: tuple[Path, ...]) -> Corpus:
+    from lawdiff.corpus import load
+
+    return load(list(corpus_dirs) or None)
+
+
+def _style(enabled: bool) -> Style:
+    from lawdiff.report import text
+
+    if not enabled:
+        return text.plain
+    colours = {
+        "heading": "bright_white",
+        "address": "cyan",
+        "title": "yellow",
+        "warn": "red",
+        "ok": "green",
+        "insert": "green",
+        "delete": "red",
+        "modified": "yellow",
+        "split": "magenta",
+        "merged": "magenta",
+        "added": "green",
+        "removed": "red",
+    }
+
+    def style(s: str, role: str) -> str:
+        colour = colours.get(role)
+        return click.style(s, fg=colour, bold=role == "heading", strikethrough=role == "delete") if colour else s
+
+    return style
+
+
+def color_option(f: F) -> F:
+    @click.option(
+        "--color/--no-color", "color", default=None, help="Colour the text output (default: when a terminal)."
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, color: bool | None, **kwargs: Any) -> Any:
+        enabled = sys.stdout.isatty() if color is None else color
+        return f(*args, style=_style(enabled), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def thresholds_option(f: F) -> F:
+    @click.option(
+        "--threshold",
+        "threshold_overrides",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="Override an alignment threshold (repeatable), e.g. --threshold match_min=0.5. "
+        f"Names: {THRESHOLD_NAMES}.",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, threshold_overrides: tuple[str, ...], **kwargs: Any) -> Any:
+        values: dict[str, float] = {}
+        for item in threshold_overrides:
+            name, sep, value = item.partition("=")
+            if not sep or not name.strip():
+                raise UsageError(f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5")
+            try:
+                values[name.strip()] = float(value)
+            except ValueError:
+                raise UsageError(
+                    f"--threshold {item!r}: {value!r} is not a number", fix="write e.g. --threshold match_min=0.5"
+                ) from None
+        from lawdiff.align import DEFAULT_THRESHOLDS
+
+        return f(*args, thresholds=DEFAULT_THRESHOLDS.with_overrides(values), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit(rendered: str, output: Path | None) -> None:
+    if output is None:
+        click.echo(rendered, nl=False)
+        return
+    from lawdiff.report.files import write_atomic
+
+    write_atomic(output, rendered)

@@ -1,0 +1,83 @@
+"""The committee report: ``lawdiff report``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from lawdiff.cli.options import corpus_option, load_corpus, thresholds_option
+
+if TYPE_CHECKING:
+    from lawdiff.align import Thresholds
+
+
+class _Progress:
+    """A progress bar on stderr: only on a terminal, and only once the work has taken a moment."""
+
+    DELAY = 0.5  # seconds before a bar is worth showing
+
+    def __init__(self, label: str, clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.label = label
+        self.clock = clock or time.monotonic
+        self.start = self.clock()
+        self.bar: Any = None
+        self.done = 0
+
+    def __enter__(self) -> Callable[[int, int], None]:
+        return self.update
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if not sys.stderr.isatty() or self.clock() - self.start < self.DELAY:
+                return
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr)
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+@click.command()
+@click.argument("editions", nargs=-1, metavar="[EDITION]...")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=Path("lawdiff-report"),
+    show_default=True,
+    metavar="DIR",
+    help="Folder to write the report to; replaced as a whole, and only once the report is complete.",
+)
+@corpus_option
+@thresholds_option
+def report(editions: tuple[str, ...], output: Path, corpus_dirs: tuple[Path, ...], thresholds: Thresholds) -> None:
+    """Write the committee report: a static HTML site, for a browser or for paper.
+
+    An index (the editions and their sources, the counts of changes per pair
+    of editions, a matrix of articles by editions), one page per article
+    (each pair of consecutive editions side by side with word-level
+    insertions and deletions, and a synopsis of all editions) and the history
+    of every clause. All editions of the corpus when none are named. The
+    pages need no internet and no JavaScript.
+
+    Example: lawdiff report 2007 2017 -o lawdiff-report
+    """
+    from lawdiff.report import html as html_report
+
+    corpus = load_corpus(corpus_dirs)
+    with _Progress("Writing the report") as progress:
+        site = html_report.write_report(corpus, editions, thresholds, output, progress)
+    click.echo(
+        f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
+        + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
+        + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
+    )
