@@ -8,7 +8,7 @@ from rapidfuzz import fuzz
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange
+from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange, change_id
 from lawdiff.diff.words import word_diff
 from lawdiff.model import Clause, Edition, article_of
 
@@ -139,6 +139,7 @@ def _change(
         old_texts=old_texts,
         new_texts=new_texts,
         counterpart_in_corpus=counterpart,
+        id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
     )
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+import hashlib
+import json
 from collections import Counter
 from dataclasses import dataclass
 
@@ -53,6 +55,39 @@ class RefChange:
     consistent: bool | None
 
 
+# Bumped when what the id is made of changes: ids of one version never
+# collide with another's.
+CHANGE_ID_VERSION = "lawdiff-change-1"
+# How many hex digits of an id the text output shows: fixed, so that a
+# printed prefix stays the same whatever else the store holds (git's
+# adaptive abbreviation does not).
+SHORT_ID = 10
+
+
+def change_id(
+    old_edition: str,
+    new_edition: str,
+    aspect: str,
+    old: tuple[str, ...],
+    new: tuple[str, ...],
+    old_texts: tuple[str, ...],
+    new_texts: tuple[str, ...],
+) -> str:
+    """The durable identity of a change: 40 hex digits of SHA-256.
+
+    Made of the edition pair as the comparison names it (``2007``,
+    ``2017@wiki``), the aspect, the old and new addresses and the old and new
+    texts, and of nothing else: the same inputs give the same id on every
+    run and machine, whatever else changed in the corpus or the thresholds.
+    """
+    payload = json.dumps(
+        [CHANGE_ID_VERSION, old_edition, new_edition, aspect, list(old), list(new), list(old_texts), list(new_texts)],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """One change between two editions.
@@ -77,6 +112,7 @@ class Change:
     counterpart_in_corpus: False when the other edition's corpus does not hold
         the article at all, so an addition or removal may only mean that the
         corpus is partial.
+    id: the change's durable identity (:func:`change_id`).
     """
 
     kind: ChangeKind
@@ -100,6 +136,7 @@ class Change:
     old_texts: tuple[str, ...]
     new_texts: tuple[str, ...]
     counterpart_in_corpus: bool
+    id: str = ""
 
     @property
     def is_difference(self) -> bool:
