@@ -122,7 +122,7 @@ def parse_line(text: str) -> Line:
 def change_line(ch: Change) -> Line:
     """A change record in the gold form."""
     values = {
-        "heading": ch.aspect == "title",
+        "heading": ch.aspect.value == "title",
         "renumbered": ch.renumbered,
         "moved": ch.moved,
         "title_changed": ch.title_changed,
@@ -130,11 +130,11 @@ def change_line(ch: Change) -> Line:
     }
     refs = []
     for r in ch.references:
-        if r.status == "added":
+        if r.status.value == "added":
             refs.append(f"+{r.new}")
-        elif r.status == "removed":
+        elif r.status.value == "removed":
             refs.append(f"-{r.old}")
-        elif r.status == "retargeted":
+        elif r.status.value == "retargeted":
             refs.append(f"{r.old}>{r.new}")
     return Line(ch.old, ch.new, ch.kind.value, frozenset(f for f, v in values.items() if v), _sorted(refs))
 

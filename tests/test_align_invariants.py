@@ -77,7 +77,7 @@ def test_an_edition_compared_with_itself_is_unchanged(edition: Edition) -> None:
         assert not (ch.renumbered or ch.moved or ch.title_changed or ch.editorial_only), ch
         assert ch.similarity == 1.0
         assert all(p.op is Op.EQUAL for p in ch.diff)
-        assert all(r.status == "kept" for r in ch.references)
+        assert all(r.status.value == "kept" for r in ch.references)
     assert not comp.has_differences
 
 
@@ -85,7 +85,7 @@ def test_an_edition_compared_with_itself_is_unchanged(edition: Edition) -> None:
 def test_every_own_text_appears_once_on_each_side(spec: tuple[str, str, str]) -> None:
     old, new = _editions(spec)
     comp = _compare(old, new)
-    text_changes = [ch for ch in comp.changes if ch.aspect == "text"]
+    text_changes = [ch for ch in comp.changes if ch.aspect.value == "text"]
     for side, edition in (("old", old), ("new", new)):
         own = Counter(c.address for c in edition.walk() if c.text)
         seen = Counter(a for ch in text_changes for a in getattr(ch, side))
@@ -102,17 +102,17 @@ def test_old_and_new_text_rebuild_from_the_diff(spec: tuple[str, str, str]) -> N
         for edition, addresses, texts in ((old, ch.old, ch.old_texts), (new, ch.new, ch.new_texts)):
             clauses = [edition.find(a) for a in addresses]
             assert None not in clauses
-            wanted = tuple(c.title if ch.aspect == "title" else c.text for c in clauses if c is not None)
+            wanted = tuple(c.title if ch.aspect.value == "title" else c.text for c in clauses if c is not None)
             assert texts == wanted
 
 
 def _mirror_key(ch: Change) -> tuple[object, ...]:
     line = change_line(ch).mirrored()
-    return (ch.aspect, line, ch.similarity, ch.score, ch.new_title, ch.old_title)
+    return (ch.aspect.value, line, ch.similarity, ch.score, ch.new_title, ch.old_title)
 
 
 def _key(ch: Change) -> tuple[object, ...]:
-    return (ch.aspect, change_line(ch), ch.similarity, ch.score, ch.old_title, ch.new_title)
+    return (ch.aspect.value, change_line(ch), ch.similarity, ch.score, ch.old_title, ch.new_title)
 
 
 @pytest.mark.parametrize("spec", PAIRS)

@@ -407,7 +407,7 @@ def test_section_swap_retargets_its_reference_consistently() -> None:
     case = build("section_swap")
     note = next(ch for ch in compare(case.old, case.new).changes if ch.old == ("53A.fn1",))
     [ref] = note.references
-    assert (ref.status, ref.old, ref.new, ref.consistent) == ("retargeted", "53C", "53B", True)
+    assert (ref.status.value, ref.old, ref.new, ref.consistent) == ("retargeted", "53C", "53B", True)
 
 
 def test_subject_changed_pairs_nothing_across_the_same_number() -> None:

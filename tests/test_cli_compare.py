@@ -31,7 +31,7 @@ from test_align_synthetic import build
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
 from lawdiff.cli import main
-from lawdiff.diff import Comparer, compare, history
+from lawdiff.diff import Study, compare, history
 from lawdiff.report import jsonout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,7 +124,7 @@ def test_history_json_validates(spec: str) -> None:
 
 def test_history_json_of_every_2007_clause_validates() -> None:
     corpus = bundled()
-    comparer = Comparer(corpus.editions)
+    comparer = Study(corpus.editions)
     edition = corpus.edition("2007")
     for clause in edition.walk():
         h = history(comparer, edition, clause.address)

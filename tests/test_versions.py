@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from lawdiff.cli import main
 from lawdiff.corpus import load
-from lawdiff.diff import ChangeKind, Comparer, compare, history
+from lawdiff.diff import ChangeKind, Study, compare, history
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "corpus"
@@ -116,7 +116,7 @@ def test_comparing_an_edition_with_its_amended_version(tmp_path: Path) -> None:
 
 def test_history_runs_through_the_amended_version(tmp_path: Path) -> None:
     corpus = load([amendment_corpus(tmp_path)])
-    h = history(Comparer(corpus.editions), corpus.edition("2017"), "45G")
+    h = history(Study(corpus.editions), corpus.edition("2017"), "45G")
     assert [(s.edition, s.addresses, s.change) for s in h.steps] == [
         ("2017", ("45G",), ""),
         ("2017+2024-03-01", ("45G",), "modified"),
@@ -132,7 +132,7 @@ def test_an_amendment_that_rewrites_a_clause_entirely_is_still_its_successor(tmp
     comp = compare(corpus.edition("2017"), corpus.edition("2017+2024-03-01"))
     differences = [(ch.kind, ch.old, ch.new) for ch in comp.changes if ch.is_difference]
     assert differences == [(ChangeKind.MODIFIED, ("45G",), ("45G",))]
-    h = history(Comparer(corpus.editions), corpus.edition("2017+2024-03-01"), "45G")
+    h = history(Study(corpus.editions), corpus.edition("2017+2024-03-01"), "45G")
     assert [(s.edition, s.addresses) for s in h.steps] == [("2017", ("45G",)), ("2017+2024-03-01", ("45G",))]
     assert h.introduced == "2017+2024-03-01"
 

@@ -36,14 +36,19 @@ Modules: ``thresholds``, ``records`` (units, links, alignments), ``space``
 from __future__ import annotations
 
 from lawdiff.align.aligner import align, same_lineage
-from lawdiff.align.records import Alignment, Link, Unit
+from lawdiff.align.records import Alignment, Aspect, Corrections, Forbid, Link, Method, Pin, Unit
 from lawdiff.align.space import titled, units, words
 from lawdiff.align.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 __all__ = [
     "DEFAULT_THRESHOLDS",
     "Alignment",
+    "Aspect",
+    "Corrections",
+    "Forbid",
     "Link",
+    "Method",
+    "Pin",
     "Thresholds",
     "Unit",
     "align",

@@ -8,7 +8,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from lawdiff.align.records import Alignment, Link, Unit
+from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
 from lawdiff.align.space import _Space, units
 from lawdiff.align.thresholds import (
     ADJACENT_UNITS,
@@ -26,12 +26,23 @@ from lawdiff.align.titles import _align_titles
 from lawdiff.model import Edition
 
 
-def align(old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Alignment:
-    """Align the clauses of two editions (see the module docstring)."""
+def align(
+    old: Edition,
+    new: Edition,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    corrections: Corrections | None = None,
+) -> Alignment:
+    """Align the clauses of two editions (see the module docstring).
+
+    ``corrections``: the committee's pins and forbidden pairs for this pair
+    of editions; a pin replaces whatever the aligner would have linked its
+    clauses to, and the rest is aligned around it.
+    """
     a_units, b_units = units(old), units(new)
-    aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new))
+    fixes = corrections or Corrections()
+    aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
     text_links = aligner.run()
-    title_links = _align_titles(old, new, text_links, thresholds)
+    title_links = _align_titles(old, new, text_links, thresholds, fixes)
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
     new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)
@@ -47,11 +58,35 @@ def same_lineage(old: Edition, new: Edition) -> bool:
 
 
 class _Aligner:
-    def __init__(self, old: list[Unit], new: list[Unit], t: Thresholds, declared: bool = False) -> None:
+    def __init__(
+        self,
+        old: list[Unit],
+        new: list[Unit],
+        t: Thresholds,
+        declared: bool = False,
+        corrections: Corrections | None = None,
+    ) -> None:
         self.old = old
         self.new = new
         self.t = t
         self.declared = declared
+        fixes = corrections or Corrections()
+        old_at = {u.address: i for i, u in enumerate(old)}
+        new_at = {u.address: j for j, u in enumerate(new)}
+        # Hand corrections: pinned groups are linked first and closed to any
+        # further piece; forbidden pairs are never linked.
+        self.pins: list[tuple[list[int], list[int], str]] = []
+        for pin in fixes.pins:
+            olds = [old_at[a] for a in pin.old if a in old_at]
+            news = [new_at[a] for a in pin.new if a in new_at]
+            if olds and news:
+                self.pins.append((olds, news, pin.by))
+        self.closed_old = {i for olds, _, _ in self.pins for i in olds}
+        self.closed_new = {j for _, news, _ in self.pins for j in news}
+        self.forbidden = {
+            (old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at
+        }
+        self.pinned_by: dict[tuple[int, int], str] = {}
         self.space = _Space(old, new)
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
@@ -59,7 +94,7 @@ class _Aligner:
         # Matches: old index -> set of new indices, and back.
         self.o2n: dict[int, list[int]] = defaultdict(list)
         self.n2o: dict[int, list[int]] = defaultdict(list)
-        self.method: dict[tuple[int, int], str] = {}
+        self.method: dict[tuple[int, int], Method] = {}
 
     # -- scores -------------------------------------------------------------
 
@@ -73,14 +108,14 @@ class _Aligner:
             for i, u in enumerate(self.old):
                 j = by_addr.get(u.address)
                 if j is not None:
-                    self._link(i, j, "declared")
+                    self._link(i, j, Method.DECLARED)
         old_texts = Counter(u.text for u in self.old)
         new_texts = Counter(u.text for u in self.new)
         new_by_text = {u.text: j for j, u in enumerate(self.new) if new_texts[u.text] == 1}
         for i, u in enumerate(self.old):
             j = new_by_text.get(u.text) if old_texts[u.text] == 1 else None
             if j is not None and i not in self.o2n and j not in self.n2o:
-                self._link(i, j, "identity")
+                self._link(i, j, Method.IDENTITY)
         new_by_addr = {u.address: j for j, u in enumerate(self.new)}
         for i, u in enumerate(self.old):
             j = new_by_addr.get(u.address)
@@ -88,7 +123,7 @@ class _Aligner:
                 continue
             self.score(i, j)
             if self.texts[(i, j)] >= self.t.identity_min:
-                self._link(i, j, "identity")
+                self._link(i, j, Method.IDENTITY)
 
     def candidates(self) -> list[tuple[int, int]]:
         """Pairs worth scoring for the units identity left open: those sharing
@@ -170,11 +205,11 @@ class _Aligner:
         out = [f"shared words {self.texts[(i, j)]:.2f}"]
         if a.text == b.text:
             out[0] = "same text"
-        elif self.method.get((i, j)) == "declared":
+        elif self.method.get((i, j)) is Method.DECLARED:
             out[0] = f"replaced at its address by an amendment, words agree {self.texts[(i, j)]:.2f}"
         elif (i, j) in self.inside:
             out[0] = f"one found inside the other {self.texts[(i, j)]:.2f}"
-        elif self.method.get((i, j)) == "identity":
+        elif self.method.get((i, j)) is Method.IDENTITY:
             out[0] = f"words agree {self.texts[(i, j)]:.2f}"
         if a.address == b.address:
             out.append("same address")
@@ -184,7 +219,11 @@ class _Aligner:
             out.append(f"same references {_overlap(a.refs, b.refs):.2f}")
         return tuple(out)
 
-    def _link(self, i: int, j: int, method: str) -> None:
+    def _link(self, i: int, j: int, method: Method) -> None:
+        if (i, j) in self.forbidden:
+            return
+        if method is not Method.PINNED and (i in self.closed_old or j in self.closed_new):
+            return
         self.o2n[i].append(j)
         self.n2o[j].append(i)
         self.method[(i, j)] = method
@@ -192,6 +231,11 @@ class _Aligner:
     # -- phases -------------------------------------------------------------
 
     def run(self) -> list[Link]:
+        for olds, news, by in self.pins:
+            for i in olds:
+                for j in news:
+                    self._link(i, j, Method.PINNED)
+                    self.pinned_by[(i, j)] = by
         self.identity()
         cands = self.candidates()
         self.verbatim_pieces(cands)
@@ -226,12 +270,12 @@ class _Aligner:
                 if j in self.n2o or any(len(self.n2o[k]) > 1 for k in self.o2n[i]):
                     continue
                 if space.old_in_new(i, self.o2n[i]) < self.t.explained_max:
-                    self._link(i, j, "piece")
+                    self._link(i, j, Method.PIECE)
             else:
                 if i in self.o2n or any(len(self.o2n[k]) > 1 for k in self.n2o[j]):
                     continue
                 if space.new_in_old(j, self.n2o[j]) < self.t.explained_max:
-                    self._link(i, j, "piece")
+                    self._link(i, j, Method.PIECE)
 
     def pairs(self, cands: list[tuple[int, int]]) -> None:
         scored = []
@@ -245,7 +289,7 @@ class _Aligner:
         )
         for _, i, j in scored:
             if i not in self.o2n and j not in self.n2o:
-                self._link(i, j, "pair")
+                self._link(i, j, Method.PAIR)
 
     def pieces(self, cands: list[tuple[int, int]], adjacent: bool) -> None:
         """Splits and merges: unmatched units that are pieces of a matched one."""
@@ -306,13 +350,13 @@ class _Aligner:
         near = any(self._contiguous(piece, k, piece_side, piece_matches, whole) for k in current)
         lead_in = any(piece_side[k].parent == piece_side[piece].address for k in current)
         if not current and self.score(i, j) >= self.t.match_min:
-            self._link(i, j, "pair")
+            self._link(i, j, Method.PAIR)
         elif current and (
             (share >= self.t.piece_min and after - before >= self.t.gain_min)
             or (adjacent and near and share >= self.t.adjacent_piece_min)
             or (adjacent and near and lead_in and share >= self.t.lead_in_min)
         ):
-            self._link(i, j, "piece")
+            self._link(i, j, Method.PIECE)
 
     @staticmethod
     def _contiguous(x: int, k: int, side: list[Unit], matches: dict[int, list[int]], whole: int) -> bool:
@@ -363,7 +407,7 @@ class _Aligner:
             gap_new = [j for j in new_ids if j0 < j < j1 and j not in self.n2o]
             if gap_old and gap_new:
                 for i, j in self._order_pairs(gap_old, gap_new):
-                    self._link(i, j, "gap")
+                    self._link(i, j, Method.GAP)
 
     def _gap_ok(self, i: int, j: int) -> bool:
         """Whether two leftovers may pair in a gap: their words must reach
@@ -371,6 +415,8 @@ class _Aligner:
         are not counted here: together they exceed ``gap_min``, so counting
         them would pair any two texts at a reused number (2007 23 and 2017 23)
         that share a single word."""
+        if (i, j) in self.forbidden:
+            return False
         self.score(i, j)
         return self.texts[(i, j)] >= self.t.gap_min
 
@@ -410,7 +456,7 @@ class _Aligner:
                 continue
             if i not in self.o2n:
                 seen_old.add(i)
-                out.append(Link("text", (self.old[i].address,), (), 0.0, "", ()))
+                out.append(Link(Aspect.TEXT, (self.old[i].address,), (), 0.0, (), ()))
                 continue
             group_old, group_new = self._component(i)
             seen_old.update(group_old)
@@ -418,7 +464,7 @@ class _Aligner:
             out.append(self._group_link(group_old, group_new))
         for j in range(len(self.new)):
             if j not in seen_new and j not in self.n2o:
-                out.append(Link("text", (), (self.new[j].address,), 0.0, "", ()))
+                out.append(Link(Aspect.TEXT, (), (self.new[j].address,), 0.0, (), ()))
         return out
 
     def _component(self, start: int) -> tuple[list[int], list[int]]:
@@ -440,22 +486,25 @@ class _Aligner:
 
     def _group_link(self, olds: list[int], news: list[int]) -> Link:
         pairs = [(i, j) for i in olds for j in self.o2n.get(i, []) if j in news]
-        methods = sorted({self.method[p] for p in pairs})
+        methods = tuple(sorted({self.method[p] for p in pairs}, key=lambda m: m.value))
         score = min(self.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
         reasons: list[str] = []
         for i, j in pairs:
             r = self.reasons(i, j)
             tag = "" if len(pairs) == 1 else f"{self.old[i].address}->{self.new[j].address}: "
             how = self.method[(i, j)]
-            reasons.append(tag + ", ".join(r) + (f" ({how})" if how not in ("pair", "identity", "declared") else ""))
-        method = "+".join(methods)
+            plain = how in (Method.PAIR, Method.IDENTITY, Method.DECLARED)
+            if how is Method.PINNED:
+                r = (f"set by hand by {self.pinned_by[(i, j)] or 'the committee'}", *r)
+            reasons.append(tag + ", ".join(r) + ("" if plain else f" ({how.value})"))
         return Link(
-            "text",
+            Aspect.TEXT,
             tuple(self.old[i].address for i in olds),
             tuple(self.new[j].address for j in news),
             round(min(score, 1.0), 4),
-            method,
+            methods,
             tuple(reasons),
+            pinned_by=next((self.pinned_by[p] or "the committee" for p in pairs if p in self.pinned_by), ""),
         )
 
     def _group_score(self, olds: list[int], news: list[int]) -> float:

@@ -2,10 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import enum
+from dataclasses import dataclass, field
 
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.model import Kind
+
+
+class Aspect(enum.Enum):
+    """What of a clause a link or change is about."""
+
+    TEXT = "text"  # the clauses' own texts
+    TITLE = "title"  # headings
+
+
+class Method(enum.Enum):
+    """How a pair of clauses was matched (a group link lists all of its pairs' methods)."""
+
+    DECLARED = "declared"  # an amendment replaced the clause at its address
+    GAP = "gap"  # a leftover paired in order between two matches
+    IDENTITY = "identity"  # the same text, or the same address with agreeing words
+    PAIR = "pair"  # the best one-to-one match by words and structure
+    PIECE = "piece"  # a piece of a split or merge
+    PINNED = "pinned"  # set by hand: the committee said these are the same clause
+    TITLE = "title"  # headings paired
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,20 +46,28 @@ class Unit:
 class Link:
     """One aligned group: old addresses -> new addresses.
 
-    aspect: "text" (own texts) or "title" (headings).
+    aspect: own texts or headings.
     old, new: the addresses on each side (one side empty for an addition or
         removal; several on one side for a split or merge).
     score: the evidence for the match (0 for additions and removals).
-    method: "pair", "piece", "gap", "title" or "" (unmatched).
+    methods: how its pairs were matched, in :class:`Method` order (empty
+        when unmatched).
     reasons: why the match was made, for the reader.
+    pinned_by: for a link set by hand, who set it.
     """
 
-    aspect: str
+    aspect: Aspect
     old: tuple[str, ...]
     new: tuple[str, ...]
     score: float
-    method: str
+    methods: tuple[Method, ...]
     reasons: tuple[str, ...]
+    pinned_by: str = ""
+
+    @property
+    def method(self) -> str:
+        """The methods as one word for the JSON (``pair+piece``), "" when unmatched."""
+        return "+".join(m.value for m in self.methods)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,21 +80,70 @@ class Alignment:
     thresholds: Thresholds
     old_articles: tuple[str, ...]
     new_articles: tuple[str, ...]
+    _forward: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _backward: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def successors(self, address: str) -> tuple[str, ...]:
         """Where the clause at ``address`` of the old edition went (its text's link first)."""
-        return self._follow(address, forward=True)
+        if not self._forward and self.links:
+            self._index()
+        return self._forward.get(address, ())
 
     def predecessors(self, address: str) -> tuple[str, ...]:
         """Where the clause at ``address`` of the new edition came from."""
-        return self._follow(address, forward=False)
+        if not self._backward and self.links:
+            self._index()
+        return self._backward.get(address, ())
 
-    def _follow(self, address: str, forward: bool) -> tuple[str, ...]:
-        found: tuple[str, ...] | None = None
-        for link in self.links:
-            here, there = (link.old, link.new) if forward else (link.new, link.old)
-            if address in here:
-                if link.aspect == "text":
-                    return there
-                found = there if found is None else found
-        return found or ()
+    def _index(self) -> None:
+        # One pass over the links: a text link wins over a title link, and
+        # among links of one aspect the first in document order.
+        for aspect in (Aspect.TEXT, Aspect.TITLE):
+            for link in self.links:
+                if link.aspect is aspect:
+                    for a in link.old:
+                        self._forward.setdefault(a, link.new)
+                    for a in link.new:
+                        self._backward.setdefault(a, link.old)
+
+
+# ---------------------------------------------------------------------------
+# Hand corrections (set by the committee in the review store)
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """These clauses are the same: one to one, or one to several for a split or merge.
+
+    old, new: addresses in the old and the new edition.
+    by: who set it.
+    """
+
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Forbid:
+    """Never pair these two clauses."""
+
+    old: str
+    new: str
+    by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Corrections:
+    """The hand corrections of one pair of editions, handed to the aligner as data.
+
+    A pin replaces whatever the aligner would have linked its clauses to, and
+    the rest is aligned around it (a freed clause may find another partner);
+    a forbidden pair is never linked.
+    """
+
+    pins: tuple[Pin, ...] = ()
+    forbids: tuple[Forbid, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.pins or self.forbids)

@@ -6,13 +6,15 @@ from collections import defaultdict
 
 from rapidfuzz import fuzz, process
 
-from lawdiff.align.records import Link
+from lawdiff.align.records import Aspect, Corrections, Link, Method
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.model import Edition, Kind
 
 
-def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresholds) -> list[Link]:
+def _align_titles(
+    old: Edition, new: Edition, text_links: list[Link], t: Thresholds, corrections: Corrections | None = None
+) -> list[Link]:
     a_titled, b_titled = titled(old), titled(new)
     # Where did each old address's text go?
     dest: dict[str, set[str]] = {}
@@ -35,6 +37,15 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
     by_level: dict[int, list[int]] = defaultdict(list)
     for y, b in enumerate(b_titled):
         by_level[_level(b.kind)].append(y)
+    # The titles of each level, made once (a search per heading goes through them in C).
+    choices = {level: {y: b_titled[y].title for y in ys} for level, ys in by_level.items()}
+    fixes = corrections or Corrections()
+    forbidden = {(f.old, f.new) for f in fixes.forbids}
+    a_index = {a.address: x for x, a in enumerate(a_titled)}
+    pinned: dict[int, tuple[int, str]] = {}
+    for pin in fixes.pins:
+        if len(pin.old) == 1 and len(pin.new) == 1 and pin.old[0] in a_index and pin.new[0] in b_index:
+            pinned[a_index[pin.old[0]]] = (b_index[pin.new[0]], pin.by or "the committee")
     proposals: list[tuple[float, int, int, str]] = []
     for x, a in enumerate(a_titled):
         a_dest: set[str] = set()
@@ -50,10 +61,9 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
             cands.add(b_index[a.address])
         for addr in a_dest:
             cands.update(holders.get(addr, ()))
-        level = by_level.get(_level(a.kind), [])
         for _, _, y in process.extract(
             a.title,
-            {y: b_titled[y].title for y in level},
+            choices.get(_level(a.kind), {}),
             scorer=fuzz.ratio,
             score_cutoff=t.title_min * 100,
             limit=5,
@@ -61,7 +71,7 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
             cands.add(int(y))
         for y in sorted(cands):
             b = b_titled[y]
-            if _level(a.kind) != _level(b.kind):
+            if _level(a.kind) != _level(b.kind) or (a.address, b.address) in forbidden:
                 continue
             if a.text and b.text and b.address not in dest.get(a.address, ()):
                 # Both headings head own texts that the text alignment did
@@ -78,8 +88,8 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
             if s >= t.title_min * 0.5:
                 proposals.append((s, x, y, why))
     proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
-    used_a: dict[int, tuple[int, float, str]] = {}
-    used_b: set[int] = set()
+    used_a: dict[int, tuple[int, float, str]] = {x: (y, 1.0, f"set by hand by {by}") for x, (y, by) in pinned.items()}
+    used_b: set[int] = {y for y, _ in pinned.values()}
     for s, x, y, why in proposals:
         if x in used_a or y in used_b:
             continue
@@ -89,12 +99,15 @@ def _align_titles(old: Edition, new: Edition, text_links: list[Link], t: Thresho
     for x, a in enumerate(a_titled):
         if x in used_a:
             y, s, why = used_a[x]
-            out.append(Link("title", (a.address,), (b_titled[y].address,), round(min(s, 1.0), 4), "title", (why,)))
+            method = Method.PINNED if x in pinned else Method.TITLE
+            by = pinned[x][1] if x in pinned else ""
+            score = round(min(s, 1.0), 4)
+            out.append(Link(Aspect.TITLE, (a.address,), (b_titled[y].address,), score, (method,), (why,), by))
         else:
-            out.append(Link("title", (a.address,), (), 0.0, "", ()))
+            out.append(Link(Aspect.TITLE, (a.address,), (), 0.0, (), ()))
     for y, b in enumerate(b_titled):
         if y not in used_b:
-            out.append(Link("title", (), (b.address,), 0.0, "", ()))
+            out.append(Link(Aspect.TITLE, (), (b.address,), 0.0, (), ()))
     return out
 
 

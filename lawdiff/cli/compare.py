@@ -98,7 +98,7 @@ def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thre
 
     Example: lawdiff history '1963:45(d)'
     """
-    from lawdiff.diff import Comparer
+    from lawdiff.diff import Study
     from lawdiff.diff import history as clause_history
     from lawdiff.report import jsonout, text
 
@@ -107,5 +107,5 @@ def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thre
     if not sep or not address.strip():
         raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
     edition, clause = corpus.clause(spec)
-    h = clause_history(Comparer(corpus.editions, thresholds), edition, clause.address if clause else address)
+    h = clause_history(Study(corpus.editions, thresholds), edition, clause.address if clause else address)
     click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)

@@ -7,6 +7,7 @@ lossless accounting of every page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from lawdiff.corpus.account import PageCheck, account
@@ -76,6 +77,29 @@ class Corpus:
             f"no edition {name!r} in the corpus",
             fix=f"name one of: {', '.join(self.names()) or '(none)'}",
         )
+
+    def select(self, names: Iterable[str] = ()) -> tuple[Edition, ...]:
+        """The editions asked for (all when none), in the corpus's timeline.
+
+        Two names of one source (``2017`` and ``2017@nuxt`` when the bare year
+        means the site's) are one edition: the first named.
+        """
+        wanted = list(dict.fromkeys(names))
+        aliases = self.aliases()
+        eds: list[Edition] = []
+        seen: set[str] = set()
+        for e in (self.edition(n) for n in wanted) if wanted else self.editions:
+            source = aliases.get(e.name, e.name)
+            if source not in seen:
+                seen.add(source)
+                eds.append(e)
+        if not eds:
+            raise UsageError("the corpus holds no edition", fix="give a corpus folder with dumps")
+        # Oldest first, as `lawdiff history` orders them (lawdiff.model.chronological:
+        # an amended version after the edition it amends, two sources of one year
+        # by printing, older first), so that a page's pairs and its clause
+        # histories run the same way.
+        return tuple(sorted(eds, key=chronological))
 
     def clause(self, spec: str) -> tuple[Edition, Clause | None]:
         """``EDITION[:ADDRESS]`` -> the edition and the clause (None for no address)."""

@@ -16,29 +16,44 @@ Modules: ``records`` (the vocabulary), ``words`` (word differences),
 
 from __future__ import annotations
 
-from lawdiff.diff.changes import as_dict, compare, describe
+from lawdiff.diff.changes import compare, describe
 from lawdiff.diff.editorial import TERMINOLOGY, canonical, editorial_only
-from lawdiff.diff.history import Comparer, history
-from lawdiff.diff.records import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, Step
+from lawdiff.diff.history import history, timeline_with
+from lawdiff.diff.records import (
+    SHORT_ID,
+    Change,
+    ChangeKind,
+    Comparison,
+    History,
+    Op,
+    Piece,
+    RefChange,
+    RefStatus,
+    Step,
+)
+from lawdiff.diff.study import PairIndex, Study
 from lawdiff.diff.words import rebuild, word_diff
 
 __all__ = [
+    "SHORT_ID",
     "TERMINOLOGY",
     "Change",
     "ChangeKind",
-    "Comparer",
     "Comparison",
     "History",
     "Op",
+    "PairIndex",
     "Piece",
     "RefChange",
+    "RefStatus",
     "Step",
-    "as_dict",
+    "Study",
     "canonical",
     "compare",
     "describe",
     "editorial_only",
     "history",
     "rebuild",
+    "timeline_with",
     "word_diff",
 ]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rapidfuzz import fuzz
 
-from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Link, Thresholds, align
+from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange, change_id
+from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange, RefStatus, change_id
 from lawdiff.diff.words import word_diff
 from lawdiff.model import Clause, Edition, article_of
 
@@ -16,9 +14,11 @@ from lawdiff.model import Clause, Edition, article_of
 # Comparing editions
 
 
-def compare(old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> Comparison:
-    """Every change from ``old`` to ``new``."""
-    alignment = align(old, new, thresholds)
+def compare(
+    old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS, corrections: Corrections | None = None
+) -> Comparison:
+    """Every change from ``old`` to ``new`` (``corrections``: the committee's pins and forbidden pairs)."""
+    alignment = align(old, new, thresholds, corrections)
     return describe(old, new, alignment)
 
 
@@ -26,8 +26,8 @@ def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
     """Turn an alignment into change records."""
     old_articles = {a.address for a in old.articles()} | set(alignment.old_articles)
     new_articles = {a.address for a in new.articles()} | set(alignment.new_articles)
-    text_links = [link for link in alignment.links if link.aspect == "text"]
-    title_links = [link for link in alignment.links if link.aspect == "title"]
+    text_links = [link for link in alignment.links if link.aspect is Aspect.TEXT]
+    title_links = [link for link in alignment.links if link.aspect is Aspect.TITLE]
     folded: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     pair_titles = {(link.old, link.new) for link in title_links if link.old and link.new}
     changes: list[Change] = []
@@ -70,7 +70,7 @@ def _change(
 ) -> Change:
     olds = [c for c in (old.find(a) for a in link.old) if c is not None]
     news = [c for c in (new.find(a) for a in link.new) if c is not None]
-    title_aspect = link.aspect == "title"
+    title_aspect = link.aspect is Aspect.TITLE
     if title_aspect:
         old_texts = tuple(c.title for c in olds)
         new_texts = tuple(c.title for c in news)
@@ -134,11 +134,12 @@ def _change(
         references=() if title_aspect else _references(olds, news, old, new, alignment),
         score=link.score,
         uncertain=both and link.score < alignment.thresholds.certain,
-        method=link.method,
+        methods=link.methods,
         reasons=link.reasons,
         old_texts=old_texts,
         new_texts=new_texts,
         counterpart_in_corpus=counterpart,
+        pinned_by=link.pinned_by,
         id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
     )
 
@@ -168,7 +169,7 @@ def _references(
         if t in remaining_new:
             remaining_new.remove(t)
             succ = successors(t)
-            out.append(RefChange("kept", t, t, None if succ is None else t in succ))
+            out.append(RefChange(RefStatus.KEPT, t, t, None if succ is None else t in succ))
         else:
             pending_old.append(t)
     still_old: list[str] = []
@@ -177,7 +178,7 @@ def _references(
         hit = next((n for n in remaining_new if succ and n in succ), None)
         if hit is not None:
             remaining_new.remove(hit)
-            out.append(RefChange("retargeted", t, hit, True))
+            out.append(RefChange(RefStatus.RETARGETED, t, hit, True))
         else:
             still_old.append(t)
     for t in still_old:
@@ -186,40 +187,11 @@ def _references(
         if hit is not None:
             remaining_new.remove(hit)
             succ = successors(t)
-            out.append(RefChange("retargeted", t, hit, None if succ is None else hit in succ))
+            out.append(RefChange(RefStatus.RETARGETED, t, hit, None if succ is None else hit in succ))
         else:
-            out.append(RefChange("removed", t, "", None))
+            out.append(RefChange(RefStatus.REMOVED, t, "", None))
     for n in remaining_new:
-        out.append(RefChange("added", "", n, None))
+        out.append(RefChange(RefStatus.ADDED, "", n, None))
     # A target cited twice ("de artikelen 64A, 64B7 en 64C ... artikel 64B3 en
     # 64C") is one change of the references, told once.
     return tuple(dict.fromkeys(out))
-
-
-def as_dict(ch: Change) -> dict[str, Any]:
-    """A change as the JSON schema (schemas/compare.schema.json) describes it."""
-    return {
-        "kind": ch.kind.value,
-        "aspect": ch.aspect,
-        "old": list(ch.old),
-        "new": list(ch.new),
-        "article": ch.article,
-        "renumbered": ch.renumbered,
-        "moved": ch.moved,
-        "title_changed": ch.title_changed,
-        "old_title": ch.old_title,
-        "new_title": ch.new_title,
-        "similarity": ch.similarity,
-        "editorial_only": ch.editorial_only,
-        "diff": [[p.op.value, p.text] for p in ch.diff],
-        "references": [
-            {"status": r.status, "old": r.old, "new": r.new, "consistent": r.consistent} for r in ch.references
-        ],
-        "score": ch.score,
-        "uncertain": ch.uncertain,
-        "method": ch.method,
-        "reasons": list(ch.reasons),
-        "old_texts": list(ch.old_texts),
-        "new_texts": list(ch.new_texts),
-        "counterpart_in_corpus": ch.counterpart_in_corpus,
-    }

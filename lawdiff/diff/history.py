@@ -1,64 +1,50 @@
-"""A clause's history: the alignments of consecutive editions chained."""
+"""A clause's history: the comparisons of consecutive editions chained.
+
+The walk starts at one clause of one edition and follows its text edition by
+edition, forwards and backwards, through the study's indexes
+(:meth:`lawdiff.diff.study.Study.involved`): each step costs what the clause's
+own changes cost, not a scan of the comparison.  An edition whose corpus does
+not hold the clause's article is skipped and said so (``in_corpus``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
-from lawdiff.diff.changes import compare
-from lawdiff.diff.records import Change, Comparison, History, Step
+from lawdiff.diff.records import Change, ChangeKind, History, Step
+from lawdiff.diff.study import Study
 from lawdiff.errors import UsageError
 from lawdiff.model import Edition, article_of, chronological
 
 
-class Comparer:
-    """Caches comparisons of edition pairs within one run."""
-
-    def __init__(self, editions: tuple[Edition, ...], thresholds: Thresholds = DEFAULT_THRESHOLDS) -> None:
-        self.editions = editions
-        self.thresholds = thresholds
-        self._cache: dict[tuple[str, str], Comparison] = {}
-
-    def compare(self, old: Edition, new: Edition) -> Comparison:
-        key = (old.name, new.name)
-        if key not in self._cache:
-            self._cache[key] = compare(old, new, self.thresholds)
-        return self._cache[key]
-
-
-def history(comparer: Comparer, edition: Edition, address: str) -> History:
-    """The history of ``edition:address`` across all editions, oldest first."""
+def history(study: Study, edition: Edition, address: str) -> History:
+    """The history of ``edition:address`` across the study's editions, oldest first."""
     clause = edition.find(address)
     if clause is None:
         raise UsageError(
             f"{edition.name} has no clause {address!r}", fix="see `lawdiff show EDITION` for its addresses"
         )
-    eds = _timeline_with(comparer.editions, edition)
+    eds = timeline_with(study.editions, edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)
-    steps: dict[str, Step] = {edition.name: Step(edition.name, start, _texts(edition, start), "", (), True)}
-
-    def covers(e: Edition, addrs: tuple[str, ...]) -> bool:
-        arts = {article_of(a) for a in addrs} - {""}
-        return not arts or any(e.find(a) is not None for a in arts)
+    steps: dict[str, Step] = {edition.name: Step(edition.name, start, _texts(edition, start), (), (), True)}
 
     def walk(editions: list[Edition], older: bool) -> None:
         """Follow the clause edition by edition, away from where it started."""
         cur, cur_ed = start, edition
         for e in editions:
-            if not cur or not covers(e, cur):
+            if not cur or not _covers(e, cur):
                 # Gone (in_corpus) or in an article this edition's corpus lacks.
-                steps[e.name] = Step(e.name, (), (), "", (), not cur)
+                steps[e.name] = Step(e.name, (), (), (), (), not cur)
                 continue
-            comp = comparer.compare(e, cur_ed) if older else comparer.compare(cur_ed, e)
-            involved = _involved(comp, new_side=cur) if older else _involved(comp, old_side=cur)
+            involved = study.involved(e, cur_ed, new_side=cur) if older else study.involved(cur_ed, e, old_side=cur)
             there = tuple(dict.fromkeys(a for ch in involved for a in (ch.old if older else ch.new)))
             if older:
                 # The change belongs to the later edition's step.
-                steps[cur_ed.name] = replace(steps[cur_ed.name], change=_step_kind(involved), changes=involved)
-                steps[e.name] = Step(e.name, there, _texts(e, there), "", (), True)
+                steps[cur_ed.name] = replace(steps[cur_ed.name], kinds=_kinds(involved), changes=involved)
+                steps[e.name] = Step(e.name, there, _texts(e, there), (), (), True)
             else:
-                steps[e.name] = Step(e.name, there, _texts(e, there), _step_kind(involved), involved, True)
+                steps[e.name] = Step(e.name, there, _texts(e, there), _kinds(involved), involved, True)
             cur, cur_ed = there, e
 
     walk(list(reversed(eds[:idx])), older=True)
@@ -67,7 +53,13 @@ def history(comparer: Comparer, edition: Edition, address: str) -> History:
     return History(f"{edition.name}:{clause.address}", ordered, _introduced(ordered))
 
 
-def _timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
+def _covers(e: Edition, addrs: tuple[str, ...]) -> bool:
+    """Whether the edition's corpus holds an article of these addresses (or they lie outside articles)."""
+    arts = {article_of(a) for a in addrs} - {""}
+    return not arts or any(e.find(a) is not None for a in arts)
+
+
+def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
     """The editions in order, with ``edition`` standing in for its year's edition
     when it is one of two sources of that year (``2017@wiki``)."""
     eds = list(editions)
@@ -80,20 +72,9 @@ def _timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edit
     return sorted(eds, key=chronological)
 
 
-def _involved(comp: Comparison, old_side: tuple[str, ...] = (), new_side: tuple[str, ...] = ()) -> tuple[Change, ...]:
-    out: list[Change] = []
-    for ch in comp.changes:
-        if ch.aspect != "text" and any(c.aspect == "text" for c in out):
-            continue
-        if (old_side and set(ch.old) & set(old_side)) or (new_side and set(ch.new) & set(new_side)):
-            out.append(ch)
-    text_first = [c for c in out if c.aspect == "text"] or out
-    return tuple(text_first)
-
-
-def _step_kind(changes: tuple[Change, ...]) -> str:
-    kinds = list(dict.fromkeys(ch.kind.value for ch in changes))
-    return "+".join(kinds) if kinds else "removed"
+def _kinds(changes: tuple[Change, ...]) -> tuple[ChangeKind, ...]:
+    kinds = tuple(dict.fromkeys(ch.kind for ch in changes))
+    return kinds or (ChangeKind.REMOVED,)
 
 
 def _texts(e: Edition, addrs: tuple[str, ...]) -> tuple[str, ...]:
@@ -105,14 +86,13 @@ def _texts(e: Edition, addrs: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _introduced(steps: tuple[Step, ...]) -> str:
+    """The edition that introduced the current wording: the last step that changed it beyond editorial changes."""
     present = [s for s in steps if s.addresses]
     if not present:
         return ""
     introduced = present[-1].edition
     for s in reversed(present):
         introduced = s.edition
-        if s.change and s.change != "unchanged" and not all(ch.editorial_only for ch in s.changes):
-            return s.edition
-        if not s.change:
+        if s.changed or not s.kinds:
             return s.edition
     return introduced

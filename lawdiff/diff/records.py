@@ -8,13 +8,15 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from lawdiff.align import Alignment, Thresholds
+from lawdiff.align import Alignment, Aspect, Method, Thresholds
 
 # ---------------------------------------------------------------------------
 # Records
 
 
 class ChangeKind(enum.Enum):
+    """The kind of a change: every change is of exactly one kind."""
+
     UNCHANGED = "unchanged"
     MODIFIED = "modified"
     SPLIT = "split"
@@ -24,6 +26,8 @@ class ChangeKind(enum.Enum):
 
 
 class Op(enum.Enum):
+    """What a run of a word difference does."""
+
     EQUAL = "equal"
     INSERT = "insert"
     DELETE = "delete"
@@ -37,22 +41,35 @@ class Piece:
     text: str
 
 
+class RefStatus(enum.Enum):
+    """What became of a cross-reference."""
+
+    KEPT = "kept"  # the same target
+    RETARGETED = "retargeted"  # points elsewhere now
+    ADDED = "added"
+    REMOVED = "removed"
+
+
 @dataclass(frozen=True, slots=True)
 class RefChange:
     """What became of one cross-reference.
 
-    status: "kept" (same target), "retargeted" (points elsewhere now),
-        "added" or "removed".
+    status: see :class:`RefStatus`.
     old, new: the target address on each side ("" where there is none).
     consistent: for kept and retargeted references, whether the new target is
         the successor of the old one (as 16D1 -> 16C1 would be if 16D1 became
         16C1); None when the corpus cannot tell (the target is not in it).
     """
 
-    status: str
+    status: RefStatus
     old: str
     new: str
     consistent: bool | None
+
+    @property
+    def stale(self) -> bool:
+        """Kept as written although its target moved: ``zie 16D`` now leads to another rule."""
+        return self.status is RefStatus.KEPT and self.consistent is False
 
 
 # Bumped when what the id is made of changes: ids of one version never
@@ -67,7 +84,7 @@ SHORT_ID = 10
 def change_id(
     old_edition: str,
     new_edition: str,
-    aspect: str,
+    aspect: Aspect,
     old: tuple[str, ...],
     new: tuple[str, ...],
     old_texts: tuple[str, ...],
@@ -80,8 +97,9 @@ def change_id(
     texts, and of nothing else: the same inputs give the same id on every
     run and machine, whatever else changed in the corpus or the thresholds.
     """
+    parts = [CHANGE_ID_VERSION, old_edition, new_edition, aspect.value, list(old), list(new)]
     payload = json.dumps(
-        [CHANGE_ID_VERSION, old_edition, new_edition, aspect, list(old), list(new), list(old_texts), list(new_texts)],
+        [*parts, list(old_texts), list(new_texts)],
         ensure_ascii=False,
         separators=(",", ":"),
     )
@@ -93,8 +111,8 @@ class Change:
     """One change between two editions.
 
     kind: unchanged, modified, split, merged, added or removed.
-    aspect: "text" (the clauses' own text) or "title" (a heading whose clause
-        has no own text, or whose text went elsewhere).
+    aspect: the clauses' own text, or a heading (whose clause has no own
+        text, or whose text went elsewhere).
     old, new: addresses on each side, in document order.
     article: the article the change is listed under (the new one if any).
     renumbered: the address changed.
@@ -107,7 +125,8 @@ class Change:
         text and its equal+insert pieces the new text, where the texts of
         several clauses are joined by a line break.
     references: what became of the references.
-    score, uncertain, method, reasons: the alignment's evidence.
+    score, uncertain, methods, reasons, pinned_by: the alignment's evidence
+        (``pinned_by``: who set the link by hand, "" when the aligner made it).
     old_texts, new_texts: the texts of the clauses, one per address.
     counterpart_in_corpus: False when the other edition's corpus does not hold
         the article at all, so an addition or removal may only mean that the
@@ -116,7 +135,7 @@ class Change:
     """
 
     kind: ChangeKind
-    aspect: str
+    aspect: Aspect
     old: tuple[str, ...]
     new: tuple[str, ...]
     article: str
@@ -131,16 +150,38 @@ class Change:
     references: tuple[RefChange, ...]
     score: float
     uncertain: bool
-    method: str
+    methods: tuple[Method, ...]
     reasons: tuple[str, ...]
     old_texts: tuple[str, ...]
     new_texts: tuple[str, ...]
     counterpart_in_corpus: bool
     id: str = ""
+    pinned_by: str = ""
+
+    @property
+    def method(self) -> str:
+        """The alignment's methods as one word (``pair+piece``), "" for an addition or removal."""
+        return "+".join(m.value for m in self.methods)
 
     @property
     def is_difference(self) -> bool:
+        """Anything but a clause unchanged in place."""
         return self.kind is not ChangeKind.UNCHANGED or self.renumbered or self.moved
+
+    @property
+    def stale_references(self) -> tuple[RefChange, ...]:
+        """References kept as written although their target moved: a finding even in an unchanged clause."""
+        return tuple(r for r in self.references if r.stale)
+
+    @property
+    def noteworthy(self) -> bool:
+        """What a reader must see even without ``--all``: a difference, or a stale reference."""
+        return self.is_difference or bool(self.stale_references)
+
+    @property
+    def editorial(self) -> bool:
+        """A difference that leaves the rule as it was: editorial wording, or a new number only."""
+        return self.editorial_only or (self.kind is ChangeKind.UNCHANGED and not self.moved)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,26 +195,30 @@ class Comparison:
     alignment: Alignment
 
     def counts(self, changes: list[Change] | tuple[Change, ...] | None = None) -> dict[str, int]:
-        """Counts by kind and flag, of all changes or of a selection of them.
-
-        Changes in articles that the other edition's corpus does not hold at
-        all are counted apart (``outside_corpus``): their addition or removal
-        may only mean that the corpus is partial.
-        """
-        listed = self.changes if changes is None else changes
-        chosen = [ch for ch in listed if ch.counterpart_in_corpus]
-        c: Counter[str] = Counter(ch.kind.value for ch in chosen)
-        out = {k.value: c.get(k.value, 0) for k in ChangeKind}
-        out["editorial_only"] = sum(1 for ch in chosen if ch.editorial_only)
-        out["renumbered"] = sum(1 for ch in chosen if ch.renumbered)
-        out["moved"] = sum(1 for ch in chosen if ch.moved)
-        out["title_changed"] = sum(1 for ch in chosen if ch.title_changed)
-        out["outside_corpus"] = len(listed) - len(chosen)
-        return out
+        """Counts by kind and flag, of all changes or of a selection of them (see :func:`counts`)."""
+        return counts(self.changes if changes is None else changes)
 
     @property
     def has_differences(self) -> bool:
         return any(ch.is_difference for ch in self.changes)
+
+
+def counts(changes: list[Change] | tuple[Change, ...]) -> dict[str, int]:
+    """Counts by kind and flag.
+
+    Changes in articles that the other edition's corpus does not hold at all
+    are counted apart (``outside_corpus``): their addition or removal may only
+    mean that the corpus is partial.
+    """
+    chosen = [ch for ch in changes if ch.counterpart_in_corpus]
+    c: Counter[str] = Counter(ch.kind.value for ch in chosen)
+    out = {k.value: c.get(k.value, 0) for k in ChangeKind}
+    out["editorial_only"] = sum(1 for ch in chosen if ch.editorial_only)
+    out["renumbered"] = sum(1 for ch in chosen if ch.renumbered)
+    out["moved"] = sum(1 for ch in chosen if ch.moved)
+    out["title_changed"] = sum(1 for ch in chosen if ch.title_changed)
+    out["outside_corpus"] = len(changes) - len(chosen)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -188,7 +233,8 @@ class Step:
     addresses: where the clause's text is in that edition (several after a
         split, none when it is absent).
     texts: those clauses' texts.
-    change: the kind of change from the previous step ("" for the first).
+    kinds: the kinds of change from the previous step (none for the first;
+        removed when nothing of the clause reached this edition).
     changes: the change records of that step.
     in_corpus: False when the corpus does not hold the article in this
         edition (the step is skipped in the chain).
@@ -197,9 +243,21 @@ class Step:
     edition: str
     addresses: tuple[str, ...]
     texts: tuple[str, ...]
-    change: str
+    kinds: tuple[ChangeKind, ...]
     changes: tuple[Change, ...]
     in_corpus: bool
+
+    @property
+    def change(self) -> str:
+        """The kinds as one word (``split+modified``), "" for the first step."""
+        return "+".join(k.value for k in self.kinds)
+
+    @property
+    def changed(self) -> bool:
+        """A step whose wording changed, beyond editorial changes."""
+        return bool(self.kinds) and self.kinds != (ChangeKind.UNCHANGED,) and not all(
+            ch.editorial_only for ch in self.changes
+        )
 
 
 @dataclass(frozen=True, slots=True)

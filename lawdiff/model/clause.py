@@ -173,6 +173,7 @@ class Edition:
     effective: str = ""
     base: str = ""
     _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def walk(self) -> Iterator[Clause]:
         for clause in self.clauses:
@@ -182,7 +183,15 @@ class Edition:
         if not self._index:
             for clause in self.walk():
                 self._index.setdefault(clause.address, clause)
-        return self._index.get(normalize_address(address))
+        found = self._index.get(address)
+        return found if found is not None else self._index.get(normalize_address(address))
+
+    def positions(self) -> dict[str, int]:
+        """Each clause's place in document order (the first clause of an address wins)."""
+        if not self._positions:
+            for i, clause in enumerate(self.walk()):
+                self._positions.setdefault(clause.address, i)
+        return self._positions
 
     def articles(self) -> list[Clause]:
         return [c for c in self.walk() if c.kind is Kind.ARTICLE]

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from lawdiff.corpus import Corpus, Dangling, PageCheck
-from lawdiff.diff import Change, Comparison, History, as_dict
+from lawdiff.diff import Change, Comparison, History
 from lawdiff.model import Clause, Edition
 from lawdiff.sources.base import Loc
 
@@ -152,7 +152,7 @@ def comparison(comp: Comparison, changes: list[Change]) -> str:
             "new": comp.new,
             "thresholds": comp.thresholds.as_dict(),
             "counts": comp.counts(changes),
-            "changes": [as_dict(ch) for ch in changes],
+            "changes": [change(ch) for ch in changes],
         }
     )
 
@@ -169,9 +169,38 @@ def history(h: History) -> str:
                     "addresses": list(s.addresses),
                     "texts": list(s.texts),
                     "change": s.change,
-                    "changes": [as_dict(ch) for ch in s.changes],
+                    "changes": [change(ch) for ch in s.changes],
                 }
                 for s in h.steps
             ],
         }
     )
+
+
+def change(ch: Change) -> dict[str, Any]:
+    """A change as the JSON schema (schemas/compare.schema.json) describes it."""
+    return {
+        "kind": ch.kind.value,
+        "aspect": ch.aspect.value,
+        "old": list(ch.old),
+        "new": list(ch.new),
+        "article": ch.article,
+        "renumbered": ch.renumbered,
+        "moved": ch.moved,
+        "title_changed": ch.title_changed,
+        "old_title": ch.old_title,
+        "new_title": ch.new_title,
+        "similarity": ch.similarity,
+        "editorial_only": ch.editorial_only,
+        "diff": [[p.op.value, p.text] for p in ch.diff],
+        "references": [
+            {"status": r.status.value, "old": r.old, "new": r.new, "consistent": r.consistent} for r in ch.references
+        ],
+        "score": ch.score,
+        "uncertain": ch.uncertain,
+        "method": ch.method,
+        "reasons": list(ch.reasons),
+        "old_texts": list(ch.old_texts),
+        "new_texts": list(ch.new_texts),
+        "counterpart_in_corpus": ch.counterpart_in_corpus,
+    }

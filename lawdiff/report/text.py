@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lawdiff.align import Thresholds
+from lawdiff.align import Aspect, Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
+from lawdiff.diff.records import RefStatus
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report import article_ranges, where
 
@@ -251,7 +252,7 @@ def _change_lines(ch: Change, style: Style) -> list[str]:
     else:
         where_ = ", ".join(ch.old or ch.new)
     flags = []
-    if ch.aspect == "title":
+    if ch.aspect is Aspect.TITLE:
         flags.append("heading")
     if ch.renumbered:
         flags.append("renumbered")
@@ -267,7 +268,7 @@ def _change_lines(ch: Change, style: Style) -> list[str]:
     if flags:
         head += f"  ({'; '.join(flags)})"
     lines = [head]
-    if ch.aspect == "title":
+    if ch.aspect is Aspect.TITLE:
         if ch.kind is not ChangeKind.UNCHANGED:
             lines.append(f"    title: {diff_text(ch.diff, style)}")
     else:
@@ -278,7 +279,7 @@ def _change_lines(ch: Change, style: Style) -> list[str]:
                 lines.append(f"    {para}")
     if ch.uncertain and ch.reasons:
         lines.append(f"    why: {'; '.join(ch.reasons)}")
-    refs = [r for r in ch.references if r.status != "kept" or r.consistent is False]
+    refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         lines.append("    references: " + ", ".join(_ref_text(r) for r in refs))
     return lines
@@ -291,11 +292,11 @@ def _similarity(value: float) -> str:
 
 
 def _ref_text(r: RefChange) -> str:
-    if r.status == "kept":
+    if r.status is RefStatus.KEPT:
         return f"{r.old} kept, but its target moved"
-    if r.status == "added":
+    if r.status is RefStatus.ADDED:
         return f"+{r.new}"
-    if r.status == "removed":
+    if r.status is RefStatus.REMOVED:
         return f"-{r.old}"
     verdict = {True: "consistent", False: "NOT the successor of the old target", None: "not verifiable in this corpus"}
     return f"{r.old} -> {r.new} ({verdict[r.consistent]})"
@@ -316,7 +317,7 @@ def history(h: History, style: Style = plain) -> str:
             prefix = f"  {addr}: " if len(step.addresses) > 1 else "  "
             lines.append(prefix + txt)
         for ch in step.changes:
-            if ch.kind is ChangeKind.MODIFIED and ch.aspect == "text":
+            if ch.kind is ChangeKind.MODIFIED and ch.aspect is Aspect.TEXT:
                 lines.append(f"  changes ({', '.join(ch.old)} -> {', '.join(ch.new)}): {diff_text(ch.diff, style)}")
     if h.introduced:
         lines.append(f"current wording introduced in {h.introduced}")

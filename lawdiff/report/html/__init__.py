@@ -23,6 +23,8 @@ from pathlib import Path
 
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
+from lawdiff.diff.article import article_numbers
+from lawdiff.diff.study import Study
 from lawdiff.report.files import MANIFEST, _check_target, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
@@ -31,7 +33,7 @@ from lawdiff.report.html.index import index_page
 from lawdiff.report.html.law import _Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, _asset, _sha256, el
 from lawdiff.report.html.pair import KIND_COUNTS, _pct
-from lawdiff.report.site import Site, article_file, article_numbers, history_file, plan, select
+from lawdiff.report.site import Site, article_file, history_file, plan
 
 Progress = Callable[[int, int], None]
 
@@ -88,7 +90,8 @@ def write_report(
     """
     _check_target(target)
     names = list(names)
-    total = 2 * len(article_numbers(select(corpus, names))) + 1
+    study = Study(corpus.select(names), thresholds)
+    total = 2 * len(article_numbers(study.editions)) + 1
     done = 0
 
     def step(_i: int = 0, _n: int = 0) -> None:
@@ -97,7 +100,7 @@ def write_report(
         if progress is not None:
             progress(done, total)
 
-    site = plan(corpus, names, thresholds, progress=step)
+    site = plan(corpus, study, progress=step)
     write_site(render(site, step), target)
     step()
     return site

@@ -7,28 +7,21 @@ from collections.abc import Callable, Iterable
 from lxml import etree
 
 from lawdiff.diff import Op
+from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page
 from lawdiff.report.html.markup import _document, _footer, _section, add, el
-from lawdiff.report.html.nav import _badge, _nav, _title_span
+from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _edition_head, _heat_tag, pair_section
-from lawdiff.report.site import (
-    ArticlePlan,
-    Node,
-    Site,
-    anchor,
-    article_file,
-    history_file,
-    pair_id,
-)
+from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
 Progress = Callable[[int, int], None]
 
 
-def article_page(site: Site, a: ArticlePlan) -> str:
+def article_page(site: Site, a: ArticleView) -> str:
     path = article_file(a.number)
     page = _Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.update({"top", "synopsis", "synopsis-h", "contents"})
@@ -45,7 +38,13 @@ def article_page(site: Site, a: ArticlePlan) -> str:
     for pv in a.pairs:
         add(
             toc,
-            el("li", None, el("a", {"href": f"#{pv.id}"}, f"{pv.old.name} → {pv.new.name}"), " ", _heat_tag(pv.heat)),
+            el(
+                "li",
+                None,
+                el("a", {"href": f"#{pair_id(pv.old.name, pv.new.name)}"}, f"{pv.old.name} → {pv.new.name}"),
+                " ",
+                _heat_tag(pv.heat),
+            ),
         )
     add(toc, el("li", None, el("a", {"href": "#synopsis"}, "Synopsis of all editions")))
     add(main, el("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, toc))
@@ -66,7 +65,7 @@ def article_page(site: Site, a: ArticlePlan) -> str:
     return _document(title, "../", body)
 
 
-def synopsis_section(site: Site, a: ArticlePlan, page: _Page) -> Element:
+def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Element:
     """All editions of the article in columns, oldest first, line by line."""
     section = _section(
         "synopsis",
@@ -110,9 +109,10 @@ def synopsis_section(site: Site, a: ArticlePlan, page: _Page) -> Element:
     return section
 
 
-def _step(step: str, a: ArticlePlan, i: int, cells: tuple[tuple[Node, ...], ...], page: _Page) -> Element:
+def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: _Page) -> Element:
     """The kind of change into this cell, linked to its side-by-side row."""
-    box = el("div", {"class": f"step s-{_badge(step)}" + (" stale" if "stale reference" in step else "")})
+    box = el("div", {"class": f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")})
+    step = ", ".join(words)
     prev, cur = a.editions[i - 1].name, a.editions[i].name
     # The new side's block, or for a removal the old side's.
     candidates = [(cur, n.address) for n in cells[i]] + [(prev, n.address) for n in cells[i - 1]]
@@ -122,7 +122,7 @@ def _step(step: str, a: ArticlePlan, i: int, cells: tuple[tuple[Node, ...], ...]
     return box
 
 
-def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: ArticlePlan, site: Site, hist: str) -> Element:
+def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: ArticleView, site: Site, hist: str) -> Element:
     c = e.find(node.address)
     if c is None:
         raise LawdiffBug(f"the synopsis names {e.name}:{node.address}, which the edition does not hold")
@@ -139,7 +139,7 @@ def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: Article
     ident = page.claim(anchor(e.name, c.address))
     title: list[tuple[Op, str]] | None = None
     text: list[tuple[Op, str]] | None = None
-    if node.aspect == "head":
+    if node.part is Part.HEAD:
         text = []  # the article's heading line
     elif c.kind is Kind.ARTICLE:
         title = []  # the article's own text, under its heading line

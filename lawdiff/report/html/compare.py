@@ -8,17 +8,15 @@ from dataclasses import replace
 
 from lxml import etree
 
+from lawdiff.align import Aspect
 from lawdiff.diff import Change, Comparison
+from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.law import _Page
 from lawdiff.report.html.markup import _document, _footer, add, el
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _block_id, _PairContext, counts_list, pair_table
-from lawdiff.report.site import (
-    editorial_by_kind,
-    pair_id,
-    stale_references,
-)
+from lawdiff.report.site import pair_id
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
@@ -31,7 +29,7 @@ Progress = Callable[[int, int], None]
 def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: Edition) -> str:
     """The side-by-side view of one pair of editions as one self-contained file."""
     changes = list(changes)
-    moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in stale_references(ch)}
+    moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in ch.stale_references}
     ctx = _PairContext(old, new, pair_id(old.name, new.name), moved)
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
@@ -40,11 +38,11 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
     # Links lead to clauses shown in this file (their first block), walking
     # up to a parent shown here; a clause not in the file is not linked.
     shown: dict[tuple[str, str], str] = {}
-    for ch in sorted(changes, key=lambda ch: ch.aspect == "title"):
+    for ch in sorted(changes, key=lambda ch: ch.aspect is Aspect.TITLE):
         for a in ch.old:
-            shown.setdefault((old.name, a), _block_id(ctx, old.name, a, ch.aspect == "title"))
+            shown.setdefault((old.name, a), _block_id(ctx, old.name, a, ch.aspect is Aspect.TITLE))
         for a in ch.new:
-            shown.setdefault((new.name, a), _block_id(ctx, new.name, a, ch.aspect == "title"))
+            shown.setdefault((new.name, a), _block_id(ctx, new.name, a, ch.aspect is Aspect.TITLE))
 
     def resolve(edition: str, address: str) -> str | None:
         addr = address
@@ -76,7 +74,7 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         counts_list(
             replace(comp, changes=tuple(changes)).counts(),
             editorial_by_kind(changes),
-            sum(len(stale_references(ch)) for ch in changes),
+            sum(len(ch.stale_references) for ch in changes),
         ),
     )
     if len(order) > 1:

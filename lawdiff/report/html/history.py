@@ -6,26 +6,21 @@ from collections.abc import Callable, Iterable
 
 from lxml import etree
 
+from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, History, Op
+from lawdiff.diff.article import ArticleView
 from lawdiff.report.html.law import _Page, _source, law_text, split_side
 from lawdiff.report.html.markup import _document, _footer, add, el
-from lawdiff.report.html.nav import _badge, _nav, _title_span
+from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _arrow
-from lawdiff.report.site import (
-    ArticlePlan,
-    Site,
-    anchor,
-    article_file,
-    history_file,
-    stale_references,
-)
+from lawdiff.report.site import Site, anchor, article_file, history_file
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
 Progress = Callable[[int, int], None]
 
 
-def history_page(site: Site, a: ArticlePlan) -> str:
+def history_page(site: Site, a: ArticleView) -> str:
     path = history_file(a.number)
     page = _Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.add("top")
@@ -95,9 +90,9 @@ def _history_table(h: History, site: Site, page: _Page) -> Element:
             add(tbody, tr)
             continue
         kind = el("td", {"class": "kind"})
-        if step.change:
-            add(kind, el("span", {"class": f"badge b-{_badge(step.change)}"}, step.change))
-            stale = [r.old for ch in step.changes for r in stale_references(ch)]
+        if step.kinds:
+            add(kind, el("span", {"class": f"badge b-{step.kinds[0].value}"}, step.change))
+            stale = [r.old for ch in step.changes for r in ch.stale_references]
             if stale:
                 add(
                     kind,
@@ -110,9 +105,9 @@ def _history_table(h: History, site: Site, page: _Page) -> Element:
         add(tr, kind)
         cell = el("td")
         if not step.addresses:
-            add(cell, el("span", {"class": "none"}, "not present" if not step.change else "removed"))
+            add(cell, el("span", {"class": "none"}, "not present" if not step.kinds else "removed"))
         edition = next(e for e in site.compared if e.name == step.edition)
-        diffs = {a: ch for ch in step.changes if ch.aspect == "text" for a in ch.new}
+        diffs = {a: ch for ch in step.changes if ch.aspect is Aspect.TEXT for a in ch.new}
         shown: set[int] = set()
         for addr, txt in zip(step.addresses, step.texts, strict=True):
             into = diffs.get(addr)

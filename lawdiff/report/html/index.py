@@ -6,21 +6,14 @@ from collections.abc import Callable, Iterable
 
 from lxml import etree
 
+from lawdiff.diff.article import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
 from lawdiff.report.html.law import _Page
 from lawdiff.report.html.markup import _document, _footer, _section, add, el
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _OUTSIDE, FLAG_COUNTS, KIND_COUNTS, _editorial_note, _pct, counts_phrase
-from lawdiff.report.site import (
-    HEAT_LARGE,
-    HEAT_NAMES,
-    HEAT_SMALL,
-    HEAT_SYMBOLS,
-    Listed,
-    Site,
-    article_file,
-)
+from lawdiff.report.site import Listed, Site, article_file, pair_id
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
@@ -298,7 +291,7 @@ def _matrix_section(site: Site) -> Element:
                     },
                     el(
                         "a",
-                        {"href": f"{article_file(a.number)}#{pv.id}"},
+                        {"href": f"{article_file(a.number)}#{pair_id(pv.old.name, pv.new.name)}"},
                         el("span", {"class": "sym"}, HEAT_SYMBOLS[h.level]),
                         " ",
                         el("span", {"class": "pct"}, _pct(h.share)),

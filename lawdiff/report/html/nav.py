@@ -6,13 +6,9 @@ from collections.abc import Callable, Iterable
 
 from lxml import etree
 
+from lawdiff.diff.article import ArticleView
 from lawdiff.report.html.markup import add, el
-from lawdiff.report.site import (
-    ArticlePlan,
-    Site,
-    article_file,
-    history_file,
-)
+from lawdiff.report.site import Site, article_file, history_file
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
@@ -22,7 +18,7 @@ Progress = Callable[[int, int], None]
 # Pages of the site
 
 
-def _nav(site: Site, plan_: ArticlePlan | None, root: str, history: bool = False) -> Element:
+def _nav(site: Site, plan_: ArticleView | None, root: str, history: bool = False) -> Element:
     nav = el("nav", {"class": "crumbs", "aria-label": "Report"}, el("a", {"href": f"{root}index.html"}, "Index"))
     if plan_ is None:
         return nav
@@ -47,7 +43,3 @@ def _nav(site: Site, plan_: ArticlePlan | None, root: str, history: bool = False
 
 def _title_span(title: str) -> Element | None:
     return el("span", {"class": "atitle", "lang": "nl"}, title.rstrip(".")) if title else None
-
-
-def _badge(step: str) -> str:
-    return step.split(",")[0].split("+")[0].split(" ")[0] or "unchanged"

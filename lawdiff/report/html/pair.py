@@ -7,19 +7,14 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, Op, Piece, RefChange, word_diff
+from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
+from lawdiff.diff.records import RefStatus
 from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page, split_side
 from lawdiff.report.html.markup import _section, add, el
-from lawdiff.report.site import (
-    HEAT_NAMES,
-    HEAT_SYMBOLS,
-    Heat,
-    PairView,
-    Site,
-    anchor,
-    stale_references,
-)
+from lawdiff.report.site import Site, anchor, pair_id
 
 Element = etree._Element
 Child = Element | str | None | Iterable["Child"]
@@ -148,11 +143,11 @@ def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str
         return el("a", {"href": href}, address) if href else el("span", None, address)
 
     verdict = {True: "consistent", False: "not the successor of the old target", None: "not verifiable in this corpus"}
-    if r.status == "added":
+    if r.status is RefStatus.ADDED:
         return el("li", {"class": "ref-added"}, "reference added: ", target(new, r.new))
-    if r.status == "removed":
+    if r.status is RefStatus.REMOVED:
         return el("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
-    if r.status == "kept":
+    if r.status is RefStatus.KEPT:
         went: list[Child] = []
         for i, a in enumerate(moved_to):
             went.extend([", " if i else None, target(new, a)])
@@ -192,13 +187,13 @@ def kind_cell(
     ``moved_targets``: where the old targets of stale references went.
     """
     td = el("td", {"class": "kind"})
-    head = "heading " if ch.aspect == "title" else ""
+    head = "heading " if ch.aspect is Aspect.TITLE else ""
     add(td, el("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value]))
     if ch.editorial_only:
         add(td, " ", el("span", {"class": "badge b-editorial"}, "editorial only"))
-    if stale_references(ch):
+    if ch.stale_references:
         add(td, " ", el("span", {"class": "badge b-stale"}, "stale reference"))
-    if ch.title_changed and ch.aspect == "text":
+    if ch.title_changed and ch.aspect is Aspect.TEXT:
         add(td, " ", el("span", {"class": "badge b-title"}, "title changed"))
     if ch.renumbered:
         add(
@@ -237,7 +232,7 @@ def kind_cell(
                 el("ul", None, [el("li", None, r) for r in ch.reasons]),
             ),
         )
-    refs = [r for r in ch.references if r.status != "kept" or r.consistent is False]
+    refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         moved = moved_targets or {}
         items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
@@ -318,8 +313,8 @@ def pair_table(
     in_view_new = {a for ch in changes for a in ch.new}
     # A heading with a row of its own is not repeated above its text.
     titled = (
-        {a for ch in changes if ch.aspect == "title" for a in ch.old},
-        {a for ch in changes if ch.aspect == "title" for a in ch.new},
+        {a for ch in changes if ch.aspect is Aspect.TITLE for a in ch.old},
+        {a for ch in changes if ch.aspect is Aspect.TITLE for a in ch.new},
     )
 
     def fn_href(edition: str, in_view: set[str]) -> Callable[[Clause], str | None]:
@@ -350,13 +345,13 @@ def _change_rows(
     fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
     titled: tuple[set[str], set[str]],
 ) -> Element:
-    stale = bool(stale_references(ch))
+    stale = bool(ch.stale_references)
     # A row whose text is unchanged but whose reference went stale is a
     # finding: never filed among (or hidden with) the unchanged rows.
     classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
     if stale:
         classes.append("stale")
-    if ch.aspect == "title":
+    if ch.aspect is Aspect.TITLE:
         classes.append("heading")
     if ch.renumbered:
         classes.append("renumbered")
@@ -366,7 +361,7 @@ def _change_rows(
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
     if any(c.kind is Kind.FOOTNOTE for c in olds + news):
         classes.append("footnote")
-    title_aspect = ch.aspect == "title"
+    title_aspect = ch.aspect is Aspect.TITLE
     old_parts = split_side(ch.diff, "old", ch.old_texts)
     new_parts = split_side(ch.diff, "new", ch.new_texts)
     title_diff: tuple[Piece, ...] = ()
@@ -430,19 +425,20 @@ def _side_cell(side: str, edition: Edition, blocks: list[Element], i: int, n: in
 
 
 def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
-    ctx = _PairContext(pv.old, pv.new, pv.id, pv.moved_targets)
+    pid = pair_id(pv.old.name, pv.new.name)
+    ctx = _PairContext(pv.old, pv.new, pid, pv.moved_targets)
 
     def chip(edition: str, address: str, _ident: str) -> str | None:
         return site.href(edition, address, page.path)
 
     section = _section(
-        pv.id,
+        pid,
         [f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)],
         "pair",
         counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale),
         pair_table(ctx, pv.changes, page, chip, f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)"),
     )
-    page.ids.update({pv.id, f"{pv.id}-h"})
+    page.ids.update({pid, f"{pid}-h"})
     return section
 
 

@@ -1,0 +1,117 @@
+"""The study: everything a run shows, computed once and read by every renderer.
+
+A :class:`Study` holds the editions of a run and the comparisons between
+them.  Each comparison of a pair is computed once, on first use, and indexed
+once: by the old and the new addresses of its changes and by the articles they
+touch.  Histories (:mod:`lawdiff.diff.history`) and the per-article views of the
+report (:mod:`lawdiff.diff.article`) are walks over those indexes, so that
+their cost grows with what they show, not with the size of the comparisons.
+
+Renderers (text, JSON, HTML, the review store, the server) read the study and
+compute nothing of their own: a fact a renderer needs is added here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
+from lawdiff.diff.changes import compare
+from lawdiff.diff.records import Change, Comparison
+from lawdiff.model import Edition, article_of
+
+
+@dataclass(frozen=True, slots=True)
+class PairIndex:
+    """One comparison's changes by old address, new address and article (positions into ``changes``)."""
+
+    by_old: dict[str, tuple[int, ...]]
+    by_new: dict[str, tuple[int, ...]]
+    by_article: dict[str, tuple[int, ...]]
+
+    @staticmethod
+    def of(changes: tuple[Change, ...]) -> PairIndex:
+        by_old: dict[str, list[int]] = {}
+        by_new: dict[str, list[int]] = {}
+        by_article: dict[str, list[int]] = {}
+        for i, ch in enumerate(changes):
+            for a in ch.old:
+                by_old.setdefault(a, []).append(i)
+            for a in ch.new:
+                by_new.setdefault(a, []).append(i)
+            for art in dict.fromkeys([ch.article, *(article_of(a) for a in ch.old + ch.new)]):
+                if art:
+                    by_article.setdefault(art, []).append(i)
+        return PairIndex(
+            {k: tuple(v) for k, v in by_old.items()},
+            {k: tuple(v) for k, v in by_new.items()},
+            {k: tuple(v) for k, v in by_article.items()},
+        )
+
+
+@dataclass
+class Study:
+    """The comparisons of one run, each computed once, and their indexes.
+
+    editions: the timeline of the run, oldest first (the corpus's editions,
+        or those named); histories follow it.
+    thresholds: the alignment's thresholds, the same for every pair.
+    corrections: hand corrections of the alignment per pair of edition names
+        (from the review store), handed to the aligner as data.
+    """
+
+    editions: tuple[Edition, ...]
+    thresholds: Thresholds = DEFAULT_THRESHOLDS
+    corrections: dict[tuple[str, str], Corrections] = field(default_factory=dict)
+    _comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, init=False, repr=False)
+    _indexes: dict[tuple[str, str], PairIndex] = field(default_factory=dict, init=False, repr=False)
+
+    def compare(self, old: Edition, new: Edition) -> Comparison:
+        """The comparison of two editions, computed once per run."""
+        key = (old.name, new.name)
+        comp = self._comparisons.get(key)
+        if comp is None:
+            comp = compare(old, new, self.thresholds, self.corrections.get(key))
+            self._comparisons[key] = comp
+            self._indexes[key] = PairIndex.of(comp.changes)
+        return comp
+
+    def add(self, comparison: Comparison) -> None:
+        """Take a comparison computed elsewhere (read from the cache)."""
+        key = (comparison.old, comparison.new)
+        self._comparisons[key] = comparison
+        self._indexes[key] = PairIndex.of(comparison.changes)
+
+    def index(self, old: Edition, new: Edition) -> PairIndex:
+        self.compare(old, new)
+        return self._indexes[(old.name, new.name)]
+
+    @property
+    def comparisons(self) -> tuple[Comparison, ...]:
+        """The comparisons computed so far, in the order they were first asked for."""
+        return tuple(self._comparisons.values())
+
+    def involved(
+        self, old: Edition, new: Edition, old_side: Iterable[str] = (), new_side: Iterable[str] = ()
+    ) -> tuple[Change, ...]:
+        """The changes of a pair whose old addresses meet ``old_side`` or new ones meet ``new_side``.
+
+        In the comparison's order; the text changes when there are any, else
+        the heading changes (a clause is followed by its text first).
+        """
+        comp = self.compare(old, new)
+        idx = self._indexes[(old.name, new.name)]
+        hits: set[int] = set()
+        for a in old_side:
+            hits.update(idx.by_old.get(a, ()))
+        for a in new_side:
+            hits.update(idx.by_new.get(a, ()))
+        found = [comp.changes[i] for i in sorted(hits)]
+        text = [ch for ch in found if ch.aspect is Aspect.TEXT]
+        return tuple(text or found)
+
+    def touching(self, old: Edition, new: Edition, article: str) -> tuple[Change, ...]:
+        """The changes of a pair touching ``article`` on either side, in the comparison's order."""
+        comp = self.compare(old, new)
+        return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
