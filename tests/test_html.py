@@ -32,8 +32,8 @@ from lawdiff.align import DEFAULT_THRESHOLDS
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus, default_corpus, load
 from lawdiff.diff import Op, Piece, compare, word_diff
-from lawdiff.errors import LawdiffBug
 from lawdiff.diff import article as article_facts
+from lawdiff.errors import LawdiffBug
 from lawdiff.report import html, site
 
 HERE = Path(__file__).parent
@@ -176,7 +176,9 @@ def test_removed_clauses_stand_where_they_stood_in_the_old_edition() -> None:
 def test_synopsis_lines_up_a_split_and_its_pieces(corpus: Corpus) -> None:
     a45 = site.plan(corpus).article("45")
     assert a45 is not None
-    line = next(r for r in a45.synopsis if [n.address for n in r.cells[0]] == ["45"] and r.cells[0][0].part.value == "body")
+    line = next(
+        r for r in a45.synopsis if [n.address for n in r.cells[0]] == ["45"] and r.cells[0][0].part.value == "body"
+    )
     assert [n.address for n in line.cells[1]] == ["45A", "45B"]
     assert line.steps[1][0] == "split"
 
