@@ -28,10 +28,9 @@ from click.testing import CliRunner
 from lxml import etree
 
 from lawdiff import __version__
-from lawdiff.align import DEFAULT_THRESHOLDS
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus, default_corpus, load
-from lawdiff.diff import Op, Piece, compare, word_diff
+from lawdiff.diff import Op, Piece, Study, compare, word_diff
 from lawdiff.diff import article as article_facts
 from lawdiff.errors import LawdiffBug
 from lawdiff.report import html, site
@@ -257,7 +256,8 @@ def test_a_failed_run_leaves_the_previous_report_and_no_half_written_one(
 
     monkeypatch.setattr(html, "index_page", boom)
     with pytest.raises(RuntimeError, match="disk full"):
-        html.write_report(load([CORPUS]), [], DEFAULT_THRESHOLDS, out)
+        corpus = load([CORPUS])
+        html.write_report(corpus, Study(corpus.select()), out)
     assert tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report"]
 
@@ -396,7 +396,8 @@ def test_report_of_named_editions_and_of_an_unknown_one(tmp_path: Path) -> None:
 
 def test_progress_is_reported_once_per_article_and_page(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
-    html.write_report(load(), [], DEFAULT_THRESHOLDS, tmp_path / "r", lambda d, t: seen.append((d, t)))
+    corpus = load()
+    html.write_report(corpus, Study(corpus.select()), tmp_path / "r", lambda d, t: seen.append((d, t)))
     total = 2 * 14 + 1
     assert seen == [(i, total) for i in range(1, total + 1)]
 

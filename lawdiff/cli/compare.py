@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import color_option, corpus_option, emit, format_option, load_corpus, thresholds_option
+from lawdiff.cli.options import Inputs, color_option, corpus_option, emit, format_option, thresholds_option
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
-    from lawdiff.align import Thresholds
     from lawdiff.report.text import Style
 
 
@@ -34,9 +33,9 @@ def compare(
     show_all: bool,
     exit_code: bool,
     output: Path | None,
-    corpus_dirs: tuple[Path, ...],
+    inputs: Inputs,
     fmt: str,
-    thresholds: Thresholds,
+    overrides: dict[str, float],
     style: Style,
 ) -> None:
     """Compare two editions clause by clause.
@@ -50,11 +49,10 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
-    from lawdiff.diff import compare as compare_editions
     from lawdiff.model import article_of
     from lawdiff.report import jsonout, text
 
-    corpus = load_corpus(corpus_dirs)
+    corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
     for number in articles:
         if old_edition.find(number) is None and new_edition.find(number) is None:
@@ -63,7 +61,7 @@ def compare(
                 f"neither {old} nor {new} has an article {number!r}",
                 fix=f"name one of: {', '.join(held) or '(none)'}",
             )
-    comp = compare_editions(old_edition, new_edition, thresholds)
+    comp = inputs.study(corpus, (old_edition, new_edition), overrides).compare(old_edition, new_edition)
     wanted = set(articles)
     changes = [
         ch
@@ -89,7 +87,7 @@ def compare(
 @format_option("text", "json")
 @thresholds_option
 @color_option
-def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thresholds, style: Style) -> None:
+def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], style: Style) -> None:
     """Follow one clause through every edition of the corpus, oldest first.
 
     Shows its address and text in each edition, the kind of change at each
@@ -98,14 +96,14 @@ def history(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, thresholds: Thre
 
     Example: lawdiff history '1963:45(d)'
     """
-    from lawdiff.diff import Study
     from lawdiff.diff import history as clause_history
     from lawdiff.report import jsonout, text
 
-    corpus = load_corpus(corpus_dirs)
+    corpus = inputs.load()
     _name, sep, address = spec.partition(":")
     if not sep or not address.strip():
         raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
     edition, clause = corpus.clause(spec)
-    h = clause_history(Study(corpus.editions, thresholds), edition, clause.address if clause else address)
+    study = inputs.study(corpus, corpus.editions, overrides)
+    h = clause_history(study, edition, clause.address if clause else address)
     click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import color_option, corpus_option, format_option, load_corpus
+from lawdiff.cli.options import Inputs, color_option, corpus_option, format_option
 
 if TYPE_CHECKING:
     from lawdiff.report.text import Style
@@ -17,14 +17,14 @@ if TYPE_CHECKING:
 @click.command()
 @corpus_option
 @format_option("text", "json")
-def editions(corpus_dirs: tuple[Path, ...], fmt: str) -> None:
+def editions(inputs: Inputs, fmt: str) -> None:
     """List the editions in the corpus: sources, printing, articles, counts.
 
     Example: lawdiff editions --format json
     """
     from lawdiff.report import jsonout, text
 
-    corpus = load_corpus(corpus_dirs)
+    corpus = inputs.load()
     click.echo(jsonout.editions(corpus) if fmt == "json" else text.editions(corpus), nl=False)
 
 
@@ -33,7 +33,7 @@ def editions(corpus_dirs: tuple[Path, ...], fmt: str) -> None:
 @corpus_option
 @format_option("text", "json")
 @color_option
-def show(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, style: Style) -> None:
+def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
     """Show an edition's outline, or one clause in full.
 
     ADDRESS follows the clause address rules: 45, 45C, 45C4(b), 45E.p2,
@@ -43,7 +43,7 @@ def show(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, style: Style) -> No
     """
     from lawdiff.report import jsonout, text
 
-    corpus = load_corpus(corpus_dirs)
+    corpus = inputs.load(editions=[spec.partition(":")[0]])
     edition, clause = corpus.clause(spec)
     if fmt == "json":
         click.echo(jsonout.show(edition, clause), nl=False)
@@ -58,7 +58,7 @@ def show(spec: str, corpus_dirs: tuple[Path, ...], fmt: str, style: Style) -> No
 @corpus_option
 @format_option("text", "json")
 @color_option
-def check(paths: tuple[Path, ...], corpus_dirs: tuple[Path, ...], fmt: str, style: Style) -> None:
+def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> None:
     """Check that the clause trees account for all of the source text.
 
     Reports, per file, how much of its text the tree places, every fragment
@@ -71,7 +71,7 @@ def check(paths: tuple[Path, ...], corpus_dirs: tuple[Path, ...], fmt: str, styl
     from lawdiff.corpus import dangling_references, load
     from lawdiff.report import jsonout, text
 
-    corpus = load(list(paths) or list(corpus_dirs) or None)
+    corpus = load(list(paths) or list(inputs.dirs) or None, cache=inputs.cache())
     dangling = [d for e in corpus.editions for d in dangling_references(e)]
     if fmt == "json":
         click.echo(jsonout.check(corpus, dangling), nl=False)

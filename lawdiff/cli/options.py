@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -17,7 +18,10 @@ import click
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
+    from lawdiff.cache import Cache
     from lawdiff.corpus import Corpus
+    from lawdiff.diff import Study
+    from lawdiff.model import Edition
     from lawdiff.report.text import Style
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,15 +33,54 @@ THRESHOLD_NAMES = (
 )
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """Where a command reads from: the corpus folders, and whether the cache is used."""
+
+    dirs: tuple[Path, ...] = ()
+    use_cache: bool = True
+
+    def cache(self) -> Cache:
+        from lawdiff.cache import Cache
+
+        return Cache.default(self.use_cache)
+
+    def load(self, editions: Iterable[str] = ()) -> Corpus:
+        """The corpus (only the files that may hold ``editions``, when named)."""
+        from lawdiff.corpus import load
+
+        return load(list(self.dirs) or None, editions, self.cache())
+
+    def study(self, corpus: Corpus, editions: Iterable[Edition], overrides: dict[str, float] | None = None) -> Study:
+        """The study of ``editions``: thresholds from the defaults, the corpus settings, then ``--threshold``."""
+        from lawdiff.align import DEFAULT_THRESHOLDS
+        from lawdiff.diff import Study
+
+        thresholds = DEFAULT_THRESHOLDS.with_overrides({**corpus.settings.thresholds, **(overrides or {})})
+        return Study(tuple(editions), thresholds, cache=self.cache())
+
+
 def corpus_option(f: F) -> F:
-    return click.option(
+    """``--corpus DIR`` (repeatable) and ``--no-cache``: the command gets ``inputs``."""
+
+    @click.option(
         "--corpus",
         "corpus_dirs",
         type=click.Path(path_type=Path),
         multiple=True,
         metavar="DIR",
         help="Corpus folder to read (repeatable). Default: the bundled corpus.",
-    )(f)
+    )
+    @click.option(
+        "--no-cache",
+        is_flag=True,
+        help="Read and compare everything afresh, without the cache (LAWDIFF_CACHE, default ~/.cache/lawdiff).",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, corpus_dirs: tuple[Path, ...], no_cache: bool, **kwargs: Any) -> Any:
+        return f(*args, inputs=Inputs(corpus_dirs, not no_cache), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def format_option(*choices: str) -> Callable[[F], F]:
@@ -52,12 +95,6 @@ def format_option(*choices: str) -> Callable[[F], F]:
         )(f)
 
     return deco
-
-
-def load_corpus(corpus_dirs: tuple[Path, ...]) -> Corpus:
-    from lawdiff.corpus import load
-
-    return load(list(corpus_dirs) or None)
 
 
 def _style(enabled: bool) -> Style:
@@ -105,8 +142,8 @@ def thresholds_option(f: F) -> F:
         "threshold_overrides",
         multiple=True,
         metavar="NAME=VALUE",
-        help="Override an alignment threshold (repeatable), e.g. --threshold match_min=0.5. "
-        f"Names: {THRESHOLD_NAMES}.",
+        help="Override an alignment threshold (repeatable), e.g. --threshold match_min=0.5; "
+        f"a corpus may set them in its lawdiff.toml ([thresholds]). Names: {THRESHOLD_NAMES}.",
     )
     @functools.wraps(f)
     def wrapper(*args: Any, threshold_overrides: tuple[str, ...], **kwargs: Any) -> Any:
@@ -123,7 +160,8 @@ def thresholds_option(f: F) -> F:
                 ) from None
         from lawdiff.align import DEFAULT_THRESHOLDS
 
-        return f(*args, thresholds=DEFAULT_THRESHOLDS.with_overrides(values), **kwargs)
+        DEFAULT_THRESHOLDS.with_overrides(values)  # names and ranges checked before any work
+        return f(*args, overrides=values, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from lawdiff.cli.options import corpus_option, load_corpus, thresholds_option
-
-if TYPE_CHECKING:
-    from lawdiff.align import Thresholds
+from lawdiff.cli.options import Inputs, corpus_option, thresholds_option
 
 
 class _Progress:
@@ -59,7 +56,7 @@ class _Progress:
 )
 @corpus_option
 @thresholds_option
-def report(editions: tuple[str, ...], output: Path, corpus_dirs: tuple[Path, ...], thresholds: Thresholds) -> None:
+def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: dict[str, float]) -> None:
     """Write the committee report: a static HTML site, for a browser or for paper.
 
     An index (the editions and their sources, the counts of changes per pair
@@ -73,9 +70,10 @@ def report(editions: tuple[str, ...], output: Path, corpus_dirs: tuple[Path, ...
     """
     from lawdiff.report import html as html_report
 
-    corpus = load_corpus(corpus_dirs)
+    corpus = inputs.load()
+    study = inputs.study(corpus, corpus.select(editions), overrides)
     with _Progress("Writing the report") as progress:
-        site = html_report.write_report(corpus, editions, thresholds, output, progress)
+        site = html_report.write_report(corpus, study, output, progress)
     click.echo(
         f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")

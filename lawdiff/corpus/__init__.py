@@ -20,17 +20,21 @@ nowhere); this module finds and reads the files.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
+from lawdiff.cache import Cache, key
 from lawdiff.corpus.account import PageCheck, Unplaced, account, tokens
 from lawdiff.corpus.dangling import Dangling, dangling_references
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
-from lawdiff.corpus.timeline import FAMILY, Corpus, from_pages
+from lawdiff.corpus.timeline import FAMILY, Corpus, from_pages, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
 from lawdiff.sources import read_file
-from lawdiff.sources.base import Page
+from lawdiff.sources.build import PageTree
+from lawdiff.sources.wikiname import parse_title
 
 __all__ = [
     "FAMILY",
@@ -45,6 +49,7 @@ __all__ = [
     "dangling_references",
     "default_corpus",
     "from_pages",
+    "from_trees",
     "load",
     "read_settings",
     "tokens",
@@ -86,26 +91,86 @@ def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
     return out
 
 
-def load(paths: list[Path] | None = None) -> Corpus:
-    """Read every file under ``paths`` (default: the bundled corpus)."""
+def load(paths: list[Path] | None = None, editions: Iterable[str] = (), cache: Cache | None = None) -> Corpus:
+    """Read every file under ``paths`` (default: the bundled corpus).
+
+    ``editions``: when given, only the files that may hold those editions are
+    read (a wiki page's title line names its edition; files of other formats
+    are always read), and the corpus holds only those editions' years.
+    ``cache``: where each file's pages, trees and accounting are kept, by
+    the file's content (see :mod:`lawdiff.cache`).
+    """
     roots = paths or [default_corpus()]
     files = corpus_files(roots)
-    pages: list[Page] = []
+    years = _years(editions)
+    cache = cache or Cache(None)
+    read: list[tuple[PageTree, PageCheck]] = []
+    skipped = False
     for path, display, hint in files:
+        if years is not None and _sniff_year(path) not in (None, *years):
+            skipped = True
+            continue
         try:
-            pages.extend(read_file(path, display, hint))
+            read.extend(_read_cached(path, display, hint, cache))
         except InputError as exc:
             # The message must lead the user to the file: the path as given.
             exc.file = str(path)
             raise
-    if not pages:
+    if not read and not skipped:
         raise UsageError(
             f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
             fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
         )
     try:
-        return from_pages(pages, tuple(str(r) for r in roots), read_settings(roots))
+        corpus = from_trees(read, tuple(str(r) for r in roots), read_settings(roots))
     except InputError as exc:
         given = {display: str(path) for path, display, _ in files}
         exc.file = given.get(exc.file, exc.file)
         raise
+    if skipped and not all(n in corpus.names() for n in editions):
+        # An edition asked for is not where its name said: read everything,
+        # so that the error lists every edition the corpus has.
+        return load(paths, (), cache)
+    return corpus
+
+
+def _years(names: Iterable[str]) -> set[str] | None:
+    """The years of the editions named (``2017@wiki``, ``2017+2024-03-01`` -> ``2017``), or None for all."""
+    years: set[str] = set()
+    for name in names:
+        m = re.match(r"\d{4}", name.strip())
+        if not m:
+            return None
+        years.add(m.group(0))
+    return years or None
+
+
+def _sniff_year(path: Path) -> str | None:
+    """The year of the edition a file holds, when its first line says it (a wiki page title); else None."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return None  # read_file will say what is wrong
+    first = head.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0].strip()
+    name = parse_title(first)
+    return name.edition[:4] if name is not None and len(head) > len(first) else None
+
+
+def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[tuple[PageTree, PageCheck]]:
+    """A file's pages as trees with their accounting, from the cache when the file's content is known."""
+    k = ""
+    if cache.folder is not None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b""
+        if data:
+            k = key("file", hashlib.sha256(data).digest(), display, hint)
+            hit = cache.get("pages", k)
+            if isinstance(hit, list):
+                return hit
+    read = [read_page(p) for p in read_file(path, display, hint)]
+    if k:
+        cache.put("pages", k, read)
+    return read

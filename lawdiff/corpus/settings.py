@@ -19,10 +19,14 @@ class Settings:
         (``[default] "2017" = "nuxt"``).
     printing: the printing a source was made from, when its pages do not
         say (``[printing] "2017@wiki" = "2e druk"``).
+    thresholds: alignment thresholds for this corpus (``[thresholds]
+        match_min = 0.5``), so that everyone who compares it gets the same
+        results; ``--threshold`` still overrides them.
     """
 
     default: dict[str, str] = field(default_factory=dict)
     printing: dict[str, str] = field(default_factory=dict)
+    thresholds: dict[str, float] = field(default_factory=dict)
     file: str = ""  # where the settings were read, for messages
 
 
@@ -30,6 +34,7 @@ def read_settings(roots: list[Path]) -> Settings:
     """Read ``lawdiff.toml`` from the corpus folders that have one."""
     default: dict[str, str] = {}
     printing: dict[str, str] = {}
+    thresholds: dict[str, float] = {}
     read_from = ""
     for root in roots:
         path = root / SETTINGS_FILE
@@ -52,5 +57,15 @@ def read_settings(roots: list[Path]) -> Settings:
                     fix='write e.g. [default] "2017" = "nuxt"',
                 )
             into.update({str(k): str(v) for k, v in values.items()})
+        table = data.get("thresholds", {})
+        if not isinstance(table, dict) or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in table.values()
+        ):
+            raise InputError(
+                "[thresholds] must map threshold names to numbers",
+                file=str(path),
+                fix="write e.g. [thresholds] match_min = 0.5",
+            )
+        thresholds.update({str(k): float(v) for k, v in table.items()})
         read_from = str(path)
-    return Settings(default, printing, read_from)
+    return Settings(default, printing, thresholds, read_from)

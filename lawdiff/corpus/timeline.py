@@ -41,6 +41,7 @@ class Corpus:
     checks: the lossless accounting of every page.
     choices: for a year held from two sources, why the bare year means the
         one it means.
+    settings: the corpus settings (``lawdiff.toml``).
     """
 
     editions: tuple[Edition, ...]
@@ -48,6 +49,7 @@ class Corpus:
     roots: tuple[str, ...] = field(default=())
     variants: tuple[Edition, ...] = field(default=())
     choices: dict[str, str] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
 
     def names(self) -> list[str]:
         return list(dict.fromkeys([e.name for e in self.editions] + [e.name for e in self.variants]))
@@ -123,15 +125,18 @@ class Corpus:
 FAMILY = {"wiki-text": "wiki", "mediawiki-xml": "wiki", "nuxt-payload": "nuxt"}
 
 
-def _resolve_editions(pages: list[Page]) -> list[Page]:
+def _resolve_editions(read: list[tuple[PageTree, PageCheck]]) -> list[tuple[PageTree, PageCheck]]:
     """Give a page whose source names no edition the edition of its crawl."""
-    known = {p.edition for p in pages if p.edition and p.format == "nuxt-payload"}
-    out: list[Page] = []
-    for page in pages:
+    known = {t.page.edition for t, _ in read if t.page.edition and t.page.format == "nuxt-payload"}
+    out: list[tuple[PageTree, PageCheck]] = []
+    for tree, check in read:
+        page = tree.page
         if page.edition:
-            out.append(page)
+            out.append((tree, check))
         elif len(known) == 1:
-            out.append(replace(page, edition=next(iter(known))))
+            edition = next(iter(known))
+            tree = PageTree(replace(page, edition=edition), tree.roots, tree.notes)
+            out.append((tree, replace(check, edition=edition)))
         else:
             raise InputError(
                 "cannot tell which edition this page belongs to (its 'source' names no year)",
@@ -144,10 +149,23 @@ def _resolve_editions(pages: list[Page]) -> list[Page]:
 
 def from_pages(pages: list[Page], roots: tuple[str, ...] = (), settings: Settings | None = None) -> Corpus:
     """Build editions from pages already read."""
+    return from_trees([read_page(p) for p in pages], roots, settings)
+
+
+def read_page(page: Page) -> tuple[PageTree, PageCheck]:
+    """A page's tree and its lossless accounting: what the cache keeps of a file."""
+    tree = build_page(page)
+    return tree, account(tree)
+
+
+def from_trees(
+    read: list[tuple[PageTree, PageCheck]], roots: tuple[str, ...] = (), settings: Settings | None = None
+) -> Corpus:
+    """Build editions from page trees already built and checked."""
     settings = settings or Settings()
-    pages = _resolve_editions(pages)
-    trees = [build_page(p) for p in pages]
-    checks = [account(t) for t in trees]
+    read = _resolve_editions(read)
+    trees = [t for t, _ in read]
+    checks = [c for _, c in read]
     # An amendment page is a version of its edition; without any page of
     # that edition to amend it is read as a page of the edition itself.
     have = {t.page.edition for t in trees if not t.page.effective}
@@ -183,7 +201,7 @@ def from_pages(pages: list[Page], roots: tuple[str, ...] = (), settings: Setting
         edition = chosen if len(of_year) == 1 else replace(chosen, name=year, variant=chosen.variant)
         timeline.append(edition)
         timeline.extend(_amended_versions(edition, [t for t in amendment_trees if t.page.edition == year]))
-    return Corpus(tuple(timeline), tuple(checks), roots, tuple(variants), choices)
+    return Corpus(tuple(timeline), tuple(checks), roots, tuple(variants), choices, settings)
 
 
 def _year_of(edition: Edition) -> str:

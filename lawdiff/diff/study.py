@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
+from lawdiff.cache import Cache
+from lawdiff.cache import key as cache_key
 from lawdiff.diff.changes import compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.model import Edition, article_of
@@ -59,11 +61,14 @@ class Study:
     thresholds: the alignment's thresholds, the same for every pair.
     corrections: hand corrections of the alignment per pair of edition names
         (from the review store), handed to the aligner as data.
+    cache: where comparisons are kept between runs, by the two editions'
+        contents, the thresholds and the corrections (:mod:`lawdiff.cache`).
     """
 
     editions: tuple[Edition, ...]
     thresholds: Thresholds = DEFAULT_THRESHOLDS
     corrections: dict[tuple[str, str], Corrections] = field(default_factory=dict)
+    cache: Cache = field(default_factory=lambda: Cache(None))
     _comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, init=False, repr=False)
     _indexes: dict[tuple[str, str], PairIndex] = field(default_factory=dict, init=False, repr=False)
 
@@ -72,7 +77,16 @@ class Study:
         key = (old.name, new.name)
         comp = self._comparisons.get(key)
         if comp is None:
-            comp = compare(old, new, self.thresholds, self.corrections.get(key))
+            fixes = self.corrections.get(key)
+            k = ""
+            if self.cache.folder is not None:
+                k = cache_key("pair", old.digest(), new.digest(), repr(self.thresholds), repr(fixes))
+                hit = self.cache.get("pairs", k)
+                comp = hit if isinstance(hit, Comparison) else None
+            if comp is None:
+                comp = compare(old, new, self.thresholds, fixes)
+                if k:
+                    self.cache.put("pairs", k, comp)
             self._comparisons[key] = comp
             self._indexes[key] = PairIndex.of(comp.changes)
         return comp

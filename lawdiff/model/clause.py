@@ -6,6 +6,8 @@ See :mod:`lawdiff.model` for the addresses every clause carries.
 from __future__ import annotations
 
 import enum
+import hashlib
+import pickle
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -174,6 +176,14 @@ class Edition:
     base: str = ""
     _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
     _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
+
+    def digest(self) -> str:
+        """A hash of everything the edition holds (not of what was computed from it): a cache key."""
+        if not self._digest:
+            content = (self.name, self.year, self.clauses, self.sources, self.variant, self.effective, self.base)
+            self._digest.append(hashlib.sha256(pickle.dumps(content, protocol=4)).hexdigest())
+        return self._digest[0]
 
     def walk(self) -> Iterator[Clause]:
         for clause in self.clauses:

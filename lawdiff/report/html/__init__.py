@@ -18,10 +18,9 @@ order everywhere, no dates).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers
 from lawdiff.diff.study import Study
@@ -79,18 +78,15 @@ def render(site: Site, progress: Callable[[], None] | None = None) -> Iterator[t
 
 def write_report(
     corpus: Corpus,
-    names: Iterable[str],
-    thresholds: Thresholds,
+    study: Study,
     target: Path,
     progress: Progress | None = None,
 ) -> Site:
-    """Plan, render and write the report of ``names`` (all editions when empty) to ``target``.
+    """Plan, render and write the report of the study's editions to ``target``.
 
     ``progress(done, total)`` is called as the work goes on.
     """
     _check_target(target)
-    names = list(names)
-    study = Study(corpus.select(names), thresholds)
     total = 2 * len(article_numbers(study.editions)) + 1
     done = 0
 

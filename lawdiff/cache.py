@@ -1,0 +1,163 @@
+"""The on-disk cache: parsed pages and pair comparisons, keyed by what made them.
+
+Shared by the stages (like :mod:`lawdiff.errors`): the corpus caches each
+file's pages, trees and lossless accounting by the file's content; the study
+caches each pair's comparison by the two editions' contents, the thresholds
+and the hand corrections.  Every key also holds lawdiff's version and a
+fingerprint of its own code, so that a new lawdiff never reads an old entry.
+
+An entry is trusted only when it is whole: it starts with a magic line and the
+SHA-256 of its payload, and a payload that does not match, or does not load,
+is ignored (and rebuilt by the caller).  Entries are written to a temporary
+file and moved into place, so that a reader never sees half of one.  Nothing
+in the cache is needed: deleting the folder costs time only.
+
+The folder: ``LAWDIFF_CACHE``, else ``$XDG_CACHE_HOME/lawdiff``, else
+``~/.cache/lawdiff``.  ``--no-cache`` turns it off for one run,
+``LAWDIFF_CACHE=off`` for good.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from lawdiff import __version__
+
+_MAGIC = b"lawdiff-cache 1\n"
+_HASH_LEN = 64
+# Entries older than this many days are removed when the cache is opened
+# (at most once a day), so that the folder does not grow without end.
+KEEP_DAYS = 30
+
+
+# LAWDIFF_CACHE set to one of these turns the cache off.
+OFF = frozenset({"", "off", "0", "no", "none"})
+
+
+def default_folder() -> Path | None:
+    """Where the cache lives unless ``LAWDIFF_CACHE`` says otherwise (None: turned off)."""
+    env = os.environ.get("LAWDIFF_CACHE")
+    if env is not None:
+        return None if env.strip().lower() in OFF else Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "lawdiff"
+
+
+_FINGERPRINT: str = ""
+
+
+def fingerprint() -> str:
+    """lawdiff's version and a hash of its code: part of every key."""
+    global _FINGERPRINT
+    if not _FINGERPRINT:
+        digest = hashlib.sha256(__version__.encode())
+        root = Path(__file__).resolve().parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".toml", ".json") and "corpus" not in path.relative_to(root).parts[:2]:
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+        _FINGERPRINT = digest.hexdigest()
+    return _FINGERPRINT
+
+
+def key(*parts: str | bytes) -> str:
+    """A key from its parts (and the fingerprint): 64 hex digits."""
+    digest = hashlib.sha256(fingerprint().encode())
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class Cache:
+    """A folder of entries, or nothing (``Cache(None)``: every lookup misses, nothing is written)."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.hits = 0
+        self.misses = 0
+
+    @classmethod
+    def default(cls, enabled: bool = True) -> Cache:
+        cache = cls(default_folder() if enabled else None)
+        cache.prune()
+        return cache
+
+    def prune(self, now: float | None = None) -> int:
+        """Remove entries unused for :data:`KEEP_DAYS` days; at most once a day. Returns how many."""
+        if self.folder is None or not self.folder.is_dir():
+            return 0
+        now = time.time() if now is None else now
+        stamp = self.folder / ".pruned"
+        try:
+            if now - stamp.stat().st_mtime < 86400:
+                return 0
+        except OSError:
+            pass
+        removed = 0
+        with contextlib.suppress(OSError):
+            stamp.touch()
+            for entry in self.folder.glob("*/*/*.pickle"):
+                if now - entry.stat().st_mtime > KEEP_DAYS * 86400:
+                    entry.unlink()
+                    removed += 1
+        return removed
+
+    def _path(self, kind: str, k: str) -> Path | None:
+        if self.folder is None:
+            return None
+        return self.folder / kind / k[:2] / f"{k}.pickle"
+
+    def get(self, kind: str, k: str) -> Any:
+        """The entry's value, or None when there is none that can be trusted."""
+        path = self._path(kind, k)
+        if path is None:
+            return None
+        try:
+            data = path.read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        head = len(_MAGIC) + _HASH_LEN
+        payload = data[head:]
+        if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != hashlib.sha256(payload).hexdigest().encode():
+            self.misses += 1
+            return None
+        try:
+            value = pickle.loads(payload)
+        except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError, IndexError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        with contextlib.suppress(OSError):
+            os.utime(path)  # in use: kept by the pruning
+        return value
+
+    def put(self, kind: str, k: str, value: Any) -> None:
+        """Store an entry; a cache that cannot be written is silently skipped (it is only a cache)."""
+        path = self._path(kind, k)
+        if path is None:
+            return
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        data = _MAGIC + hashlib.sha256(payload).hexdigest().encode() + payload
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".entry.", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            return

@@ -1,0 +1,131 @@
+"""The on-disk cache: warm runs give the same bytes, a bad entry is never trusted."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lawdiff.cache import Cache, key
+from lawdiff.cli import main
+from lawdiff.corpus import default_corpus, load
+from lawdiff.diff import Study
+
+
+@pytest.fixture()
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("LAWDIFF_CACHE", str(folder))
+    yield folder
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*/*/*.pickle"))
+
+
+def test_a_warm_compare_gives_the_same_bytes_as_a_cold_one(cache_dir: Path) -> None:
+    cold = run("compare", "2007", "2017", "--format", "json", "--no-cache")
+    assert not cache_dir.exists()  # --no-cache writes nothing
+    first = run("compare", "2007", "2017", "--format", "json")
+    kinds = {p.parent.parent.name for p in entries(cache_dir)}
+    assert kinds == {"pages", "pairs"}
+    warm = run("compare", "2007", "2017", "--format", "json")
+    assert cold == first == warm
+
+
+def test_a_warm_report_is_byte_identical(cache_dir: Path, tmp_path: Path) -> None:
+    run("report", "-o", str(tmp_path / "cold"), "--no-cache")
+    run("report", "-o", str(tmp_path / "fill"))
+    run("report", "-o", str(tmp_path / "warm"))
+    for name in ("cold", "warm"):
+        files = sorted(p.relative_to(tmp_path / name) for p in (tmp_path / name).rglob("*") if p.is_file())
+        assert files
+    for rel in (p.relative_to(tmp_path / "cold") for p in (tmp_path / "cold").rglob("*") if p.is_file()):
+        assert (tmp_path / "cold" / rel).read_bytes() == (tmp_path / "warm" / rel).read_bytes(), rel
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "garbage", "empty"])
+def test_a_damaged_entry_is_ignored_and_rebuilt(cache_dir: Path, damage: str) -> None:
+    good = run("compare", "2007", "2017", "--format", "json", "--no-cache")
+    run("compare", "2007", "2017", "--format", "json")
+    for entry in entries(cache_dir):
+        data = entry.read_bytes()
+        if damage == "flip":
+            # A byte of the payload changed: a string inside still loads, but must not be trusted.
+            i = len(data) - 20
+            data = data[:i] + bytes([data[i] ^ 0x01]) + data[i + 1 :]
+        elif damage == "truncate":
+            data = data[: len(data) // 2]
+        elif damage == "garbage":
+            data = b"not a cache entry at all"
+        else:
+            data = b""
+        entry.write_bytes(data)
+    assert run("compare", "2007", "2017", "--format", "json") == good
+    # Rebuilt: every entry is whole again and is used.
+    cache = Cache(cache_dir)
+    for entry in entries(cache_dir):
+        assert cache.get(entry.parent.parent.name, entry.stem) is not None
+    assert cache.misses == 0
+
+
+def test_a_changed_file_is_read_again(cache_dir: Path, tmp_path: Path) -> None:
+    corpus_dir = tmp_path / "corpus"
+    (corpus_dir / "2007").mkdir(parents=True)
+    source = default_corpus() / "2007" / "wiki-Sjabloon-2007-45.txt"
+    page = corpus_dir / "2007" / "page.txt"
+    page.write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    cache = Cache(cache_dir)
+    before = load([corpus_dir], cache=cache).edition("2007").find("45A")
+    assert before is not None
+    edited = page.read_text(encoding="utf-8").replace("Elke speler behalve", "Iedere speler behalve", 1)
+    page.write_text(edited, encoding="utf-8")
+    after = load([corpus_dir], cache=Cache(cache_dir)).edition("2007").find("45A")
+    assert after is not None and after.text != before.text and after.text.startswith("Iedere speler")
+
+
+def test_the_key_holds_the_code_and_every_part() -> None:
+    assert key("a", "bc") != key("ab", "c")  # parts are delimited
+    assert key("a") == key("a")
+    assert len(key("x")) == 64
+
+
+def test_a_study_takes_its_pair_from_the_cache(cache_dir: Path) -> None:
+    corpus = load()
+    old, new = corpus.edition("2007"), corpus.edition("2017")
+    cold = Study((old, new), cache=Cache(cache_dir)).compare(old, new)
+    warm_cache = Cache(cache_dir)
+    warm = Study((old, new), cache=warm_cache).compare(old, new)
+    assert warm_cache.hits == 1
+    assert warm == cold
+    # Other thresholds are another entry.
+    other = Cache(cache_dir)
+    Study((old, new), cache=other, thresholds=cold.thresholds.with_overrides({"match_min": 0.5})).compare(old, new)
+    assert other.hits == 0
+
+
+def test_an_unwritable_cache_folder_costs_nothing_but_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("LAWDIFF_CACHE", str(blocked / "cache"))
+    assert run("compare", "2007", "2017", "--format", "json") == run(
+        "compare", "2007", "2017", "--format", "json", "--no-cache"
+    )
+
+
+def test_lawdiff_cache_off_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWDIFF_CACHE", "off")
+    assert Cache.default().folder is None
+    monkeypatch.delenv("LAWDIFF_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
+    assert Cache.default(enabled=False).folder is None
+    assert str(Cache(Path("/somewhere/lawdiff")).folder) == os.path.join("/somewhere", "lawdiff")
