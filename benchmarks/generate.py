@@ -654,8 +654,20 @@ class Generator:
 
     # -- the base edition ---------------------------------------------------------
 
-    def base(self, articles: int) -> list[Node]:
-        return [self.article(n) for n in range(1, articles + 1)]
+    def base(self, articles: int, boilerplate: bool = False) -> list[Node]:
+        if not boilerplate:
+            return [self.article(n) for n in range(1, articles + 1)]
+        # Every article in one article's wording (the case where no text is
+        # found once, so identity cannot settle anything by content).
+        first = self.article(1)
+        return [first, *(self.clone(first, n) for n in range(2, articles + 1))]
+
+    def clone(self, node: Node, article: int) -> Node:
+        """A copy of ``node`` with new identities, in article ``article``."""
+        copied = Node(self.uid(), node.kind, node.title, node.text, anchor=node.anchor, article=article)
+        copied.children = [self.clone(c, article) for c in node.children]
+        copied.notes = [self.clone(c, article) for c in node.notes]
+        return copied
 
     def article(self, number: int) -> Node:
         rng, w = self.rng, self.writer
@@ -730,8 +742,11 @@ class Generator:
 
     # -- everything -------------------------------------------------------------------
 
-    def generate(self, articles: int = FULL_ARTICLES, years: tuple[int, ...] = YEARS) -> Generated:
-        trees: list[list[Node]] = [self.base(articles)]
+    def generate(
+        self, articles: int = FULL_ARTICLES, years: tuple[int, ...] = YEARS, boilerplate: bool = False
+    ) -> Generated:
+        """Editions of ``articles`` articles (``boilerplate``: all in the wording of the first)."""
+        trees: list[list[Node]] = [self.base(articles, boilerplate)]
         logs: list[list[Edit]] = []
         for _ in years[1:]:
             tree, log = self.successor(trees[-1])
@@ -1136,9 +1151,13 @@ def generate(
     seed: int = DEFAULT_SEED,
     rates: Rates = DEFAULT_RATES,
     lexicon: Lexicon | None = None,
+    boilerplate: bool = False,
 ) -> Generated:
-    """Editions of ``articles`` articles for ``years``, with their gold alignments."""
-    return Generator(seed, lexicon, rates).generate(articles, years)
+    """Editions of ``articles`` articles for ``years``, with their gold alignments.
+
+    ``boilerplate``: every article starts from the first article's wording.
+    """
+    return Generator(seed, lexicon, rates).generate(articles, years, boilerplate)
 
 
 def write(generated: Generated, folder: Path) -> list[Path]:

@@ -1,0 +1,328 @@
+"""Speed as ratios measured in one run: lawdiff against difflib and git, and against itself.
+
+Run from the repository root with lawdiff installed::
+
+    python3 benchmarks/bench_speed.py                 # everything (several minutes)
+    python3 benchmarks/bench_speed.py --parts ratios  # only the ratios at 93 and 186 articles
+    python3 benchmarks/bench_speed.py --runs 3 --parts cache,help
+
+Every figure is a whole process (``python3 -m lawdiff.cli ...``, the
+baselines as ``python3 -c ...`` and ``git diff``), timed several times with
+the commands interleaved (so that a busy spell of the shared machine hits all
+of them alike), and reported as medians; the ratios are taken between medians
+of the same run.  The editions are the generator's (``generate.py``: 93
+articles of about 10 clauses each, four editions with known edits), written as
+wiki pages; the baselines read the same editions flattened to one plain text
+per edition (the pages' lines).
+
+Parts:
+
+* ``ratios``: ``lawdiff compare`` of one pair (2007 -> 2017), cold (no cache),
+  against ``difflib.HtmlDiff().make_file`` of that pair and ``git diff
+  --no-index --word-diff``; ``lawdiff report`` of the four editions, cold,
+  against difflib.HtmlDiff of the three consecutive pairs in one process; at
+  93 and 186 articles.
+* ``scaling``: compare and report at 1x, 2x, 4x and 8x articles, and the
+  exponent of a least-squares fit of log(time) on log(size); peak RSS of each.
+* ``boilerplate``: the generator's boilerplate editions (every article in one
+  article's wording) against the distinct ones, compare and report.
+* ``cache``: a warm ``compare`` (nothing changed) against a cold one (empty
+  cache); a warm ``report`` after one article page of the newest edition
+  changed against a cold one; the outputs compared byte for byte.
+* ``help``: ``lawdiff --help`` against ``python3 -c "import click"``.
+
+The figures are printed and written as JSON to
+``benchmarks/output/bench_speed.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402
+
+PY = sys.executable
+LAWDIFF = [PY, "-m", "lawdiff.cli"]
+
+# Runs the command given as arguments, its output thrown away, and prints the
+# child's peak RSS (KiB): a fresh child started from here, so that its peak is
+# its own (a child forked from this process would inherit ours).
+_MEASURE = (
+    "import resource, subprocess, sys; "
+    "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
+    "print(done.returncode, done.stderr.decode()[-300:].replace(chr(10), ' ') if done.returncode > 1 else ''); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+_DIFFLIB = (
+    "import difflib, sys\n"
+    "args = sys.argv[1:]\n"
+    "for a, b in zip(args[::2], args[1::2]):\n"
+    "    old = open(a, encoding='utf-8').read().splitlines()\n"
+    "    new = open(b, encoding='utf-8').read().splitlines()\n"
+    "    difflib.HtmlDiff().make_file(old, new)\n"
+)
+
+
+class Timer:
+    """Whole-process timings of several commands, interleaved run by run."""
+
+    def __init__(self, runs: int, env: dict[str, str]) -> None:
+        self.runs = runs
+        self.env = env
+
+    def once(self, cmd: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+        start = time.perf_counter()
+        done = subprocess.run(
+            [PY, "-c", _MEASURE, *cmd], check=True, capture_output=True, text=True, env=env or self.env
+        )
+        seconds = time.perf_counter() - start
+        status, peak = done.stdout.strip().splitlines()[-2:]
+        # 0, or 1 from git diff (it found differences): anything else is a failure.
+        if int(status.split()[0]) > 1:
+            raise SystemExit(f"{' '.join(cmd)} failed: {status}")
+        return seconds, int(peak)
+
+    def compare(
+        self, commands: dict[str, Sequence[str]], before: Callable[[str], dict[str, str] | None] | None = None
+    ) -> dict[str, dict[str, float]]:
+        """Median seconds and peak RSS (MB) of each command; ``before(name)`` may set up a run (and give its env)."""
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        peaks: dict[str, int] = dict.fromkeys(commands, 0)
+        for _ in range(self.runs):
+            for name, cmd in commands.items():
+                env = before(name) if before else None
+                seconds, peak = self.once(cmd, env)
+                times[name].append(seconds)
+                peaks[name] = max(peaks[name], peak)
+        return {
+            name: {
+                "median_s": round(statistics.median(t), 4),
+                "best_s": round(min(t), 4),
+                "peak_rss_mb": round(peaks[name] / 1024, 1),
+            }
+            for name, t in times.items()
+        }
+
+
+def make_corpus(root: Path, articles: int, boilerplate: bool = False) -> tuple[Path, dict[str, Path]]:
+    """Four generated editions as wiki pages under ``root``, and each flattened to one text."""
+    gen = generate.generate(articles=articles, boilerplate=boilerplate)
+    corpus = root / "corpus"
+    generate.write(gen, corpus)
+    flat: dict[str, Path] = {}
+    for edition in gen.editions:
+        path = root / f"flat-{edition.name}.txt"
+        path.write_text(generate.flatten(edition), encoding="utf-8")
+        flat[edition.name] = path
+    return corpus, flat
+
+
+def ratio(a: dict[str, float], b: dict[str, float]) -> float:
+    return round(a["median_s"] / b["median_s"], 3) if b["median_s"] else math.inf
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of log(y) on log(x): the exponent of y ~ x^k."""
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = statistics.mean(lx), statistics.mean(ly)
+    num = sum((x - mx) * (y - my) for x, y in zip(lx, ly, strict=True))
+    den = sum((x - mx) ** 2 for x in lx)
+    return round(num / den, 3)
+
+
+def part_ratios(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for articles in sizes:
+        root = work / f"ratios-{articles}"
+        corpus, flat = make_corpus(root, articles)
+        years = sorted(flat)
+        pairs = [str(p) for y0, y1 in itertools.pairwise(years) for p in (flat[y0], flat[y1])]
+        report_dir = root / "report"
+        r = timer.compare(
+            {
+                "lawdiff compare": [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"],
+                "difflib pair": [PY, "-c", _DIFFLIB, str(flat["2007"]), str(flat["2017"])],
+                "git word diff": [
+                    "git", "diff", "--no-index", "--word-diff", "--no-color", str(flat["2007"]), str(flat["2017"])
+                ],
+                "lawdiff report": [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(report_dir), "--no-cache"],
+                "difflib 3 pairs": [PY, "-c", _DIFFLIB, *pairs],
+            }
+        )
+        r["ratios"] = {
+            "compare / difflib": ratio(r["lawdiff compare"], r["difflib pair"]),
+            "compare / git word diff": ratio(r["lawdiff compare"], r["git word diff"]),
+            "report / difflib 3 pairs": ratio(r["lawdiff report"], r["difflib 3 pairs"]),
+        }
+        out[f"{articles} articles"] = r
+    return out
+
+
+def part_scaling(timer: Timer, work: Path, base: int, factors: list[int]) -> dict[str, object]:
+    rows: dict[str, object] = {}
+    sizes: list[int] = []
+    compare_t: list[float] = []
+    report_t: list[float] = []
+    for f in factors:
+        articles = base * f
+        root = work / f"scale-{articles}"
+        corpus, _ = make_corpus(root, articles)
+        r = timer.compare(
+            {
+                "compare": [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"],
+                "report": [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "report"), "--no-cache"],
+            }
+        )
+        rows[f"{f}x ({articles} articles)"] = r
+        sizes.append(articles)
+        compare_t.append(r["compare"]["median_s"])
+        report_t.append(r["report"]["median_s"])
+        shutil.rmtree(root)
+    rows["exponent"] = {"compare": slope(sizes, compare_t), "report": slope(sizes, report_t)}
+    return rows
+
+
+def part_boilerplate(timer: Timer, work: Path, articles: int) -> dict[str, object]:
+    out: dict[str, object] = {}
+    commands: dict[str, list[str]] = {}
+    for name, boiler in (("distinct", False), ("boilerplate", True)):
+        corpus, _ = make_corpus(work / f"boiler-{name}", articles, boiler)
+        commands[f"compare {name}"] = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"]
+        commands[f"report {name}"] = [
+            *LAWDIFF, "report", "--corpus", str(corpus), "-o", str(work / f"boiler-{name}" / "report"), "--no-cache"
+        ]
+    r = timer.compare(commands)
+    out.update(r)
+    out["ratios"] = {
+        "compare boilerplate / distinct": ratio(r["compare boilerplate"], r["compare distinct"]),
+        "report boilerplate / distinct": ratio(r["report boilerplate"], r["report distinct"]),
+    }
+    return out
+
+
+def part_cache(timer: Timer, work: Path, articles: int) -> dict[str, object]:
+    root = work / "cache"
+    corpus, _ = make_corpus(root, articles)
+    store = root / "store"
+    newest = sorted((corpus / "2017").iterdir())[articles // 2]
+    original = newest.read_text(encoding="utf-8")
+    lines = original.split("\n")
+    # One clause's words changed, as a committee member would edit a page.
+    edited_line = next(i for i, line in enumerate(lines) if len(line.split()) > 8 and i > 2)
+    lines[edited_line] = lines[edited_line].replace(" de ", " die ", 1) + " (gewijzigd)"
+    edited = "\n".join(lines)
+    compare_cmd = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--format", "json"]
+
+    def env_with(folder: Path) -> dict[str, str]:
+        return {**timer.env, "LAWDIFF_CACHE": str(folder)}
+
+    def before(name: str) -> dict[str, str]:
+        if name.startswith("cold"):
+            shutil.rmtree(store, ignore_errors=True)
+            newest.write_text(original, encoding="utf-8")
+            return env_with(store)
+        if name == "warm compare":
+            # Filled by a run of its own, then timed with nothing changed.
+            newest.write_text(original, encoding="utf-8")
+            subprocess.run(compare_cmd, check=True, capture_output=True, env=env_with(store))
+            return env_with(store)
+        # warm report: the cache filled from the original page, then one page edited.
+        shutil.rmtree(store, ignore_errors=True)
+        newest.write_text(original, encoding="utf-8")
+        subprocess.run([*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "fill")], check=True,
+                       capture_output=True, env=env_with(store))
+        newest.write_text(edited, encoding="utf-8")
+        return env_with(store)
+
+    r = timer.compare(
+        {
+            "cold compare": compare_cmd,
+            "warm compare": compare_cmd,
+            "cold report": [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "cold")],
+            "warm report after one page changed": [*LAWDIFF, "report", "--corpus", str(corpus), "-o",
+                                                   str(root / "warm")],
+        },
+        before,
+    )
+    # Byte identity: the warm report of the edited corpus against a cold one of it.
+    shutil.rmtree(store, ignore_errors=True)
+    newest.write_text(edited, encoding="utf-8")
+    subprocess.run([*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "cold-edited"), "--no-cache"],
+                   check=True, capture_output=True)
+    same_report = _same_tree(root / "warm", root / "cold-edited")
+    cold_out = subprocess.run([*compare_cmd, "--no-cache"], check=True, capture_output=True).stdout
+    warm_out = subprocess.run(compare_cmd, check=True, capture_output=True, env=env_with(store)).stdout
+    newest.write_text(original, encoding="utf-8")
+    r["ratios"] = {
+        "warm compare / cold": ratio(r["warm compare"], r["cold compare"]),
+        "warm report after one page changed / cold": ratio(r["warm report after one page changed"],
+                                                           r["cold report"]),
+    }
+    r["identical"] = {"compare": cold_out == warm_out, "report": same_report}
+    return r
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    return files_a == files_b and all((a / f).read_bytes() == (b / f).read_bytes() for f in files_a)
+
+
+def part_help(timer: Timer) -> dict[str, object]:
+    r = timer.compare({"lawdiff --help": [*LAWDIFF, "--help"], "import click": [PY, "-c", "import click"]})
+    r["ratios"] = {"help / import click": ratio(r["lawdiff --help"], r["import click"])}
+    return r
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
+    parser.add_argument("--parts", default="ratios,scaling,boilerplate,cache,help")
+    parser.add_argument("--sizes", default="93,186", help="article counts of the ratios part")
+    parser.add_argument("--factors", default="1,2,4,8", help="multiples of 93 articles for the scaling part")
+    parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_speed.json")
+    args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    env = {**os.environ, "LAWDIFF_CACHE": "off"}
+    timer = Timer(args.runs, env)
+    results: dict[str, object] = {"runs": args.runs, "python": sys.version.split()[0]}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        if "help" in parts:
+            results["help"] = part_help(timer)
+        if "ratios" in parts:
+            results["ratios"] = part_ratios(timer, work, [int(s) for s in args.sizes.split(",")])
+        if "cache" in parts:
+            results["cache"] = part_cache(timer, work, generate.FULL_ARTICLES)
+        if "boilerplate" in parts:
+            results["boilerplate"] = part_boilerplate(timer, work, generate.FULL_ARTICLES)
+        if "scaling" in parts:
+            scale_timer = Timer(max(3, args.runs // 2), env)
+            results["scaling"] = part_scaling(
+                scale_timer, work, generate.FULL_ARTICLES, [int(f) for f in args.factors.split(",")]
+            )
+    text = json.dumps(results, indent=2)
+    print(text)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
