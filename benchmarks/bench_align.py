@@ -67,9 +67,9 @@ from generate import (
 )
 
 import lawdiff
-from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Link, align
+from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Link, align
 from lawdiff.corpus import load
-from lawdiff.diff import Comparer, compare, history
+from lawdiff.diff import Study, compare, history
 from lawdiff.model import Edition
 
 OUTPUT = Path(__file__).resolve().parent / "output"
@@ -165,7 +165,7 @@ def accuracy(alignment: Alignment, transition: Transition, old: GeneratedEdition
     """Compare an alignment's text links with the gold of a transition."""
     old_text = {u.address: u.text for u in old.units}
     new_text = {u.address: u.text for u in new.units}
-    links = [link for link in alignment.links if link.aspect == "text"]
+    links = [link for link in alignment.links if link.aspect is Aspect.TEXT]
     pred = {_group(link.old, link.new): link for link in links}
     gold = {_group(g.old, g.new): g for g in transition.links}
     pred_kinds = {k: kinds_of(link.old, link.new, old_text, new_text) for k, link in pred.items()}
@@ -313,7 +313,7 @@ def four_editions(editions: tuple[Edition, ...], addresses: list[tuple[int, str]
     """The three consecutive comparisons, then the history of a sample of clauses."""
 
     def work() -> object:
-        comparer = Comparer(editions)
+        comparer = Study(editions)
         out: list[object] = [comparer.compare(a, b) for a, b in itertools.pairwise(editions)]
         out.extend(history(comparer, editions[k], address) for k, address in addresses)
         return out
@@ -323,7 +323,7 @@ def four_editions(editions: tuple[Edition, ...], addresses: list[tuple[int, str]
 
 def histories_only(editions: tuple[Edition, ...], addresses: list[tuple[int, str]]) -> Callable[[], object]:
     """The histories alone, on a comparer whose three comparisons are already made."""
-    comparer = Comparer(editions)
+    comparer = Study(editions)
     for a, b in itertools.pairwise(editions):
         comparer.compare(a, b)
     return lambda: [history(comparer, editions[k], address) for k, address in addresses]
@@ -492,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
         sample = history_sample(editions, HISTORY_CLAUSES)
         align_two = timed(lambda: align(editions[0], editions[1]), runs)
         two = timed(two_editions(editions), runs)
-        three = timed(lambda: [Comparer(editions).compare(a, b) for a, b in itertools.pairwise(editions)], runs)
+        three = timed(lambda: [Study(editions).compare(a, b) for a, b in itertools.pairwise(editions)], runs)
         four = timed(four_editions(editions, sample), runs)
         hist_time = timed(histories_only(editions, sample), runs)
         mem_two = peak_bytes(two_editions(editions))
@@ -562,7 +562,11 @@ def _figures(
             "lawdiff": lawdiff.__version__,
             "git_head": _git_head(),
             "sha256_align_diff": hashlib.sha256(
-                b"".join((Path(lawdiff.__file__).parent / f).read_bytes() for f in ("align.py", "diff.py"))
+                b"".join(
+                    f.read_bytes()
+                    for sub in ("align", "diff")
+                    for f in sorted((Path(lawdiff.__file__).parent / sub).glob("*.py"))
+                )
             ).hexdigest()[:16],
         },
         "setup": {

@@ -66,6 +66,8 @@ class _Space:
         self.new_words = [sum(tf.values()) for tf in self.new_tf]
         self.old_raw = [sum(self.idf[w] * c for w, c in tf.items()) or 1.0 for tf in self.old_tf]
         self.new_raw = [sum(self.idf[w] * c for w, c in tf.items()) or 1.0 for tf in self.new_tf]
+        # Coverage of one unit by one other, asked for again and again by the phases.
+        self._single: dict[tuple[int, int, int], float] = {}
 
     def _vec(self, tf: Counter[str]) -> dict[str, float]:
         # Sub-linear term frequency: a word said twice is not twice the evidence.
@@ -80,9 +82,22 @@ class _Space:
 
     def old_in_new(self, i: int, js: list[int]) -> float:
         """Share of old unit i's words (weighted, each occurrence counted) found in the new units js together."""
+        if len(js) == 1:
+            key = (0, i, js[0])
+            share = self._single.get(key)
+            if share is None:
+                share = self._single[key] = _covered(self.old_tf[i], [self.new_tf[js[0]]], self.idf) / self.old_raw[i]
+            return share
         return _covered(self.old_tf[i], [self.new_tf[j] for j in js], self.idf) / self.old_raw[i]
 
     def new_in_old(self, j: int, is_: list[int]) -> float:
+        """Share of new unit j's words found in the old units is_ together."""
+        if len(is_) == 1:
+            key = (1, is_[0], j)
+            share = self._single.get(key)
+            if share is None:
+                share = self._single[key] = _covered(self.new_tf[j], [self.old_tf[is_[0]]], self.idf) / self.new_raw[j]
+            return share
         return _covered(self.new_tf[j], [self.old_tf[i] for i in is_], self.idf) / self.new_raw[j]
 
 
@@ -96,4 +111,8 @@ def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, floa
         have = Counter()
         for p in parts:
             have.update(p)
-    return sum(idf[w] * min(c, have.get(w, 0)) for w, c in whole.items())
+    # Only the words both hold count: walk the smaller of the two (in its
+    # own order, so that the sum is the same on every run).
+    if len(have) < len(whole):
+        return sum(idf[w] * min(c, whole[w]) for w, c in have.items() if w in whole)
+    return sum(idf[w] * min(c, have[w]) for w, c in whole.items() if w in have)

@@ -61,14 +61,18 @@ def _align_titles(
             cands.add(b_index[a.address])
         for addr in a_dest:
             cands.update(holders.get(addr, ()))
-        for _, _, y in process.extract(
-            a.title,
-            choices.get(_level(a.kind), {}),
-            scorer=fuzz.ratio,
-            score_cutoff=t.title_min * 100,
-            limit=5,
-        ):
-            cands.add(int(y))
+        same_place = b_index.get(a.address)
+        if same_place is None or b_titled[same_place].title != a.title:
+            # A heading kept as it was at its address needs no search by title
+            # (the search costs a comparison with every heading of its level).
+            for _, _, y in process.extract(
+                a.title,
+                choices.get(_level(a.kind), {}),
+                scorer=fuzz.ratio,
+                score_cutoff=t.title_min * 100,
+                limit=5,
+            ):
+                cands.add(int(y))
         for y in sorted(cands):
             b = b_titled[y]
             if _level(a.kind) != _level(b.kind) or (a.address, b.address) in forbidden:
