@@ -552,7 +552,7 @@ class _Doc:
         return out
 
 
-def redline(changes: Sequence[Change], old: Edition, new: Edition, moved_remarks: bool = True) -> Redline:
+def redline(changes: Sequence[Change], old: Edition, new: Edition) -> Redline:
     """The redline of ``changes`` between two editions (see the module docstring).
 
     The clauses shown are those the changes name, with their ancestors and
@@ -571,7 +571,7 @@ def redline(changes: Sequence[Change], old: Edition, new: Edition, moved_remarks
     _anchor(units, moved)
     doc = _Doc()
     notes = _Notes(changes, olds, news, old_footnotes, new_footnotes)
-    _merge(doc, olds, news, notes, old.name, new.name, moved_remarks)
+    _merge(doc, olds, news, notes, old.name, new.name)
     return Redline(
         old.name,
         new.name,
@@ -607,16 +607,16 @@ class _Notes:
                     self.by_old[a] = ch
 
 
-def _merge(doc: _Doc, olds: _Stream, news: _Stream, notes: _Notes, old_name: str, new_name: str, remarks: bool) -> None:
+def _merge(doc: _Doc, olds: _Stream, news: _Stream, notes: _Notes, old_name: str, new_name: str) -> None:
     anchored = sorted(
         {id(u): u for s in olds.slots if (u := s.unit) and u.anchored}.values(), key=lambda u: u.old[0].index
     )
     i = j = 0
     for unit in anchored:
-        _gap(doc, olds, news, notes, i, unit.old[0].index, j, unit.new[0].index, old_name, new_name, remarks)
-        _emit_unit(doc, unit, olds, news, notes, old_name, new_name, remarks)
+        _gap(doc, olds, news, notes, i, unit.old[0].index, j, unit.new[0].index, old_name, new_name)
+        _emit_unit(doc, unit, olds, news, notes, old_name, new_name)
         i, j = unit.old[-1].index + 1, unit.new[-1].index + 1
-    _gap(doc, olds, news, notes, i, len(olds.slots), j, len(news.slots), old_name, new_name, remarks)
+    _gap(doc, olds, news, notes, i, len(olds.slots), j, len(news.slots), old_name, new_name)
 
 
 def _gap(
@@ -630,13 +630,12 @@ def _gap(
     j1: int,
     old_name: str,
     new_name: str,
-    remarks: bool,
 ) -> None:
     """Paragraphs only on one side between two pairs kept in place: deleted ones first."""
     for slot in olds.slots[i0:i1]:
-        _emit_alone(doc, slot, Op.DELETE, olds, notes, old_name, new_name, remarks)
+        _emit_alone(doc, slot, Op.DELETE, olds, notes, old_name, new_name)
     for slot in news.slots[j0:j1]:
-        _emit_alone(doc, slot, Op.INSERT, news, notes, old_name, new_name, remarks)
+        _emit_alone(doc, slot, Op.INSERT, news, notes, old_name, new_name)
 
 
 def _footnote_marks(
@@ -698,7 +697,6 @@ def _emit_unit(
     notes: _Notes,
     old_name: str,
     new_name: str,
-    remarks: bool,
 ) -> None:
     if unit.role is Role.HEADING:
         o, n = unit.old[0], unit.new[0]
@@ -722,11 +720,11 @@ def _emit_unit(
             if b.starts_old > 0:
                 lo, hi = unit.old[b.starts_old - 1].index + 1, unit.old[b.starts_old].index
                 for slot in olds.slots[lo:hi]:
-                    _emit_alone(doc, slot, Op.DELETE, olds, notes, old_name, new_name, remarks)
+                    _emit_alone(doc, slot, Op.DELETE, olds, notes, old_name, new_name)
             if b.starts_new > 0:
                 lo, hi = unit.new[b.starts_new - 1].index + 1, unit.new[b.starts_new].index
                 for slot in news.slots[lo:hi]:
-                    _emit_alone(doc, slot, Op.INSERT, news, notes, old_name, new_name, remarks)
+                    _emit_alone(doc, slot, Op.INSERT, news, notes, old_name, new_name)
         level = unit.new[min(b.new_at, len(unit.new) - 1)].level
         doc.add(Para(unit.role, level, tuple(b.bits), b.mark), unit.change)
 
@@ -745,7 +743,6 @@ def _emit_alone(
     notes: _Notes,
     old_name: str,
     new_name: str,
-    remarks: bool,
 ) -> None:
     """A paragraph only on one side: deleted or inserted whole, its mark with it."""
     clause = slot.clause
@@ -766,7 +763,7 @@ def _emit_alone(
     at = doc.add(Para(slot.role, slot.level, tuple(only.bits), op), change)
     # A pair that could not keep its place: say where the other side stands.
     first = unit is not None and slot is (unit.old[0] if op is Op.DELETE else unit.new[0])
-    if remarks and first and unit is not None and unit.role is Role.TEXT and unit.change is not None:
+    if first and unit is not None and unit.role is Role.TEXT and unit.change is not None:
         was = f"{old_name} {', '.join(unit.change.old)}"
         now = f"{new_name} {', '.join(unit.change.new)}"
         text = f"{was} went to {now} (inserted there)" if op is Op.DELETE else f"{now} came from {was} (deleted there)"
