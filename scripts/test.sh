@@ -1,8 +1,9 @@
 #!/bin/sh
 # Install what the tests need and run them: pytest, then ruff and mypy.
 # This is the README's test command, and .ci/run calls it unchanged.
-# The browser tests (tests/test_browser.py) need Debian's chromium: installed
-# here when missing (as root, or through sudo); on CI they fail without it.
+# The browser tests (tests/test_browser.py) need Debian's chromium, and the
+# Word test (tests/test_docx.py) LibreOffice: installed here when missing (as
+# root, or through sudo); on CI they fail without them.
 set -eu
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ]; then
@@ -13,6 +14,18 @@ if [ ! -x /usr/bin/chromium ]; then
         sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
     else
         echo "scripts/test.sh: cannot install chromium (not root, no sudo): the browser tests will be skipped, or fail on CI" >&2
+    fi
+fi
+# The Word redline test (tests/test_docx.py) opens a .docx in LibreOffice:
+# Debian's Writer without its GUI, installed the same way when missing.
+if [ ! -x /usr/bin/soffice ] && [ ! -x /usr/bin/libreoffice ]; then
+    echo "scripts/test.sh: installing libreoffice-writer-nogui for the Word test (apt-get; this takes a while)" >&2
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libreoffice-writer-nogui >/dev/null
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libreoffice-writer-nogui >/dev/null
+    else
+        echo "scripts/test.sh: cannot install LibreOffice (not root, no sudo): the Word test will be skipped, or fail on CI" >&2
     fi
 fi
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'

@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 import re
+import tomllib
+from importlib import resources
+from typing import Any
+
+# ---------------------------------------------------------------------------
+# The word lists
+
+LEXICON_FILE = "lexicon.toml"
+
+
+def lexicon() -> dict[str, Any]:
+    """The word lists shipped beside this module (``lexicon.toml``).
+
+    Terminology for the editorial test; modal, negation, actor, number and
+    condition words for :mod:`lawdiff.diff.significance`.
+    """
+    return tomllib.loads((resources.files("lawdiff.diff") / LEXICON_FILE).read_text("utf-8"))
+
 
 # ---------------------------------------------------------------------------
 # Editorial differences
 
 # Terminology that changed between printings without changing the rule: each
 # pair is read as one word for the "editorial only" test (never in output).
-TERMINOLOGY: tuple[tuple[str, str], ...] = (
-    ("maat", "partner"),
-    ("maten", "partners"),
-    ("mapje", "bord"),
-    ("mapjes", "borden"),
-    ("der", "van de"),
-    ("den", "de"),
-    ("wedstrijdleider", "arbiter"),
-)
+# The pairs live in lexicon.toml, with the other word lists.
+TERMINOLOGY: tuple[tuple[str, str], ...] = tuple((a, b) for a, b in lexicon()["terminology"]["pairs"])
 
 _CANON_WORD = re.compile(r"\w+")
 

@@ -1,0 +1,301 @@
+"""What matters in a change: flags read from its word difference.
+
+A flag says what kind of words a change touched (a modal, a negation, an
+actor, a number, a cross-reference, a condition) and carries the words that
+raised it, as hints for the committee, which decides.  The word lists live in
+``lexicon.toml`` beside this module (:func:`lawdiff.diff.editorial.lexicon`).
+
+How a flag is raised, for every kind but ``reference``: the words of that
+kind are found on each side of the difference (single words and phrases, on
+word boundaries, case folded); only those that the difference touched (a word
+of them deleted or inserted) are kept, each read through the terminology
+table (``partner`` is ``maat``).  The flag is raised when what the old side
+lost and the new side gained differ: ``moet`` -> ``dient`` raises ``modal``,
+``maat`` -> ``partner`` raises nothing, nor does a ``moet`` that only moved
+within the sentence.  Digits count as numbers except inside the clause's
+cross-references (their spans in ``Clause.references``).  ``reference`` comes
+from the change's :class:`~lawdiff.diff.records.RefChange` records.
+
+An item that drops words repeated from its lead-in (2007 45C2(b) "als ze zo
+wordt gehouden" under "... gespeeld te hebben als ze", 2017 "zo wordt
+gehouden") loses no condition: a deletion at the very start of a clause whose
+words end the lead-in (its parent's own text in the new edition) is left out,
+and so is an insertion at the start that repeats the old lead-in.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from lawdiff.diff.editorial import canonical, lexicon
+from lawdiff.diff.records import Change, Op, Piece
+from lawdiff.model import Clause, Edition, find_references, parent_address
+
+# ---------------------------------------------------------------------------
+# Records
+
+
+class Flag(enum.Enum):
+    """What kind of words a change touched."""
+
+    MODAL = "modal"
+    NEGATION = "negation"
+    ACTOR = "actor"
+    NUMBER = "number"
+    REFERENCE = "reference"
+    CONDITION = "condition"
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One flag of a change and the words that raised it.
+
+    flag: what kind of words changed.
+    removed: those words of the old text that the new one lost, as printed
+        (for ``reference``: the old targets, ``16D1``).
+    added: those words of the new text that the old one lacked, as printed
+        (for ``reference``: the new targets, ``16C1``).
+    """
+
+    flag: Flag
+    removed: tuple[str, ...]
+    added: tuple[str, ...]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every word that raised the flag, removed ones first."""
+        return self.removed + self.added
+
+
+# The flags that make a change normative: all but a retargeted reference,
+# which a renumbering elsewhere causes without changing the rule.
+NORMATIVE = frozenset(Flag) - {Flag.REFERENCE}
+
+
+def normative(signals: Iterable[Signal]) -> bool:
+    """Whether a change is normative: it has any flag but ``reference``."""
+    return any(s.flag in NORMATIVE for s in signals)
+
+
+# ---------------------------------------------------------------------------
+# The word lists
+
+_WORD = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+
+
+def _phrases(words: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    # Longest first, so that "wordt geacht" wins over a shorter entry.
+    found = {tuple(w.lower() for w in _WORD.findall(entry)) for entry in words}
+    return tuple(sorted((p for p in found if p), key=lambda p: (-len(p), p)))
+
+
+def _load() -> dict[Flag, tuple[tuple[str, ...], ...]]:
+    data = lexicon()
+    return {
+        flag: _phrases(data[flag.value]["words"])
+        for flag in (Flag.MODAL, Flag.NEGATION, Flag.ACTOR, Flag.NUMBER, Flag.CONDITION)
+    }
+
+
+WORD_LISTS = _load()
+# The phrases of several words, of all lists, longest first.
+_LONG = tuple(sorted({p for ps in WORD_LISTS.values() for p in ps if len(p) > 1}, key=lambda p: (-len(p), p)))
+
+# ---------------------------------------------------------------------------
+# Words on each side of a difference
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    start: int
+    end: int
+    word: str  # case folded
+    changed: bool  # deleted (old side) or inserted (new side)
+
+
+def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[bool]]:
+    """One side's text and, per character, whether the difference touched it."""
+    text: list[str] = []
+    touched: list[bool] = []
+    for p in pieces:
+        if p.op is Op.EQUAL or p.op is keep:
+            text.append(p.text)
+            touched.extend([p.op is keep] * len(p.text))
+    return "".join(text), touched
+
+
+def _tokens(text: str, touched: list[bool], skip: int) -> list[_Token]:
+    return [
+        _Token(m.start(), m.end(), m.group().lower(), any(touched[m.start() : m.end()]))
+        for m in _WORD.finditer(text)
+        if m.start() >= skip
+    ]
+
+
+def _claimed(tokens: list[_Token]) -> set[int]:
+    """Tokens inside a phrase of several words of any list.
+
+    Such a token is not read again as a single word of another list: the
+    "als" of "wordt beschouwd als" is no condition.
+    """
+    claimed: set[int] = set()
+    for i in range(len(tokens)):
+        for phrase in _LONG:
+            n = len(phrase)
+            if tuple(t.word for t in tokens[i : i + n]) == phrase:
+                claimed.update(range(i, i + n))
+                break
+    return claimed
+
+
+def _matches(
+    tokens: list[_Token], text: str, phrases: tuple[tuple[str, ...], ...], claimed: set[int]
+) -> list[tuple[str, str]]:
+    """The phrases found among the tokens that the difference touched: (canonical, printed)."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tokens):
+        for phrase in phrases:
+            n = len(phrase)
+            if n == 1 and i in claimed:
+                continue
+            if tuple(t.word for t in tokens[i : i + n]) == phrase:
+                if any(t.changed for t in tokens[i : i + n]):
+                    out.append((canonical(" ".join(phrase)), text[tokens[i].start : tokens[i + n - 1].end]))
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _numbers(tokens: list[_Token], text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
+    """Touched digits outside the cross-references' spans."""
+    return [
+        (t.word, text[t.start : t.end])
+        for t in tokens
+        if t.changed and _DIGIT.search(t.word) and not any(s < t.end and t.start < e for s, e in spans)
+    ]
+
+
+def _difference(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What one side has that the other lacks, compared by canonical form, kept as printed."""
+    lost = Counter(c for c, _ in old)
+    gained = Counter(c for c, _ in new)
+    common = lost & gained
+
+    def keep(found: list[tuple[str, str]]) -> tuple[str, ...]:
+        spare = Counter(common)
+        out: list[str] = []
+        for c, printed in found:
+            if spare[c]:
+                spare[c] -= 1
+            else:
+                out.append(printed)
+        return tuple(out)
+
+    return keep(old), keep(new)
+
+
+# ---------------------------------------------------------------------------
+# Reference spans and lead-ins
+
+
+def _spans(texts: Sequence[str], clauses: Sequence[Clause] | None) -> list[tuple[int, int]]:
+    """The cross-references' spans in the texts joined by line breaks (as the difference joins them).
+
+    From the clauses' own references where they are given and their texts
+    are those of the change; else read from the words.
+    """
+    out: list[tuple[int, int]] = []
+    offset = 0
+    for i, text in enumerate(texts):
+        clause = clauses[i] if clauses is not None and i < len(clauses) else None
+        if clause is not None and clause.text == text:
+            out.extend((offset + r.start, offset + r.end) for r in clause.references)
+        else:
+            out.extend((offset + s, offset + e) for _, s, e in find_references(text))
+        offset += len(text) + 1
+    return out
+
+
+def _lead_in_skip(pieces: Sequence[Piece], op: Op, lead_in: str) -> int:
+    """How many leading characters of one side repeat the end of the lead-in (0 if none).
+
+    Only a first piece deleted (or inserted) whole at the start of the clause
+    counts, and only when its words are the last words of the lead-in.
+    """
+    if not pieces or pieces[0].op is not op or not lead_in:
+        return 0
+    words = [w.lower() for w in _WORD.findall(pieces[0].text)]
+    lead = [w.lower() for w in _WORD.findall(lead_in)]
+    if words and lead[-len(words) :] == words:
+        return len(pieces[0].text)
+    return 0
+
+
+def _lead_in(edition: Edition | None, addresses: Sequence[str]) -> str:
+    if edition is None or len(addresses) != 1:
+        return ""
+    parent = edition.find(parent_address(addresses[0]))
+    return parent.text if parent is not None else ""
+
+
+def _clauses(edition: Edition | None, addresses: Sequence[str]) -> list[Clause] | None:
+    if edition is None:
+        return None
+    found = [edition.find(a) for a in addresses]
+    return [c for c in found if c is not None] if all(c is not None for c in found) else None
+
+
+# ---------------------------------------------------------------------------
+# Significance
+
+
+def significance(change: Change, old: Edition | None = None, new: Edition | None = None) -> tuple[Signal, ...]:
+    """The flags of a change, in the order of :class:`Flag`, each with its words.
+
+    ``old`` and ``new``, the change's two editions, are optional: with them
+    the spans of the clauses' own references (links included) keep their
+    digits out of ``number``, and an item's lead-in is known (see the module
+    docstring); without them references are read from the words and no
+    lead-in is known.
+    """
+    pieces = change.diff
+    old_text, old_touched = _side(pieces, Op.DELETE)
+    new_text, new_touched = _side(pieces, Op.INSERT)
+    title = change.aspect == "title"
+    old_tokens = _tokens(
+        old_text, old_touched, 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
+    )
+    new_tokens = _tokens(
+        new_text, new_touched, 0 if title else _lead_in_skip(pieces, Op.INSERT, _lead_in(old, change.old))
+    )
+    old_spans = _spans(change.old_texts, None if title else _clauses(old, change.old))
+    new_spans = _spans(change.new_texts, None if title else _clauses(new, change.new))
+    old_claimed, new_claimed = _claimed(old_tokens), _claimed(new_tokens)
+    out: list[Signal] = []
+    for flag in Flag:
+        if flag is Flag.REFERENCE:
+            removed = tuple(r.old for r in change.references if r.status in ("removed", "retargeted"))
+            added = tuple(r.new for r in change.references if r.status in ("added", "retargeted"))
+        else:
+            lost = _matches(old_tokens, old_text, WORD_LISTS[flag], old_claimed)
+            gained = _matches(new_tokens, new_text, WORD_LISTS[flag], new_claimed)
+            if flag is Flag.NUMBER:
+                lost += _numbers(old_tokens, old_text, old_spans)
+                gained += _numbers(new_tokens, new_text, new_spans)
+            removed, added = _difference(lost, gained)
+        if removed or added:
+            out.append(Signal(flag, removed, added))
+    return tuple(out)
+
+
+def flags(change: Change, old: Edition | None = None, new: Edition | None = None) -> tuple[Flag, ...]:
+    """Only the flags of :func:`significance`, without their words."""
+    return tuple(s.flag for s in significance(change, old, new))

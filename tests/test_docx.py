@@ -1,0 +1,624 @@
+"""The Word redline of a pair: tracked changes that accept to the new edition and reject to the old.
+
+The document is read back here with lxml as Word's "Accept all" and "Reject
+all" would leave it (drop ``w:del`` and unwrap ``w:ins``, or the reverse, and
+join a paragraph to the next where its mark was deleted, or inserted), then
+parsed into clauses by the shape :mod:`lawdiff.report.docx` describes.
+LibreOffice converts it to PDF in a test of its own; the PDF goes to
+``tests/output/redline-45.pdf`` (not kept in git).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from lxml import etree
+
+from lawdiff.corpus import Corpus, load
+from lawdiff.diff import Change, ChangeKind, Comparison, Op, compare
+from lawdiff.model import Clause, Edition, Kind, Loc
+from lawdiff.report.docx import docx, revision_date
+from lawdiff.report.redline import redline
+
+W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+NS = {"w": W}
+HERE = Path(__file__).parent
+OUTPUT = HERE / "output"
+GENERATOR = HERE.parent / "benchmarks" / "generate.py"
+
+
+def w(tag: str) -> str:
+    return f"{{{W}}}{tag}"
+
+
+# ---------------------------------------------------------------------------
+# Reading a .docx back
+
+
+def parts(data: bytes) -> dict[str, Any]:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return {name: etree.fromstring(z.read(name)) for name in z.namelist()}
+
+
+@dataclass
+class Para:
+    style: str
+    text: str  # labels between \x01 ... \x02; footnote references as \x03N\x04
+
+
+def _runs(parent: Any, drop: str, out: list[str]) -> None:
+    """The text of ``parent``'s runs, without those inside ``w:{drop}``."""
+    for child in parent:
+        tag = etree.QName(child).localname
+        if tag == drop:
+            continue
+        if tag in ("ins", "del"):
+            _runs(child, drop, out)
+        elif tag == "r":
+            style = child.find("w:rPr/w:rStyle", NS)
+            label = style is not None and style.get(w("val")) == "LawLabel"
+            piece: list[str] = []
+            for el in child:
+                name = etree.QName(el).localname
+                if name in ("t", "delText"):
+                    piece.append(el.text or "")
+                elif name == "tab":
+                    piece.append("\t")
+                elif name == "br":
+                    piece.append("\n")
+                elif name == "footnoteReference":
+                    piece.append(f"\x03{el.get(w('id'))}\x04")
+            text = "".join(piece)
+            out.append(f"\x01{text}\x02" if label and text else text)
+
+
+def view(container: Any, accept: bool) -> list[Para]:
+    """The paragraphs of ``container`` as Accept all (or Reject all) leaves them."""
+    drop, joins = ("del", "del") if accept else ("ins", "ins")
+    out: list[Para] = []
+    carry = ""
+    for p in container.iter(w("p")):
+        style_el = p.find("w:pPr/w:pStyle", NS)
+        style = style_el.get(w("val")) if style_el is not None else "Normal"
+        texts: list[str] = []
+        _runs(p, drop, texts)
+        carry += "".join(texts)
+        if p.find(f"w:pPr/w:rPr/w:{joins}", NS) is not None:
+            continue  # this paragraph joins the next
+        out.append(Para(style, carry))
+        carry = ""
+    if carry:
+        out.append(Para("LawText", carry))
+    return out
+
+
+@dataclass
+class ReadClause:
+    address: str
+    level: int
+    title: tuple[str, str] | None = None  # (label, title)
+    text: tuple[str, str] | None = None  # (label, text)
+    notes: list[str] = field(default_factory=list)  # footnote ids referenced in the text
+
+
+_LABELLED = re.compile(r"^\x01(?P<label>[^\x02]*)\x02 (?P<rest>.*)$|^\x01(?P<only>[^\x02]*)\x02$", re.S)
+_NOTE = re.compile(r"\x03(\d+)\x04")
+
+
+def _label(text: str) -> tuple[str, str]:
+    m = _LABELLED.match(text)
+    if m is None:
+        assert "\x01" not in text, f"a label inside a text: {text!r}"
+        return "", text
+    if m.group("only") is not None:
+        return m.group("only"), ""
+    return m.group("label"), m.group("rest")
+
+
+def clauses(paras: list[Para]) -> list[ReadClause]:
+    """The clauses of a document's paragraphs: a heading, then an optional title and text paragraph."""
+    out: list[ReadClause] = []
+    # The empty paragraph that may end a document holds nothing (a clause's
+    # empty text would stand right after its heading or title).
+    ender = paras and paras[-1] == Para("LawText", "")
+    if ender and (len(paras) == 1 or not paras[-2].style.startswith(("Heading", "LawTitle"))):
+        paras = paras[:-1]
+    for p in paras:
+        if p.style.startswith("Heading"):
+            assert "\x01" not in p.text
+            out.append(ReadClause(p.text, int(p.style.removeprefix("Heading"))))
+        elif not out:
+            assert p.style in ("Title", "Subtitle"), p
+        elif p.style == "LawTitle":
+            assert out[-1].title is None and out[-1].text is None, (out[-1], p)
+            out[-1].title = _label(p.text)
+        elif p.style == "LawText":
+            assert out[-1].text is None, (out[-1], p)
+            out[-1].notes = _NOTE.findall(p.text)
+            out[-1].text = _label(_NOTE.sub("", p.text))
+        else:
+            pytest.fail(f"a paragraph of style {p.style}: {p.text!r}")
+    return out
+
+
+def footnotes(data: bytes, accept: bool) -> dict[str, tuple[str, str, str]]:
+    """Each footnote by id: the last part of its address, its label and its text."""
+    root = parts(data)["word/footnotes.xml"]
+    out: dict[str, tuple[str, str, str]] = {}
+    for fn in root.findall("w:footnote", NS):
+        if fn.get(w("type")):
+            continue
+        (para,) = view(fn, accept)
+        assert para.text.startswith(" ")  # after the footnote's own mark
+        (bookmark,) = fn.findall(".//w:bookmarkStart", NS)
+        number = bookmark.get(w("name")).split("_")[1]
+        out[fn.get(w("id"))] = (number, *_label(para.text[1:]))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# What the document must read back as
+
+
+def scope(edition: Edition, addresses: list[str]) -> list[Clause]:
+    """The clauses named, with their ancestors, in document order (footnotes apart)."""
+    parents: dict[str, str] = {}
+    for clause in edition.walk():
+        for child in (*clause.children, *clause.footnotes):
+            parents[child.address] = clause.address
+    wanted: set[str] = set()
+    for a in addresses:
+        while a and a not in wanted:
+            wanted.add(a)
+            a = parents.get(a, "")
+    return [c for c in edition.walk() if c.address in wanted and c.kind is not Kind.FOOTNOTE]
+
+
+def expected(clause: Clause) -> tuple[tuple[str, str] | None, tuple[str, str] | None]:
+    title = (clause.label, clause.title) if clause.title else None
+    has_text = clause.text or not clause.title
+    text = ("" if clause.title else clause.label, clause.text) if has_text else None
+    return title, text
+
+
+def check_side(data: bytes, edition: Edition, changes: list[Change], side: str) -> None:
+    accept = side == "new"
+    read = clauses(view(parts(data)["word/document.xml"], accept))
+    named = [a for ch in changes for a in (ch.new if accept else ch.old)]
+    want = scope(edition, named)
+    assert [c.address for c in read] == [c.address for c in want]
+    notes = footnotes(data, accept)
+    for got, clause in zip(read, want, strict=True):
+        title, text = expected(clause)
+        assert got.title == title, clause.address
+        if text is None:
+            # A titled clause without text keeps a text paragraph where a
+            # change or a footnote needs one: it must be empty.
+            assert got.text in (None, ("", "")), clause.address
+        else:
+            assert got.text == text, clause.address
+        mine = [(fn.address, fn.label, fn.text) for fn in clause.footnotes if fn.address in named]
+        read_notes = [(f"{clause.address}.{notes[n][0]}", notes[n][1], notes[n][2]) for n in got.notes]
+        assert read_notes == mine, clause.address
+
+
+def check(data: bytes, old: Edition, new: Edition, changes: list[Change]) -> None:
+    check_side(data, new, changes, "new")
+    check_side(data, old, changes, "old")
+
+
+@pytest.fixture(autouse=True)
+def fixed_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+
+
+# ---------------------------------------------------------------------------
+# The bundled corpus
+
+
+PAIRS = [("1963", "2007"), ("2007", "2017"), ("1963", "1997"), ("1997", "2007")]
+
+
+@pytest.fixture(scope="module")
+def comparisons(corpus: Corpus) -> dict[tuple[str, str], tuple[Comparison, Edition, Edition]]:
+    out = {}
+    for a, b in PAIRS:
+        old, new = corpus.edition(a), corpus.edition(b)
+        out[(a, b)] = (compare(old, new), old, new)
+    return out
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+@pytest.mark.parametrize("article", ["45", None], ids=["article-45", "all"])
+def test_accept_gives_the_new_edition_and_reject_the_old(
+    comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]],
+    pair: tuple[str, str],
+    article: str | None,
+) -> None:
+    cmp, old, new = comparisons[pair]
+    changes = [ch for ch in cmp.changes if article is None or ch.article == article]
+    if not changes:
+        pytest.skip(f"no change in article {article}")
+    check(docx(cmp, changes, old, new), old, new, changes)
+
+
+def _ranges(data: bytes) -> dict[str, list[Any]]:
+    """Each comment's text and the body paragraphs it spans."""
+    root = parts(data)
+    texts = {
+        c.get(w("id")): "".join(t.text or "" for t in c.iter(w("t")))
+        for c in root["word/comments.xml"].findall("w:comment", NS)
+    }
+    paras = root["word/document.xml"].findall("w:body/w:p", NS)
+    open_at: dict[str, int] = {}
+    spans: dict[str, list[Any]] = {}
+    for k, p in enumerate(paras):
+        for el in p.iter(w("commentRangeStart")):
+            open_at[el.get(w("id"))] = k
+        for el in p.iter(w("commentRangeEnd")):
+            cid = el.get(w("id"))
+            spans[texts[cid]] = paras[open_at[cid] : k + 1]
+    return spans
+
+
+def _tracked(paras: list[Any], tag: str, style: str) -> str:
+    """The words of ``w:{tag}`` in paragraphs of ``style``, labels left out."""
+    out = []
+    for p in paras:
+        st = p.find("w:pPr/w:pStyle", NS)
+        if st is None or st.get(w("val")) != style:
+            continue
+        for holder in p.findall(f"w:{tag}", NS):
+            after_label = False
+            for r in holder.findall("w:r", NS):
+                rs = r.find("w:rPr/w:rStyle", NS)
+                if rs is not None and rs.get(w("val")) == "LawLabel":
+                    after_label = True
+                    continue
+                if after_label and "".join(t.text or "" for t in r) == " ":
+                    after_label = False
+                    continue  # the space between a label and its text
+                after_label = False
+                for el in r:
+                    name = etree.QName(el).localname
+                    if name in ("t", "delText"):
+                        out.append(el.text or "")
+                    elif name == "br":
+                        out.append("\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("pair", [("1963", "2007"), ("2007", "2017")], ids="-".join)
+def test_tracked_words_are_the_comparisons(
+    comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]], pair: tuple[str, str]
+) -> None:
+    cmp, old, new = comparisons[pair]
+    changes = [ch for ch in cmp.changes if ch.article == "45"]
+    # A comment on every change marks the paragraphs that show it.
+    when = datetime(2024, 3, 1, 12, tzinfo=UTC)
+    data = docx(cmp, changes, old, new, {ch.id: [("test", when, ch.id)] for ch in changes})
+    spans = _ranges(data)
+    footnote_changes = {ch.id for ch in changes if any("fn" in a for a in ch.old + ch.new)}
+    assert set(spans) == {ch.id for ch in changes}
+    seen = 0
+    for ch in changes:
+        if ch.id in footnote_changes:
+            continue
+        style = "LawText" if ch.aspect == "text" else "LawTitle"
+        joined_ins = "".join(p.text for p in ch.diff if p.op is Op.INSERT)
+        joined_del = "".join(p.text for p in ch.diff if p.op is Op.DELETE)
+        # The line break that joins the texts of a split's pieces is a
+        # paragraph mark in the document, not a word.
+        ins, dele = _tracked(spans[ch.id], "ins", style), _tracked(spans[ch.id], "del", style)
+        if ch.kind is ChangeKind.SPLIT:
+            joined_ins = joined_ins.replace("\n", "")
+        if ch.kind is ChangeKind.MERGED:
+            joined_del = joined_del.replace("\n", "")
+        if ch.new:
+            assert ins == joined_ins, ch.new
+        if ch.old and ch.new:
+            assert dele == joined_del, ch.old
+        seen += 1
+    assert seen >= 15
+
+
+def test_footnotes_are_real_footnotes(comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]]) -> None:
+    cmp, old, new = comparisons[("2007", "2017")]
+    changes = [ch for ch in cmp.changes if ch.article == "45"]
+    data = docx(cmp, changes, old, new)
+    root = parts(data)
+    refs = root["word/document.xml"].findall(".//w:footnoteReference", NS)
+    assert [r.get(w("id")) for r in refs] == ["2"]
+    (note,) = [fn for fn in root["word/footnotes.xml"].findall("w:footnote", NS) if fn.get(w("id")) == "2"]
+    # 45A.fn1 changed from 2007 to 2017: its footnote carries the difference.
+    assert footnotes(data, accept=True)["2"] == ("fn1", "1.", new.find("45A.fn1").text)  # type: ignore[union-attr]
+    assert footnotes(data, accept=False)["2"] == ("fn1", "1)", old.find("45A.fn1").text)  # type: ignore[union-attr]
+    assert note.findall(".//w:ins", NS) and note.findall(".//w:del", NS)
+    rels = root["word/_rels/document.xml.rels"]
+    assert "footnotes.xml" in [r.get("Target") for r in rels]
+    assert root["word/settings.xml"].find("w:trackRevisions", NS) is not None
+
+
+def test_comments_carry_author_time_and_text(
+    comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]],
+) -> None:
+    cmp, old, new = comparisons[("2007", "2017")]
+    changes = [ch for ch in cmp.changes if ch.article == "45"]
+    target = next(ch for ch in changes if ch.new == ("45C1",))
+    given = [("Rules committee", "2024-03-01T12:00:00+01:00", "Decision: accepted.\nSee minutes 12.")]
+    root = parts(docx(cmp, changes, old, new, {target.id: given, "0" * 40: [("x", "2024-01-01T00:00:00Z", "x")]}))
+    (comment,) = root["word/comments.xml"].findall("w:comment", NS)
+    assert comment.get(w("author")) == "Rules committee"
+    assert comment.get(w("date")) == "2024-03-01T11:00:00Z"
+    assert [("".join(t.text or "" for t in p.iter(w("t")))) for p in comment.findall("w:p", NS)] == [
+        "Decision: accepted.",
+        "See minutes 12.",
+    ]
+    body = root["word/document.xml"]
+    cid = comment.get(w("id"))
+    (start,) = body.findall(".//w:commentRangeStart", NS)
+    assert start.get(w("id")) == cid
+    assert body.find(f".//w:commentReference[@w:id='{cid}']", NS) is not None
+    # The comment spans the text paragraph of 45C1.
+    para = start.getparent()
+    assert "".join(t.text or "" for t in para.iter(w("t"))).startswith("1. Een kaart van een tegenspeler")
+
+
+def test_revisions_are_by_lawdiff_at_the_source_date(
+    comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]],
+) -> None:
+    cmp, old, new = comparisons[("2007", "2017")]
+    body = parts(docx(cmp, list(cmp.changes), old, new))["word/document.xml"]
+    marks = body.findall(".//w:ins", NS) + body.findall(".//w:del", NS)
+    assert marks
+    assert {m.get(w("author")) for m in marks} == {"lawdiff"}
+    assert {m.get(w("date")) for m in marks} == {"2023-11-14T22:13:20Z"}
+    ids = [el.get(w("id")) for el in body.iter() if etree.QName(el).localname in ("ins", "del")]
+    assert len(ids) == len(set(ids))
+    # Deleted words are w:delText, never w:t.
+    for d in body.iter(w("del")):
+        assert d.find(".//w:t", NS) is None
+
+
+def test_same_input_same_bytes(
+    comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cmp, old, new = comparisons[("1963", "2007")]
+    first = docx(cmp, list(cmp.changes), old, new)
+    assert docx(cmp, list(cmp.changes), old, new) == first
+    with zipfile.ZipFile(io.BytesIO(first)) as z:
+        assert [i.filename for i in z.infolist()] == [
+            "[Content_Types].xml",
+            "_rels/.rels",
+            "word/document.xml",
+            "word/_rels/document.xml.rels",
+            "word/styles.xml",
+            "word/settings.xml",
+            "word/footnotes.xml",
+            "word/comments.xml",
+        ]
+        assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    assert docx(cmp, list(cmp.changes), old, new) != first
+
+
+def test_revision_date() -> None:
+    assert revision_date({"SOURCE_DATE_EPOCH": "0"}) == "1970-01-01T00:00:00Z"
+    now = revision_date({})
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", now)
+    from lawdiff.errors import UsageError
+
+    with pytest.raises(UsageError, match="SOURCE_DATE_EPOCH"):
+        revision_date({"SOURCE_DATE_EPOCH": "yesterday"})
+
+
+def test_python_docx_reads_it(comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]]) -> None:
+    import docx as python_docx
+
+    cmp, old, new = comparisons[("2007", "2017")]
+    changes = [ch for ch in cmp.changes if ch.article == "45"]
+    document = python_docx.Document(io.BytesIO(docx(cmp, changes, old, new)))
+    headings = [p for p in document.paragraphs if p.style is not None and p.style.name.startswith("Heading")]
+    # python-docx reads the runs outside w:ins and w:del: the unchanged addresses.
+    assert "45C4(b)" in [p.text for p in headings]
+    assert {p.style.name for p in document.paragraphs if p.style is not None} >= {"Law Title", "Law Text"}
+    assert document.settings.element.find(w("trackRevisions")) is not None
+
+
+# ---------------------------------------------------------------------------
+# Hand-made editions
+
+
+def clause(kind: Kind, address: str, label: str, title: str, text: str, *children: Clause) -> Clause:
+    return Clause(kind, address, label, title, text, tuple(children), (), (), Loc("hand-made"))
+
+
+def article(number: str, title: str, *children: Clause) -> Clause:
+    return clause(Kind.ARTICLE, number, f"ARTIKEL {number}", title, "", *children)
+
+
+def section(address: str, text: str, title: str = "") -> Clause:
+    return clause(Kind.SECTION, address, f"{address[-1]}.", title, text)
+
+
+def edition(name: str, *articles: Clause) -> Edition:
+    return Edition(name, int(name), tuple(articles))
+
+
+def test_hostile_text_is_safe() -> None:
+    evil = "<script>alert('x')</script> & \x01\x0b\x1f ]]> \ufffe end"
+    old = edition("2001", article("1", "Titel <b>", section("1A", "Een kaart & <script>x</script> blijft.")))
+    new = edition("2002", article("1", "Titel <b> &amp;", section("1A", evil, title="<i>kop</i>")))
+    cmp = compare(old, new)
+    comments = {ch.id: [("<Eve & co>", "2024-01-01T00:00:00Z", "</w:t><w:t>\x07 & <script>")] for ch in cmp.changes}
+    data = docx(cmp, list(cmp.changes), old, new, comments)
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for name in z.namelist():
+            root = etree.fromstring(z.read(name))  # well-formed
+            assert not [el for el in root.iter() if isinstance(el.tag, str) and "script" in el.tag.lower()]
+    read = clauses(view(parts(data)["word/document.xml"], accept=True))
+    text = read[-1].text
+    assert text is not None
+    assert text[1] == "<script>alert('x')</script> & \ufffd\ufffd\ufffd ]]> \ufffd end"
+    assert read[0].title == ("ARTIKEL 1", "Titel <b> &amp;")
+    (comment,) = {
+        "".join(t.text or "" for t in c.iter(w("t"))) for c in parts(data)["word/comments.xml"].iter(w("comment"))
+    }
+    assert comment == "</w:t><w:t>\ufffd & <script>"
+
+
+def test_a_moved_clause_is_deleted_there_and_inserted_here() -> None:
+    alpha = "De leider speelt een kaart uit de blinde door haar te noemen en legt haar open op tafel."
+    beta = "Een tegenspeler die een kaart laat zien aan zijn partner krijgt een strafkaart van de arbiter."
+    gamma = "Na de laatste slag legt elke speler zijn kaarten terug in het bord voor de volgende ronde."
+    old = edition("2001", article("1", "Kaarten", section("1A", alpha), section("1B", beta), section("1C", gamma)))
+    new = edition("2002", article("1", "Kaarten", section("1A", gamma), section("1B", alpha), section("1C", beta)))
+    cmp = compare(old, new)
+    data = docx(cmp, list(cmp.changes), old, new)
+    check(data, old, new, list(cmp.changes))
+    remarks = list(_ranges(data))
+    assert any(r.startswith("2001 1C went to 2002 1A") for r in remarks), remarks
+    assert any(r.startswith("2002 1A came from 2001 1C") for r in remarks), remarks
+    for root in parts(data)["word/comments.xml"].iter(w("comment")):
+        assert root.get(w("author")) == "lawdiff"
+
+
+def test_a_split_rejects_to_one_paragraph() -> None:
+    first = "De leider speelt een kaart uit de blinde door haar te noemen."
+    second = "Daarna legt de blinde de kaart open op tafel voor zich neer."
+    old = edition("2001", article("1", "Kaarten", section("1A", f"{first} {second}")))
+    new = edition(
+        "2002",
+        article(
+            "1",
+            "Kaarten",
+            clause(
+                Kind.SECTION,
+                "1A",
+                "A.",
+                "Spelen",
+                "",
+                *[
+                    clause(Kind.SUBSECTION, "1A1", "1.", "", first),
+                    clause(Kind.SUBSECTION, "1A2", "2.", "", second),
+                ],
+            ),
+        ),
+    )
+    cmp = compare(old, new)
+    assert [ch.kind for ch in cmp.changes if ch.aspect == "text"] == [ChangeKind.SPLIT]
+    data = docx(cmp, list(cmp.changes), old, new)
+    check(data, old, new, list(cmp.changes))
+    body = parts(data)["word/document.xml"]
+    # The split's inner paragraph marks are inserted ones.
+    assert body.findall(".//w:pPr/w:rPr/w:ins", NS)
+
+
+def test_a_merge_accepts_to_one_paragraph() -> None:
+    first = "De leider speelt een kaart uit de blinde door haar te noemen."
+    second = "Daarna legt de blinde de kaart open op tafel voor zich neer."
+    old = edition("2001", article("1", "Kaarten", section("1A", first), section("1B", second)))
+    new = edition("2002", article("1", "Kaarten", section("1A", f"{first} {second}")))
+    cmp = compare(old, new)
+    data = docx(cmp, list(cmp.changes), old, new)
+    check(data, old, new, list(cmp.changes))
+    assert any(ch.kind is ChangeKind.MERGED for ch in cmp.changes)
+    assert parts(data)["word/document.xml"].findall(".//w:pPr/w:rPr/w:del", NS)
+
+
+def test_a_line_break_inside_a_text_is_kept() -> None:
+    old = edition("2001", article("1", "Kaarten", section("1A", "Eerste regel.\nTweede regel hier.")))
+    new = edition("2002", article("1", "Kaarten", section("1A", "Eerste regel.\nTweede regel daar.")))
+    cmp = compare(old, new)
+    data = docx(cmp, list(cmp.changes), old, new)
+    check(data, old, new, list(cmp.changes))
+    assert parts(data)["word/document.xml"].findall(".//w:br", NS)
+
+
+# ---------------------------------------------------------------------------
+# Generated editions: moves, splits, merges, swaps, additions, removals
+
+
+def _generator() -> ModuleType:
+    name = "lawdiff_bench_generate"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, GENERATOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_generated_editions_read_back(seed: int, tmp_path: Path) -> None:
+    gen = _generator()
+    gen.write(gen.generate(articles=8, seed=seed), tmp_path)
+    corpus = load([tmp_path])
+    editions = corpus.editions
+    remarks = 0
+    for old, new in itertools.pairwise(editions):
+        cmp = compare(old, new)
+        changes = list(cmp.changes)
+        data = docx(cmp, changes, old, new)
+        check(data, old, new, changes)
+        remarks += len(redline(changes, old, new).remarks)
+    assert remarks, "no moved clause in the generated editions"
+
+
+# ---------------------------------------------------------------------------
+# LibreOffice
+
+
+def test_libreoffice_opens_it(comparisons: dict[tuple[str, str], tuple[Comparison, Edition, Edition]]) -> None:
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail("CI must run the LibreOffice test (scripts/test.sh installs libreoffice-writer-nogui)")
+        pytest.skip("LibreOffice is not installed")
+    cmp, old, new = comparisons[("2007", "2017")]
+    changes = [ch for ch in cmp.changes if ch.article == "45"]
+    comments = {changes[3].id: [("Rules committee", "2024-03-01T12:00:00Z", "Decision: accepted.")]}
+    OUTPUT.mkdir(exist_ok=True)
+    work = OUTPUT / "redline"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    source = work / "redline-45.docx"
+    source.write_bytes(docx(cmp, changes, old, new, comments))
+    profile = (work / "profile").resolve()
+    result = subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation=file://{profile}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(work),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    pdf = work / "redline-45.pdf"
+    assert result.returncode == 0, result.stderr
+    assert pdf.exists() and pdf.stat().st_size > 1000, (result.stdout, result.stderr)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    shutil.copy(pdf, OUTPUT / "redline-45.pdf")
