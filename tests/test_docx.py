@@ -318,7 +318,7 @@ def test_tracked_words_are_the_comparisons(
     for ch in changes:
         if ch.id in footnote_changes:
             continue
-        style = "LawText" if ch.aspect == "text" else "LawTitle"
+        style = "LawText" if ch.aspect.value == "text" else "LawTitle"
         joined_ins = "".join(p.text for p in ch.diff if p.op is Op.INSERT)
         joined_del = "".join(p.text for p in ch.diff if p.op is Op.DELETE)
         # The line break that joins the texts of a split's pieces is a
@@ -520,7 +520,7 @@ def test_a_split_rejects_to_one_paragraph() -> None:
         ),
     )
     cmp = compare(old, new)
-    assert [ch.kind for ch in cmp.changes if ch.aspect == "text"] == [ChangeKind.SPLIT]
+    assert [ch.kind for ch in cmp.changes if ch.aspect.value == "text"] == [ChangeKind.SPLIT]
     data = docx(cmp, list(cmp.changes), old, new)
     check(data, old, new, list(cmp.changes))
     body = parts(data)["word/document.xml"]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from lawdiff.align import Aspect, Method
 from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparison, RefChange, compare, word_diff
 from lawdiff.diff.editorial import TERMINOLOGY, lexicon
+from lawdiff.diff.records import RefStatus
 from lawdiff.diff.significance import WORD_LISTS, Flag, Signal, flags, normative, significance
 from lawdiff.model import Clause, Edition, Kind, Loc, references_in
 
@@ -17,7 +19,7 @@ def change(
     """A modified clause from two hand-made texts."""
     return Change(
         kind=ChangeKind.MODIFIED,
-        aspect="text",
+        aspect=Aspect.TEXT,
         old=(old_at,),
         new=(new_at,),
         article="1",
@@ -32,7 +34,7 @@ def change(
         references=references,
         score=1.0,
         uncertain=False,
-        method="address",
+        methods=(Method.PAIR,),
         reasons=(),
         old_texts=(old,),
         new_texts=(new,),
@@ -100,7 +102,7 @@ def test_digits_of_a_reference_are_no_number() -> None:
     ch = change(
         "De kaart wordt teruggenomen (zie artikel 16D1).",
         "De kaart wordt teruggenomen (zie artikel 16C1).",
-        references=(RefChange("retargeted", "16D1", "16C1", None),),
+        references=(RefChange(RefStatus.RETARGETED, "16D1", "16C1", None),),
     )
     assert significance(ch) == (Signal(Flag.REFERENCE, ("16D1",), ("16C1",)),)
     assert not normative(significance(ch))
@@ -119,10 +121,10 @@ def test_reference() -> None:
     ch = change(
         "Een kaart is gespeeld.",
         "Een kaart is gespeeld (maar zie artikel 47).",
-        references=(RefChange("added", "", "47", None),),
+        references=(RefChange(RefStatus.ADDED, "", "47", None),),
     )
     assert by_flag(significance(ch)) == {Flag.REFERENCE: Signal(Flag.REFERENCE, (), ("47",))}
-    kept = change("zie artikel 47", "zie artikel 47", references=(RefChange("kept", "47", "47", True),))
+    kept = change("zie artikel 47", "zie artikel 47", references=(RefChange(RefStatus.KEPT, "47", "47", True),))
     assert significance(kept) == ()
 
 
@@ -206,7 +208,7 @@ def pair_2007_2017(corpus: Corpus) -> tuple[Comparison, Edition, Edition]:
 
 
 def _find(cmp: Comparison, old: tuple[str, ...], new: tuple[str, ...], aspect: str = "text") -> Change:
-    return next(ch for ch in cmp.changes if ch.old == old and ch.new == new and ch.aspect == aspect)
+    return next(ch for ch in cmp.changes if ch.old == old and ch.new == new and ch.aspect.value == aspect)
 
 
 @pytest.mark.parametrize(

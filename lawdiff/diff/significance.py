@@ -31,8 +31,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
-from lawdiff.diff.records import Change, Op, Piece
+from lawdiff.diff.records import Change, Op, Piece, RefStatus
 from lawdiff.model import Clause, Edition, find_references, parent_address
 
 # ---------------------------------------------------------------------------
@@ -269,7 +270,7 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     pieces = change.diff
     old_text, old_touched = _side(pieces, Op.DELETE)
     new_text, new_touched = _side(pieces, Op.INSERT)
-    title = change.aspect == "title"
+    title = change.aspect is Aspect.TITLE
     old_tokens = _tokens(
         old_text, old_touched, 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
     )
@@ -282,8 +283,8 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     out: list[Signal] = []
     for flag in Flag:
         if flag is Flag.REFERENCE:
-            removed = tuple(r.old for r in change.references if r.status in ("removed", "retargeted"))
-            added = tuple(r.new for r in change.references if r.status in ("added", "retargeted"))
+            removed = tuple(r.old for r in change.references if r.status in (RefStatus.REMOVED, RefStatus.RETARGETED))
+            added = tuple(r.new for r in change.references if r.status in (RefStatus.ADDED, RefStatus.RETARGETED))
         else:
             lost = _matches(old_tokens, old_text, WORD_LISTS[flag], old_claimed)
             gained = _matches(new_tokens, new_text, WORD_LISTS[flag], new_claimed)

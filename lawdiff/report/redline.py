@@ -31,6 +31,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from lawdiff.align import Aspect
 from lawdiff.diff import Change, Op, Piece, word_diff
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Clause, Edition, Kind
@@ -246,13 +247,13 @@ def _units(changes: Sequence[Change], olds: _Stream, news: _Stream) -> list[_Uni
     for ch in changes:
         for stream, addresses in ((olds, ch.old), (news, ch.new)):
             for a in addresses:
-                table = stream.text if ch.aspect == "text" else stream.title
+                table = stream.text if ch.aspect is Aspect.TEXT else stream.title
                 for slot in (table.get(a), stream.title.get(a) if ch.old_title or ch.new_title else None):
                     if slot is not None and slot.change is None:
                         slot.change = ch
         if not (ch.old and ch.new):
             continue
-        if ch.aspect == "text":
+        if ch.aspect is Aspect.TEXT:
             old = [olds.text.get(a) for a in ch.old]
             new = [news.text.get(a) for a in ch.new]
             if all(old) and all(new):
@@ -560,8 +561,8 @@ def redline(changes: Sequence[Change], old: Edition, new: Edition) -> Redline:
     """
     old_footnotes = {a for ch in changes for a in ch.old if (c := old.find(a)) is not None and c.kind is Kind.FOOTNOTE}
     new_footnotes = {a for ch in changes for a in ch.new if (c := new.find(a)) is not None and c.kind is Kind.FOOTNOTE}
-    text_old = {a for ch in changes if ch.aspect == "text" for a in ch.old} - old_footnotes
-    text_new = {a for ch in changes if ch.aspect == "text" for a in ch.new} - new_footnotes
+    text_old = {a for ch in changes if ch.aspect is Aspect.TEXT for a in ch.old} - old_footnotes
+    text_new = {a for ch in changes if ch.aspect is Aspect.TEXT for a in ch.new} - new_footnotes
     olds = _stream(old, _scope(old, [a for ch in changes for a in ch.old]), text_old)
     news = _stream(new, _scope(new, [a for ch in changes for a in ch.new]), text_new)
     units = _units(
