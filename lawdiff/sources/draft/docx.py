@@ -359,6 +359,9 @@ class DocxReader:
                 effective = change.find(q("pPr"))
         raw.ppr = effective
         self._inline(p, raw, self._at(raw.index), shown=True)
+        for f in self.fields:
+            if f.furniture:
+                f.shown.append(" ")  # a field result over several paragraphs (a table of contents)
         if self.custom is not None:
             # A custom mark that never came: the note keeps its number.
             raw.pieces.append(superscript(self.custom.number))
@@ -380,11 +383,14 @@ class DocxReader:
                 else:
                     text = "".join(_texts(el))
                     author = el.get(q("author"), "")
-                    what = "insertion" if inserted else "deletion"
                     state = "original" if inserted else "accepted"
                     by = f" by {author}" if author else ""
+                    if tag in (q("moveFrom"), q("moveTo")):
+                        reason = f"tracked move{by} (the moved text stands at its other place in the {state} text)"
+                    else:
+                        reason = f"tracked {'insertion' if inserted else 'deletion'}{by} (not in the {state} text)"
                     if text.strip():
-                        self.furniture.append(Furniture(text, loc, f"tracked {what}{by} (not in the {state} text)"))
+                        self.furniture.append(Furniture(text, loc, reason))
                     # A dropped revision still ends the fields it holds.
                     self._inline(el, raw, loc, shown=False)
             elif tag in (q("hyperlink"), q("smartTag"), q("customXml"), q("dir"), q("bdo"), q("sdtContent")):

@@ -16,8 +16,10 @@ bullet, none, ...), ``w:lvlText`` (``%1.``, ``(%2)``, ``%1.%2``),
 describes): the running count belongs to the *abstract* definition, so two
 ``w:num`` that share one continue each other's numbering; a ``w:num`` with a
 ``w:startOverride`` restarts its levels where it is first used (that is what
-Word's "Restart at 1" writes); a level restarts when a level above it is used,
-unless ``w:lvlRestart`` says otherwise.
+Word's "Restart at 1" writes), while a whole ``w:lvl`` override changes only
+how a level looks and the count goes on (as LibreOffice shows it); a level
+restarts when a level above it is used, unless ``w:lvlRestart`` says
+otherwise.
 
 **OpenDocument** (``text:list`` with list styles): each ``text:list`` starts
 its own numbering, unless ``text:continue-numbering="true"`` (the previous
@@ -125,6 +127,7 @@ class _Num:
     abstract: str
     levels: dict[int, etree._Element] = field(default_factory=dict)  # whole-level overrides (w:lvl)
     starts: dict[int, int] = field(default_factory=dict)  # w:startOverride
+    restarts: set[int] = field(default_factory=set)  # levels this num restarts where it is first used
     used: bool = False
 
 
@@ -164,6 +167,10 @@ class WordNumbering:
                 lvl = ov.find(f"{_W}lvl")
                 if lvl is not None:
                     n.levels[ilvl] = lvl
+                if start is not None:
+                    # Only a start override restarts the count (as LibreOffice shows it); a whole
+                    # w:lvl changes how the level looks, and the shared count goes on.
+                    n.restarts.add(ilvl)
             self.nums[nid] = n
 
     def _abstract_id(self, num: _Num) -> str:
@@ -210,7 +217,7 @@ class WordNumbering:
         if not num.used:
             num.used = True
             # "Restart at ...": the overridden levels start again here.
-            for lvl_index in num.starts:
+            for lvl_index in num.restarts:
                 if 0 <= lvl_index < MAX_LEVELS:
                     counts[lvl_index] = None
         level = levels.get(ilvl, Level())
@@ -323,9 +330,10 @@ class OdfCounter:
     def label(self, item: OdfItem) -> str:
         levels = self.styles.get(item.style, {})
         counts = self.counts.setdefault(self._set_for(item), [None] * (MAX_LEVELS + 1))
-        level = levels.get(item.level, OdfLevel())
+        level = levels.get(item.level)
         depth = min(max(item.level, 1), MAX_LEVELS)
-        if item.header:
+        if item.header or level is None:
+            # A list header, or a level the style does not define: no number.
             return ""
         if level.bullet:
             return BULLET

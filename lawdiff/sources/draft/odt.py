@@ -181,14 +181,21 @@ class OdtReader:
         self.index += 1
         return Loc(self.file, 0, f"paragraph {self.index}")
 
-    def _blocks(self, parent: etree._Element, item: OdfItem | None, loc: Loc | None = None) -> Iterator[Token]:
-        """Tokens of the block-level children of ``parent`` (``loc``: for deleted content, its place)."""
+    def _blocks(
+        self, parent: etree._Element, item: OdfItem | None, loc: Loc | None = None, inherit: OdfItem | None = None
+    ) -> Iterator[Token]:
+        """Tokens of the block-level children of ``parent``.
+
+        ``loc``: for deleted content, its place; ``inherit``: the list item at
+        the point of a deletion, whose list a deleted list of the same style
+        was part of.
+        """
         for el in parent:
             tag = el.tag
             if tag in (t("p"), t("h")):
                 yield from self._paragraph(el, item, loc)
             elif tag == t("list"):
-                yield from self._list(el, item, loc)
+                yield from self._list(el, item, loc, inherit)
             elif tag in (t("section"), f"{{{TABLE}}}table", f"{{{TABLE}}}table-row", f"{{{TABLE}}}table-cell",
                          f"{{{TABLE}}}table-header-rows", f"{{{TABLE}}}table-rows", f"{{{TABLE}}}table-row-group",
                          f"{{{TABLE}}}table-header-columns", f"{{{TABLE}}}table-columns"):  # fmt: skip
@@ -204,9 +211,14 @@ class OdtReader:
             elif tag in (t("change-start"), t("change-end"), t("change")):
                 yield from self._change(el)
 
-    def _list(self, el: etree._Element, outer: OdfItem | None, loc: Loc | None) -> Iterator[Token]:
+    def _list(
+        self, el: etree._Element, outer: OdfItem | None, loc: Loc | None, inherit: OdfItem | None = None
+    ) -> Iterator[Token]:
         style = el.get(t("style-name")) or (outer.style if outer else "")
-        if outer is None:
+        if outer is None and inherit is not None and inherit.style == style and inherit.chain > 0:
+            # A deleted list item: it was an item of the list it was deleted from.
+            base = OdfItem(inherit.chain, style, 1, inherit.continues, inherit.continue_list, inherit.list_id)
+        elif outer is None:
             self.chains += 1
             base = OdfItem(
                 chain=self.chains,
@@ -358,7 +370,7 @@ class OdtReader:
                     by = f" by {region.author}" if region.author else ""
                     self.furniture.append(Furniture(text, loc, f"tracked deletion{by} (not in the accepted text)"))
                 continue
-            inner = list(self._blocks(region.content, None, loc))
+            inner = list(self._blocks(region.content, None, loc, current.item if current else None))
             starts = [i for i, (k, _) in enumerate(inner) if k == "start"]
             for n, (k, v) in enumerate(inner):
                 if k == "start":

@@ -139,7 +139,21 @@ def read_paras(paras: list[Para], file: str, title: str) -> Rendered:
                 note_marks[note.loc] = note.printed
     blocks, fragments, more = read_lines(lines, file, locs)
     blocks = _patch(blocks, lines, locs, heading_lines, article_labels, marks, note_marks)
+    if marks:
+        fragments = [_printed_fragment(f, marks, note_marks) for f in fragments]
     return Rendered(blocks, fragments, [*furniture, *more], has_text)
+
+
+def _printed_fragment(frag: Fragment, marks: dict[tuple[Loc, str], str], note_marks: dict[Loc, str]) -> Fragment:
+    """The source text says ``1)`` where the rendered line has ``¹``: the fragment holds what the source holds."""
+    text = frag.text
+    if frag.loc in note_marks:
+        number, _, rest = text.partition(" ")
+        return Fragment(f"{note_marks[frag.loc]} {rest}".rstrip(), frag.loc)
+    for (loc, number), printed in marks.items():
+        if loc == frag.loc:
+            text = text.replace(superscript(number), f" {printed}", 1)
+    return Fragment(text, frag.loc) if text != frag.text else frag
 
 
 def _render(para: Para) -> list[str]:
