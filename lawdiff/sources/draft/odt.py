@@ -258,7 +258,7 @@ class OdtReader:
 
     def _paragraph(self, el: etree._Element, item: OdfItem | None, loc: Loc | None) -> Iterator[Token]:
         heading = el.tag == t("h")
-        outline = int(el.get(t("outline-level"), "1") or 1) if heading else 0
+        outline = _count(el.get(t("outline-level")), 1) if heading else 0
         if heading and item is None and el.get(t("is-list-header")) != "true":
             item = OdfItem(0, "\0outline", outline)
         yield ("start", _Props(loc or self._new_loc(), heading, item, outline))
@@ -273,7 +273,7 @@ class OdtReader:
             if not isinstance(tag, str):
                 pass
             elif tag == t("s"):
-                yield ("text", " " * int(el.get(t("c"), "1") or 1))
+                yield ("text", " " * min(_count(el.get(t("c")), 1), 1000))
             elif tag == t("tab"):
                 yield ("text", " ")
             elif tag == t("line-break"):
@@ -470,6 +470,11 @@ class OdtReader:
             label = self.counter.label(item) if item is not None else ""
             out.append(Para("".join(o.pieces), o.props.loc, label, o.props.heading, tuple(o.notes)))
         return out
+
+
+def _count(value: str | None, default: int) -> int:
+    """A count attribute; a damaged one is read as the default rather than failing the whole file."""
+    return int(value) if value and value.isdigit() else default
 
 
 def _text_of(el: etree._Element, sep: str = "") -> str:
