@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawdiff.errors import InputError
-from lawdiff.sources import mediawiki, nuxt, wikitext
+from lawdiff.sources import draft, mediawiki, nuxt, wikitext
 from lawdiff.sources.base import Page
 
 
@@ -35,6 +35,9 @@ READERS: list[Reader] = [
     Reader(mediawiki.FORMAT, mediawiki.looks_like, mediawiki.read, mediawiki.read_path),
     Reader(nuxt.FORMAT, nuxt.looks_like, nuxt.read),
     Reader(wikitext.FORMAT, wikitext.looks_like, _read_wiki),
+    # Drafts last: a package by its parts, typed text only where no other reader claims it.
+    Reader("draft", draft.looks_like_package, draft.read_package_text, draft.read_package),
+    Reader(draft.FORMAT_TEXT, draft.looks_like_text, draft.read_text),
 ]
 
 
