@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
 @corpus_option
-@format_option("text", "json", "html")
+@format_option("text", "json", "html", "docx")
 @thresholds_option
 @color_option
 def compare(
@@ -45,7 +45,8 @@ def compare(
     differences and what became of the references. The text output shows
     deletions as [-...-] and insertions as {+...+} (coloured on a terminal);
     --format html writes the side-by-side view of `lawdiff report` for this
-    one pair as one self-contained page.
+    one pair as one self-contained page; --format docx a Word document of
+    the new edition with the differences as tracked changes (-o FILE).
 
     Example: lawdiff compare 2007 2017 --article 45
     """
@@ -68,8 +69,13 @@ def compare(
         for ch in comp.changes
         if not wanted or ch.article in wanted or any(article_of(a) in wanted for a in ch.old + ch.new)
     ]
+    rendered: str | bytes
     if fmt == "json":
         rendered = jsonout.comparison(comp, changes)
+    elif fmt == "docx":
+        from lawdiff.report.docx import docx
+
+        rendered = docx(comp, changes, old_edition, new_edition)
     elif fmt == "html":
         from lawdiff.report import html as html_report
 

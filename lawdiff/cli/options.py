@@ -39,6 +39,9 @@ class Inputs:
 
     dirs: tuple[Path, ...] = ()
     use_cache: bool = True
+    draft: Path | None = None
+    draft_name: str = ""
+    draft_state: str = "accepted"
 
     def cache(self) -> Cache:
         from lawdiff.cache import Cache
@@ -47,9 +50,11 @@ class Inputs:
 
     def load(self, editions: Iterable[str] = ()) -> Corpus:
         """The corpus (only the files that may hold ``editions``, when named)."""
-        from lawdiff.corpus import load
+        from lawdiff.corpus import DraftFile, load
 
-        return load(list(self.dirs) or None, editions, self.cache())
+        drafts = [DraftFile(self.draft, self.draft_name, self.draft_state)] if self.draft else []
+        # A draft named on the command line is always read, whatever else is named.
+        return load(list(self.dirs) or None, editions, self.cache(), drafts)
 
     def study(self, corpus: Corpus, editions: Iterable[Edition], overrides: dict[str, float] | None = None) -> Study:
         """The study of ``editions``: thresholds from the defaults, the corpus settings, then ``--threshold``."""
@@ -72,13 +77,44 @@ def corpus_option(f: F) -> F:
         help="Corpus folder to read (repeatable). Default: the bundled corpus.",
     )
     @click.option(
+        "--draft",
+        type=click.Path(path_type=Path, dir_okay=False),
+        metavar="FILE",
+        help="A draft (.docx, .odt or typed text) to read as an edition beside the corpus.",
+    )
+    @click.option(
+        "--as",
+        "draft_name",
+        default="",
+        metavar="NAME",
+        help="The edition name of --draft (default: a year in its file name, e.g. concept-2027.docx).",
+    )
+    @click.option(
+        "--draft-state",
+        type=click.Choice(["accepted", "original"]),
+        default="accepted",
+        show_default=True,
+        help="Read --draft with its tracked changes accepted, or as it was before them.",
+    )
+    @click.option(
         "--no-cache",
         is_flag=True,
         help="Read and compare everything afresh, without the cache (LAWDIFF_CACHE, default ~/.cache/lawdiff).",
     )
     @functools.wraps(f)
-    def wrapper(*args: Any, corpus_dirs: tuple[Path, ...], no_cache: bool, **kwargs: Any) -> Any:
-        return f(*args, inputs=Inputs(corpus_dirs, not no_cache), **kwargs)
+    def wrapper(
+        *args: Any,
+        corpus_dirs: tuple[Path, ...],
+        no_cache: bool,
+        draft: Path | None,
+        draft_name: str,
+        draft_state: str,
+        **kwargs: Any,
+    ) -> Any:
+        if draft_name and draft is None:
+            raise UsageError("--as names the edition of a --draft, but no --draft is given", fix="add --draft FILE")
+        inputs = Inputs(corpus_dirs, not no_cache, draft, draft_name, draft_state)
+        return f(*args, inputs=inputs, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 
@@ -166,8 +202,15 @@ def thresholds_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def emit(rendered: str, output: Path | None) -> None:
+def emit(rendered: str | bytes, output: Path | None) -> None:
+    """Write to ``output``, atomically, or to standard output (bytes only when it is not a terminal)."""
     if output is None:
+        if isinstance(rendered, bytes):
+            if sys.stdout.isatty():
+                raise UsageError("a Word document cannot be shown on a terminal", fix="write it to a file with -o FILE")
+            sys.stdout.buffer.write(rendered)
+            sys.stdout.flush()
+            return
         click.echo(rendered, nl=False)
         return
     from lawdiff.report.files import write_atomic

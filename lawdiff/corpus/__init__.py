@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from lawdiff.corpus.timeline import FAMILY, Corpus, from_pages, from_trees, read
 from lawdiff.errors import InputError, UsageError
 from lawdiff.sources import read_file
 from lawdiff.sources.build import PageTree
+from lawdiff.sources.draft import read_draft
 from lawdiff.sources.wikiname import parse_title
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "SETTINGS_FILE",
     "Corpus",
     "Dangling",
+    "DraftFile",
     "PageCheck",
     "Settings",
     "Unplaced",
@@ -91,14 +94,33 @@ def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
     return out
 
 
-def load(paths: list[Path] | None = None, editions: Iterable[str] = (), cache: Cache | None = None) -> Corpus:
+@dataclass(frozen=True, slots=True)
+class DraftFile:
+    """A draft given beside the corpus (``--draft FILE --as NAME``).
+
+    name: the edition it is read as ("" for a year in its file or folder name).
+    state: ``accepted`` (tracked changes accepted) or ``original``.
+    """
+
+    path: Path
+    name: str = ""
+    state: str = "accepted"
+
+
+def load(
+    paths: list[Path] | None = None,
+    editions: Iterable[str] = (),
+    cache: Cache | None = None,
+    drafts: Iterable[DraftFile] = (),
+) -> Corpus:
     """Read every file under ``paths`` (default: the bundled corpus).
 
     ``editions``: when given, only the files that may hold those editions are
     read (a wiki page's title line names its edition; files of other formats
     are always read), and the corpus holds only those editions' years.
     ``cache``: where each file's pages, trees and accounting are kept, by
-    the file's content (see :mod:`lawdiff.cache`).
+    the file's content (see :mod:`lawdiff.cache`).  ``drafts``: draft files
+    read as editions beside the corpus.
     """
     roots = paths or [default_corpus()]
     files = corpus_files(roots)
@@ -116,6 +138,12 @@ def load(paths: list[Path] | None = None, editions: Iterable[str] = (), cache: C
             # The message must lead the user to the file: the path as given.
             exc.file = str(path)
             raise
+    for draft in drafts:
+        try:
+            read.extend(read_page(p) for p in read_draft(draft.path, draft.name, draft.state))
+        except InputError as exc:
+            exc.file = str(draft.path)
+            raise
     if not read and not skipped:
         raise UsageError(
             f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
@@ -130,7 +158,7 @@ def load(paths: list[Path] | None = None, editions: Iterable[str] = (), cache: C
     if skipped and not all(n in corpus.names() for n in editions):
         # An edition asked for is not where its name said: read everything,
         # so that the error lists every edition the corpus has.
-        return load(paths, (), cache)
+        return load(paths, (), cache, drafts)
     return corpus
 
 

@@ -12,6 +12,9 @@ from dataclasses import replace
 from lawdiff.model import Conflict, Edition, NavItem, SourceFile, natural_key
 from lawdiff.sources.build import Draft, PageTree
 
+# The year that orders a draft named without one after every edition.
+DRAFT_YEAR = 9999
+
 
 class _EditionBuilder:
     def __init__(self, name: str) -> None:
@@ -80,9 +83,11 @@ class _EditionBuilder:
         self._titles()
         clauses = tuple(d.freeze() for d in self.roots)
         year_m = re.match(r"\d{4}", self.name)
+        # A draft named without a year (--as concept) is the newest edition.
+        drafts = all(s.format.startswith("draft-") for s in self.sources)
         return Edition(
             name=self.name,
-            year=int(year_m.group(0)) if year_m else 0,
+            year=int(year_m.group(0)) if year_m else DRAFT_YEAR if drafts else 0,
             clauses=clauses,
             sources=tuple(self.sources),
             navigation=self.navigation,

@@ -122,7 +122,14 @@ class Corpus:
 
 # Which family of sources a format belongs to: a corpus may hold one edition
 # from the wiki and from the site, and then has both as variants.
-FAMILY = {"wiki-text": "wiki", "mediawiki-xml": "wiki", "nuxt-payload": "nuxt"}
+FAMILY = {
+    "wiki-text": "wiki",
+    "mediawiki-xml": "wiki",
+    "nuxt-payload": "nuxt",
+    "draft-docx": "draft",
+    "draft-odt": "draft",
+    "draft-text": "draft",
+}
 
 
 def _resolve_editions(read: list[tuple[PageTree, PageCheck]]) -> list[tuple[PageTree, PageCheck]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from lawdiff.errors import LawdiffBug, UsageError
 
 
-def write_atomic(path: Path, content: str) -> None:
+def write_atomic(path: Path, content: str | bytes) -> None:
     """Write ``content`` to ``path`` through a temporary file in the same folder.
 
     A symbolic link is written through (its target is replaced); a device or
@@ -25,8 +25,8 @@ def write_atomic(path: Path, content: str) -> None:
         raise UsageError(f"{path}: is a folder", fix="give a file name for the output")
     if path.exists() and not path.is_file():
         try:
-            with path.open("w", encoding="utf-8", newline="\n") as fh:
-                fh.write(content)
+            with path.open("wb") as fh:
+                fh.write(_bytes(content))
         except OSError as exc:
             raise UsageError(
                 f"{path}: cannot write there ({exc.strerror or exc})", fix="choose another output"
@@ -44,8 +44,8 @@ def write_atomic(path: Path, content: str) -> None:
             f"{path}: cannot write the file there ({exc.strerror or exc})", fix="choose a folder you may write to"
         ) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(content)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_bytes(content))
         # mkstemp makes the file private (0600); an output file gets the
         # permissions any new file would get under the user's umask.
         umask = os.umask(0)
@@ -55,6 +55,11 @@ def write_atomic(path: Path, content: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _bytes(content: str | bytes) -> bytes:
+    # Text is written as UTF-8 with the line ends it has (LF): the same bytes on every system.
+    return content if isinstance(content, bytes) else content.encode("utf-8")
 
 
 def replace_dir_atomic(staging: Path, target: Path) -> None:
