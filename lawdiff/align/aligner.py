@@ -9,12 +9,13 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
-from lawdiff.align.space import _Space, units
+from lawdiff.align.space import _Space, _Vectors, units
 from lawdiff.align.thresholds import (
     ADJACENT_UNITS,
     CANDIDATES_PER_UNIT,
     DEFAULT_THRESHOLDS,
     FEW_TELLING_WORDS,
+    TELLING_UNITS_MAX,
     TELLING_WORD_SHARE,
     TELLING_WORDS,
     VERBATIM_COSINE_FLOOR,
@@ -129,7 +130,7 @@ class _Aligner:
         """Pairs worth scoring for the units identity left open: those sharing
         a telling word, and those in the same article."""
         space = self.space
-        limit = max(5, int(space.n * TELLING_WORD_SHARE))
+        limit = max(5, min(int(space.n * TELLING_WORD_SHARE), TELLING_UNITS_MAX))
         pairs: set[tuple[int, int]] = set()
         self._search(space.old_vec, space.new_vec, self.o2n, self.old, self.new, limit, pairs, flip=False)
         self._search(space.new_vec, space.old_vec, self.n2o, self.new, self.old, limit, pairs, flip=True)
@@ -137,8 +138,8 @@ class _Aligner:
 
     def _search(
         self,
-        mine: list[dict[str, float]],
-        theirs: list[dict[str, float]],
+        mine: _Vectors,
+        theirs: _Vectors,
         matched: dict[int, list[int]],
         my_units: list[Unit],
         their_units: list[Unit],
@@ -148,18 +149,22 @@ class _Aligner:
     ) -> None:
         df = self.space.df
         wide = limit * WIDER_SEARCH
-        index: dict[str, list[int]] = defaultdict(list)
-        for k, vec in enumerate(theirs):
-            for w in vec:
+        # Postings of the rarer words, with each unit's weight of the word
+        # (so that the units' whole vectors need not be made).
+        index: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        idf = self.space.idf
+        for k, tf in enumerate(theirs.tfs):
+            for w, c in tf.items():
                 if df[w] <= wide:
-                    index[w].append(k)
+                    index[w].append((k, idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w]))
         by_article: dict[str, list[int]] = defaultdict(list)
         for k, u in enumerate(their_units):
             if u.article:
                 by_article[u.article].append(k)
-        for x, vec in enumerate(mine):
+        for x in range(len(mine)):
             if x in matched:
                 continue
+            vec = mine[x]
             telling = heapq.nlargest(TELLING_WORDS, ((v, w) for w, v in vec.items() if df[w] <= limit))
             if len(telling) < FEW_TELLING_WORDS:
                 # A short clause of common words: search by its rarest words
@@ -167,10 +172,11 @@ class _Aligner:
                 telling = heapq.nlargest(FEW_TELLING_WORDS * 2, ((v, w) for w, v in vec.items() if df[w] <= wide))
             acc: dict[int, float] = defaultdict(float)
             for v, w in telling:
-                for k in index.get(w, ()):
-                    acc[k] += v * theirs[k][w]
-            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc.items(), key=lambda kv: (kv[1], -kv[0]))
-            found = [k for k, _ in best] + by_article.get(my_units[x].article, [])
+                for k, weight in index.get(w, ()):
+                    acc[k] += v * weight
+            # Ties go to the unit met first (postings are in document order).
+            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc, key=acc.__getitem__)
+            found = best + by_article.get(my_units[x].article, [])
             pairs.update((k, x) if flip else (x, k) for k in found)
 
     def score(self, i: int, j: int) -> float:

@@ -43,42 +43,77 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+class _Vectors:
+    """The IDF-weighted vectors of one side's units, made when first asked for.
+
+    Most units are matched by identity and never scored; their vectors are
+    never made.
+    """
+
+    def __init__(self, tfs: list[Counter[str]], idf: dict[str, float]) -> None:
+        self.tfs = tfs
+        self.idf = idf
+        self._vecs: list[dict[str, float] | None] = [None] * len(tfs)
+        self._norms: list[float] = [0.0] * len(tfs)
+        self._raws: list[float] = [0.0] * len(tfs)
+
+    def __len__(self) -> int:
+        return len(self.tfs)
+
+    def __getitem__(self, k: int) -> dict[str, float]:
+        vec = self._vecs[k]
+        if vec is None:
+            idf = self.idf
+            # Sub-linear term frequency: a word said twice is not twice the evidence.
+            vec = {w: idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w] for w, c in self.tfs[k].items()}
+            self._vecs[k] = vec
+        return vec
+
+    def norm(self, k: int) -> float:
+        n = self._norms[k]
+        if not n:
+            n = self._norms[k] = math.sqrt(sum(v * v for v in self[k].values())) or 1.0
+        return n
+
+    def raw(self, k: int) -> float:
+        """The weight of all the unit's words, each occurrence counted."""
+        r = self._raws[k]
+        if not r:
+            idf = self.idf
+            r = self._raws[k] = sum(idf[w] * c for w, c in self.tfs[k].items()) or 1.0
+        return r
+
+
 class _Space:
     """IDF-weighted word vectors over the units of both editions."""
 
     def __init__(self, old: list[Unit], new: list[Unit]) -> None:
         df: Counter[str] = Counter()
-        self.old_tf = [Counter(words(u.text)) for u in old]
-        self.new_tf = [Counter(words(u.text)) for u in new]
-        for tf in self.old_tf + self.new_tf:
+        old_words = [words(u.text) for u in old]
+        new_words = [words(u.text) for u in new]
+        self.old_tf = [Counter(ws) for ws in old_words]
+        self.new_tf = [Counter(ws) for ws in new_words]
+        for tf in self.old_tf:
+            df.update(tf.keys())
+        for tf in self.new_tf:
             df.update(tf.keys())
         n = len(self.old_tf) + len(self.new_tf)
         self.idf = {w: math.log((n + 1) / (c + 0.5)) for w, c in df.items()}
         self.df = df
         self.n = n
-        self.old_vec = [self._vec(tf) for tf in self.old_tf]
-        self.new_vec = [self._vec(tf) for tf in self.new_tf]
-        self.old_norm = [math.sqrt(sum(v * v for v in vec.values())) or 1.0 for vec in self.old_vec]
-        self.new_norm = [math.sqrt(sum(v * v for v in vec.values())) or 1.0 for vec in self.new_vec]
-        self.old_mass = [sum(vec.values()) or 1.0 for vec in self.old_vec]
-        self.new_mass = [sum(vec.values()) or 1.0 for vec in self.new_vec]
-        self.old_words = [sum(tf.values()) for tf in self.old_tf]
-        self.new_words = [sum(tf.values()) for tf in self.new_tf]
-        self.old_raw = [sum(self.idf[w] * c for w, c in tf.items()) or 1.0 for tf in self.old_tf]
-        self.new_raw = [sum(self.idf[w] * c for w, c in tf.items()) or 1.0 for tf in self.new_tf]
+        self.old_vec = _Vectors(self.old_tf, self.idf)
+        self.new_vec = _Vectors(self.new_tf, self.idf)
+        self.old_words = [len(ws) for ws in old_words]
+        self.new_words = [len(ws) for ws in new_words]
         # Coverage of one unit by one other, asked for again and again by the phases.
         self._single: dict[tuple[int, int, int], float] = {}
-
-    def _vec(self, tf: Counter[str]) -> dict[str, float]:
-        # Sub-linear term frequency: a word said twice is not twice the evidence.
-        return {w: (1.0 + math.log(c)) * self.idf[w] for w, c in tf.items()}
 
     def cosine(self, i: int, j: int) -> float:
         a, b = self.old_vec[i], self.new_vec[j]
         if len(a) > len(b):
             a, b = b, a
         dot = sum(v * b[w] for w, v in a.items() if w in b)
-        return dot / (self.old_norm[i] * self.new_norm[j])
+        return dot / (self.old_vec.norm(i) * self.new_vec.norm(j))
 
     def old_in_new(self, i: int, js: list[int]) -> float:
         """Share of old unit i's words (weighted, each occurrence counted) found in the new units js together."""
@@ -86,9 +121,10 @@ class _Space:
             key = (0, i, js[0])
             share = self._single.get(key)
             if share is None:
-                share = self._single[key] = _covered(self.old_tf[i], [self.new_tf[js[0]]], self.idf) / self.old_raw[i]
+                covered = _covered(self.old_tf[i], [self.new_tf[js[0]]], self.idf)
+                share = self._single[key] = covered / self.old_vec.raw(i)
             return share
-        return _covered(self.old_tf[i], [self.new_tf[j] for j in js], self.idf) / self.old_raw[i]
+        return _covered(self.old_tf[i], [self.new_tf[j] for j in js], self.idf) / self.old_vec.raw(i)
 
     def new_in_old(self, j: int, is_: list[int]) -> float:
         """Share of new unit j's words found in the old units is_ together."""
@@ -96,9 +132,10 @@ class _Space:
             key = (1, is_[0], j)
             share = self._single.get(key)
             if share is None:
-                share = self._single[key] = _covered(self.new_tf[j], [self.old_tf[is_[0]]], self.idf) / self.new_raw[j]
+                covered = _covered(self.new_tf[j], [self.old_tf[is_[0]]], self.idf)
+                share = self._single[key] = covered / self.new_vec.raw(j)
             return share
-        return _covered(self.new_tf[j], [self.old_tf[i] for i in is_], self.idf) / self.new_raw[j]
+        return _covered(self.new_tf[j], [self.old_tf[i] for i in is_], self.idf) / self.new_vec.raw(j)
 
 
 def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, float]) -> float:

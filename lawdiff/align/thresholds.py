@@ -13,6 +13,10 @@ ADJACENT_UNITS = 3
 # (rarer words tell more), keeping the best few per unit; pairs within the
 # same article are always candidates.  These bound the work, not the result.
 TELLING_WORD_SHARE = 0.05
+# ... and never in more than this many units, whatever the size of the
+# editions: a word found in more is not telling, and a search through it
+# would cost more the larger the editions (quadratic time).
+TELLING_UNITS_MAX = 100
 TELLING_WORDS = 12
 CANDIDATES_PER_UNIT = 10
 # A unit with fewer telling words than this also searches by words found in

@@ -9,6 +9,7 @@ be found among the strings of the tree built from it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
@@ -49,8 +50,13 @@ class PageCheck:
 
 
 def tokens(text: str) -> list[str]:
-    """Words and single signs: the units of the lossless check."""
-    return _TOKEN.findall(normalize_inline(text))
+    """Words and single signs: the units of the lossless check.
+
+    Only the NFC composition of the normalization can change a token (white
+    space separates tokens whatever its kind), so a text already composed,
+    as every line a reader has normalized is, is not normalized again.
+    """
+    return _TOKEN.findall(text if unicodedata.is_normalized("NFC", text) else normalize_inline(text))
 
 
 def account(tree: PageTree) -> PageCheck:

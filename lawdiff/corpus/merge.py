@@ -6,8 +6,8 @@ The same clause from two files is one clause; where their wording differs a
 
 from __future__ import annotations
 
+import copy
 import re
-from dataclasses import replace
 
 from lawdiff.model import Conflict, Edition, NavItem, SourceFile, natural_key
 from lawdiff.sources.build import Draft, PageTree
@@ -39,7 +39,11 @@ class _EditionBuilder:
     def _merge(self, parent: Draft | None, d: Draft, file: str) -> None:
         existing = self.index.get(d.address)
         if existing is None:
-            existing = replace(d, children=[], footnotes=[], notes=list(d.notes), inlines=list(d.inlines))
+            # A copy of the page's draft that this edition's tree owns (the
+            # page tree itself stays as read: the cache keeps it).
+            existing = copy.copy(d)
+            existing.children, existing.footnotes = [], []
+            existing.notes, existing.inlines = list(d.notes), list(d.inlines)
             self.index[d.address] = existing
             siblings = (
                 self.roots if parent is None else parent.footnotes if d.kind.value == "footnote" else parent.children

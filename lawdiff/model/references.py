@@ -42,6 +42,9 @@ _SUB_ITEMS = re.compile(
 _BARE = re.compile(r"(?<![\w/.-])(?P<addr>\d{1,3}[A-Z]\d{0,2}(?:\s?\([a-z]\))?)(?![\w/])")
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def find_references(text: str) -> list[tuple[str, int, int]]:
     """Addresses named in ``text``: ``[(target, start, end), ...]`` in order.
 
@@ -52,6 +55,8 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
     numbers without a trigger word are not read (they are counts, not
     references).
     """
+    if not _DIGIT.search(text):
+        return []  # every form of reference names a number
     found: dict[int, tuple[str, int, int]] = {}
     named_items: set[int] = set()  # article numbers whose items were named
     for sub in _SUB_ITEMS.finditer(text):
