@@ -138,11 +138,18 @@ THRESHOLD_NAMES = [f.name for f in fields(Thresholds)]
 
 
 def _thresholds_line(output: str) -> str:
-    return next(line for line in output.splitlines() if line.startswith("thresholds: "))
+    line = next(line for line in output.splitlines() if line.startswith(("thresholds: ", "thresholds set: ")))
+    return line.replace("thresholds set: ", "thresholds: ")
+
+
+def test_only_thresholds_set_away_from_their_defaults_are_printed() -> None:
+    assert not any(line.startswith("thresholds") for line in run("compare", "2007", "2017").stdout.splitlines())
+    text = run("compare", "2007", "2017", "--threshold", "gap_min=0.2").stdout
+    assert "thresholds set: gap_min=0.2\n" in text
 
 
 def test_every_threshold_is_printed_with_its_value() -> None:
-    text = run("compare", "2007", "2017", "--no-color").stdout
+    text = run("compare", "2007", "2017", "--no-color", "--verbose").stdout
     line = _thresholds_line(text)
     shown = dict(item.split("=") for item in line.removeprefix("thresholds: ").split())
     assert {k: float(v) for k, v in shown.items()} == DEFAULT_THRESHOLDS.as_dict()

@@ -110,9 +110,10 @@ def test_show_1963_48_has_the_seed_words_verbatim() -> None:
     heading, p1, p2, p3, note = (lines[start], lines[start + 2], lines[start + 4], lines[start + 6], lines[start + 10])
     assert f"[48] {heading}\n" in out
     assert f"  {p1}\n" in out
-    assert f"  {p2.removesuffix(' ¹⁾')}\n" in out  # the marker moves to the note
+    assert f"  {p2}\n" in out  # the marker stands in the text, as printed
     assert f"  {p3}\n" in out
-    assert f"  [48.fn1] {note} (marker ¹⁾)\n" in out
+    # The note with the marker it belongs to, and the misprint as printed.
+    assert f"  [48.fn1] ¹⁾ {note.removeprefix('!) ')} (printed '!)')\n" in out
     assert "note: note marker printed as '!)', read as 1)" in out
 
 
@@ -229,7 +230,7 @@ BAD_FILES: dict[str, tuple[str, bytes | str, list[str]]] = {
         [":line 3:", "not UTF-8 (byte 0xe9", "save the dump as UTF-8"],
     ),
     "unknown-format": (
-        "2017/page.html",
+        "2017/page.xml",
         "<html><body><h1>Artikel 45</h1></body></html>\n",
         [":1:", "unknown format", "give a file in one of the formats lawdiff reads"],
     ),

@@ -11,6 +11,7 @@ commands when they run, so that ``lawdiff --help`` starts fast.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -26,7 +27,8 @@ class _Group(click.Group):
 
     Library errors (bad input, a bad request) and the operating system's
     (a folder that cannot be written) become one line and exit code 2; an
-    internal error says that it is a bug, with exit code 3.
+    internal error says that it is a bug, with exit code 3, and shows its
+    traceback only when ``LAWDIFF_DEBUG`` is set.
     """
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -42,6 +44,19 @@ class _Group(click.Group):
             sys.exit(2)
         except LawdiffBug as exc:
             click.echo(f"lawdiff: {exc}", err=True)
+            sys.exit(3)
+        except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:
+            # The one place a failure nobody foresaw is caught: a user sees one
+            # line, not a traceback; a developer sets LAWDIFF_DEBUG.
+            if os.environ.get("LAWDIFF_DEBUG"):
+                raise
+            click.echo(
+                f"lawdiff: internal error (this is a bug in lawdiff, please report it): {type(exc).__name__}: {exc}"
+                "; set LAWDIFF_DEBUG=1 to see where",
+                err=True,
+            )
             sys.exit(3)
 
 

@@ -18,8 +18,15 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option("--article", "articles", multiple=True, metavar="N", help="Only changes touching article N (repeatable).")
+@click.option(
+    "--article",
+    "articles",
+    multiple=True,
+    metavar="ADDRESS",
+    help="Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable).",
+)
 @click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
+@click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
 @corpus_option
@@ -31,6 +38,7 @@ def compare(
     new: str,
     articles: tuple[str, ...],
     show_all: bool,
+    verbose: bool,
     exit_code: bool,
     output: Path | None,
     inputs: Inputs,
@@ -50,25 +58,19 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
-    from lawdiff.model import article_of
+    from lawdiff.diff import scopes, within
+    from lawdiff.model import chronological
     from lawdiff.report import jsonout, text
 
     corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
-    for number in articles:
-        if old_edition.find(number) is None and new_edition.find(number) is None:
-            held = sorted({a.address for e in (old_edition, new_edition) for a in e.articles()}, key=int)
-            raise UsageError(
-                f"neither {old} nor {new} has an article {number!r}",
-                fix=f"name one of: {', '.join(held) or '(none)'}",
-            )
+    wanted = scopes(articles, (old_edition, new_edition))
+    if chronological(old_edition) > chronological(new_edition):
+        click.echo(
+            f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition", err=True
+        )
     comp = inputs.study(corpus, (old_edition, new_edition), overrides).compare(old_edition, new_edition)
-    wanted = set(articles)
-    changes = [
-        ch
-        for ch in comp.changes
-        if not wanted or ch.article in wanted or any(article_of(a) in wanted for a in ch.old + ch.new)
-    ]
+    changes = [ch for ch in comp.changes if within(ch, wanted)]
     rendered: str | bytes
     if fmt == "json":
         rendered = jsonout.comparison(comp, changes)
@@ -81,9 +83,10 @@ def compare(
 
         rendered = html_report.comparison(comp, changes, corpus.edition(old), corpus.edition(new))
     else:
-        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain)
+        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain, verbose)
     emit(rendered, output)
-    if exit_code and any(ch.is_difference for ch in changes):
+    # What the counts count: a clause only one corpus holds is no difference.
+    if exit_code and any(ch.is_difference and ch.counterpart_in_corpus for ch in changes):
         sys.exit(1)
 
 

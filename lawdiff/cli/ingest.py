@@ -76,6 +76,6 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> No
     if fmt == "json":
         click.echo(jsonout.check(corpus, dangling), nl=False)
     else:
-        click.echo(text.check(corpus, dangling, style), nl=False)
+        click.echo(text.check(corpus, dangling, style, corpus.skipped), nl=False)
     if any(c.unplaced for c in corpus.checks):
         sys.exit(1)

@@ -7,6 +7,7 @@ library is imported by each command when it runs.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -162,11 +163,16 @@ def _style(enabled: bool) -> Style:
 
 def color_option(f: F) -> F:
     @click.option(
-        "--color/--no-color", "color", default=None, help="Colour the text output (default: when a terminal)."
+        "--color/--no-color",
+        "color",
+        default=None,
+        help="Colour the text output, even when piped (default: on a terminal, unless NO_COLOR is set).",
     )
     @functools.wraps(f)
     def wrapper(*args: Any, color: bool | None, **kwargs: Any) -> Any:
-        enabled = sys.stdout.isatty() if color is None else color
+        enabled = (sys.stdout.isatty() and not os.environ.get("NO_COLOR")) if color is None else color
+        # click.echo strips colours from a pipe unless the context says otherwise.
+        click.get_current_context().color = enabled
         return f(*args, style=_style(enabled), **kwargs)
 
     return wrapper  # type: ignore[return-value]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -69,19 +69,32 @@ def default_corpus() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "corpus"
 
 
-def corpus_files(paths: list[Path]) -> list[tuple[Path, str, str]]:
+# The kinds of file a corpus folder is read for (a file without an extension
+# too): every other file (a README.md, a review store, notes) is skipped, and
+# ``lawdiff check`` lists it.  A file of these kinds is read, or refused with
+# a message: a .docm is refused, not skipped, so that its owner learns why.
+READ_SUFFIXES = frozenset({"", ".txt", ".json", ".xml", ".docx", ".odt", ".docm", ".dotx", ".dotm", ".ott"})
+
+
+def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tuple[Path, str, str]]:
     """Files to read: (path, display name, edition hint from a year folder).
 
     Files are named in reports relative to their corpus folder
     (``2017/nuxt-artikel-45.payload.json``), so that reports read the same on
     every machine; error messages name the path as given (see :func:`load`).
+    Files in a folder that no reader takes (see :data:`READ_SUFFIXES`) are
+    added to ``skipped`` instead; a file named on its own is always read.
     """
     out: list[tuple[Path, str, str]] = []
     for root in paths:
         if root.is_dir():
             for f in sorted(root.rglob("*")):
                 rel = f.relative_to(root)
-                if not f.is_file() or any(p.startswith(".") for p in rel.parts) or f.name == SETTINGS_FILE:
+                if not f.is_file() or f.name == SETTINGS_FILE:
+                    continue
+                if any(p.startswith(".") for p in rel.parts) or f.suffix.lower() not in READ_SUFFIXES:
+                    if skipped is not None:
+                        skipped.append(rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}")
                     continue
                 hint = next((m.group(1) for p in reversed(rel.parts[:-1]) if (m := _YEAR_DIR.match(p))), "")
                 display = rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}"
@@ -123,7 +136,8 @@ def load(
     read as editions beside the corpus.
     """
     roots = paths or [default_corpus()]
-    files = corpus_files(roots)
+    ignored: list[str] = []
+    files = corpus_files(roots, ignored)
     years = _years(editions)
     cache = cache or Cache(None)
     read: list[tuple[PageTree, PageCheck]] = []
@@ -159,7 +173,7 @@ def load(
         # An edition asked for is not where its name said: read everything,
         # so that the error lists every edition the corpus has.
         return load(paths, (), cache, drafts)
-    return corpus
+    return replace(corpus, skipped=tuple(ignored))
 
 
 def _years(names: Iterable[str]) -> set[str] | None:

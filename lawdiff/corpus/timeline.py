@@ -7,6 +7,7 @@ lossless accounting of every page.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
@@ -21,6 +22,7 @@ from lawdiff.model import (
     amend,
     article_of,
     chronological,
+    from_anchor,
     normalize_address,
     printing_number,
 )
@@ -42,6 +44,8 @@ class Corpus:
     choices: for a year held from two sources, why the bare year means the
         one it means.
     settings: the corpus settings (``lawdiff.toml``).
+    skipped: files of the corpus folders that no reader takes (a README.md,
+        a review store), which ``lawdiff check`` lists.
     """
 
     editions: tuple[Edition, ...]
@@ -50,6 +54,7 @@ class Corpus:
     variants: tuple[Edition, ...] = field(default=())
     choices: dict[str, str] = field(default_factory=dict)
     settings: Settings = field(default_factory=Settings)
+    skipped: tuple[str, ...] = ()
 
     def names(self) -> list[str]:
         return list(dict.fromkeys([e.name for e in self.editions] + [e.name for e in self.variants]))
@@ -104,12 +109,22 @@ class Corpus:
         return tuple(sorted(eds, key=chronological))
 
     def clause(self, spec: str) -> tuple[Edition, Clause | None]:
-        """``EDITION[:ADDRESS]`` -> the edition and the clause (None for no address)."""
-        name, _, address = spec.partition(":")
+        """``EDITION[:ADDRESS]`` -> the edition and the clause (None for no address).
+
+        The address may be given in the report's anchor form (``45C4b`` for
+        ``45C4(b)``).
+        """
+        name, sep, address = spec.partition(":")
+        if not sep and name.strip() not in self.names() and re.fullmatch(r"\d{1,3}(?!\d)\S*", name.strip()):
+            # "45C4": an address without its edition.
+            raise UsageError(
+                f"{name.strip()!r} names no edition",
+                fix=f"write EDITION:ADDRESS, e.g. {self.editions[-1].name if self.editions else '2017'}:{name.strip()}",
+            )
         edition = self.edition(name.strip())
         if not address.strip():
             return edition, None
-        clause = edition.find(address)
+        clause = edition.find(address) or edition.find(from_anchor(address))
         if clause is None:
             article = edition.find(article_of(normalize_address(address)) or "-")
             if article is not None:

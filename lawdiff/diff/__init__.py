@@ -31,7 +31,7 @@ from lawdiff.diff.records import (
     RefStatus,
     Step,
 )
-from lawdiff.diff.study import PairIndex, Study
+from lawdiff.diff.study import PairIndex, Study, scopes, within
 from lawdiff.diff.words import rebuild, word_diff
 
 __all__ = [
@@ -54,6 +54,8 @@ __all__ = [
     "editorial_only",
     "history",
     "rebuild",
+    "scopes",
     "timeline_with",
+    "within",
     "word_diff",
 ]

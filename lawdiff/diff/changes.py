@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rapidfuzz import fuzz
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange, RefStatus, change_id
+from lawdiff.diff.significance import significance
 from lawdiff.diff.words import word_diff
-from lawdiff.model import Clause, Edition, article_of
+from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # ---------------------------------------------------------------------------
 # Comparing editions
@@ -45,10 +48,17 @@ def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
         if not (link.old and link.new) and (link.old or link.new)[0] in unmatched_text:
             continue
         changes.append(_change(link, old, new, alignment, old_articles, new_articles, with_title=True))
-    order_old = {c.address: i for i, c in enumerate(old.walk())}
-    order_new = {c.address: i for i, c in enumerate(new.walk())}
+    order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
-    return Comparison(old.name, new.name, alignment.thresholds, tuple(changes), alignment)
+    # What kinds of words each difference touched (the committee's hints).
+    for k, ch in enumerate(changes):
+        if ch.kind is not ChangeKind.UNCHANGED or ch.title_changed:
+            signals = significance(ch, old, new)
+            if signals:
+                changes[k] = replace(ch, signals=signals)
+    return Comparison(
+        old.name, new.name, alignment.thresholds, tuple(changes), alignment, old.digest(), new.digest()
+    )
 
 
 def _order_key(ch: Change, order_old: dict[str, int], order_new: dict[str, int]) -> tuple[int, int, int]:
@@ -57,6 +67,62 @@ def _order_key(ch: Change, order_old: dict[str, int], order_new: dict[str, int])
     if ch.new:
         return (0, order_new.get(ch.new[0], 0), order_old.get(ch.old[0], -1) if ch.old else -1)
     return (1, order_old.get(ch.old[0], 0), 0)
+
+
+def _comparable(clauses: list[Clause], articles: set[str], other: Edition, other_articles: set[str]) -> bool:
+    """Whether the other edition's corpus could hold what these clauses are, so that their absence there is news.
+
+    An article's clause: when the other corpus holds the article.  A chapter,
+    part or paragraph heading: when the other corpus holds one of its
+    articles under a heading of the same kind (a corpus of article pages
+    alone says nothing of chapters).  A front page (preface, definitions):
+    when the other corpus holds front pages at all.
+    """
+    inside = articles - {""}
+    if inside:
+        return bool(inside & other_articles)
+    for c in clauses:
+        if c.kind in CONTAINER_KINDS:
+            under = {a.address for a in c.walk() if a.kind is Kind.ARTICLE}
+            layers = _layers(other)
+            if not any(c.kind in layers.get(a, ()) for a in under):
+                return False
+        elif c.kind is Kind.PAGE and not any(top.kind is Kind.PAGE for top in _pages(other)):
+            return False
+    return True
+
+
+def _layers(edition: Edition) -> dict[str, set[Kind]]:
+    """For each article, the kinds of heading above it (chapter, part, paragraph)."""
+    out: dict[str, set[Kind]] = {}
+
+    def visit(c: Clause, above: frozenset[Kind]) -> None:
+        if c.kind is Kind.ARTICLE:
+            out.setdefault(c.address, set()).update(above)
+            return
+        here = above | {c.kind} if c.kind in CONTAINER_KINDS else above
+        for child in c.children:
+            visit(child, here)
+
+    for top in edition.clauses:
+        visit(top, frozenset())
+    return out
+
+
+def _pages(edition: Edition) -> list[Clause]:
+    """The front pages and other pages of an edition, wherever they sit."""
+    out: list[Clause] = []
+
+    def visit(c: Clause) -> None:
+        if c.kind is Kind.PAGE:
+            out.append(c)
+        elif c.kind in CONTAINER_KINDS:
+            for child in c.children:
+                visit(child)
+
+    for top in edition.clauses:
+        visit(top)
+    return out
 
 
 def _change(
@@ -112,9 +178,9 @@ def _change(
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]
     if link.old and not link.new:
-        counterpart = not old_arts - {""} or bool((old_arts - {""}) & new_articles)
+        counterpart = _comparable(olds, old_arts, new, new_articles)
     elif link.new and not link.old:
-        counterpart = not new_arts - {""} or bool((new_arts - {""}) & old_articles)
+        counterpart = _comparable(news, new_arts, old, old_articles)
     else:
         counterpart = True
     return Change(

@@ -6,6 +6,7 @@ import enum
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lawdiff.align import Alignment, Aspect, Method, Thresholds
@@ -72,6 +73,48 @@ class RefChange:
         return self.status is RefStatus.KEPT and self.consistent is False
 
 
+class Flag(enum.Enum):
+    """What kind of words a change touched."""
+
+    MODAL = "modal"
+    NEGATION = "negation"
+    ACTOR = "actor"
+    NUMBER = "number"
+    REFERENCE = "reference"
+    CONDITION = "condition"
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One flag of a change and the words that raised it.
+
+    flag: what kind of words changed.
+    removed: those words of the old text that the new one lost, as printed
+        (for ``reference``: the old targets, ``16D1``).
+    added: those words of the new text that the old one lacked, as printed
+        (for ``reference``: the new targets, ``16C1``).
+    """
+
+    flag: Flag
+    removed: tuple[str, ...]
+    added: tuple[str, ...]
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """Every word that raised the flag, removed ones first."""
+        return self.removed + self.added
+
+
+# The flags that make a change normative: all but a retargeted reference,
+# which a renumbering elsewhere causes without changing the rule.
+NORMATIVE = frozenset(Flag) - {Flag.REFERENCE}
+
+
+def normative(signals: Iterable[Signal]) -> bool:
+    """Whether a change is normative: it has any flag but ``reference``."""
+    return any(s.flag in NORMATIVE for s in signals)
+
+
 # Bumped when what the id is made of changes: ids of one version never
 # collide with another's.
 CHANGE_ID_VERSION = "lawdiff-change-1"
@@ -132,6 +175,8 @@ class Change:
         the article at all, so an addition or removal may only mean that the
         corpus is partial.
     id: the change's durable identity (:func:`change_id`).
+    signals: what kinds of words the change touched, each with its words
+        (:mod:`lawdiff.diff.significance`), for a change that is a difference.
     """
 
     kind: ChangeKind
@@ -157,6 +202,12 @@ class Change:
     counterpart_in_corpus: bool
     id: str = ""
     pinned_by: str = ""
+    signals: tuple[Signal, ...] = ()
+
+    @property
+    def normative(self) -> bool:
+        """Whether the change may change the rule: any flag but ``reference``."""
+        return normative(self.signals)
 
     @property
     def method(self) -> str:
@@ -193,6 +244,8 @@ class Comparison:
     thresholds: Thresholds
     changes: tuple[Change, ...]
     alignment: Alignment
+    old_digest: str = ""  # a hash of each edition's content (Edition.digest), for provenance
+    new_digest: str = ""
 
     def counts(self, changes: list[Change] | tuple[Change, ...] | None = None) -> dict[str, int]:
         """Counts by kind and flag, of all changes or of a selection of them (see :func:`counts`)."""

@@ -25,7 +25,6 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -33,53 +32,14 @@ from dataclasses import dataclass
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
-from lawdiff.diff.records import Change, Op, Piece, RefStatus
+from lawdiff.diff.records import NORMATIVE, Change, Flag, Op, Piece, RefStatus, Signal, normative
+
+# The records live with the other change records; they are named here too.
+__all__ = ["NORMATIVE", "WORD_LISTS", "Flag", "Signal", "flags", "normative", "significance"]
 from lawdiff.model import Clause, Edition, find_references, parent_address
 
 # ---------------------------------------------------------------------------
 # Records
-
-
-class Flag(enum.Enum):
-    """What kind of words a change touched."""
-
-    MODAL = "modal"
-    NEGATION = "negation"
-    ACTOR = "actor"
-    NUMBER = "number"
-    REFERENCE = "reference"
-    CONDITION = "condition"
-
-
-@dataclass(frozen=True, slots=True)
-class Signal:
-    """One flag of a change and the words that raised it.
-
-    flag: what kind of words changed.
-    removed: those words of the old text that the new one lost, as printed
-        (for ``reference``: the old targets, ``16D1``).
-    added: those words of the new text that the old one lacked, as printed
-        (for ``reference``: the new targets, ``16C1``).
-    """
-
-    flag: Flag
-    removed: tuple[str, ...]
-    added: tuple[str, ...]
-
-    @property
-    def words(self) -> tuple[str, ...]:
-        """Every word that raised the flag, removed ones first."""
-        return self.removed + self.added
-
-
-# The flags that make a change normative: all but a retargeted reference,
-# which a renumbering elsewhere causes without changing the rule.
-NORMATIVE = frozenset(Flag) - {Flag.REFERENCE}
-
-
-def normative(signals: Iterable[Signal]) -> bool:
-    """Whether a change is normative: it has any flag but ``reference``."""
-    return any(s.flag in NORMATIVE for s in signals)
 
 
 # ---------------------------------------------------------------------------

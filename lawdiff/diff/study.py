@@ -21,7 +21,8 @@ from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.diff.changes import compare
 from lawdiff.diff.records import Change, Comparison
-from lawdiff.model import Edition, article_of
+from lawdiff.errors import UsageError
+from lawdiff.model import Edition, article_of, from_anchor, natural_key, parent_address
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +130,41 @@ class Study:
         """The changes of a pair touching ``article`` on either side, in the comparison's order."""
         comp = self.compare(old, new)
         return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
+
+
+def scopes(addresses: Iterable[str], editions: Iterable[Edition]) -> tuple[str, ...]:
+    """The clause addresses a selection names (``--article 45``, ``45C``), checked against the editions.
+
+    Each is an article number or any clause address; the anchor form of the
+    report (``45C4b``) is taken too.  A name none of the editions holds is
+    refused with the articles they do hold.
+    """
+    eds = list(editions)
+    out: list[str] = []
+    for given in addresses:
+        found = next((c.address for e in eds if (c := e.find(given) or e.find(from_anchor(given))) is not None), None)
+        if found is None:
+            held = sorted({a.address for e in eds for a in e.articles()}, key=natural_key)
+            names = " nor ".join(e.name for e in eds)
+            raise UsageError(
+                f"neither {names} has an article or clause {given!r}",
+                fix=f"name an article ({', '.join(held) or 'none held'}) or a clause in one of them, e.g. 45C",
+            )
+        out.append(found)
+    return tuple(out)
+
+
+def within(change: Change, scopes: tuple[str, ...]) -> bool:
+    """Whether a change touches one of the clauses ``scopes`` names or what is under them (all when none)."""
+    if not scopes:
+        return True
+    wanted = set(scopes)
+    if change.article in wanted:
+        return True
+    for address in change.old + change.new:
+        a = address
+        while a:
+            if a in wanted:
+                return True
+            a = parent_address(a)
+    return False

@@ -30,6 +30,7 @@ them: :mod:`lawdiff.sources` reads files and builds these trees
 from lawdiff.model.address import (
     address_parts,
     article_of,
+    from_anchor,
     natural_key,
     normalize_address,
     parent_address,
@@ -65,6 +66,7 @@ __all__ = [
     "article_of",
     "chronological",
     "find_references",
+    "from_anchor",
     "natural_key",
     "normalize_address",
     "parent_address",

@@ -100,3 +100,28 @@ def roman_to_int(text: str) -> int:
         total = total - value if value < prev else total + value
         prev = max(prev, value)
     return total
+
+
+_ANCHOR_PART = re.compile(r"\.p\d+|\.fn\d+|\.\d+|_\d+|\d+|[A-Z]|[a-z]+|.")
+
+
+def from_anchor(anchor: str) -> str:
+    """An address from the anchor form of the report (``45C4b`` -> ``45C4(b)``, ``45E_2`` -> ``45E~2``).
+
+    The anchor drops an item's parentheses; lower-case letters occur in an
+    article address only inside them or after a dot (``.p1``, ``.fn1``), so
+    they can be put back.  Addresses outside the articles are returned as
+    given.
+    """
+    text = anchor.strip()
+    if not _ARTICLE_ADDRESS.match(text) or "(" in text:
+        return text
+    out = []
+    for part in _ANCHOR_PART.findall(text):
+        if part.isalpha() and part.islower():
+            out.append(f"({part})")
+        elif part.startswith("_"):
+            out.append("~" + part[1:])
+        else:
+            out.append(part)
+    return "".join(out)

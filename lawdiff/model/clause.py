@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import pickle
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -181,8 +181,20 @@ class Edition:
     def digest(self) -> str:
         """A hash of everything the edition holds (not of what was computed from it): a cache key."""
         if not self._digest:
-            content = (self.name, self.year, self.clauses, self.sources, self.variant, self.effective, self.base)
-            self._digest.append(hashlib.sha256(pickle.dumps(content, protocol=4)).hexdigest())
+            # A canonical encoding (pickle is not one: it shares repeated objects
+            # as it meets them), clause by clause in document order.
+            digest = hashlib.sha256()
+            head = [self.name, self.year, self.variant, self.effective, self.base]
+            head.append([[s.file, s.format, s.page, s.printing, s.pages] for s in self.sources])
+            digest.update(json.dumps(head, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            for c in self.walk():
+                row = [
+                    c.kind.value, c.address, c.label, c.title, c.text, c.marker, c.anchor, c.extra, list(c.notes),
+                    [c.source.file, c.source.line, c.source.path], len(c.children), len(c.footnotes),
+                    [[r.target, r.start, r.end, r.printed, r.via] for r in c.references],
+                ]
+                digest.update(b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+            self._digest.append(digest.hexdigest())
         return self._digest[0]
 
     def walk(self) -> Iterator[Clause]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from lawdiff import __version__
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, Comparison, History
 from lawdiff.model import Clause, Edition
@@ -136,18 +137,24 @@ def check(corpus: Corpus, dangling: list[Dangling]) -> str:
                 }
                 for d in dangling
             ],
+            "skipped": list(corpus.skipped),
             "lost": any(ch.unplaced for ch in corpus.checks),
         }
     )
 
 
 COMPARE_SCHEMA = "https://lawdiff.invalid/schemas/compare.schema.json"
+HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
+# The version of the JSON schemas (schemas/*.schema.json): it changes with them.
+SCHEMA_VERSION = 2
 
 
 def comparison(comp: Comparison, changes: list[Change]) -> str:
     return dumps(
         {
             "$schema": COMPARE_SCHEMA,
+            "schema_version": SCHEMA_VERSION,
+            "lawdiff": {"version": __version__, "editions": {comp.old: comp.old_digest, comp.new: comp.new_digest}},
             "old": comp.old,
             "new": comp.new,
             "thresholds": comp.thresholds.as_dict(),
@@ -160,6 +167,8 @@ def comparison(comp: Comparison, changes: list[Change]) -> str:
 def history(h: History) -> str:
     return dumps(
         {
+            "$schema": HISTORY_SCHEMA,
+            "schema_version": SCHEMA_VERSION,
             "clause": h.start,
             "introduced": h.introduced,
             "steps": [
@@ -180,6 +189,7 @@ def history(h: History) -> str:
 def change(ch: Change) -> dict[str, Any]:
     """A change as the JSON schema (schemas/compare.schema.json) describes it."""
     return {
+        "id": ch.id,
         "kind": ch.kind.value,
         "aspect": ch.aspect.value,
         "old": list(ch.old),
@@ -203,4 +213,7 @@ def change(ch: Change) -> dict[str, Any]:
         "old_texts": list(ch.old_texts),
         "new_texts": list(ch.new_texts),
         "counterpart_in_corpus": ch.counterpart_in_corpus,
+        "pinned_by": ch.pinned_by,
+        "flags": [{"flag": s.flag.value, "removed": list(s.removed), "added": list(s.added)} for s in ch.signals],
+        "normative": ch.normative,
     }

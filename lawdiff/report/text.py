@@ -2,20 +2,35 @@
 
 Law text is printed whole, never wrapped or shortened, except in outlines,
 which show titles (or the opening words of untitled clauses) by design.
+
+Everything read from a source (law text, titles, addresses, file names,
+notes) passes through :func:`clean` before it is printed: a control
+character in a dump (``ESC ] 0 ; ... BEL`` sets a terminal's window title)
+shows as U+FFFD, as the HTML report shows it, and never reaches the
+terminal.  Colours are added by ``style`` around text already clean.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 
-from lawdiff.align import Aspect, Thresholds
+from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
-from lawdiff.diff import Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
-from lawdiff.diff.records import RefStatus
-from lawdiff.model import Clause, Edition, Kind
+from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
+from lawdiff.diff.records import RefStatus, Signal
+from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report import article_ranges, where
 
 Style = Callable[[str, str], str]  # (text, role) -> text
+
+# Control characters other than the line break and the tab: C0, DEL and C1.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """Text from a source, safe for a terminal: control characters become U+FFFD."""
+    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
 
 
 def plain(text: str, _role: str) -> str:
@@ -27,15 +42,23 @@ def _snippet(text: str, width: int = 60) -> str:
     return first if len(first) <= width else first[: width - 1].rstrip() + "…"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+# ---------------------------------------------------------------------------
+# Editions, outlines, clauses, checks
+
+
 def editions(corpus: Corpus) -> str:
     lines = []
     for e in corpus.listing():
         clauses = list(e.walk())
         arts = [a.address for a in e.articles()]
-        lines.append(f"{e.name}")
+        lines.append(clean(e.name))
         if e.base:
-            lines.append(f"  amends     {e.base}, in force from {e.effective}")
-        lines.append(f"  printing   {', '.join(e.printings) or '(not stated)'}")
+            lines.append(f"  amends     {clean(e.base)}, in force from {clean(e.effective)}")
+        lines.append(f"  printing   {clean(', '.join(e.printings)) or '(not stated)'}")
         lines.append(f"  articles   {article_ranges(arts) or '(none)'}  ({len(arts)})")
         lines.append(
             f"  clauses    {len(clauses)} ({sum(1 for c in clauses if c.text)} with text, "
@@ -45,21 +68,15 @@ def editions(corpus: Corpus) -> str:
             listed = sum(1 for n in e.navigation if n.address and n.address[0].isdigit())
             lines.append(f"  contents   {len(e.navigation)} entries, {listed} articles listed")
         for s in e.sources:
-            lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
+            lines.append(f"  source     {clean(s.file)} ({s.format}, page {clean(s.page)})")
     for year, variant in corpus.aliases().items():
-        lines.append(f"{year} means {variant} ({corpus.choices.get(year, 'the default source')})")
+        lines.append(f"{clean(year)} means {clean(variant)} ({corpus.choices.get(year, 'the default source')})")
     return "\n".join(lines) + "\n"
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def outline(e: Edition, style: Style = plain) -> str:
-    lines = [
-        style(f"{e.name}", "heading")
-        + f"  ({len(e.sources)} source files; printing {', '.join(e.printings) or 'not stated'})"
-    ]
+    printing = clean(", ".join(e.printings)) or "not stated"
+    lines = [style(clean(e.name), "heading") + f"  ({_count(len(e.sources), 'source file')}; printing {printing})"]
 
     def visit(c: Clause, depth: int) -> None:
         if c.kind is Kind.FOOTNOTE:
@@ -67,7 +84,9 @@ def outline(e: Edition, style: Style = plain) -> str:
         head = " ".join(x for x in (c.label, c.title) if x) or _snippet(c.text)
         if c.label and not c.title and c.text and c.kind not in (Kind.ARTICLE,):
             head = f"{c.label} {_snippet(c.text)}"
-        lines.append(f"{'  ' * depth}{style(c.address, 'address')}  {head}")
+        if not head:
+            head = f"({c.kind.value}, untitled)"
+        lines.append(f"{'  ' * depth}{style(clean(c.address), 'address')}  {clean(head)}")
         for ch in c.children:
             visit(ch, depth + 1)
 
@@ -91,54 +110,74 @@ def clause(e: Edition, c: Clause, style: Style = plain) -> str:
     if source and source.pages:
         about.append(f"printed pages {source.pages}")
     lines = [
-        style(f"{e.name}:{c.address}", "heading") + f"  {c.kind.value}",
-        f"source: {where(c.source)}" + (f" ({', '.join(about)})" if about else ""),
+        style(clean(f"{e.name}:{c.address}"), "heading") + f"  {c.kind.value}",
+        clean(f"source: {where(c.source)}" + (f" ({', '.join(about)})" if about else "")),
         "",
     ]
     _body(c, 0, lines, style)
     return "\n".join(lines) + "\n"
 
 
+def _with_markers(c: Clause) -> str:
+    """A clause's text with its footnote markers where they stand in the printing."""
+    marks = sorted(((f.anchor, f.marker or f.label) for f in c.footnotes if f.anchor >= 0), reverse=True)
+    text = c.text
+    for at, marker in marks:
+        if 0 <= at <= len(text):
+            # Where the marker was taken out, so was the space before it.
+            glue = "" if not at or text[at - 1 : at] == " " else " "
+            text = text[:at] + glue + marker + text[at:]
+    return text
+
+
 def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
     pad = "  " * depth
-    head = " ".join(x for x in (c.label, c.title) if x)
-    tag = style(f"[{c.address}]", "address")
+    head = clean(" ".join(x for x in (c.label, c.title) if x))
+    tag = style(clean(f"[{c.address}]"), "address")
+    text = clean(_with_markers(c))
     if c.title:
-        extra = f" {c.extra}" if c.extra else ""  # a container's range: "Art. 41 t/m 49"
+        extra = f" {clean(c.extra)}" if c.extra else ""  # a container's range: "Art. 41 t/m 49"
         lines.append(f"{pad}{tag} {style(head, 'title')}{extra}")
-        lines.extend(f"{pad}  {para}" for para in c.text.split("\n") if c.text)
+        lines.extend(f"{pad}  {para}" for para in text.split("\n") if c.text)
     else:
-        paras = c.text.split("\n") if c.text else [""]
-        lines.append(f"{pad}{tag} " + " ".join(x for x in (c.label, paras[0]) if x))
+        paras = text.split("\n") if c.text else [""]
+        lines.append(f"{pad}{tag} " + " ".join(x for x in (clean(c.label), paras[0]) if x))
         lines.extend(f"{pad}  {para}" for para in paras[1:])
     for n in c.notes:
-        lines.append(f"{pad}  note: {n}")
+        lines.append(f"{pad}  note: {clean(n)}")
     if c.references:
         refs = ", ".join(f"{r.target} ({r.printed!r})" for r in c.references)
-        lines.append(f"{pad}  references: {refs}")
+        lines.append(f"{pad}  references: {clean(refs)}")
     for f in c.footnotes:
-        marker = f" (marker {f.marker})" if f.marker else ""
-        lines.append(f"{pad}  {style(f'[{f.address}]', 'address')} {f.label} {f.text}{marker}")
+        # The note as printed: its marker, then its text (the label as read
+        # is kept apart when a misprint was read as another: "!)" as "1)").
+        shown = f.marker or f.label
+        read = f" (printed {f.label!r})" if f.label and f.marker and f.label != f.marker else ""
+        lines.append(f"{pad}  {style(clean(f'[{f.address}]'), 'address')} {clean(shown)} {clean(f.text)}{clean(read)}")
         for n in f.notes:
-            lines.append(f"{pad}    note: {n}")
+            lines.append(f"{pad}    note: {clean(n)}")
         if f.references:
-            lines.append(f"{pad}    references: " + ", ".join(f"{r.target} ({r.printed!r})" for r in f.references))
+            lines.append(
+                f"{pad}    references: " + clean(", ".join(f"{r.target} ({r.printed!r})" for r in f.references))
+            )
     for ch in c.children:
         _body(ch, depth + 1, lines, style)
 
 
-def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain) -> str:
+def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skipped: Iterable[str] = ()) -> str:
     lines: list[str] = []
     for ch in corpus.checks:
         lines.extend(_page_check(ch, style))
+    for name in skipped:
+        lines.append(f"{clean(name)}: skipped (no reader takes this kind of file)")
     conflicts = [(e.name, c) for e in corpus.editions for c in e.conflicts]
     lines.append("")
     if conflicts:
         lines.append(style(f"{len(conflicts)} clause(s) read twice with different wording:", "warn"))
         for name, c in conflicts:
-            lines.append(f"  {name}:{c.address} {c.field}: {where(c.first)} vs {where(c.second)}")
-            lines.append(f"    first:  {c.first_text}")
-            lines.append(f"    second: {c.second_text}")
+            lines.append(clean(f"  {name}:{c.address} {c.field}: {where(c.first)} vs {where(c.second)}"))
+            lines.append(f"    first:  {clean(c.first_text)}")
+            lines.append(f"    second: {clean(c.second_text)}")
     else:
         lines.append("duplicate clauses: none disagree")
     suspect = [d for d in dangling if not d.absent_article]
@@ -146,7 +185,7 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain) -> str
     if suspect:
         lines.append(style(f"{len(suspect)} reference(s) to a clause missing from an article that is present:", "warn"))
         for d in suspect:
-            lines.append(f"  {d.edition}:{d.source} -> {d.target} ({d.printed!r}) at {where(d.loc)}")
+            lines.append(clean(f"  {d.edition}:{d.source} -> {d.target} ({d.printed!r}) at {where(d.loc)}"))
     else:
         lines.append("references into the articles present: all found")
     if absent:
@@ -156,8 +195,10 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain) -> str
         for name, targets in by_edition.items():
             uniq = sorted(set(targets), key=lambda t: (len(t), t))
             lines.append(
-                f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles not in the corpus: "
-                f"{', '.join(uniq)}"
+                clean(
+                    f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles not in the corpus: "
+                    f"{', '.join(uniq)}"
+                )
             )
     total = sum(c.tokens for c in corpus.checks)
     placed = sum(c.placed for c in corpus.checks)
@@ -175,12 +216,13 @@ def _page_check(ch: PageCheck, style: Style) -> list[str]:
     pct = 100.0 * ch.ratio
     status = style("ok", "ok") if not ch.unplaced else style("LOST TEXT", "warn")
     lines = [
-        f"{ch.file}: {ch.edition} {ch.format}, page {ch.page}: {ch.placed}/{ch.tokens} placed ({pct:.1f}%) {status}"
+        clean(f"{ch.file}: {ch.edition} {ch.format}, page {ch.page}: {ch.placed}/{ch.tokens} placed ({pct:.1f}%) ")
+        + status
     ]
     for u in ch.unplaced:
-        lines.append(f"  unplaced at {where(u.loc)}: {u.text}")
+        lines.append(clean(f"  unplaced at {where(u.loc)}: {u.text}"))
     for loc, note in ch.notes:
-        lines.append(f"  note {where(loc)}: {note}")
+        lines.append(clean(f"  note {where(loc)}: {note}"))
     return lines
 
 
@@ -189,84 +231,128 @@ def _page_check(ch: PageCheck, style: Style) -> list[str]:
 
 
 def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
-    """A word-level difference inline: ``[-deleted-]{+inserted+}`` without colour."""
+    """A word-level difference inline: ``[-deleted-]{+inserted+}`` without colour.
+
+    The layout is never diffed: white space that only one side has (a line
+    break where a split cut a sentence) is printed as the new text has it,
+    outside the markers, and a line break of the old text only is dropped.
+    """
     out = []
     for p in pieces:
+        text = clean(p.text)
         if p.op is Op.EQUAL:
-            out.append(p.text)
-        elif p.op is Op.DELETE:
-            out.append(style(f"[-{p.text}-]", "delete"))
+            out.append(text)
+            continue
+        core = text.strip()
+        if not core:
+            if p.op is Op.INSERT:
+                out.append(text)
+            elif not out or not out[-1].endswith((" ", "\n")):
+                out.append(" " if "\n" in text else text)
+            continue
+        lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()) :]
+        if p.op is Op.DELETE:
+            lead, trail = lead.replace("\n", " "), trail.replace("\n", " ")
+            out.append(lead + style(f"[-{core}-]", "delete") + trail)
         else:
-            out.append(style(f"{{+{p.text}+}}", "insert"))
+            out.append(lead + style(f"{{+{core}+}}", "insert") + trail)
     return "".join(out)
 
 
 def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
-    c = comp.counts(changes)
-    return (
+    listed = list(comp.changes if changes is None else changes)
+    c = comp.counts(listed)
+    normative = sum(1 for ch in listed if ch.counterpart_in_corpus and ch.normative)
+    return clean(
         f"{comp.old} -> {comp.new}: {c['unchanged']} unchanged, {c['modified']} modified "
         f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
         f"{c['added']} added, {c['removed']} removed; {c['renumbered']} renumbered, {c['moved']} moved, "
-        f"{c['title_changed']} titles changed"
+        f"{c['title_changed']} titles changed; {normative} normative"
         + (f"; {c['outside_corpus']} more in articles one corpus lacks (not counted)" if c["outside_corpus"] else "")
     )
 
 
-def thresholds_line(t: Thresholds) -> str:
-    return "thresholds: " + " ".join(f"{k}={v:g}" for k, v in t.as_dict().items())
+def thresholds_line(t: Thresholds, verbose: bool = False) -> str:
+    """The thresholds of the run: only those set away from their defaults, unless ``verbose``."""
+    defaults = DEFAULT_THRESHOLDS.as_dict()
+    shown = {k: v for k, v in t.as_dict().items() if verbose or v != defaults[k]}
+    if not shown:
+        return ""
+    label = "thresholds" if verbose else "thresholds set"
+    return f"{label}: " + " ".join(f"{k}={v:g}" for k, v in shown.items())
 
 
-def comparison(comp: Comparison, changes: list[Change], show_all: bool, style: Style = plain) -> str:
-    lines = [style(counts_line(comp, changes), "heading"), thresholds_line(comp.thresholds)]
+def comparison(
+    comp: Comparison, changes: list[Change], show_all: bool, style: Style = plain, verbose: bool = False
+) -> str:
+    lines = [style(counts_line(comp, changes), "heading")]
+    if line := thresholds_line(comp.thresholds, verbose):
+        lines.append(line)
+    outside = [ch for ch in changes if not ch.counterpart_in_corpus]
+    if outside:
+        lines.append(_outside_line(comp, outside))
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
-        by_article.setdefault(ch.article, []).append(ch)
+        if ch.counterpart_in_corpus:
+            by_article.setdefault(ch.article, []).append(ch)
     hidden = 0
     for article, group in by_article.items():
         # A stale reference (kept while its target moved) needs the reader's
         # eye even in a clause whose text did not change.
-        shown = [
-            ch for ch in group if show_all or ch.is_difference or any(r.consistent is False for r in ch.references)
-        ]
+        shown = [ch for ch in group if show_all or ch.noteworthy]
         hidden += len(group) - len(shown)
         if not shown:
             continue
         lines.append("")
-        head = f"Article {article}" if article[:1].isdigit() else article
-        partial = [ch for ch in shown if not ch.counterpart_in_corpus]
-        if partial and len(partial) == len(shown):
-            other = comp.old if shown[0].new else comp.new
-            head += f" (not in the {other} corpus)"
-        lines.append(style(head, "heading"))
+        lines.append(style(clean(f"Article {article}" if article[:1].isdigit() else article), "heading"))
         for ch in shown:
-            lines.extend(_change_lines(ch, style))
+            lines.extend(_change_lines(comp, ch, style))
     if hidden:
         lines.append("")
         lines.append(f"{hidden} unchanged clause(s) not shown (--all shows them)")
     return "\n".join(lines) + "\n"
 
 
-def _change_lines(ch: Change, style: Style) -> list[str]:
+def _outside_line(comp: Comparison, outside: list[Change]) -> str:
+    """What one corpus holds and the other lacks, said once: not changes, since the other corpus cannot tell."""
+    parts: list[str] = []
+    for name, other, side in ((comp.new, comp.old, "new"), (comp.old, comp.new, "old")):
+        addrs = [a for ch in outside for a in (ch.new if side == "new" else ch.old)]
+        if not addrs:
+            continue
+        arts = article_ranges(sorted({article_of(a) for a in addrs if article_of(a)}, key=int))
+        others = sorted({a for a in addrs if not article_of(a)})
+        pieces = [f"article(s) {arts}" if arts else "", f"heading(s) {', '.join(others)}" if others else ""]
+        what = "; ".join(x for x in pieces if x)
+        parts.append(f"{what} only in the {name} corpus (the {other} corpus does not hold them)")
+    return clean("not compared: " + "; ".join(parts))
+
+
+def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
     if ch.old and ch.new:
         where_ = ", ".join(ch.old) if ch.old == ch.new else f"{', '.join(ch.old)} -> {', '.join(ch.new)}"
     else:
         where_ = ", ".join(ch.old or ch.new)
-    flags = []
+    notes = []
     if ch.aspect is Aspect.TITLE:
-        flags.append("heading")
+        notes.append("heading")
     if ch.renumbered:
-        flags.append("renumbered")
+        notes.append("renumbered")
     if ch.moved:
-        flags.append("moved")
+        notes.append("moved")
     if ch.editorial_only:
-        flags.append("editorial only")
-    if ch.kind is not ChangeKind.ADDED and ch.kind is not ChangeKind.REMOVED and ch.kind is not ChangeKind.UNCHANGED:
-        flags.append(f"similarity {_similarity(ch.similarity)}")
-    if ch.uncertain:
-        flags.append(f"uncertain: score {ch.score:.2f}")
-    head = f"  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(where_, 'address')}"
-    if flags:
-        head += f"  ({'; '.join(flags)})"
+        notes.append("editorial only")
+    if ch.kind not in (ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.UNCHANGED):
+        notes.append(f"words {_alike(ch.similarity)} alike")
+    if ch.pinned_by:
+        notes.append(f"matched by hand by {ch.pinned_by}")
+    elif ch.uncertain:
+        notes.append(f"uncertain match: evidence {ch.score:.2f}, certain from {comp.thresholds.certain:g}")
+    flags = f" [{', '.join(s.flag.value for s in ch.signals)}]" if ch.signals else ""
+    head = f"  {ch.id[:SHORT_ID]}  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(clean(where_), 'address')}"
+    head += flags
+    if notes:
+        head += f"  ({clean('; '.join(notes))})"
     lines = [head]
     if ch.aspect is Aspect.TITLE:
         if ch.kind is not ChangeKind.UNCHANGED:
@@ -277,18 +363,29 @@ def _change_lines(ch: Change, style: Style) -> list[str]:
         if ch.kind is not ChangeKind.UNCHANGED and (ch.old_texts != ch.new_texts):
             for para in diff_text(ch.diff, style).split("\n"):
                 lines.append(f"    {para}")
-    if ch.uncertain and ch.reasons:
-        lines.append(f"    why: {'; '.join(ch.reasons)}")
+    if ch.signals:
+        lines.append("    flags: " + "; ".join(_signal_text(s) for s in ch.signals))
+    if ch.uncertain and ch.reasons and not ch.pinned_by:
+        lines.append(f"    why: {clean('; '.join(ch.reasons))}")
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
-        lines.append("    references: " + ", ".join(_ref_text(r) for r in refs))
+        lines.append("    references: " + clean(", ".join(_ref_text(r) for r in refs)))
     return lines
 
 
-def _similarity(value: float) -> str:
-    """Two decimals, but never "1.00" for a text that did change."""
-    shown = f"{value:.2f}"
-    return f"{value:.3f}" if shown == "1.00" and value < 1.0 else shown
+def _signal_text(s: Signal) -> str:
+    """``modal -moet +wordt geacht``: a flag and the words that raised it."""
+    if s.removed and s.added and s.flag.value == "reference":
+        return clean(f"{s.flag.value} {', '.join(s.removed)} -> {', '.join(s.added)}")
+    words = [f"-{w}" for w in s.removed] + [f"+{w}" for w in s.added]
+    return clean(f"{s.flag.value} {' '.join(words)}")
+
+
+def _alike(value: float) -> str:
+    """A similarity as a percentage that never reads 100 % for a text that did change."""
+    pct = value * 100
+    shown = f"{pct:.0f} %"
+    return f"{pct:.1f} %" if shown == "100 %" and value < 1.0 else shown
 
 
 def _ref_text(r: RefChange) -> str:
@@ -303,22 +400,25 @@ def _ref_text(r: RefChange) -> str:
 
 
 def history(h: History, style: Style = plain) -> str:
-    lines = [style(f"history of {h.start}", "heading")]
+    lines = [style(clean(f"history of {h.start}"), "heading")]
     for step in h.steps:
+        name = clean(step.edition)
         if not step.in_corpus:
-            lines.append(f"{step.edition}  (article not in the {step.edition} corpus)")
+            lines.append(f"{name}  (article not in the {name} corpus)")
             continue
         if not step.addresses:
-            lines.append(f"{step.edition}  (none: {'removed' if step.change else 'not present'})")
+            lines.append(f"{name}  (none: {'removed' if step.kinds else 'not present'})")
             continue
-        kind = f"  [{step.change}]" if step.change else ""
-        lines.append(style(f"{step.edition}  {', '.join(step.addresses)}", "address") + kind)
+        kind = f"  [{step.change}]" if step.kinds else ""
+        lines.append(style(clean(f"{step.edition}  {', '.join(step.addresses)}"), "address") + kind)
         for addr, txt in zip(step.addresses, step.texts, strict=True):
-            prefix = f"  {addr}: " if len(step.addresses) > 1 else "  "
-            lines.append(prefix + txt)
+            prefix = f"  {clean(addr)}: " if len(step.addresses) > 1 else "  "
+            lines.append(prefix + clean(txt))
         for ch in step.changes:
             if ch.kind is ChangeKind.MODIFIED and ch.aspect is Aspect.TEXT:
-                lines.append(f"  changes ({', '.join(ch.old)} -> {', '.join(ch.new)}): {diff_text(ch.diff, style)}")
+                lines.append(
+                    f"  changes ({clean(', '.join(ch.old))} -> {clean(', '.join(ch.new))}): {diff_text(ch.diff, style)}"
+                )
     if h.introduced:
-        lines.append(f"current wording introduced in {h.introduced}")
+        lines.append(f"current wording introduced in {clean(h.introduced)}")
     return "\n".join(lines) + "\n"
