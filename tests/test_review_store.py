@@ -98,9 +98,10 @@ def test_reading_a_missing_default_store_reads_empty_and_creates_nothing(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_reading_a_missing_named_store_is_an_error(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="no review store here"):
-        open_for_reading(find_store(tmp_path / "typo.sqlite"))
+def test_reading_a_missing_named_store_reads_empty_and_creates_nothing(tmp_path: Path) -> None:
+    with open_for_reading(find_store(tmp_path / "new.sqlite")) as s:
+        assert s.counts()["decisions"] == 0
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_newer_store_is_refused(path: Path) -> None:

@@ -89,7 +89,11 @@ def default_author() -> str:
 def _reader(review_file: Path | None) -> Store:
     from lawdiff.review import find_store, open_for_reading
 
-    return open_for_reading(find_store(review_file))
+    loc = find_store(review_file)
+    if not loc.exists and loc.rule != "default":
+        # Not an error (the first write creates it), but a typo should not pass unseen.
+        click.echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
+    return open_for_reading(loc)
 
 
 def _writer(review_file: Path | None) -> Store:

@@ -4,8 +4,9 @@ A change is named by a unique prefix of its id (at least
 :data:`~lawdiff.review.store.MIN_PREFIX` hex digits; the text output shows
 :data:`SHORT_ID` of them), or by the new side's ``EDITION:ADDRESS``
 (``2017:45C4(b)``, or the report's anchor form ``2017:45C4b``), with the
-pair given where several pairs hold that clause.  A removed clause, which
-has no new side, is named by its old side.  An unknown or ambiguous name
+pair given where several pairs hold that clause.  An edition that is no
+pair's new side (the oldest, or a removed clause's) is looked up on the old
+side.  An unknown or ambiguous name
 lists the candidates.
 """
 
@@ -112,15 +113,14 @@ def _by_address(
 ) -> Named:
     chosen = [c for c in comps if pair is None or (c.old, c.new) == pair]
     found: list[Named] = []
-    # The new side first; a removed clause has only its old side.
+    # The new side first; an edition that is no pair's new side (the oldest)
+    # and a removed clause have only the old side.
     for side in ("new", "old"):
         for comp in chosen:
             if (comp.new if side == "new" else comp.old) != edition:
                 continue
             for ch in comp.changes:
                 addresses = ch.new if side == "new" else ch.old
-                if side == "old" and ch.new:
-                    continue
                 if any(same_address(address, a) for a in addresses):
                     found.append(Named(target(comp, ch), ch))
         if found:
@@ -135,11 +135,10 @@ def _by_address(
             ):
                 found.append(Named(Target.of(d), None, d))
     if not found:
-        known = sorted({c.new for c in chosen} | {c.old for c in chosen})
         raise UsageError(
             f"no change of {edition}:{address} in the pairs compared "
             f"({', '.join(f'{c.old} -> {c.new}' for c in chosen) or 'none'})",
-            fix=f"name a clause of {', '.join(known) or 'a compared edition'}, or give --pair OLD NEW",
+            fix=_near(edition, address, chosen),
         )
     pairs = {(n.target.old_edition, n.target.new_edition) for n in found}
     if len(pairs) > 1:
@@ -153,15 +152,28 @@ def _by_address(
     return found[0]
 
 
+def _near(edition: str, address: str, comps: Sequence[Comparison]) -> str:
+    """What to name instead: the changes under the address (a clause without own text, 45C4), if any."""
+    spelled = normalize_address(address)
+    under: list[Named] = []
+    for comp in comps:
+        for ch in comp.changes:
+            sides = (ch.new if comp.new == edition else ()) + (ch.old if comp.old == edition else ())
+            if any(a.startswith(spelled) for a in sides):
+                under.append(Named(target(comp, ch)))
+    if under:
+        return f"changes under it: {_candidates(under)}"
+    known = sorted({c.new for c in comps} | {c.old for c in comps})
+    return f"name a clause of {', '.join(known) or 'a compared edition'} (lawdiff show EDITION), or give --pair OLD NEW"
+
+
 def _candidates(found: list[Named]) -> str:
     parts = []
     for n in found[:_LISTED]:
         t = n.target
-        where = (
-            " ".join(x for x in (", ".join(t.old), "->", ", ".join(t.new)) if x)
-            if t.old and t.new
-            else (", ".join(t.old or t.new))
-        )
+        where = ", ".join(t.old or t.new)
+        if t.old and t.new and t.old != t.new:
+            where = f"{', '.join(t.old)} -> {', '.join(t.new)}"
         aspect = " (heading)" if t.aspect == "title" else ""
         parts.append(f"{short(t.id)} {t.old_edition}->{t.new_edition} {t.kind} {where}{aspect}")
     more = f"; and {len(found) - _LISTED} more" if len(found) > _LISTED else ""

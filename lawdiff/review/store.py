@@ -132,20 +132,10 @@ def open_for_writing(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEO
 
 
 def open_for_reading(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEOUT) -> Store:
-    """Open the store read-only; a missing store found by the default rule reads as empty.
-
-    A store named by ``--review`` or ``$LAWDIFF_REVIEW`` must exist: a typo
-    should not read as "no decisions yet".
-    """
+    """Open the store read-only; a missing store reads as empty (and is not created)."""
     loc = where if isinstance(where, StoreLocation) else StoreLocation(where, "--review")
     path = loc.path
     if not path.exists():
-        if loc.rule != "default":
-            raise InputError(
-                f"no review store here (named by {loc.rule})",
-                file=str(path),
-                fix="check the name; a writing command such as `lawdiff review set` creates the store",
-            )
         return empty_store()
     if path.is_dir():
         raise InputError(
