@@ -104,7 +104,9 @@ def test_a_corrected_draft_shows_the_decision_outdated(env: dict[str, str], tmp_
     assert lines[3] == f"      accepted was decided on an earlier text ({cid[:10]}, 2024-05-14 10:00 UTC):"
     assert lines[4].startswith("        made on 2017:45C4(b): De leider " + OLD_WORDS)
     assert lines[5].startswith("        now     2017:45C4(b): De leider " + NEW_WORDS)
-    assert lines[6].startswith("        changed since: De leider mag een [-onbedoeld-]{+per ongeluk+} aangeduide kaart ")
+    assert lines[6].startswith(
+        "        changed since: De leider mag een [-onbedoeld-]{+per ongeluk+} aangeduide kaart "
+    )
     assert lines[6].count("[-") == 1 and lines[6].count("{+") == 1
     # Only the outdated one: the filter leaves the others out.
     assert len([ln for ln in lines if re.match(r"  [0-9a-f]{10}  ", ln)]) == 1
@@ -160,7 +162,10 @@ def test_csv_and_jsonl_exports_and_import_into_another_store(env: dict[str, str]
     first = ok(other, "import", str(exported))
     assert first.startswith(f"{exported}: 2 added, 0 replaced")
     second = ok(other, "import", str(exported))
-    assert second == f"{exported}: 0 added, 0 replaced by a later version, 0 kept (this store's was later), 2 already here; 0 log entries added\n"
+    assert second == (
+        f"{exported}: 0 added, 0 replaced by a later version, 0 kept (this store's was later), "
+        "2 already here; 0 log entries added\n"
+    )
     assert ok(other, "list", "--status", "accepted", "--pair", "2007", "2017") == ok(
         env, "list", "--status", "accepted", "--pair", "2007", "2017"
     )
@@ -230,7 +235,8 @@ def test_bad_input_is_one_line(env: dict[str, str], tmp_path: Path) -> None:
     missing = {**env, "LAWDIFF_REVIEW": str(tmp_path / "typo.sqlite")}
     result = run(missing, "list", "--pair", "2007", "2017")
     assert result.exit_code == 0 and "open" in result.stdout
-    assert result.stderr == f"lawdiff: note: no review store at {tmp_path / 'typo.sqlite'} (named by LAWDIFF_REVIEW) yet: no decisions\n"
+    note = f"no review store at {tmp_path / 'typo.sqlite'} (named by LAWDIFF_REVIEW) yet: no decisions"
+    assert result.stderr == f"lawdiff: note: {note}\n"
     assert not (tmp_path / "typo.sqlite").exists()
 
 

@@ -160,7 +160,9 @@ def test_a_full_id_in_the_store_needs_no_run(bundled_run: list[Comparison], stor
 def test_an_ambiguous_prefix_lists_the_candidates(store: Store) -> None:
     for n in (1, 2):
         store.set_status(
-            Target(f"abcd{n:036x}", "2007", "2017", "text", "modified", "45", (f"45C{n}",), (f"45C{n}",), ("a",), ("b",)),
+            Target(
+                f"abcd{n:036x}", "2007", "2017", "text", "modified", "45", (f"45C{n}",), (f"45C{n}",), ("a",), ("b",)
+            ),
             Status.QUERY,
             "Anne",
         )
@@ -194,6 +196,9 @@ def test_short_ids_are_the_diff_stages() -> None:
 
 def test_loading_the_review_package_loads_neither_align_nor_diff() -> None:
     """So that lawdiff.align can import lawdiff.review.corrections."""
-    code = "import sys, lawdiff.review; print(sorted(m for m in sys.modules if m.startswith(('lawdiff.align', 'lawdiff.diff'))))"
+    code = (
+        "import sys, lawdiff.review; "
+        "print(sorted(m for m in sys.modules if m.startswith(('lawdiff.align', 'lawdiff.diff'))))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == "[]"
