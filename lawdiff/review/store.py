@@ -181,6 +181,14 @@ def _connect_read_only(path: Path, timeout: float) -> sqlite3.Connection:
     # read-only, a read-only share): SQLite cannot make its -shm file there.
     # immutable=1 reads the file as it is, which is right for a store no one
     # is writing; its last writer checkpointed the log into it on closing.
+    wal = path.with_name(path.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise InputError(
+            f"the store's write-ahead log ({wal.name}) holds changes that cannot be read in a folder "
+            "that cannot be written",
+            file=str(path),
+            fix="copy the store and its -wal file to a folder you may write, and read it there",
+        )
     return sqlite3.connect(
         f"{uri}?mode=ro&immutable=1", uri=True, timeout=timeout, isolation_level=None, check_same_thread=False
     )
@@ -188,9 +196,13 @@ def _connect_read_only(path: Path, timeout: float) -> sqlite3.Connection:
 
 def _identify(conn: sqlite3.Connection, path: Path) -> int:
     """The store's schema version; an error for any other file or a newer store."""
-    app = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    # One statement, so one snapshot: a store that another process is
+    # creating right now is seen either empty or complete.
+    app, version, tables = conn.execute(
+        "SELECT a.application_id, v.user_version, (SELECT count(*) FROM sqlite_master) "
+        "FROM pragma_application_id() AS a, pragma_user_version() AS v"
+    ).fetchone()
+    version = int(version)
     if app != APPLICATION_ID and not (app == 0 and version == 0 and tables == 0):
         raise InputError(
             "is an SQLite database but not a lawdiff review store",
@@ -365,24 +377,48 @@ class Store:
             return [rows.from_columns(table, dict(zip(cols, r, strict=True))) for r in cursor]
 
     def decisions(self, pairs: Collection[tuple[str, str]] | None = None) -> list[Decision]:
-        """All decisions (or those of the pairs named), oldest first."""
-        found = [rows.record("decisions", r) for r in self._rows("decisions", "ORDER BY created, id")]
-        out = [d for d in found if isinstance(d, Decision)]
+        """All decisions (or those of the pairs named), oldest first: one query."""
+        out = self._decisions("ORDER BY created, id")
         if pairs is not None:
             wanted = set(pairs)
             out = [d for d in out if d.pair in wanted]
         return out
 
     def decision(self, change_id: str) -> Decision | None:
-        found = self._rows("decisions", "WHERE id = ?", (change_id,))
-        d = rows.record("decisions", found[0]) if found else None
-        return d if isinstance(d, Decision) else None
+        found = self._decisions("WHERE id = ?", (change_id,))
+        return found[0] if found else None
+
+    def _decisions(self, where: str, params: tuple[Any, ...] = ()) -> list[Decision]:
+        # A run's decisions are read on every `review list` and report: built
+        # straight from the rows, the JSON columns of a row parsed in one go.
+        cols = rows.COLUMNS["decisions"]
+        with self._guard():
+            found = self._conn.execute(f"SELECT {', '.join(_q(c) for c in cols)} FROM decisions {where}", params)
+            thresholds: dict[str, tuple[tuple[str, float], ...]] = {}
+            out: list[Decision] = []
+            loads = json.loads
+            for r in found:
+                old, new, old_texts, new_texts = loads(f"[{r[6]},{r[7]},{r[10]},{r[11]}]")
+                t = thresholds.get(r[16])
+                if t is None:
+                    t = thresholds[r[16]] = tuple(loads(r[16]).items())
+                out.append(
+                    Decision(
+                        r[0], r[1], r[2], r[3], r[4], r[5], tuple(old), tuple(new), r[8], r[9], tuple(old_texts),
+                        tuple(new_texts), Status(r[12]), r[13], r[14], r[15], t, r[17], r[18], r[19],
+                    )
+                )  # fmt: skip
+        return out
 
     def comments(self, include_deleted: bool = False) -> list[Comment]:
-        """All comments, oldest first (deleted ones only when asked)."""
+        """All comments, oldest first (deleted ones only when asked): one query."""
         where = "" if include_deleted else "WHERE deleted = 0"
-        found = [rows.record("comments", r) for r in self._rows("comments", f"{where} ORDER BY created, id")]
-        return [c for c in found if isinstance(c, Comment)]
+        cols = rows.COLUMNS["comments"]
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT {', '.join(_q(c) for c in cols)} FROM comments {where} ORDER BY created, id"
+            )
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
 
     def meetings(self) -> list[Meeting]:
         found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
@@ -688,12 +724,21 @@ class Store:
         added = replaced = kept = unchanged = log_added = 0
         conflicts: list[str] = []
         with self._write(author, action_meeting=False) as w:
+            known = {t: {r[0] for r in w.conn.execute(f"SELECT id FROM {t}")} for t in TABLES}
+            fresh: list[tuple[str, dict[str, Any]]] = []
             for table, row in records:
-                current = w.get(table, row["id"])
-                if current is None:
-                    w.put(table, row, "import")
+                if row["id"] not in known[table]:
+                    # New records go in by the batch; tables come in the order
+                    # that the foreign keys need (see exchange.TYPES).
+                    fresh.append((table, row))
+                    known[table].add(row["id"])
                     added += 1
-                elif current == row:
+                    continue
+                w.insert_many(fresh, "import")
+                fresh = []
+                current = w.get(table, row["id"])
+                assert current is not None  # known, and the batch holding it was just written
+                if current == row:
                     unchanged += 1
                 elif (row["updated"], rows.dumps(row)) > (current["updated"], rows.dumps(current)):
                     w.put(table, row, "import")
@@ -706,9 +751,12 @@ class Store:
                         conflicts.append(
                             f"{table[:-1]} {row['id'][:10]}: kept this store's version of {current['updated']}"
                         )
+            w.insert_many(fresh, "import")
+            have = {r[0] for r in w.conn.execute("SELECT id FROM log")}
             for entry in log:
-                if w.conn.execute("SELECT 1 FROM log WHERE id = ?", (entry["id"],)).fetchone() is None:
+                if entry["id"] not in have:
                     w.foreign_entry(entry)
+                    have.add(entry["id"])
                     log_added += 1
         return MergeResult(added, replaced, kept, log_added, unchanged, tuple(conflicts))
 
@@ -752,6 +800,34 @@ class _Write:
         before = self.get(table, row["id"])
         self._upsert(table, row)
         self.entry(action, table, row["id"], before, row)
+
+    def insert_many(self, batch: list[tuple[str, dict[str, Any]]], action: str) -> None:
+        """Insert new records (none of them in the store yet) and their log entries, by the batch."""
+        for table in dict.fromkeys(t for t, _ in batch):
+            chosen = [row for t, row in batch if t == table]
+            cols = list(rows.COLUMNS[table])
+            self.conn.executemany(
+                f"INSERT INTO {table} ({', '.join(_q(c) for c in cols)}) VALUES ({', '.join('?' * len(cols))})",
+                ([rows.to_columns(table, row)[c] for c in cols] for row in chosen),
+            )
+            self.conn.executemany(
+                'INSERT INTO log (id, write, author, at, action, "table", record, meeting, before, after) '
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+                (
+                    (
+                        new_id(),
+                        self.write,
+                        self.author,
+                        self.now,
+                        action,
+                        table,
+                        row["id"],
+                        self.meeting,
+                        rows.dumps(row),
+                    )
+                    for row in chosen
+                ),
+            )
 
     def restore(self, table: str, record_id: str, row: dict[str, Any] | None, undoes: str) -> None:
         before = self.get(table, record_id)
