@@ -465,3 +465,19 @@ def test_an_import_whose_comment_lacks_its_decision_is_refused_whole(tmp_path: P
 def test_utc_now_is_iso_utc() -> None:
     now = store_module.utc_now()
     assert now.endswith("Z") and now[10] == "T" and len(now) == 27
+
+
+def test_the_fast_readers_give_what_the_rows_say(store: Store) -> None:
+    from lawdiff.review import rows
+    from lawdiff.review.records import as_row
+
+    store.set_status(tgt(1), Status.TRANSLATION_FIX, "Anne", comment="Eén.")
+    c = store.add_comment(tgt(1), "Twee.", "Bert")
+    store.delete_comment(c.id, "Bert")
+    # The generic path reads the columns by name.
+    by_name = [rows.record("decisions", r) for r in store._rows("decisions", "ORDER BY created, id")]
+    assert store.decisions() == by_name
+    assert [as_row(d)["status"] for d in by_name] == ["translation-fix"]
+    by_name = [rows.record("comments", r) for r in store._rows("comments", "ORDER BY created, id")]
+    assert store.comments(include_deleted=True) == by_name
+    assert [cm.deleted for cm in store.comments(include_deleted=True)] == [False, True]
