@@ -117,20 +117,23 @@ class Pin:
 
     old, new: addresses in the old and the new edition.
     by: who set it.
+    id: its record in the review store ("" when it is not kept in one).
     """
 
     old: tuple[str, ...]
     new: tuple[str, ...]
     by: str = ""
+    id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Forbid:
-    """Never pair these two clauses."""
+    """Never pair these two clauses (``by``, ``id``: as for :class:`Pin`)."""
 
     old: str
     new: str
     by: str = ""
+    id: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from rapidfuzz import fuzz, process
-
 from lawdiff.align.records import Aspect, Corrections, Link, Method
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
@@ -15,6 +13,9 @@ from lawdiff.model import Edition, Kind
 def _align_titles(
     old: Edition, new: Edition, text_links: list[Link], t: Thresholds, corrections: Corrections | None = None
 ) -> list[Link]:
+    # rapidfuzz is imported where it is used: reading a store or --help need not load it.
+    from rapidfuzz import fuzz, process
+
     a_titled, b_titled = titled(old), titled(new)
     # Where did each old address's text go?
     dest: dict[str, set[str]] = {}

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from lawdiff import __version__
-from lawdiff.cli import compare, ingest, report
+from lawdiff.cli import compare, ingest, report, review
 from lawdiff.errors import LawdiffBug, LawdiffError
 
 
@@ -75,3 +75,4 @@ def main() -> None:
 
 for command in (ingest.editions, ingest.show, ingest.check, compare.compare, compare.history, report.report):
     main.add_command(command)
+main.add_command(review.review)

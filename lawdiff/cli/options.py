@@ -10,7 +10,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from lawdiff.diff import Study
     from lawdiff.model import Edition
     from lawdiff.report.text import Style
+    from lawdiff.review import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,6 +44,8 @@ class Inputs:
     draft: Path | None = None
     draft_name: str = ""
     draft_state: str = "accepted"
+    review: Path | None = None  # --review FILE
+    use_review: bool = True  # --no-review leaves the store out
 
     def cache(self) -> Cache:
         from lawdiff.cache import Cache
@@ -57,13 +60,34 @@ class Inputs:
         # A draft named on the command line is always read, whatever else is named.
         return load(list(self.dirs) or None, editions, self.cache(), drafts)
 
-    def study(self, corpus: Corpus, editions: Iterable[Edition], overrides: dict[str, float] | None = None) -> Study:
-        """The study of ``editions``: thresholds from the defaults, the corpus settings, then ``--threshold``."""
+    def store(self) -> Store | None:
+        """The review store to read, when there is one and the command was not told --no-review."""
+        if not self.use_review:
+            return None
+        from lawdiff.review import find_store, open_for_reading
+
+        where = find_store(self.review)
+        if not where.exists:
+            if where.rule != "default":
+                click.echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
+            return None
+        return open_for_reading(where)
+
+    def study(
+        self,
+        corpus: Corpus,
+        editions: Iterable[Edition],
+        overrides: dict[str, float] | None = None,
+        store: Store | None = None,
+    ) -> Study:
+        """The study of ``editions``: thresholds from the defaults, the corpus settings, then ``--threshold``;
+        the hand corrections of ``store`` handed to the aligner."""
         from lawdiff.align import DEFAULT_THRESHOLDS
         from lawdiff.diff import Study
 
         thresholds = DEFAULT_THRESHOLDS.with_overrides({**corpus.settings.thresholds, **(overrides or {})})
-        return Study(tuple(editions), thresholds, cache=self.cache())
+        corrections = store.all_corrections() if store is not None else {}
+        return Study(tuple(editions), thresholds, corrections, cache=self.cache())
 
 
 def corpus_option(f: F) -> F:
@@ -116,6 +140,30 @@ def corpus_option(f: F) -> F:
             raise UsageError("--as names the edition of a --draft, but no --draft is given", fix="add --draft FILE")
         inputs = Inputs(corpus_dirs, not no_cache, draft, draft_name, draft_state)
         return f(*args, inputs=inputs, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def review_option(f: F) -> F:
+    """``--review FILE`` and ``--no-review``; listed below ``corpus_option``, whose ``inputs`` it completes."""
+
+    @click.option(
+        "--review",
+        "review_file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        metavar="FILE",
+        help="The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder.",
+    )
+    @click.option(
+        "--no-review",
+        is_flag=True,
+        help="Leave the committee's review out: no decisions, comments or hand corrections.",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, inputs: Inputs, review_file: Path | None, no_review: bool, **kwargs: Any) -> Any:
+        if no_review and review_file is not None:
+            raise UsageError("--review and --no-review contradict each other", fix="give one of them")
+        return f(*args, inputs=replace(inputs, review=review_file, use_review=not no_review), **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rapidfuzz import fuzz
-
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange, RefStatus, change_id
@@ -125,6 +123,13 @@ def _pages(edition: Edition) -> list[Clause]:
     return out
 
 
+def _ratio(a: str, b: str) -> float:
+    """Text similarity 0..1 (rapidfuzz's ratio, in C; imported on first use)."""
+    from rapidfuzz import fuzz
+
+    return round(fuzz.ratio(a, b) / 100, 4)
+
+
 def _change(
     link: Link,
     old: Edition,
@@ -166,7 +171,7 @@ def _change(
     old_arts = {article_of(a) for a in link.old}
     new_arts = {article_of(a) for a in link.new}
     moved = both and old_arts != new_arts
-    similarity = 1.0 if old_text == new_text else round(fuzz.ratio(old_text, new_text) / 100, 4)
+    similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text)
     editorial = both and (
         (
             old_text != new_text

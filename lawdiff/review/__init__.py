@@ -1,0 +1,81 @@
+"""The committee's review store: decisions about the changes of a run, kept across re-runs.
+
+A rules committee decides about each change over several meetings while
+the draft is corrected and the report regenerated.  The store is one SQLite
+file (:mod:`~lawdiff.review.store`) of decisions (one per change id, with
+the texts it was made on), comment threads, meetings, hand corrections of the
+alignment and an append-only audit log.  :func:`attach` matches its
+decisions to the comparisons of a run (current, outdated, orphaned, not
+compared); the report, the server and the meeting documents render from the
+:class:`ReviewView` it returns.
+
+Modules: ``records`` (the values), ``schema`` (tables and migrations),
+``rows`` (rows as dicts), ``store`` (opening, reading, writing, undo,
+merging), ``view`` (matching decisions to a run), ``ids`` (naming a change),
+``runs`` (which pairs a run compares), ``pins`` (corrections named on the
+command line), ``corrections`` (the value the aligner takes), ``render``
+(``review list`` and ``review log``), ``exchange`` (JSONL, CSV, Markdown
+minutes, import).
+
+This package sits after :mod:`lawdiff.diff` in the pipeline, but nothing in
+it imports the diff or align stages when it is loaded (only inside functions
+or for type checking), so that :mod:`lawdiff.align` may import
+:mod:`lawdiff.review.corrections`.
+"""
+
+from __future__ import annotations
+
+from lawdiff.align.records import Corrections, Forbid, Pin
+from lawdiff.review.records import (
+    STATUSES,
+    Comment,
+    Correction,
+    CorrectionKind,
+    Decision,
+    LogEntry,
+    Meeting,
+    Status,
+)
+from lawdiff.review.store import (
+    DEFAULT_FILE,
+    ENV_STORE,
+    Store,
+    StoreLocation,
+    Target,
+    empty_store,
+    find_store,
+    open_for_reading,
+    open_for_writing,
+)
+from lawdiff.review.view import Entry, Outdated, ReviewView, StaleCorrection, State, attach, stale_corrections, target
+
+__all__ = [
+    "DEFAULT_FILE",
+    "ENV_STORE",
+    "STATUSES",
+    "Comment",
+    "Correction",
+    "CorrectionKind",
+    "Corrections",
+    "Decision",
+    "Entry",
+    "Forbid",
+    "LogEntry",
+    "Meeting",
+    "Outdated",
+    "Pin",
+    "ReviewView",
+    "StaleCorrection",
+    "State",
+    "Status",
+    "Store",
+    "StoreLocation",
+    "Target",
+    "attach",
+    "empty_store",
+    "find_store",
+    "open_for_reading",
+    "open_for_writing",
+    "stale_corrections",
+    "target",
+]

@@ -1,0 +1,245 @@
+"""Decisions matched to the changes of a run: what every renderer shows.
+
+:func:`attach` takes the store and the comparisons of a run and says, per
+change id, which decision applies and how:
+
+* **current**: the decision was made on this very change (same id: same
+  pair, addresses and texts);
+* **outdated**: no decision has this change's id, but one was made on an
+  earlier form of it, found by its pair and old addresses (or, failing
+  that, its new addresses).  It is shown with the text it was made on beside
+  the current one, never applied to the new text as if decided on it;
+* no decision: the change is ``open``.
+
+A decision that fits no change of its pair is **orphaned** (its clauses
+vanished); one on a pair that the run does not compare is **not compared**.
+Neither is ever dropped.  The report, the server and the meeting documents
+render from a :class:`ReviewView` and compute nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from lawdiff.review.records import Comment, Correction, Decision, Status
+from lawdiff.review.store import Store, Target
+
+if TYPE_CHECKING:
+    from lawdiff.diff.records import Change, Comparison
+    from lawdiff.model import Edition
+
+
+class State(enum.Enum):
+    NONE = "none"  # no decision: open
+    CURRENT = "current"
+    OUTDATED = "outdated"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """The review of one change of the run.
+
+    decision: the decision shown (its own, or an outdated one), or None.
+    comments: that decision's thread, oldest first.
+    earlier: other decisions made on earlier forms of the change, newest
+        first (superseded by ``decision``).
+    """
+
+    change: str
+    pair: tuple[str, str]
+    state: State = State.NONE
+    decision: Decision | None = None
+    comments: tuple[Comment, ...] = ()
+    earlier: tuple[Decision, ...] = ()
+
+    @property
+    def status(self) -> Status:
+        return self.decision.status if self.decision else Status.OPEN
+
+    @property
+    def assignee(self) -> str:
+        return self.decision.assignee if self.decision else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outdated:
+    """A decision whose change is no longer in the run, and the change it now sits on."""
+
+    decision: Decision
+    change: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaleCorrection:
+    """A hand correction naming clauses that the corpus no longer holds (``EDITION:ADDRESS``)."""
+
+    correction: Correction
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewView:
+    """The store's records matched to one run.
+
+    entries: per change id of the run.
+    outdated, orphaned, not_compared: decisions that are not current, in
+        the order they were made.
+    comments: every decision's thread by decision id (orphaned ones too).
+    corrections: the hand corrections of the compared pairs.
+    stale_corrections: those naming clauses the corpus no longer holds
+        (only when :func:`attach` was given the editions).
+    pairs: the pairs the run compared.
+    """
+
+    entries: Mapping[str, Entry]
+    outdated: tuple[Outdated, ...]
+    orphaned: tuple[Decision, ...]
+    not_compared: tuple[Decision, ...]
+    comments: Mapping[str, tuple[Comment, ...]]
+    corrections: tuple[Correction, ...]
+    stale_corrections: tuple[StaleCorrection, ...]
+    pairs: tuple[tuple[str, str], ...] = field(default=())
+
+    def entry(self, change_id: str) -> Entry:
+        found = self.entries.get(change_id)
+        return found if found is not None else Entry(change_id, ("", ""))
+
+
+def target(comparison: Comparison, change: Change) -> Target:
+    """What a decision on this change records."""
+    return Target(
+        id=change.id,
+        old_edition=comparison.old,
+        new_edition=comparison.new,
+        aspect=change.aspect.value,
+        kind=change.kind.value,
+        article=change.article,
+        old=change.old,
+        new=change.new,
+        old_texts=change.old_texts,
+        new_texts=change.new_texts,
+        thresholds=tuple(comparison.thresholds.as_dict().items()),
+    )
+
+
+def attach(
+    store: Store, comparisons: Iterable[Comparison], editions: Mapping[str, Edition] | None = None
+) -> ReviewView:
+    """Match the store's decisions to the changes of a run (loaded in one query per table)."""
+    comps = list(comparisons)
+    pairs = tuple(dict.fromkeys((c.old, c.new) for c in comps))
+    decisions = store.decisions()
+    by_pair: dict[tuple[str, str], list[Decision]] = {}
+    for d in decisions:
+        by_pair.setdefault(d.pair, []).append(d)
+    threads: dict[str, list[Comment]] = {}
+    for c in store.comments():
+        threads.setdefault(c.decision, []).append(c)
+    comments = {k: tuple(v) for k, v in threads.items()}
+    entries: dict[str, Entry] = {}
+    outdated: list[Outdated] = []
+    orphaned: list[Decision] = []
+    for comp in comps:
+        found, lost = _match(comp, by_pair.get((comp.old, comp.new), []), comments)
+        entries.update(found)
+        orphaned.extend(lost)
+        outdated.extend(
+            Outdated(e.decision, e.change) for e in found.values() if e.state is State.OUTDATED and e.decision
+        )
+    compared = set(pairs)
+    not_compared = [d for d in decisions if d.pair not in compared]
+    corrections = [c for c in store.corrections() if c.pair in compared]
+    stale = stale_corrections(store.corrections(), editions) if editions is not None else []
+    order = {d.id: i for i, d in enumerate(decisions)}
+    return ReviewView(
+        entries=entries,
+        outdated=tuple(sorted(outdated, key=lambda o: order[o.decision.id])),
+        orphaned=tuple(sorted(orphaned, key=lambda d: order[d.id])),
+        not_compared=tuple(not_compared),
+        comments=comments,
+        corrections=tuple(corrections),
+        stale_corrections=tuple(stale),
+        pairs=pairs,
+    )
+
+
+def _match(
+    comp: Comparison, decisions: list[Decision], comments: Mapping[str, tuple[Comment, ...]]
+) -> tuple[dict[str, Entry], list[Decision]]:
+    """Entries of one comparison's changes, and the decisions that fit none of them."""
+    pair = (comp.old, comp.new)
+    ids = {ch.id for ch in comp.changes}
+    own = {d.id: d for d in decisions if d.id in ids}
+    exact: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    single: dict[tuple[str, str, str], list[int]] = {}
+    for i, ch in enumerate(comp.changes):
+        for side, addresses in (("old", ch.old), ("new", ch.new)):
+            if addresses:
+                exact.setdefault((side, ch.aspect.value, addresses), []).append(i)
+                for a in addresses:
+                    single.setdefault((side, ch.aspect.value, a), []).append(i)
+    matched: dict[int, list[Decision]] = {}
+    lost: list[Decision] = []
+    for d in decisions:
+        if d.id in own:
+            continue
+        at = _find(d, exact, single)
+        if at is None:
+            lost.append(d)
+        else:
+            matched.setdefault(at, []).append(d)
+    entries: dict[str, Entry] = {}
+    for i, ch in enumerate(comp.changes):
+        others = sorted(matched.get(i, []), key=lambda d: (d.updated, d.id), reverse=True)
+        mine = own.get(ch.id)
+        if mine is not None:
+            entries[ch.id] = Entry(ch.id, pair, State.CURRENT, mine, comments.get(mine.id, ()), tuple(others))
+        elif others:
+            shown = others[0]
+            entries[ch.id] = Entry(ch.id, pair, State.OUTDATED, shown, comments.get(shown.id, ()), tuple(others[1:]))
+        else:
+            entries[ch.id] = Entry(ch.id, pair)
+    return entries, lost
+
+
+def _find(
+    d: Decision,
+    exact: Mapping[tuple[str, str, tuple[str, ...]], list[int]],
+    single: Mapping[tuple[str, str, str], list[int]],
+) -> int | None:
+    """The change an earlier decision now sits on: the same old addresses, else
+    the most old addresses in common, else the same way by the new ones."""
+    for side, addresses in (("old", d.old), ("new", d.new)):
+        if not addresses:
+            continue
+        hit = exact.get((side, d.aspect, addresses))
+        if hit:
+            return hit[0]
+        shared: dict[int, int] = {}
+        for a in addresses:
+            for i in single.get((side, d.aspect, a), []):
+                shared[i] = shared.get(i, 0) + 1
+        if shared:
+            # Most in common; among equals the first in document order.
+            return min(shared, key=lambda i: (-shared[i], i))
+    return None
+
+
+def stale_corrections(corrections: Iterable[Correction], editions: Mapping[str, Edition]) -> list[StaleCorrection]:
+    """Corrections naming a clause (or an edition) that the corpus no longer holds."""
+    out: list[StaleCorrection] = []
+    for c in corrections:
+        if c.removed:
+            continue
+        missing: list[str] = []
+        for name, addresses in ((c.old_edition, c.old), (c.new_edition, c.new)):
+            edition = editions.get(name)
+            for a in addresses:
+                if edition is None or edition.find(a) is None:
+                    missing.append(f"{name}:{a}")
+        if missing:
+            out.append(StaleCorrection(c, tuple(missing)))
+    return out
