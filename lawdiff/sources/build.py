@@ -9,6 +9,7 @@ corpus merges the pages of an edition and freezes the drafts into
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 from lawdiff.errors import LawdiffBug
@@ -62,22 +63,53 @@ class Draft:
     notes: list[str] = field(default_factory=list)
     extra: str = ""
     unlabeled: int = 0  # pN counter
+    # Text appended since ``text`` was last joined (see ``add_text``).
+    more: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+    length: int = field(default=0, init=False, repr=False, compare=False)
 
     @property
     def article_rooted(self) -> bool:
         return bool(article_of(self.address))
 
+    @property
+    def has_text(self) -> bool:
+        return bool(self.text or self.more)
+
+    def text_ends_with(self, ends: tuple[str, ...]) -> bool:
+        return (self.more[-1] if self.more else self.text).endswith(ends)
+
     def add_text(self, text: str, inlines: tuple[Inline, ...], sep: str) -> list[Inline]:
-        """Append a paragraph to the own text; returns the inlines as placed."""
-        if self.text and text:
-            self.text += sep
-        offset = len(self.text)
-        self.text += text
-        placed = [Inline(x.kind, x.start + offset, x.end + offset, x.value, x.printed) for x in inlines]
+        """Append a paragraph to the own text; returns the inlines as placed.
+
+        The pieces are kept apart until :meth:`join_text`: adding to a
+        string one paragraph at a time copies it each time, quadratic for
+        a clause of thousands of lines.
+        """
+        if not self.more and not self.length:
+            self.length = len(self.text)
+        if self.length and text:
+            self.more.append(sep)
+            self.length += len(sep)
+        offset = self.length
+        if text:
+            self.more.append(text)
+            self.length += len(text)
+        if not offset:
+            placed = list(inlines)
+        else:
+            placed = [Inline(x.kind, x.start + offset, x.end + offset, x.value, x.printed) for x in inlines]
         self.inlines.extend(placed)
         return placed
 
+    def join_text(self) -> None:
+        """Make ``text`` whole again (the builder does this when the page is built)."""
+        if self.more:
+            self.text = self.text + "".join(self.more)
+            self.more.clear()
+        self.length = 0
+
     def freeze(self) -> Clause:
+        self.join_text()
         return Clause(
             kind=self.kind,
             address=self.address,
@@ -119,8 +151,11 @@ class _Builder:
         self.roots: list[Draft] = []
         self.notes: list[tuple[Loc, str]] = []
         self.addresses: dict[str, Draft] = {}
+        # address -> the next ~N to try for a duplicate of it (so that the
+        # Nth duplicate of a label does not retry ~2 ... ~N-1: linear time)
+        self.next_duplicate: dict[str, int] = {}
         # footnote number -> clauses whose text carries that marker, oldest first
-        self.pending: dict[str, list[tuple[Draft, Inline]]] = {}
+        self.pending: dict[str, deque[tuple[Draft, Inline]]] = {}
         base: Draft | None = None
         # The chapter / part / paragraph drafts open at this point of the
         # page, outermost first, and the ones a heading has already named.
@@ -143,9 +178,10 @@ class _Builder:
 
     def _register(self, draft: Draft) -> Draft:
         if draft.address in self.addresses:
-            n = 2
+            n = self.next_duplicate.get(draft.address, 2)
             while f"{draft.address}~{n}" in self.addresses:
                 n += 1
+            self.next_duplicate[draft.address] = n + 1
             draft.notes.append(f"the label {draft.label or draft.address!r} occurs twice here; this one is ~{n}")
             self.notes.append((draft.source, f"duplicate address {draft.address}, kept as {draft.address}~{n}"))
             draft.address = f"{draft.address}~{n}"
@@ -183,7 +219,14 @@ class _Builder:
         self._attach(self.base, article)
         self.stack.append(article)
         rest = scope[len(art) :]
-        if rest:
+        if rest.startswith(".") and rest[1:].isdigit():
+            # A 1936 paragraph page (Sjabloon:1936:28-3, scope 28.3): its body
+            # starts with "3. ..." (after its title), which fills this in.
+            paragraph = Draft(Kind.SUBSECTION, scope, self.page.loc, LabelStyle.NUMBER, title=self.page.scope_title)
+            self._attach(article, paragraph)
+            self.stack.append(paragraph)
+            self.scope_section = paragraph
+        elif rest:
             # A section page (Sjabloon:2017:45C): its body has no "C." heading.
             section = Draft(
                 Kind.SECTION,
@@ -206,24 +249,26 @@ class _Builder:
         placed = draft.add_text(text, inlines, sep)
         for x in placed:
             if x.kind is InlineKind.FOOTNOTE_REF:
-                self.pending.setdefault(x.value, []).append((draft, x))
+                self.pending.setdefault(x.value, deque()).append((draft, x))
 
     # -- blocks -----------------------------------------------------------
 
     def run(self) -> PageTree:
+        handlers = {
+            BlockKind.CONTAINER: self.container,
+            BlockKind.ARTICLE: self.article,
+            BlockKind.LABELED: self.labeled,
+            BlockKind.LIST_ITEM: self.list_item,
+            BlockKind.PARAGRAPH: self.paragraph,
+            BlockKind.FOOTNOTE: self.footnote,
+        }
         for block in self.page.blocks:
-            handler = {
-                BlockKind.CONTAINER: self.container,
-                BlockKind.ARTICLE: self.article,
-                BlockKind.LABELED: self.labeled,
-                BlockKind.LIST_ITEM: self.list_item,
-                BlockKind.PARAGRAPH: self.paragraph,
-                BlockKind.FOOTNOTE: self.footnote,
-            }[block.kind]
-            handler(block)
+            handlers[block.kind](block)
         for number, waiting in self.pending.items():
             for draft, _ in waiting:
                 self.notes.append((draft.source, f"footnote marker {number} in {draft.address} has no note"))
+        for draft in self.addresses.values():
+            draft.join_text()
         return PageTree(self.page, self.roots, self.notes)
 
     def container(self, block: Block) -> None:
@@ -288,6 +333,12 @@ class _Builder:
                 if self.stack[i].style is block.style:
                     del self.stack[i:]
                     break
+        if block.style is LabelStyle.NUMBER and block.title:
+            # A numbered clause with a title of its own (1936 "Inzien van
+            # een losgelaten slag." / "3. Indien ...") is a division of the
+            # article or section, never a sub-item of the items before it.
+            while len(self.stack) > lo + 1 and self.stack[-1].kind in (Kind.ITEM, Kind.SUBITEM, Kind.PARAGRAPH):
+                self.stack.pop()
         parent = self.stack[-1] if self.stack else None
         if parent is not None and parent.kind is Kind.PARAGRAPH:
             self.stack.pop()
@@ -344,7 +395,7 @@ class _Builder:
         if block.title and not block.text:
             # A heading the reader could not label (e.g. an unlabeled <h3>).
             top = self.stack[-1]
-            if not top.title and not top.text and not top.children:
+            if not top.title and not top.has_text and not top.children:
                 top.title = block.title
                 return
             self._unlabeled(
@@ -355,34 +406,43 @@ class _Builder:
         first = block.text[:1]
         if (
             top.kind not in (Kind.ARTICLE, Kind.PAGE, Kind.SECTION, *CONTAINER_KINDS)
-            and top.text
+            and top.has_text
             and not top.children
-            and not top.text.endswith(_TERMINAL)
+            and not top.text_ends_with(_TERMINAL)
             and first.islower()
         ):
             # 1963: an item's sentence broken by a blank line ("c. ... een
             # nalatigheid" / "om te voldoen aan een straf, ...").
             top.notes.append("text continued after a blank line, joined")
+            top.notes.extend(block.notes)
             self._place_text(top, block.text, block.inlines, " ")
             return
+        # A paragraph goes to the innermost clause that is still open to
+        # text: an article, a section without children yet, or a clause
+        # under a title of its own without children yet (1987 "1.
+        # Informatie verstrekken" and its text on the lines after it); a
+        # clause whose text came with its label is closed by the paragraph.
         while (
             len(self.stack) > 1
             and top.kind not in (Kind.ARTICLE, Kind.PAGE, *CONTAINER_KINDS)
-            and (top.text or top.children)
-            and not (top.kind is Kind.SECTION and not top.children)
+            and (top.has_text or top.children)
+            and not ((top.kind is Kind.SECTION or top.title) and not top.children)
         ):
             self.stack.pop()
             top = self.stack[-1]
         if not top.children:
+            top.notes.extend(block.notes)
             self._place_text(top, block.text, block.inlines, "\n")
         else:
             self._unlabeled(top, block, LabelStyle.NONE, "")
 
     def footnote(self, block: Block) -> None:
-        waiting = self.pending.get(block.key) or []
+        waiting = self.pending.get(block.key)
         notes = list(block.notes)
+        owner: Draft
+        marker: Inline | None
         if waiting:
-            owner, marker = waiting.pop(0)
+            owner, marker = waiting.popleft()
             if not waiting:
                 self.pending.pop(block.key, None)
         else:
@@ -391,7 +451,11 @@ class _Builder:
             owner = self.stack[lo] if lo >= 0 else self.stack[-1]
             marker = None
             notes.append("no marker for this note in the text")
-        addr = f"{owner.address}.fn{block.key}"
+        number = block.key
+        if number.startswith("*"):
+            number = self._star_number(owner, block)
+            notes.append(f"note marker printed as {block.label!r}, read as footnote {number}")
+        addr = f"{owner.address}.fn{number}"
         draft = Draft(
             Kind.FOOTNOTE,
             addr,
@@ -404,6 +468,18 @@ class _Builder:
         draft.add_text(block.text, block.inlines, "\n")
         self._register(draft)
         owner.footnotes.append(draft)
+
+    def _star_number(self, owner: Draft, block: Block) -> str:
+        """The number of a 1936 note marked ``*)`` or ``**)``: its stars, or the next free one.
+
+        Counting the stars keeps the number the same on every page that
+        holds the clause; a clause with two notes both printed ``*)`` (the
+        stars restart on each printed page) gets the next number not taken.
+        """
+        n = len(block.key)
+        while f"{owner.address}.fn{n}" in self.addresses:
+            n += 1
+        return str(n)
 
 
 def _labeled_kind(style: LabelStyle, parent: Kind | None) -> Kind:

@@ -4,12 +4,18 @@ What it does, and nothing more:
 
 1. Line endings: CRLF and CR become LF.
 2. Unicode: NFC composition (so that "é" is one character whatever the dump).
-3. Spaces: non-breaking spaces (U+00A0, U+202F, U+2007), tabs and other
-   horizontal white space become a plain space; runs of spaces become one;
-   spaces at the start and end of a line are dropped.
+3. Spaces: every white space character other than LF becomes a plain
+   space: tabs, non-breaking spaces (U+00A0, U+202F, U+2007) and the other
+   Unicode spaces (U+1680, U+2000-U+200A, U+205F, U+3000), and the
+   characters Unicode also counts as white space (U+001C-U+001F, U+0085,
+   U+2028, U+2029: no dump uses them to break a line, and a line is counted
+   by its LF so that a source place means what an editor shows); runs of
+   spaces become one; spaces at the start and end of a line are dropped.
 4. Footnote markers: superscript markers (``¹⁾``, ``²``) are recognised with
-   the same number as ``1)``; the marker is taken out of the text (kept on the
-   footnote as printed), and the space it leaves is closed.
+   the same number as ``1)``, and so is a number fused to the word before it
+   (``speelruimte1``, where the page has the note); 1936's ``*)`` and ``**)``
+   are markers too.  The marker is taken out of the text (kept on the
+   footnote as printed), and the space it leaves is closed (:func:`take_out`).
 
 Law text is never rewritten beyond that: no spelling, case or punctuation is
 changed.  Misprints are read, not corrected, and the reading is noted.
@@ -19,8 +25,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-_HSPACE = re.compile(r"[ \t\u00a0\u2007\u202f\u2000-\u200a\u3000\f\v]+")
+# Every character that ``\s`` (and ``str.isspace``) takes for white space,
+# except LF.  Leaving any of them in the text would let a run of them
+# survive normalization, and every ``\s*`` of the line readers would then
+# rescan the run from each of its characters (quadratic time).
+_HSPACE = re.compile(r"[^\S\n]+")
 
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPER_TO_DIGIT = {ch: str(i) for i, ch in enumerate(SUPERSCRIPT_DIGITS)}
@@ -48,15 +61,78 @@ def superscript_number(marker: str) -> str:
     return digits
 
 
-def close_gap(text: str, pos: int) -> tuple[str, int]:
-    """Remove the doubled space left where a marker was taken out at ``pos``.
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A text with its footnote markers taken out (see :func:`take_out`).
 
-    Returns the new text and the position where the marker stood.
+    text: the text without the markers.
+    positions: for each marker, where it stood in ``text``.
+    starts, ends: the spans of the original text that were taken out (the
+        markers and the spaces closed beside them), in order.
+    before: for each span, how many characters the spans before it took out.
     """
-    left = text[:pos]
-    right = text[pos:]
-    if left.endswith(" ") and (right.startswith(" ") or right == "" or right[:1] in ".,;:)"):
-        left = left[:-1]
-    elif left == "" and right.startswith(" "):
-        right = right[1:]
-    return left + right, len(left)
+
+    text: str
+    positions: tuple[int, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    before: tuple[int, ...]
+
+    def moved(self, offset: int) -> int:
+        """Where an offset into the original text stands in ``text``."""
+        i = bisect_left(self.starts, offset)
+        if i == 0:
+            return offset
+        start, end = self.starts[i - 1], self.ends[i - 1]
+        return offset - self.before[i - 1] - (min(end, offset) - start)
+
+
+# After a marker, these leave no room for the space before it:
+# "boven 1) voor" -> "boven voor", "te voorkomen; ¹⁾" -> "te voorkomen;".
+_GAP_CLOSERS = ("", " ", ".", ",", ";", ":", ")")
+
+
+def take_out(text: str, spans: Sequence[tuple[int, int]]) -> Cut:
+    """Take the markers at ``spans`` (sorted, apart) out of ``text`` (rule 4).
+
+    Each marker leaves no doubled space: the space before it goes when a
+    space, a sign or the end follows it; at the start of the text the space
+    after it goes.  One pass, whatever the number of markers (a line of
+    thousands of markers is read in linear time).
+    """
+    kept: list[tuple[int, int]] = []  # the ranges of ``text`` kept so far, none empty
+    gone: list[tuple[int, int]] = []
+    positions: list[int] = []
+    length = 0  # the length of the text kept so far
+    rest = 0  # where the text not yet decided on starts
+    for start, end in spans:
+        if start > rest:
+            kept.append((rest, start))
+            length += start - rest
+        gone.append((start, end))
+        rest = end
+        after = text[end : end + 1]
+        if kept and text[kept[-1][1] - 1] == " " and after in _GAP_CLOSERS:
+            first, last = kept.pop()
+            if last - 1 > first:
+                kept.append((first, last - 1))
+            gone.append((last - 1, last))
+            length -= 1
+        elif length == 0 and after == " ":
+            gone.append((end, end + 1))
+            rest = end + 1
+        positions.append(length)
+    kept.append((rest, len(text)))
+    gone.sort()
+    before: list[int] = []
+    total = 0
+    for start, end in gone:
+        before.append(total)
+        total += end - start
+    return Cut(
+        "".join(text[a:b] for a, b in kept),
+        tuple(positions),
+        tuple(s for s, _ in gone),
+        tuple(e for _, e in gone),
+        tuple(before),
+    )

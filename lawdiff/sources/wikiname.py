@@ -9,6 +9,7 @@ name                        what it is                             scope
 ==========================  =====================================  =============
 ``45``                      an article page                        ``45``
 ``45C``                     a section page (from 1987 on)          ``45C``
+``28-3``                    paragraph 3 of article 28 (1936)       ``28.3``
 ``HVI``                     chapter VI                             container
 ``HVI3``                    chapter VI, part 3                     container
 ``HVI3I``                   chapter VI, part 3, paragraph I        container
@@ -37,6 +38,10 @@ NAMESPACE_PREFIXES = ("sjabloon", "template")
 
 _TITLE = re.compile(r"^\s*(?P<ns>[^:]+):(?P<edition>\d{4}(?:[+@][\w.-]+)?):(?P<name>.+?)\s*$")
 _ARTICLE = re.compile(r"^(?P<num>\d{1,3})(?P<sec>[A-Z])?$")
+# 1936 numbers an article's paragraphs; the wiki names a paragraph's page
+# "28-3".  Its address is 28.3 (a dot where two numbers would touch), as the
+# same paragraph read from the article's own page.
+_PARAGRAPH = re.compile(r"^(?P<num>\d{1,3})-(?P<par>\d{1,2})$")
 _CHAPTER = re.compile(r"^H(?P<ch>[IVXL]+)(?P<part>\d+)?(?P<par>[IVX]+)?$")
 _NAMED_PART = re.compile(r"^H(?P<ch>[IVXL]+)\s+(?P<name>.+)$")
 _TOC = re.compile(r"^inhoudsopgave\b", re.IGNORECASE)
@@ -54,7 +59,8 @@ class PageName:
     namespace: as written ("Sjabloon").
     edition: "1963", "2017"...
     name: the part after the edition, spaces normalized.
-    kind: "article", "section", "container", "toc" or "front".
+    kind: "article", "section" (a part of an article: a section page, or a
+        1936 paragraph page), "container", "toc" or "front".
     scope: the clause address the page's text starts at ("45", "45C",
         a front-matter slug), or "" for containers and tables of contents.
     containers: the chapter / part / paragraph a container page stands for.
@@ -79,6 +85,8 @@ def parse_title(title: str) -> PageName | None:
     if a := _ARTICLE.match(name):
         kind = "section" if a.group("sec") else "article"
         return PageName(ns, edition, name, kind, name, ())
+    if p := _PARAGRAPH.match(name):
+        return PageName(ns, edition, name, "section", f"{p.group('num')}.{p.group('par')}", ())
     if c := _CHAPTER.match(name):
         chapter = roman_to_int(c.group("ch"))
         conts = [Container("chapter", f"H{chapter}", f"H{c.group('ch')}")]

@@ -1,29 +1,45 @@
 """Reader for rendered wiki pages: a title line, then the page's text.
 
-The 1963, 1997 and 2007 seeds are of this form.  Each edition has its own
-habits, all handled here line by line:
+The 1963, 1997 and 2007 seeds are of this form; the wiki holds the editions
+1936-2017 in it.  Each edition has its own habits, all handled here line by
+line:
 
-* article headings ``ARTIKEL 45 Gespeelde kaart`` (1997 on) and
-  ``Artikel 41. Het begin van het spelen.`` (1963);
+* article headings ``ARTIKEL 45 Gespeelde kaart`` (1997 on),
+  ``Artikel 41. Het begin van het spelen.`` (1963) and ``1. DE KAARTEN.``
+  (1936: number, title in capitals, full stop; only where the page may hold
+  that article: a page of several articles, or the article's own page);
 * container headings ``PARAGRAAF I Voor de beurt voorspelen Art. 53 t/m 56``
   and ``JUISTE GANG VAN ZAKEN. Art. 41 t/m 49`` (1963);
 * sections ``A. Title`` (a short line without closing punctuation is a
   title; anything longer is the section's text);
-* subsections ``1. Text`` (2007) and ``1. Title`` + blank line + text (1997);
-* items ``a. text`` (1963), ``- (a) text`` and bare ``- text`` list items;
-* footnote markers ``1)`` (only where the page has a note ``1) ...``) and
-  ``¹⁾``, with the notes after a ``---`` rule or straight after the text;
-* the misprinted note marker ``!)`` (1963 article 48), read as the lowest
+* subsections ``1. Text`` (2007), ``1. Title`` + blank line + text (1997)
+  and ``1. Title`` + text on the next line (1987: a title-like line whose
+  next line is unlabeled text starting with a capital);
+* 1936 paragraphs: a title line (``Inzien van een losgelaten slag.``) just
+  before the numbered line ``3. Indien ...`` is that paragraph's title;
+* items ``a. text`` (1963), ``a) text`` (1936), ``- (a) text``, numbered
+  items after a dash ``- 1. text`` (1987) and bare ``- text`` list items;
+* footnote markers ``1)`` (only where the page has a note ``1) ...``),
+  ``¹⁾``, ``*)`` and ``**)`` (1936, where the page has such a note), and a
+  number fused to the word before it (``speelruimte1``, where the page has
+  the note ``1) ...``, and never after a digit: ``45C1`` stays text); the
+  notes after a ``---`` rule or straight after the text;
+* the misprinted note marker ``!)`` (1963 article 48), read as the oldest
   marker still waiting for its note, and noted as such.
+
+Every line is read in time linear in its length: the markers of a line are
+taken out in one pass, and no pattern rescans a run of white space.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from lawdiff.errors import InputError
+from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.sources.base import (
     Block,
     BlockKind,
@@ -35,8 +51,8 @@ from lawdiff.sources.base import (
     Loc,
     Page,
 )
-from lawdiff.sources.normalize import close_gap, normalize_lines, superscript_number
-from lawdiff.sources.wikiname import parse_title
+from lawdiff.sources.normalize import normalize_lines, superscript_number, take_out
+from lawdiff.sources.wikiname import PageName, parse_title
 
 FORMAT = "wiki-text"
 
@@ -44,10 +60,18 @@ FORMAT = "wiki-text"
 # is at most this long and does not end like a sentence.
 TITLE_MAX_CHARS = 120
 _SENTENCE_END = (".", ";", ":", ",", ")")
+# A 1936 paragraph title ("Inzien van een losgelaten slag.") is one short
+# sentence; anything longer before a numbered line is text.
+PARAGRAPH_TITLE_MAX_CHARS = 80
+# Editions before this one print a paragraph's title on the line before its
+# number (1936); from 1963 on such a line is the end of the text above.
+PARAGRAPH_TITLES_BEFORE = 1963
 
 _RULE = re.compile(r"^-{3,}$")
 _ARTICLE = re.compile(r"^(?P<label>(?:ARTIKEL|Artikel)\s+(?P<num>\d{1,3})\.?)(?:\s+(?P<title>.*))?$")
-_RANGE = re.compile(r"\s*(?P<range>Art\.\s*\d+\s*t/m\s*\d+\.?)$")
+# No leading \s*: with it, a search rescans every run of white space from
+# each of its characters.  The heading before the range is stripped instead.
+_RANGE = re.compile(r"(?P<range>Art\.\s*\d+\s*t/m\s*\d+\.?)$")
 _PARAGRAAF = re.compile(
     r"^(?P<label>(?:PARAGRAAF|Paragraaf|HOOFDSTUK|Hoofdstuk|DEEL|Deel)\s+[IVXL\d]+\.?)\s*(?P<title>.*)$"
 )
@@ -55,9 +79,17 @@ _UPPER = re.compile(r"^(?P<key>[A-Z])\.(?:\s+(?P<rest>.*))?$")
 _NUMBER = re.compile(r"^(?P<key>\d{1,2})\.(?:\s+(?P<rest>.*))?$")
 _LOWER = re.compile(r"^(?P<key>[a-z])\.\s+(?P<rest>.*)$")
 _PAREN = re.compile(r"^\((?P<key>[a-z]{1,2}|\d{1,2})\)(?:\s+(?P<rest>.*))?$")
+_LOWER_PAREN = re.compile(r"^(?P<key>[a-z])\)\s+(?P<rest>.*)$")  # 1936: "a) text"
 _DASH = re.compile(r"^-\s+(?P<rest>.*)$")
-_NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
+_NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<star>\*{1,3})\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
+_SUP_MARK = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾?")
 _ASCII_MARK = re.compile(r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)")
+_STAR_MARK = re.compile(r"(?P<stars>\*{1,3})\)")
+# "speelruimte1": a number right after a word of letters only.  The word must
+# start after a non-word character, so that "45C1" and "16D1" (addresses)
+# never qualify; "artikel 12" has a space and is not fused.
+_FUSED_MARK = re.compile(r"(?<!\w)(?P<word>[^\W\d_]{2,})(?P<num>\d{1,2})(?=[\s.,;:]|$)")
+_SENTENCE_BREAK = re.compile(r"[.!?;:]\s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +103,15 @@ class LinkSpan:
     start: int
     end: int
     target: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Marked:
+    """A block's text with its footnote markers taken out."""
+
+    text: str
+    inlines: tuple[Inline, ...]
+    notes: tuple[str, ...]
 
 
 def looks_like(text: str) -> bool:
@@ -125,7 +166,8 @@ def read_lines(
 ) -> tuple[list[Block], list[Fragment], list[Furniture]]:
     """Read lines that another reader has already made into rendered text.
 
-    ``lines[0]`` is the page title (not read); every line is normalized
+    ``lines[0]`` is the page title (not read as text, but its edition and
+    name decide the habits read); every line is normalized
     (:func:`normalize_lines`).  ``locs[i]`` is where line ``i`` came from,
     ``links[i]`` the hyperlinks in it, ``notes[i]`` what the other reader
     noticed there (attached to the block read from that line or after it).
@@ -139,6 +181,49 @@ def read_lines(
         extra = tuple(n for _, ns in sorted(reader.line_notes.items()) for n in ns)
         reader.blocks[-1] = replace(last, notes=(*last.notes, *extra))
     return reader.blocks, reader.fragments, reader.furniture
+
+
+class _Waiting:
+    """Footnote markers read whose notes have not been read yet.
+
+    A count per number, and the order they came in for the misprinted ``!)``
+    note (which takes the oldest).  Taking a marker is O(1): the order keeps
+    taken entries until they reach its head.
+    """
+
+    def __init__(self) -> None:
+        self.order: deque[str] = deque()
+        self.count: Counter[str] = Counter()
+        self.taken: Counter[str] = Counter()
+        self.size = 0
+
+    def __bool__(self) -> bool:
+        return self.size > 0
+
+    def __contains__(self, number: str) -> bool:
+        return self.count[number] > 0
+
+    def add(self, number: str) -> None:
+        self.order.append(number)
+        self.count[number] += 1
+        self.size += 1
+
+    def take(self, number: str) -> None:
+        """Take the oldest waiting marker of this number."""
+        if self.count[number] > 0:
+            self.count[number] -= 1
+            self.taken[number] += 1
+            self.size -= 1
+
+    def oldest(self) -> str:
+        while self.order:
+            head = self.order[0]
+            if self.taken[head] > 0:
+                self.taken[head] -= 1
+                self.order.popleft()
+                continue
+            return head
+        return ""
 
 
 class _Reader:
@@ -155,13 +240,21 @@ class _Reader:
         self.locs = locs
         self.links = links or {}
         self.line_notes = {i: tuple(n) for i, n in (notes or {}).items() if n}
+        # The lines that carry notes, in order, and how many are attached.
+        self.note_lines = sorted(self.line_notes)
+        self.notes_done = 0
         self.current = 0  # the line being read
         self.blocks: list[Block] = []
         self.fragments: list[Fragment] = []
         self.furniture: list[Furniture] = []
+        self.name: PageName | None = parse_title(lines[0]) if lines else None
+        self.paragraph_titles = self.name is not None and (
+            _year(self.name.edition) < PARAGRAPH_TITLES_BEFORE or _is_paragraph_scope(self.name.scope)
+        )
         # Numbers that have a note "N) ..." somewhere on the page: only those
         # "N)" in the text are footnote markers (others are printed text).
         self.note_numbers: set[str] = set()
+        self.note_stars: set[str] = set()  # "*", "**" of the notes "*) ..."
         self.has_bang_note = False
         for line in lines[1:]:
             if m := _NOTE.match(line):
@@ -169,10 +262,16 @@ class _Reader:
                     self.note_numbers.add(m.group("num"))
                 elif m.group("sup"):
                     self.note_numbers.add(superscript_number(m.group("sup")))
+                elif m.group("star"):
+                    self.note_stars.add(m.group("star"))
                 else:
                     self.has_bang_note = True
-        self.pending: list[str] = []  # markers seen, notes not yet read
+        # The misprinted note "!)" stands for a marker "1)".
+        self.ascii_numbers = self.note_numbers | ({"1"} if self.has_bang_note else set())
+        self.pending = _Waiting()  # markers seen, notes not yet read
         self.in_notes = False
+        # A 1936 paragraph title read, waiting for its numbered line.
+        self.held_title: tuple[str, Loc] | None = None
 
     def loc(self, index: int) -> Loc:
         if self.locs is not None:
@@ -197,10 +296,25 @@ class _Reader:
             or _NUMBER.match(line)
             or _LOWER.match(line)
             or _PAREN.match(line)
+            or _LOWER_PAREN.match(line)
             or _DASH.match(line)
             or _RULE.match(line)
             or _NOTE.match(line)
         )
+
+    def _heads_article(self, key: str, rest: str) -> bool:
+        """Whether ``N. REST`` is a 1936 article heading (``1. DE KAARTEN.``).
+
+        Its title is in capitals and short; and the page may hold article N:
+        a page of several articles (a chapter) or article N's own page, never
+        another article's page or a section or paragraph page, where the same
+        line is a subsection.
+        """
+        if not _is_capitals_title(rest):
+            return False
+        if self.name is None:
+            return True
+        return self.name.kind == "container" or (self.name.kind == "article" and self.name.scope == key)
 
     def run(self) -> None:
         for i in range(1, len(self.lines)):
@@ -209,13 +323,16 @@ class _Reader:
                 continue
             self.current = i
             self.line(i, line)
+        if self.held_title is not None:
+            raise LawdiffBug(f"{self.held_title[1]}: a paragraph title held, but no numbered line came to take it")
 
     def add(self, block: Block) -> None:
-        if self.line_notes:
-            due = [i for i in self.line_notes if i <= self.current]
-            if due:
-                extra = tuple(n for i in sorted(due) for n in self.line_notes.pop(i))
-                block = replace(block, notes=(*block.notes, *extra))
+        if self.notes_done < len(self.note_lines) and self.note_lines[self.notes_done] <= self.current:
+            extra: list[str] = []
+            while self.notes_done < len(self.note_lines) and self.note_lines[self.notes_done] <= self.current:
+                extra.extend(self.line_notes.pop(self.note_lines[self.notes_done]))
+                self.notes_done += 1
+            block = replace(block, notes=(*block.notes, *extra))
         self.blocks.append(block)
 
     def _links_in(self, text: str) -> list[tuple[int, int, str]]:
@@ -226,38 +343,70 @@ class _Reader:
         offset = len(self.lines[self.current]) - len(text)
         return [(s.start - offset, s.end - offset, s.target) for s in spans if s.start >= offset]
 
-    def text_with_markers(self, text: str) -> tuple[str, tuple[Inline, ...]]:
-        """Take footnote markers out of ``text``; remember them as pending."""
-        inlines: list[Inline] = []
-        links = self._links_in(text)
-        allowed = set(self.note_numbers)
-        if self.has_bang_note:
-            allowed.add("1")
-        while True:
-            sup = re.search(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾?", text)
-            asc = None
+    def _markers(self, text: str) -> list[tuple[int, int, str, str, str]]:
+        """The footnote markers in ``text``: (start, end, number, printed, note), in order."""
+        found: list[tuple[int, int, str, str, str]] = []
+        for m in _SUP_MARK.finditer(text):
+            found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
+        if self.ascii_numbers:
             for m in _ASCII_MARK.finditer(text):
-                if m.group("num") in allowed:
-                    asc = m
-                    break
-            cands = [m for m in (sup, asc) if m is not None]
-            if not cands:
-                break
-            m = min(cands, key=lambda c: c.start())
-            printed = m.group(0)
-            number = superscript_number(printed) if m is sup else m.group("num")
-            before = len(text)
-            text, pos = close_gap(text[: m.start()] + text[m.end() :], m.start())
-            if links:
-                removed = before - len(text)
-                links = [(_shifted(s, pos, removed), _shifted(e, pos, removed), t) for s, e, t in links]
-            # Markers are taken out left to right, so the ones already taken
-            # stand before ``pos`` and keep their offsets.
-            inlines.append(Inline(InlineKind.FOOTNOTE_REF, pos, pos, number, printed))
-            self.pending.append(number)
-        inlines.extend(Inline(InlineKind.LINK, s, e, t, text[s:e]) for s, e, t in links if s < e)
-        inlines.sort(key=lambda x: x.start)
-        return text, tuple(inlines)
+                if m.group("num") in self.ascii_numbers:
+                    found.append((m.start(), m.end(), m.group("num"), m.group(0), ""))
+        if self.note_numbers:
+            for m in _FUSED_MARK.finditer(text):
+                word, num = m.group("word"), m.group("num")
+                if num in self.note_numbers and word[-1].islower():
+                    note = f"footnote marker {num} printed against the word {word!r}, taken out as a marker"
+                    found.append((m.start("num"), m.end(), num, num, note))
+        if self.note_stars:
+            for m in _STAR_MARK.finditer(text):
+                if m.group("stars") in self.note_stars:
+                    found.append((m.start(), m.end(), m.group("stars"), m.group(0), ""))
+        found.sort()
+        # The patterns cannot overlap (a digit marker needs white space or a
+        # letter before it, a fused one a letter); keep the first if they did.
+        apart: list[tuple[int, int, str, str, str]] = []
+        for mark in found:
+            if not apart or mark[0] >= apart[-1][1]:
+                apart.append(mark)
+        return apart
+
+    def text_with_markers(self, text: str) -> _Marked:
+        """Take footnote markers out of ``text`` (one pass); remember them as pending."""
+        links = self._links_in(text)
+        marks = self._markers(text)
+        if not marks:
+            inlines = [Inline(InlineKind.LINK, s, e, t, text[s:e]) for s, e, t in links if s < e]
+            return _Marked(text, tuple(inlines), ())
+        cut = take_out(text, [(m[0], m[1]) for m in marks])
+        fused = [m[0] for m in marks if m[4]]
+        if fused:
+            self._split_fragment(text, fused)
+        out: list[Inline] = []
+        for (_, _, number, printed, _), pos in zip(marks, cut.positions, strict=True):
+            out.append(Inline(InlineKind.FOOTNOTE_REF, pos, pos, number, printed))
+            self.pending.add(number)
+        for s, e, t in links:
+            start, end = cut.moved(s), cut.moved(e)
+            if start < end:
+                out.append(Inline(InlineKind.LINK, start, end, t, cut.text[start:end]))
+        out.sort(key=lambda x: x.start)
+        return _Marked(cut.text, tuple(out), tuple(m[4] for m in marks if m[4]))
+
+    def _split_fragment(self, text: str, cuts: list[int]) -> None:
+        """Cut the current line's fragment where a fused marker starts (``boven|1``).
+
+        The lossless check counts words: ``boven1`` is one, but the tree
+        holds ``boven`` in the text and ``1`` on the note.  The pieces are
+        still exactly the source text; only the boundary the reader found is
+        shown.  ``text`` is the end of the fragment last listed.
+        """
+        frag = self.fragments[-1]
+        if not frag.text.endswith(text):
+            return
+        base = len(frag.text) - len(text)
+        bounds = [0, *(base + c for c in cuts), len(frag.text)]
+        self.fragments[-1:] = [Fragment(frag.text[a:b], frag.loc) for a, b in itertools.pairwise(bounds) if a < b]
 
     def line(self, i: int, line: str) -> None:
         loc = self.loc(i)
@@ -266,33 +415,8 @@ class _Reader:
             self.furniture.append(Furniture(line, loc, "footnote rule"))
             return
         note = _NOTE.match(line)
-        if note:
-            number = note.group("num") or superscript_number(note.group("sup") or "")
-            bang = not number
-            if bang and self.pending:
-                number = self.pending[0]
-            if self.in_notes or (number and number in self.pending):
-                notes: tuple[str, ...] = ()
-                if bang:
-                    if not number:
-                        number = "1"
-                    notes = (f"note marker printed as {note.group('mark')!r}, read as {number})",)
-                if number in self.pending:
-                    self.pending.remove(number)
-                self.fragments.append(Fragment(line, loc))
-                text, inlines = self.text_with_markers(note.group("rest"))
-                self.add(
-                    Block(
-                        BlockKind.FOOTNOTE,
-                        loc,
-                        label=note.group("mark"),
-                        key=number,
-                        text=text,
-                        inlines=inlines,
-                        notes=notes,
-                    )
-                )
-                return
+        if note and self._footnote(note, loc, line):
+            return
         self.in_notes = False
         if m := _ARTICLE.match(line):
             self.fragments.append(Fragment(line, loc))
@@ -309,7 +433,7 @@ class _Reader:
         if (m := _PARAGRAAF.match(line)) or _RANGE.search(line):
             self.fragments.append(Fragment(line, loc))
             rng = _RANGE.search(line)
-            head = line[: rng.start()] if rng else line
+            head = line[: rng.start()].rstrip() if rng else line
             label, title = "", head
             if m:
                 pm = _PARAGRAAF.match(head)
@@ -326,25 +450,7 @@ class _Reader:
             )
             return
         if m := _DASH.match(line):
-            self.furniture.append(Furniture("-", loc, "list bullet"))
-            rest = m.group("rest")
-            self.fragments.append(Fragment(rest, loc))
-            if p := _PAREN.match(rest):
-                text, inlines = self.text_with_markers(p.group("rest") or "")
-                self.add(
-                    Block(
-                        BlockKind.LABELED,
-                        loc,
-                        LabelStyle.PAREN,
-                        f"({p.group('key')})",
-                        p.group("key"),
-                        text=text,
-                        inlines=inlines,
-                    )
-                )
-            else:
-                text, inlines = self.text_with_markers(rest)
-                self.add(Block(BlockKind.LIST_ITEM, loc, LabelStyle.DASH, "-", text=text, inlines=inlines))
+            self._dash(m.group("rest"), loc)
             return
         self.fragments.append(Fragment(line, loc))
         if m := _UPPER.match(line):
@@ -352,12 +458,7 @@ class _Reader:
             self.add(self._labeled(loc, LabelStyle.UPPER, f"{m.group('key')}.", m.group("key"), rest, _is_title(rest)))
             return
         if m := _NUMBER.match(line):
-            rest = m.group("rest") or ""
-            j, blank = self._next_nonblank(i)
-            nxt = self.lines[j] if j < len(self.lines) else ""
-            # 1997: "1. Leider speelt tweede kaart", a blank line, then its text.
-            is_title = _is_title(rest) and blank and bool(nxt) and not self._is_labeled(nxt)
-            self.add(self._labeled(loc, LabelStyle.NUMBER, f"{m.group('key')}.", m.group("key"), rest, is_title))
+            self._numbered(i, loc, m.group("key"), m.group("rest") or "")
             return
         if m := _LOWER.match(line):
             self.add(self._labeled(loc, LabelStyle.LOWER, f"{m.group('key')}.", m.group("key"), m.group("rest"), False))
@@ -369,20 +470,174 @@ class _Reader:
                 )
             )
             return
-        text, inlines = self.text_with_markers(line)
-        self.add(Block(BlockKind.PARAGRAPH, loc, text=text, inlines=inlines))
+        if m := _LOWER_PAREN.match(line):
+            # 1936: "a) text" is item (a), as "(a) text" is.
+            key = m.group("key")
+            self.add(self._labeled(loc, LabelStyle.PAREN, f"{key})", key, m.group("rest"), False))
+            return
+        if self.paragraph_titles and self._titles_paragraph(i, line):
+            self.held_title = (line, loc)
+            return
+        marked = self.text_with_markers(line)
+        self.add(Block(BlockKind.PARAGRAPH, loc, text=marked.text, inlines=marked.inlines, notes=marked.notes))
+
+    def _footnote(self, note: re.Match[str], loc: Loc, line: str) -> bool:
+        """Read a note line ``1) ...``; False when it is not a note here (then it is text)."""
+        number = note.group("num") or superscript_number(note.group("sup") or "") or note.group("star") or ""
+        bang = not number
+        if bang and self.pending:
+            number = self.pending.oldest()
+        if not (self.in_notes or (number and number in self.pending)):
+            return False
+        notes: tuple[str, ...] = ()
+        if bang:
+            if not number:
+                number = "1"
+            notes = (f"note marker printed as {note.group('mark')!r}, read as {number})",)
+        self.pending.take(number)
+        self.fragments.append(Fragment(line, loc))
+        marked = self.text_with_markers(note.group("rest"))
+        self.add(
+            Block(
+                BlockKind.FOOTNOTE,
+                loc,
+                label=note.group("mark"),
+                key=number,
+                text=marked.text,
+                inlines=marked.inlines,
+                notes=(*notes, *marked.notes),
+            )
+        )
+        return True
+
+    def _dash(self, rest: str, loc: Loc) -> None:
+        """A ``- `` list item: ``- (a) text`` is item (a), ``- 1. text`` (1987) item 1, else unlabeled."""
+        self.furniture.append(Furniture("-", loc, "list bullet"))
+        self.fragments.append(Fragment(rest, loc))
+        if p := _PAREN.match(rest):
+            self.add(
+                self._labeled(
+                    loc, LabelStyle.PAREN, f"({p.group('key')})", p.group("key"), p.group("rest") or "", False
+                )
+            )
+            return
+        if p := _LOWER_PAREN.match(rest):
+            self.add(self._labeled(loc, LabelStyle.PAREN, f"{p.group('key')})", p.group("key"), p.group("rest"), False))
+            return
+        if (p := _NUMBER.match(rest)) and p.group("rest"):
+            # 1987: "- 1. onvoldoende aandacht aan het spel te besteden;" is
+            # item 1 of the clause whose lead-in precedes it (74B1), not a
+            # bullet with the number left in its text.
+            self.add(
+                self._labeled(loc, LabelStyle.NUMBER, f"{p.group('key')}.", p.group("key"), p.group("rest"), False)
+            )
+            return
+        marked = self.text_with_markers(rest)
+        self.add(
+            Block(
+                BlockKind.LIST_ITEM,
+                loc,
+                LabelStyle.DASH,
+                "-",
+                text=marked.text,
+                inlines=marked.inlines,
+                notes=marked.notes,
+            )
+        )
+
+    def _numbered(self, i: int, loc: Loc, key: str, rest: str) -> None:
+        """``N. rest``: a 1936 article heading, a titled subsection, or a subsection with text.
+
+        A title in capitals that does not head an article here (``3.
+        UITZONDERINGEN.`` on another article's page) is a subsection's title.
+        """
+        if self._heads_article(key, rest):
+            self.add(Block(BlockKind.ARTICLE, loc, label=f"{key}.", key=key, title=rest))
+            return
+        label = f"{key}."
+        if self.held_title is not None:
+            # 1936: the title line read just before ("Inzien van een
+            # losgelaten slag."), then "3. Indien ...": one paragraph.
+            title, title_loc = self.held_title
+            self.held_title = None
+            marked = self.text_with_markers(rest)
+            self.add(
+                Block(
+                    BlockKind.LABELED,
+                    title_loc,
+                    LabelStyle.NUMBER,
+                    label,
+                    key,
+                    title=title,
+                    text=marked.text,
+                    inlines=marked.inlines,
+                    notes=marked.notes,
+                )
+            )
+            return
+        j, blank = self._next_nonblank(i)
+        nxt = self.lines[j] if j < len(self.lines) else ""
+        # 1997: "1. Leider speelt tweede kaart", a blank line, then its text.
+        # 1987: "1. Informatie verstrekken" and its text on the next line; a
+        # next line starting in lower case continues a sentence instead.
+        is_title = _is_capitals_title(rest) or (
+            _is_title(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
+        )
+        self.add(self._labeled(loc, LabelStyle.NUMBER, label, key, rest, is_title))
+
+    def _titles_paragraph(self, i: int, line: str) -> bool:
+        """Whether ``line`` is a 1936 paragraph title: one short sentence, then ``N. text``."""
+        if not _is_paragraph_title(line):
+            return False
+        j, _ = self._next_nonblank(i)
+        if j >= len(self.lines):
+            return False
+        nxt = self.lines[j]
+        m = _NUMBER.match(nxt)
+        # A numbered line with a title of its own ("2. UITZONDERINGEN.") takes
+        # none; one ending in "Art. 41 t/m 49" is a container heading.
+        return bool(m and m.group("rest") and not _is_capitals_title(m.group("rest")) and not _RANGE.search(nxt))
 
     def _labeled(self, loc: Loc, style: LabelStyle, label: str, key: str, rest: str, is_title: bool) -> Block:
         if is_title:
             return Block(BlockKind.LABELED, loc, style, label, key, title=rest)
-        text, inlines = self.text_with_markers(rest)
-        return Block(BlockKind.LABELED, loc, style, label, key, text=text, inlines=inlines)
+        marked = self.text_with_markers(rest)
+        return Block(
+            BlockKind.LABELED, loc, style, label, key, text=marked.text, inlines=marked.inlines, notes=marked.notes
+        )
 
 
-def _shifted(offset: int, pos: int, removed: int) -> int:
-    """Where ``offset`` stands after ``removed`` characters were taken out at ``pos`` (a footnote marker)."""
-    return offset if offset <= pos else max(pos, offset - removed)
+def _year(edition: str) -> int:
+    """The year of an edition name ("1936", "2017+2024-03-01", "2017@wiki")."""
+    return int(edition[:4])
+
+
+def _is_paragraph_scope(scope: str) -> bool:
+    """Whether a page's scope is a numbered paragraph of an article (1936 page ``28-3``: ``28.3``)."""
+    art, dot, par = scope.partition(".")
+    return bool(dot) and art.isdigit() and par.isdigit()
 
 
 def _is_title(rest: str) -> bool:
     return bool(rest) and len(rest) <= TITLE_MAX_CHARS and not rest.endswith(_SENTENCE_END)
+
+
+def _is_capitals_title(rest: str) -> bool:
+    """``DE KAARTEN.``: short, every letter a capital (at least two), not ending like a clause."""
+    letters = [c for c in rest if c.isalpha()]
+    return (
+        len(letters) >= 2
+        and all(c.isupper() for c in letters)
+        and len(rest) <= TITLE_MAX_CHARS
+        and not rest.endswith((";", ":", ","))
+    )
+
+
+def _is_paragraph_title(line: str) -> bool:
+    """``Inzien van een losgelaten slag.``: one short sentence starting with a capital."""
+    return (
+        len(line) <= PARAGRAPH_TITLE_MAX_CHARS
+        and line[:1].isupper()
+        and not line.endswith((";", ":", ","))
+        and not _SENTENCE_BREAK.search(line)
+    )

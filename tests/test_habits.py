@@ -1,0 +1,281 @@
+"""Edition habits of the rendered-wiki-page reader: where each one stops.
+
+The fixture cases of ``tests/fixtures/parse`` (``wiki-1936-*``,
+``wiki-1987-*``, ``wiki-2007-fused-footnote-marker``) show each habit read;
+the tests here pin its edges: the look-alike lines of other pages and
+editions that must keep their old reading, and the pieces (page names,
+normalization, taking markers out) the habits rest on.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+import pytest
+
+from lawdiff.corpus import from_pages
+from lawdiff.model import Clause, Edition
+from lawdiff.sources import mediawiki, read_text
+from lawdiff.sources.normalize import normalize_lines, take_out
+from lawdiff.sources.wikiname import parse_title
+
+
+def edition_of(text: str) -> Edition:
+    corpus = from_pages(read_text(text, "page.txt"))
+    (check,) = corpus.checks
+    assert check.placed == check.tokens, check.unplaced
+    (edition,) = corpus.editions
+    return edition
+
+
+def clause(edition: Edition, address: str) -> Clause:
+    found = edition.find(address)
+    assert found is not None, (address, [c.address for c in edition.walk()])
+    return found
+
+
+def addresses(edition: Edition) -> list[str]:
+    return [c.address for c in edition.walk()]
+
+
+# ---------------------------------------------------------------------------
+# Page names
+
+
+@pytest.mark.parametrize(
+    ("title", "kind", "scope"),
+    [
+        ("Sjabloon:1936:28-3", "section", "28.3"),
+        ("Template:1936:5-12", "section", "5.12"),
+        ("Sjabloon:1987:42A", "section", "42A"),
+        ("Sjabloon:1936:28", "article", "28"),
+    ],
+)
+def test_a_1936_paragraph_page_name_is_the_paragraph_of_its_article(title: str, kind: str, scope: str) -> None:
+    name = parse_title(title)
+    assert name is not None
+    assert (name.kind, name.scope) == (kind, scope)
+
+
+def test_a_dash_in_another_page_name_is_front_matter() -> None:
+    name = parse_title("Sjabloon:1936:Wet-en-regels")
+    assert name is not None and name.kind == "front"
+
+
+# ---------------------------------------------------------------------------
+# 1936 article headings "1. DE KAARTEN."
+
+
+def test_a_capitals_heading_on_another_articles_page_is_a_titled_subsection() -> None:
+    edition = edition_of(
+        "Sjabloon:1936:45\n\n45. GESPEELDE KAART.\n\nElke speler speelt een kaart.\n\n"
+        "2. UITZONDERINGEN.\n\nEen gespeelde kaart mag slechts worden teruggenomen om te voldoen aan een straf.\n"
+    )
+    assert addresses(edition) == ["45", "45.2"]
+    assert clause(edition, "45").title == "GESPEELDE KAART."
+    sub = clause(edition, "45.2")
+    assert (sub.kind.value, sub.title) == ("subsection", "UITZONDERINGEN.")
+
+
+def test_a_capitals_heading_on_a_paragraph_page_is_no_article() -> None:
+    edition = edition_of(
+        "Sjabloon:1936:47-2\n\n2. TERUGNEMEN.\n\nEen gespeelde kaart mag slechts worden teruggenomen.\n"
+    )
+    assert addresses(edition) == ["47", "47.2"]
+    assert clause(edition, "47.2").title == "TERUGNEMEN."
+
+
+def test_a_numbered_line_in_ordinary_case_under_an_article_heading_is_its_paragraph() -> None:
+    # "1. DE KAARTEN." heads article 1; "1. Het spel ..." is its paragraph 1.
+    edition = edition_of(
+        "Sjabloon:1936:1\n\n1. GESPEELDE KAART.\n\n1. Elke speler speelt een kaart door die uit zijn hand te nemen.\n"
+    )
+    assert addresses(edition) == ["1", "1.1"]
+
+
+def test_an_abbreviation_in_capitals_with_a_lower_case_word_is_text() -> None:
+    edition = edition_of("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\n1. NB de leider speelt een kaart.\n")
+    assert clause(edition, "45.1").text == "NB de leider speelt een kaart."
+
+
+# ---------------------------------------------------------------------------
+# 1936 paragraph titles, 1987 / 1997 subsection titles
+
+
+def test_a_short_sentence_before_a_numbered_line_is_text_from_1963_on() -> None:
+    # Only the 1936 printing (and a paragraph page) puts a title before the number.
+    edition = edition_of(
+        "Sjabloon:1963:47\n\nArtikel 47. Terugnemen van een gespeelde kaart.\n\n"
+        "Een gespeelde kaart mag worden teruggenomen.\n\n1. om te voldoen aan een straf;\n"
+    )
+    assert clause(edition, "47").text == "Een gespeelde kaart mag worden teruggenomen."
+    assert clause(edition, "47.1").title == ""
+
+
+def test_a_long_or_open_line_before_a_1936_numbered_line_is_text() -> None:
+    edition = edition_of(
+        "Sjabloon:1936:47\n\n47. TERUGNEMEN VAN EEN GESPEELDE KAART.\n\n"
+        "Een gespeelde kaart mag slechts worden teruggenomen:\n\n1. om te voldoen aan een straf;\n\n"
+        "Een gespeelde kaart mag niet worden teruggenomen. Behalve na een wijziging.\n\n2. na een wijziging;\n"
+    )
+    assert clause(edition, "47.1").title == ""
+    assert clause(edition, "47.2").title == ""
+    assert clause(edition, "47").text == "Een gespeelde kaart mag slechts worden teruggenomen:"
+
+
+def test_a_1936_titled_paragraph_after_items_is_not_a_sub_item() -> None:
+    edition = edition_of(
+        "Sjabloon:1936:47\n\n47. TERUGNEMEN VAN EEN GESPEELDE KAART.\n\n"
+        "Straf.\n\n1. Een gespeelde kaart mag worden teruggenomen:\n\na) om te voldoen aan een straf;\n\n"
+        "b) om een onregelmatigheid te herstellen.\n\nWijziging.\n\n2. Na een wijziging van een aanduiding.\n"
+    )
+    assert addresses(edition) == ["47", "47.1", "47.1(a)", "47.1(b)", "47.2"]
+    assert clause(edition, "47.2").title == "Wijziging."
+
+
+def test_a_1987_subsection_line_followed_by_lower_case_is_text_continued() -> None:
+    edition = edition_of(
+        "Sjabloon:1987:45C\n"
+        "2. De leider moet een kaart uit zijn hand spelen als ze\n"
+        "de tafel raakt of nagenoeg raakt.\n"
+    )
+    sub = clause(edition, "45C2")
+    assert sub.title == ""
+    assert sub.text == "De leider moet een kaart uit zijn hand spelen als ze de tafel raakt of nagenoeg raakt."
+
+
+def test_a_1987_subsection_with_text_on_its_own_line_is_closed_by_the_next_paragraph() -> None:
+    # Only a title keeps the clause open to the lines after it.
+    edition = edition_of(
+        "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nE. Vijfde kaart in een slag\n"
+        "1. Een vijfde kaart wordt een strafkaart.\nHet spel gaat verder.\n"
+    )
+    assert clause(edition, "45E1").text == "Een vijfde kaart wordt een strafkaart."
+    assert clause(edition, "45.p1").text == "Het spel gaat verder."
+
+
+def test_a_dash_with_a_number_but_no_text_stays_a_bullet() -> None:
+    edition = edition_of("Sjabloon:1987:43\nARTIKEL 43 Beperkingen\nA. Wat de blinde niet mag\n- 1.\n")
+    assert clause(edition, "43A.p1").text == "1."
+
+
+# ---------------------------------------------------------------------------
+# Footnote markers: "*)", fused numbers
+
+
+def test_a_star_without_its_note_is_text() -> None:
+    edition = edition_of("Sjabloon:1936:44\n\n44. VOLGORDE.\n\nDe speler *) mag elke kaart uit zijn hand spelen.\n")
+    assert clause(edition, "44").text == "De speler *) mag elke kaart uit zijn hand spelen."
+    assert clause(edition, "44").footnotes == ()
+
+
+def test_stars_keep_their_number_on_every_page_and_never_collide() -> None:
+    text = (
+        "44. VOLGORDE.\n\nDe speler mag elke kaart spelen *). Elk der overige spelers speelt bij **).\n\n"
+        "*) tenzij hij onderworpen is aan beperkende bepalingen.\n\n**) zie art. 66.\n\n"
+        "Bij het bijspelen moet elke speler zo mogelijk bekennen *).\n\n*) Deze verplichting gaat voor.\n"
+    )
+    article = clause(edition_of("Sjabloon:1936:44\n\n" + text), "44")
+    chapter = clause(edition_of("Sjabloon:1936:HVI\n\n" + text), "44")
+    numbers = [(f.address, f.marker) for f in article.footnotes]
+    assert numbers == [("44.fn1", "*)"), ("44.fn2", "**)"), ("44.fn3", "*)")]
+    assert [(f.address, f.marker) for f in chapter.footnotes] == numbers
+    assert all(any("read as footnote" in n for n in f.notes) for f in article.footnotes)
+    assert article.text.endswith("zo mogelijk bekennen.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "zie artikel 45C1 en 16D1.",  # addresses
+        "zie artikel 12 en 1.",  # a number after a space
+        "een kaart A1 of B1.",  # one capital letter and a number
+        "het jaar 19361 of 2007.",  # digits after digits
+        "zie art.1 hiervan.",  # a sign before the number
+    ],
+)
+def test_a_number_fused_to_something_else_than_a_word_is_text(text: str) -> None:
+    edition = edition_of(
+        f"Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\n{text}\n---\n1) De uitkomst geschiedt gedekt.\n"
+    )
+    article = clause(edition, "45")
+    assert article.text == text
+    assert [f.marker for f in article.footnotes] == [""]  # the note, with no marker in the text
+
+
+def test_a_fused_number_is_a_marker_only_where_the_page_has_that_note() -> None:
+    without = edition_of("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nDe beeldzijde naar boven1 voor zich.\n")
+    assert clause(without, "45").text == "De beeldzijde naar boven1 voor zich."
+    with_note = edition_of(
+        "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nDe beeldzijde naar boven1 voor zich.\n"
+        "1) De uitkomst geschiedt gedekt.\n"
+    )
+    article = clause(with_note, "45")
+    assert article.text == "De beeldzijde naar boven voor zich."
+    (note,) = article.footnotes
+    assert (note.address, note.marker, note.anchor) == ("45.fn1", "1", len("De beeldzijde naar boven"))
+    assert any("'boven'" in n for n in article.notes)
+
+
+# ---------------------------------------------------------------------------
+# The XML export reads the same habits from the page title
+
+
+def test_a_paragraph_page_in_an_export_reads_as_its_rendered_page() -> None:
+    body = (
+        "Terugnemen van een gespeelde kaart.\n\n2. Een gespeelde kaart mag slechts worden teruggenomen:\n\n"
+        "a) om te voldoen aan een straf;\n\nb) na een wijziging van een aanduiding.\n"
+    )
+    xml = (
+        '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10"><page>'
+        "<title>Sjabloon:1936:47-2</title><revision><timestamp>2020-01-01T00:00:00Z</timestamp>"
+        f'<text xml:space="preserve">{escape(body)}</text></revision></page></mediawiki>\n'
+    )
+    exported = from_pages(mediawiki.read(xml, "dump.xml")).editions[0]
+    rendered = edition_of("Sjabloon:1936:47-2\n\n" + body)
+    assert addresses(exported) == addresses(rendered) == ["47", "47.2", "47.2(a)", "47.2(b)"]
+    assert clause(exported, "47.2").title == clause(rendered, "47.2").title == "Terugnemen van een gespeelde kaart."
+
+
+# ---------------------------------------------------------------------------
+# Normalization and taking markers out
+
+
+@pytest.mark.parametrize("space", ["\x1f", "\x1c", "\x85", "\u1680", "\u2028", "\u205f", "\t\u00a0"])
+def test_every_white_space_but_lf_becomes_one_space(space: str) -> None:
+    assert normalize_lines(f"A.{space * 5}Spelen{space}van {space} een kaart{space}\nx") == [
+        "A. Spelen van een kaart",
+        "x",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected", "positions"),
+    [
+        ("boven 1) voor zich", [(6, 8)], "boven voor zich", [5]),  # the space before goes
+        ("te voorkomen; ¹⁾", [(14, 16)], "te voorkomen;", [13]),  # at the end
+        ("kaart 1), zie", [(6, 8)], "kaart, zie", [5]),  # before a sign
+        ("1) De uitkomst", [(0, 2)], "De uitkomst", [0]),  # at the start: the space after goes
+        ("boven¹ voor", [(5, 6)], "boven voor", [5]),  # fused: nothing to close
+        ("w ¹⁾²⁾ x", [(2, 4), (4, 6)], "w x", [2, 1]),  # two in a row: one space goes
+        ("a 1) b 2) c", [(2, 4), (7, 9)], "a b c", [1, 3]),
+    ],
+)
+def test_taking_markers_out_closes_the_gap_they_leave(
+    text: str, spans: list[tuple[int, int]], expected: str, positions: list[int]
+) -> None:
+    cut = take_out(text, spans)
+    assert cut.text == expected
+    assert list(cut.positions) == positions
+
+
+def test_offsets_move_with_the_text_taken_out() -> None:
+    text = "zie 1) artikel 45E en ²⁾ 16D1"
+    cut = take_out(text, [(4, 6), (22, 24)])
+    assert cut.text == "zie artikel 45E en 16D1"
+    for word in ("artikel", "45E", "16D1"):
+        start = text.index(word)
+        moved = cut.moved(start)
+        assert cut.text[moved : moved + len(word)] == word
+        assert cut.moved(start + len(word)) == moved + len(word)
+    assert cut.moved(5) == 3  # inside a marker: where it stood
