@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import Inputs, color_option, corpus_option, emit, format_option, thresholds_option
+from lawdiff.cli.options import (
+    Inputs,
+    color_option,
+    corpus_option,
+    emit,
+    format_option,
+    review_option,
+    thresholds_option,
+)
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -30,6 +38,7 @@ if TYPE_CHECKING:
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
 @corpus_option
+@review_option
 @format_option("text", "json", "html", "docx")
 @thresholds_option
 @color_option
@@ -58,6 +67,7 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
+    from lawdiff.cli.options import review_of, word_comments
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
     from lawdiff.report import jsonout, text
@@ -69,21 +79,27 @@ def compare(
         click.echo(
             f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition", err=True
         )
-    comp = inputs.study(corpus, (old_edition, new_edition), overrides).compare(old_edition, new_edition)
+    store = inputs.store()
+    try:
+        comp = inputs.study(corpus, (old_edition, new_edition), overrides, store).compare(old_edition, new_edition)
+        view = review_of(store, [comp], (old_edition, new_edition))
+    finally:
+        if store is not None:
+            store.close()
     changes = [ch for ch in comp.changes if within(ch, wanted)]
     rendered: str | bytes
     if fmt == "json":
-        rendered = jsonout.comparison(comp, changes)
+        rendered = jsonout.comparison(comp, changes, view)
     elif fmt == "docx":
         from lawdiff.report.docx import docx
 
-        rendered = docx(comp, changes, old_edition, new_edition)
+        rendered = docx(comp, changes, old_edition, new_edition, word_comments(view, changes))
     elif fmt == "html":
         from lawdiff.report import html as html_report
 
         rendered = html_report.comparison(comp, changes, corpus.edition(old), corpus.edition(new))
     else:
-        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain, verbose)
+        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain, verbose, view)
     emit(rendered, output)
     # What the counts count: a clause only one corpus holds is no difference.
     if exit_code and any(ch.is_difference and ch.counterpart_in_corpus for ch in changes):
@@ -93,6 +109,7 @@ def compare(
 @click.command()
 @click.argument("spec", metavar="EDITION:ADDRESS")
 @corpus_option
+@review_option
 @format_option("text", "json")
 @thresholds_option
 @color_option
@@ -113,6 +130,11 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
     if not sep or not address.strip():
         raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
     edition, clause = corpus.clause(spec)
-    study = inputs.study(corpus, corpus.editions, overrides)
-    h = clause_history(study, edition, clause.address if clause else address)
+    store = inputs.store()
+    try:
+        study = inputs.study(corpus, corpus.editions, overrides, store)
+        h = clause_history(study, edition, clause.address if clause else address)
+    finally:
+        if store is not None:
+            store.close()
     click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)

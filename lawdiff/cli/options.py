@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from lawdiff.cache import Cache
     from lawdiff.corpus import Corpus
     from lawdiff.diff import Study
+    from lawdiff.diff.records import Change, Comparison
     from lawdiff.model import Edition
     from lawdiff.report.text import Style
     from lawdiff.review import Store
+    from lawdiff.review.view import ReviewView
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -270,3 +272,37 @@ def emit(rendered: str | bytes, output: Path | None) -> None:
     from lawdiff.report.files import write_atomic
 
     write_atomic(output, rendered)
+
+
+def review_of(store: Store | None, comparisons: list[Comparison], editions: Iterable[Edition]) -> ReviewView | None:
+    """The store's decisions on these comparisons, said on stderr in one line; None without a store."""
+    if store is None:
+        return None
+    from lawdiff.review import attach
+
+    view = attach(store, comparisons, {e.name: e for e in editions})
+    decided = sum(1 for e in view.entries.values() if e.decision is not None)
+    comments = sum(len(e.comments) for e in view.entries.values())
+    click.echo(
+        f"lawdiff: with the review of {store.path}: {decided} decision(s), {comments} comment(s)"
+        " (--no-review leaves it out)",
+        err=True,
+    )
+    return view
+
+
+def word_comments(view: ReviewView | None, changes: Iterable[Change]) -> dict[str, list[tuple[str, str, str]]]:
+    """Decisions and comments as the Word redline's comments: change id -> (author, UTC time, text)."""
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    if view is None:
+        return out
+    for ch in changes:
+        entry = view.entry(ch.id)
+        d = entry.decision
+        if d is None:
+            continue
+        note = f"{d.status.value}" + (" (decided on an earlier text)" if entry.state.value == "outdated" else "")
+        if d.assignee:
+            note += f"; assigned to {d.assignee}"
+        out[ch.id] = [(d.author, d.updated, note)] + [(c.author, c.created, c.text) for c in entry.comments]
+    return out

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, thresholds_option
+from lawdiff.cli.options import Inputs, corpus_option, review_option, thresholds_option
 
 
 class _Progress:
@@ -55,6 +55,7 @@ class _Progress:
     help="Folder to write the report to; replaced as a whole, and only once the report is complete.",
 )
 @corpus_option
+@review_option
 @thresholds_option
 def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: dict[str, float]) -> None:
     """Write the committee report: a static HTML site, for a browser or for paper.
@@ -71,9 +72,14 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     from lawdiff.report import html as html_report
 
     corpus = inputs.load()
-    study = inputs.study(corpus, corpus.select(editions), overrides)
-    with _Progress("Writing the report") as progress:
-        site = html_report.write_report(corpus, study, output, progress)
+    store = inputs.store()
+    try:
+        study = inputs.study(corpus, corpus.select(editions), overrides, store)
+        with _Progress("Writing the report") as progress:
+            site = html_report.write_report(corpus, study, output, progress)
+    finally:
+        if store is not None:
+            store.close()
     click.echo(
         f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")

@@ -7,13 +7,16 @@ gives the same bytes.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lawdiff import __version__
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, Comparison, History
 from lawdiff.model import Clause, Edition
 from lawdiff.sources.base import Loc
+
+if TYPE_CHECKING:
+    from lawdiff.review.view import ReviewView
 
 
 def dumps(value: Any) -> str:
@@ -149,7 +152,7 @@ HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
 SCHEMA_VERSION = 2
 
 
-def comparison(comp: Comparison, changes: list[Change]) -> str:
+def comparison(comp: Comparison, changes: list[Change], review: ReviewView | None = None) -> str:
     return dumps(
         {
             "$schema": COMPARE_SCHEMA,
@@ -159,7 +162,7 @@ def comparison(comp: Comparison, changes: list[Change]) -> str:
             "new": comp.new,
             "thresholds": comp.thresholds.as_dict(),
             "counts": comp.counts(changes),
-            "changes": [change(ch) for ch in changes],
+            "changes": [change(ch, review) for ch in changes],
         }
     )
 
@@ -186,9 +189,9 @@ def history(h: History) -> str:
     )
 
 
-def change(ch: Change) -> dict[str, Any]:
-    """A change as the JSON schema (schemas/compare.schema.json) describes it."""
-    return {
+def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
+    """A change as the JSON schema (schemas/compare.schema.json) describes it (``review``: with its decision)."""
+    out: dict[str, Any] = {
         "id": ch.id,
         "kind": ch.kind.value,
         "aspect": ch.aspect.value,
@@ -217,3 +220,20 @@ def change(ch: Change) -> dict[str, Any]:
         "flags": [{"flag": s.flag.value, "removed": list(s.removed), "added": list(s.added)} for s in ch.signals],
         "normative": ch.normative,
     }
+    if review is not None:
+        entry = review.entry(ch.id)
+        d = entry.decision
+        out["review"] = {
+            "status": entry.status.value,
+            "state": entry.state.value,
+            "assignee": entry.assignee,
+            "decided_by": d.author if d else "",
+            "decided_on": {"old_texts": list(d.old_texts), "new_texts": list(d.new_texts)}
+            if d is not None and entry.state.value == "outdated"
+            else None,
+            "comments": [
+                {"id": c.id, "author": c.author, "created": c.created, "edited": c.edited, "text": c.text}
+                for c in entry.comments
+            ],
+        }
+    return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
@@ -21,6 +22,9 @@ from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, 
 from lawdiff.diff.records import RefStatus, Signal
 from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report import article_ranges, where
+
+if TYPE_CHECKING:
+    from lawdiff.review.view import ReviewView
 
 Style = Callable[[str, str], str]  # (text, role) -> text
 
@@ -283,8 +287,14 @@ def thresholds_line(t: Thresholds, verbose: bool = False) -> str:
 
 
 def comparison(
-    comp: Comparison, changes: list[Change], show_all: bool, style: Style = plain, verbose: bool = False
+    comp: Comparison,
+    changes: list[Change],
+    show_all: bool,
+    style: Style = plain,
+    verbose: bool = False,
+    review: ReviewView | None = None,
 ) -> str:
+    """A comparison for the terminal; ``review``: the committee's decisions and comments, shown per change."""
     lines = [style(counts_line(comp, changes), "heading")]
     if line := thresholds_line(comp.thresholds, verbose):
         lines.append(line)
@@ -298,8 +308,8 @@ def comparison(
     hidden = 0
     for article, group in by_article.items():
         # A stale reference (kept while its target moved) needs the reader's
-        # eye even in a clause whose text did not change.
-        shown = [ch for ch in group if show_all or ch.noteworthy]
+        # eye even in a clause whose text did not change; so does a decision.
+        shown = [ch for ch in group if show_all or ch.noteworthy or _decided(review, ch)]
         hidden += len(group) - len(shown)
         if not shown:
             continue
@@ -307,10 +317,31 @@ def comparison(
         lines.append(style(clean(f"Article {article}" if article[:1].isdigit() else article), "heading"))
         for ch in shown:
             lines.extend(_change_lines(comp, ch, style))
+            if review is not None:
+                lines.extend(_review_lines(review, ch))
     if hidden:
         lines.append("")
         lines.append(f"{hidden} unchanged clause(s) not shown (--all shows them)")
     return "\n".join(lines) + "\n"
+
+
+def _decided(review: ReviewView | None, ch: Change) -> bool:
+    return review is not None and review.entry(ch.id).decision is not None
+
+
+def _review_lines(review: ReviewView, ch: Change) -> list[str]:
+    """A change's decision and comment thread, as the store holds them."""
+    entry = review.entry(ch.id)
+    d = entry.decision
+    if d is None:
+        return []
+    outdated = entry.state.value == "outdated"
+    state = " (decided on an earlier text: see lawdiff review list --outdated)" if outdated else ""
+    who = f", assigned to {d.assignee}" if d.assignee else ""
+    lines = [clean(f"    review: {d.status.value}{who}; by {d.author}, {d.updated[:16].replace('T', ' ')} UTC{state}")]
+    for c in entry.comments:
+        lines.append(clean(f"    comment by {c.author}, {c.created[:16].replace('T', ' ')} UTC: {c.text}"))
+    return lines
 
 
 def _outside_line(comp: Comparison, outside: list[Change]) -> str:
@@ -363,7 +394,8 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
         if ch.kind is not ChangeKind.UNCHANGED and (ch.old_texts != ch.new_texts):
             for para in diff_text(ch.diff, style).split("\n"):
                 lines.append(f"    {para}")
-    if ch.signals:
+    if ch.signals and ch.old and ch.new:
+        # (An added or removed clause's flags name every word of its kind: the bracket says enough.)
         lines.append("    flags: " + "; ".join(_signal_text(s) for s in ch.signals))
     if ch.uncertain and ch.reasons and not ch.pinned_by:
         lines.append(f"    why: {clean('; '.join(ch.reasons))}")
