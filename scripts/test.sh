@@ -28,7 +28,13 @@ if [ ! -x /usr/bin/soffice ] && [ ! -x /usr/bin/libreoffice ]; then
         echo "scripts/test.sh: cannot install LibreOffice (not root, no sudo): the Word test will be skipped, or fail on CI" >&2
     fi
 fi
-python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
-python3 -m pytest -q
-python3 -m ruff check lawdiff tests benchmarks
-python3 -m mypy
+# The tests run in a virtual environment of their own (.venv-test, seeing
+# the system's packages), so that a user's `pip install .` stays as it is.
+if [ ! -x .venv-test/bin/python ]; then
+    python3 -m venv --system-site-packages .venv-test
+fi
+PY=.venv-test/bin/python
+"$PY" -m pip install --quiet --disable-pip-version-check -e '.[test]'
+"$PY" -m pytest -q
+"$PY" -m ruff check lawdiff tests benchmarks
+"$PY" -m mypy

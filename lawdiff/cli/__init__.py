@@ -73,6 +73,14 @@ def main() -> None:
     """
 
 
-for command in (ingest.editions, ingest.show, ingest.check, compare.compare, compare.history, report.report):
+for command in (
+    ingest.editions,
+    ingest.show,
+    ingest.check,
+    compare.compare,
+    compare.correlate,
+    compare.history,
+    report.report,
+):
     main.add_command(command)
 main.add_command(review.review)

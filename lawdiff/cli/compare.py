@@ -138,3 +138,65 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
         if store is not None:
             store.close()
     click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)
+
+
+@click.command()
+@click.argument("old")
+@click.argument("new")
+@click.option(
+    "--article",
+    "articles",
+    multiple=True,
+    metavar="ADDRESS",
+    help="Only clauses of article N, or of a section and what is under it (45, 45C; repeatable).",
+)
+@click.option(
+    "--by", type=click.Choice(["old", "new"]), default="old", show_default=True, help="Order by which number."
+)
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@corpus_option
+@review_option
+@format_option("text", "csv", "md", "json")
+@thresholds_option
+def correlate(
+    old: str,
+    new: str,
+    articles: tuple[str, ...],
+    by: str,
+    output: Path | None,
+    inputs: Inputs,
+    fmt: str,
+    overrides: dict[str, float],
+) -> None:
+    """Print the correlation table of two editions: old number -> new number.
+
+    One row per clause, as EU recasts and UK consolidations print them:
+    unchanged, renumbered, moved to another article, split (1:n), merged
+    (n:1), removed (1:0) and added (0:1), with whether the words changed.
+    Ordered by the old number (--by new: by the new one).
+
+    Example: lawdiff correlate 2007 2017 --format md -o correlatie.md
+    """
+    from lawdiff.diff import correlate as table
+    from lawdiff.diff import scopes, within
+    from lawdiff.report import correlate as render
+
+    corpus = inputs.load(editions=(old, new))
+    old_edition, new_edition = corpus.edition(old), corpus.edition(new)
+    wanted = scopes(articles, (old_edition, new_edition))
+    store = inputs.store()
+    try:
+        comp = inputs.study(corpus, (old_edition, new_edition), overrides, store).compare(old_edition, new_edition)
+    finally:
+        if store is not None:
+            store.close()
+    rows = table.rows(comp, [ch for ch in comp.changes if within(ch, wanted)])
+    if fmt == "csv":
+        rendered = render.as_csv(rows, by)
+    elif fmt == "md":
+        rendered = render.markdown(comp.old, comp.new, rows, by)
+    elif fmt == "json":
+        rendered = render.as_json(comp.old, comp.new, rows)
+    else:
+        rendered = render.text(comp.old, comp.new, rows, by)
+    emit(rendered, output)

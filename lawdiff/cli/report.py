@@ -85,3 +85,14 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
         + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
     )
+    if not site.totals and len(site.compared) > 1:
+        from lawdiff.report import article_ranges
+
+        held = "; ".join(
+            f"{e.name}: {article_ranges([a.address for a in e.articles()]) or 'none'}" for e in site.compared
+        )
+        click.echo(
+            f"lawdiff: note: no article is held by two of these editions ({held}), so no pair is compared;"
+            " the index lists the editions and each article stands on its own page",
+            err=True,
+        )

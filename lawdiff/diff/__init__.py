@@ -9,7 +9,7 @@ alignments of consecutive editions into a clause's history.
 
 Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
-Modules: ``records`` (the vocabulary), ``words`` (word differences),
+Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
 ``editorial`` (editorial-only tests), ``changes`` (comparing two editions),
 ``history`` (a clause across editions).
 """

@@ -1,0 +1,105 @@
+"""Correlation (destination) tables: old number -> new number, one row per clause.
+
+As EU recasts and UK consolidations print them: every clause of the old
+edition and where it went, every clause of the new one and where it came
+from, marked by how it got there.  The rows are read from a comparison's
+changes (its text changes and its headings told on their own): the study
+computes nothing twice for them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lawdiff.align import Aspect
+from lawdiff.diff.records import Change, ChangeKind, Comparison
+from lawdiff.model import article_of, natural_key
+
+
+class Relation(enum.Enum):
+    """How a clause's number relates to its counterpart's."""
+
+    UNCHANGED = "unchanged"  # the same number (its words may have changed: see ``reworded``)
+    RENUMBERED = "renumbered"  # another number in the same article
+    MOVED = "moved"  # to another article
+    SPLIT = "split"  # one clause became several (1:n)
+    MERGED = "merged"  # several clauses became one (n:1)
+    REMOVED = "removed"  # 1:0
+    ADDED = "added"  # 0:1
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One row of a correlation table.
+
+    old, new: the numbers on each side (several for a split or merge, none
+        for an addition or removal).
+    relation: see :class:`Relation`.
+    reworded: the words changed too ("editorial" when only editorially).
+    heading: a heading told on its own (a clause without own text).
+    change: the change's id.
+    """
+
+    old: tuple[str, ...]
+    new: tuple[str, ...]
+    relation: Relation
+    reworded: str
+    heading: bool
+    change: str
+
+    @property
+    def ratio(self) -> str:
+        """``1:1``, ``1:2``, ``2:1``, ``1:0``, ``0:1``."""
+        return f"{len(self.old)}:{len(self.new)}"
+
+
+def relation(ch: Change) -> Relation:
+    if ch.kind is ChangeKind.ADDED:
+        return Relation.ADDED
+    if ch.kind is ChangeKind.REMOVED:
+        return Relation.REMOVED
+    if ch.kind is ChangeKind.SPLIT:
+        return Relation.SPLIT
+    if ch.kind is ChangeKind.MERGED:
+        return Relation.MERGED
+    if ch.moved:
+        return Relation.MOVED
+    if ch.renumbered:
+        return Relation.RENUMBERED
+    return Relation.UNCHANGED
+
+
+def rows(comparison: Comparison, changes: Iterable[Change] | None = None) -> tuple[Row, ...]:
+    """The table of a comparison (or of some of its changes), ordered by old number.
+
+    Only clauses both corpora could hold are listed (what one corpus lacks
+    is no addition or removal).  Additions follow the old clauses, in new
+    number order.
+    """
+    out: list[Row] = []
+    for ch in comparison.changes if changes is None else changes:
+        if not ch.counterpart_in_corpus:
+            continue
+        reworded = ""
+        if (ch.old and ch.new and ch.old_texts != ch.new_texts) or ch.title_changed:
+            reworded = "editorial" if ch.editorial_only else "reworded"
+        out.append(Row(ch.old, ch.new, relation(ch), reworded, ch.aspect is Aspect.TITLE, ch.id))
+    return tuple(sorted(out, key=by_old))
+
+
+def by_old(row: Row) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+    """Sort key: old number first; additions after, by their new number."""
+    return (0, _key(row.old[0])) if row.old else (1, _key(row.new[0]))
+
+
+def by_new(row: Row) -> tuple[int, tuple[tuple[int, int, str], ...]]:
+    """Sort key: new number first; removals after, by their old number."""
+    return (0, _key(row.new[0])) if row.new else (1, _key(row.old[0]))
+
+
+def _key(address: str) -> tuple[tuple[int, int, str], ...]:
+    # Articles in number order, then what lies outside them (chapters, pages).
+    art = article_of(address)
+    return ((0, 0, ""), *natural_key(address)) if art else ((1, 0, ""), *natural_key(address))

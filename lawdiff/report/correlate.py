@@ -1,0 +1,102 @@
+"""Correlation tables as text, CSV, Markdown and JSON (``lawdiff correlate``).
+
+The rows come from :mod:`lawdiff.diff.correlate`; this module only lays
+them out.  Addresses are clause addresses as the editions print them, and
+are cleaned of control characters like all text output.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+from lawdiff.diff.correlate import Row, by_new
+from lawdiff.report.text import clean
+
+HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
+
+
+def _cells(row: Row) -> tuple[str, str, str, str, str, str, str]:
+    return (
+        ", ".join(row.old) or "—",
+        ", ".join(row.new) or "—",
+        row.relation.value,
+        row.ratio,
+        row.reworded or ("same" if row.old and row.new else "—"),
+        "heading" if row.heading else "",
+        row.change,
+    )
+
+
+def text(old: str, new: str, rows: Sequence[Row], by: str = "old") -> str:
+    """An aligned table for the terminal."""
+    shown = sorted(rows, key=by_new) if by == "new" else list(rows)
+    table = [("old " + old, "new " + new, "relation", "ratio", "words", "", "")] + [
+        (*_cells(r)[:6], r.change[:10]) for r in shown
+    ]
+    widths = [max(len(clean(row[i])) for row in table) for i in range(6)]
+    lines = []
+    for row in table:
+        cells = [clean(c).ljust(w) for c, w in zip(row[:6], widths, strict=True)]
+        lines.append("  ".join([*cells, row[6]]).rstrip())
+    lines.append("")
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
+    lines.append(clean(f"{old} -> {new}: " + ", ".join(f"{n} {k}" for k, n in counts.items())))
+    return "\n".join(lines) + "\n"
+
+
+def as_csv(rows: Sequence[Row], by: str = "old") -> str:
+    shown = sorted(rows, key=by_new) if by == "new" else list(rows)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    for r in shown:
+        writer.writerow([clean(c) for c in _cells(r)])
+    return out.getvalue()
+
+
+def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old") -> str:
+    shown = sorted(rows, key=by_new) if by == "new" else list(rows)
+
+    def md(text: str) -> str:
+        return clean(text).replace("|", "\\|")
+
+    lines = [
+        f"| {md(old)} | {md(new)} | relation | ratio | words |",
+        "|---|---|---|---|---|",
+    ]
+    for r in shown:
+        old_c, new_c, rel, ratio, words, heading, _ = _cells(r)
+        rel = f"{rel} (heading)" if heading else rel
+        lines.append(f"| {md(old_c)} | {md(new_c)} | {rel} | {ratio} | {words} |")
+    return "\n".join(lines) + "\n"
+
+
+def as_json(old: str, new: str, rows: Sequence[Row]) -> str:
+    return (
+        json.dumps(
+            {
+                "old": old,
+                "new": new,
+                "rows": [
+                    {
+                        "old": list(r.old),
+                        "new": list(r.new),
+                        "relation": r.relation.value,
+                        "ratio": r.ratio,
+                        "words": r.reworded or ("same" if r.old and r.new else ""),
+                        "heading": r.heading,
+                        "change": r.change,
+                    }
+                    for r in rows
+                ],
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+        + "\n"
+    )
