@@ -7,7 +7,7 @@ from collections import defaultdict
 from lawdiff.align.records import Aspect, Corrections, Link, Method
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
-from lawdiff.model import Edition, Kind
+from lawdiff.model import Edition, Kind, article_of
 
 
 def _align_titles(
@@ -38,8 +38,14 @@ def _align_titles(
     by_level: dict[int, list[int]] = defaultdict(list)
     for y, b in enumerate(b_titled):
         by_level[_level(b.kind)].append(y)
-    # The titles of each level, made once (a search per heading goes through them in C).
+    # The titles of each level, made once (a search per heading goes through them in C); the
+    # headings inside articles also by article, since those are searched only where their
+    # article's text went (a search through every heading would grow with the square of the
+    # editions).
     choices = {level: {y: b_titled[y].title for y in ys} for level, ys in by_level.items()}
+    by_article: dict[str, dict[int, str]] = defaultdict(dict)
+    for y in by_level.get(2, []):
+        by_article[article_of(b_titled[y].address)][y] = b_titled[y].title
     fixes = corrections or Corrections()
     forbidden = {(f.old, f.new) for f in fixes.forbids}
     a_index = {a.address: x for x, a in enumerate(a_titled)}
@@ -66,9 +72,15 @@ def _align_titles(
         if same_place is None or b_titled[same_place].title != a.title:
             # A heading kept as it was at its address needs no search by title
             # (the search costs a comparison with every heading of its level).
+            level = _level(a.kind)
+            if level == 2:
+                arts = {article_of(a.address)} | {article_of(d) for d in a_dest}
+                pool = {y: title for art in sorted(arts) for y, title in by_article.get(art, {}).items()}
+            else:
+                pool = choices.get(level, {})
             for _, _, y in process.extract(
                 a.title,
-                choices.get(_level(a.kind), {}),
+                pool,
                 scorer=fuzz.ratio,
                 score_cutoff=t.title_min * 100,
                 limit=5,
