@@ -57,7 +57,7 @@ def parts(data: bytes) -> dict[str, Any]:
 @dataclass
 class Para:
     style: str
-    text: str  # labels between \x01 ... \x02; footnote references as \x03N\x04
+    text: str  # labels between \x01 ... \x02; footnote references and their marks as \x03N\x04\x05mark\x06
 
 
 def _runs(parent: Any, drop: str, out: list[str]) -> None:
@@ -81,7 +81,11 @@ def _runs(parent: Any, drop: str, out: list[str]) -> None:
                 elif name == "br":
                     piece.append("\n")
                 elif name == "footnoteReference":
-                    piece.append(f"\x03{el.get(w('id'))}\x04")
+                    # Its mark as printed follows in its run (w:customMarkFollows).
+                    assert el.get(w("customMarkFollows")) == "1"
+                    piece.append(f"\x03{el.get(w('id'))}\x04\x05")
+            if any(etree.QName(el).localname == "footnoteReference" for el in child):
+                piece.append("\x06")
             text = "".join(piece)
             out.append(f"\x01{text}\x02" if label and text else text)
 
@@ -112,11 +116,11 @@ class ReadClause:
     level: int
     title: tuple[str, str] | None = None  # (label, title)
     text: tuple[str, str] | None = None  # (label, text)
-    notes: list[str] = field(default_factory=list)  # footnote ids referenced in the text
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (footnote id, its mark) in the text
 
 
 _LABELLED = re.compile(r"^\x01(?P<label>[^\x02]*)\x02 (?P<rest>.*)$|^\x01(?P<only>[^\x02]*)\x02$", re.S)
-_NOTE = re.compile(r"\x03(\d+)\x04")
+_NOTE = re.compile(r"\x03(\d+)\x04\x05([^\x06]*)\x06")
 
 
 def _label(text: str) -> tuple[str, str]:
@@ -155,19 +159,23 @@ def clauses(paras: list[Para]) -> list[ReadClause]:
     return out
 
 
-def footnotes(data: bytes, accept: bool) -> dict[str, tuple[str, str, str]]:
-    """Each footnote by id: the last part of its address, its label and its text."""
+def footnotes(data: bytes, accept: bool) -> dict[str, tuple[str, str]]:
+    """Each footnote by id: its label and its text (a custom mark's note has no w:footnoteRef)."""
     root = parts(data)["word/footnotes.xml"]
-    out: dict[str, tuple[str, str, str]] = {}
+    out: dict[str, tuple[str, str]] = {}
     for fn in root.findall("w:footnote", NS):
         if fn.get(w("type")):
             continue
+        assert fn.find(".//w:footnoteRef", NS) is None
         (para,) = view(fn, accept)
-        assert para.text.startswith(" ")  # after the footnote's own mark
-        (bookmark,) = fn.findall(".//w:bookmarkStart", NS)
-        number = bookmark.get(w("name")).split("_")[1]
-        out[fn.get(w("id"))] = (number, *_label(para.text[1:]))
+        out[fn.get(w("id"))] = _label(para.text)
     return out
+
+
+def note_suffix(mark: str) -> str:
+    """``fn1`` for a footnote whose mark in its clause's text is ``1)``, ``¹⁾`` or ``1``."""
+    digits = "".join(str("⁰¹²³⁴⁵⁶⁷⁸⁹".index(ch)) if ch in "⁰¹²³⁴⁵⁶⁷⁸⁹" else ch for ch in mark if ch.isdigit())
+    return f"fn{digits}"
 
 
 # ---------------------------------------------------------------------------
@@ -211,8 +219,13 @@ def check_side(data: bytes, edition: Edition, changes: list[Change], side: str) 
             assert got.text in (None, ("", "")), clause.address
         else:
             assert got.text == text, clause.address
-        mine = [(fn.address, fn.label, fn.text) for fn in clause.footnotes if fn.address in named]
-        read_notes = [(f"{clause.address}.{notes[n][0]}", notes[n][1], notes[n][2]) for n in got.notes]
+        # A footnote's mark is printed after its reference: the marker, else its number.
+        mine = [
+            (fn.address, fn.marker or fn.address.rsplit(".fn", 1)[1], fn.label, fn.text)
+            for fn in clause.footnotes
+            if fn.address in named
+        ]
+        read_notes = [(f"{clause.address}.{note_suffix(m)}", m, *notes[n]) for n, m in got.notes]
         assert read_notes == mine, clause.address
 
 
@@ -276,7 +289,7 @@ def _ranges(data: bytes) -> dict[str, list[Any]]:
 
 
 def _tracked(paras: list[Any], tag: str, style: str) -> str:
-    """The words of ``w:{tag}`` in paragraphs of ``style``, labels left out."""
+    """The words of ``w:{tag}`` in paragraphs of ``style``, labels and footnote marks left out."""
     out = []
     for p in paras:
         st = p.find("w:pPr/w:pStyle", NS)
@@ -289,6 +302,8 @@ def _tracked(paras: list[Any], tag: str, style: str) -> str:
                 if rs is not None and rs.get(w("val")) == "LawLabel":
                     after_label = True
                     continue
+                if r.find("w:footnoteReference", NS) is not None:
+                    continue  # a footnote's mark, not a word of the text
                 if after_label and "".join(t.text or "" for t in r) == " ":
                     after_label = False
                     continue  # the space between a label and its text
@@ -342,15 +357,43 @@ def test_footnotes_are_real_footnotes(comparisons: dict[tuple[str, str], tuple[C
     data = docx(cmp, changes, old, new)
     root = parts(data)
     refs = root["word/document.xml"].findall(".//w:footnoteReference", NS)
-    assert [r.get(w("id")) for r in refs] == ["2"]
-    (note,) = [fn for fn in root["word/footnotes.xml"].findall("w:footnote", NS) if fn.get(w("id")) == "2"]
-    # 45A.fn1 changed from 2007 to 2017: its footnote carries the difference.
-    assert footnotes(data, accept=True)["2"] == ("fn1", "1.", new.find("45A.fn1").text)  # type: ignore[union-attr]
-    assert footnotes(data, accept=False)["2"] == ("fn1", "1)", old.find("45A.fn1").text)  # type: ignore[union-attr]
-    assert note.findall(".//w:ins", NS) and note.findall(".//w:del", NS)
+    # 45A.fn1 is printed "1)" in 2007 and "1" in 2017: a mark is part of
+    # Word's reference, so the old note stands deleted and the new inserted.
+    assert [(r.get(w("id")), etree.QName(r.getparent().getparent()).localname) for r in refs] == [
+        ("2", "del"),
+        ("3", "ins"),
+    ]
+    assert footnotes(data, accept=True)["3"] == ("1.", new.find("45A.fn1").text)  # type: ignore[union-attr]
+    assert footnotes(data, accept=False)["2"] == ("1)", old.find("45A.fn1").text)  # type: ignore[union-attr]
+    (a45,) = [c for c in clauses(view(root["word/document.xml"], accept=True)) if c.address == "45A"]
+    assert a45.notes == [("3", "1")]
+    (a45,) = [c for c in clauses(view(root["word/document.xml"], accept=False)) if c.address == "45A"]
+    assert a45.notes == [("2", "1)")]
     rels = root["word/_rels/document.xml.rels"]
     assert "footnotes.xml" in [r.get("Target") for r in rels]
     assert root["word/settings.xml"].find("w:trackRevisions", NS) is not None
+
+
+def test_a_kept_footnote_carries_its_difference() -> None:
+    def with_note(name: str, note: str) -> Edition:
+        text = "Elke speler speelt een kaart door haar uit zijn hand te nemen en op tafel te leggen."
+        fn = Clause(Kind.FOOTNOTE, "1A.fn1", "1)", "", note, (), (), (), Loc("hand-made"), marker="1)", anchor=28)
+        a = Clause(Kind.SECTION, "1A", "A.", "Spelen", text, (), (fn,), (), Loc("hand-made"))
+        return edition(name, article("1", "Kaarten", a))
+
+    old = with_note("2001", "De uitkomst geschiedt eerst met de beeldzijde naar beneden.")
+    new = with_note("2002", "De uitkomst geschiedt altijd eerst met de beeldzijde naar beneden.")
+    cmp = compare(old, new)
+    data = docx(cmp, list(cmp.changes), old, new)
+    check(data, old, new, list(cmp.changes))
+    root = parts(data)
+    (ref,) = root["word/document.xml"].findall(".//w:footnoteReference", NS)
+    # One reference, kept, with its mark in its own run.
+    assert etree.QName(ref.getparent().getparent()).localname == "p"
+    assert "".join(t.text or "" for t in ref.getparent().findall("w:t", NS)) == "1)"
+    (note,) = [fn for fn in root["word/footnotes.xml"].findall("w:footnote", NS) if not fn.get(w("type"))]
+    assert ["".join(t.text or "" for t in i.iter(w("t"))) for i in note.iter(w("ins"))] == ["altijd "]
+    assert footnotes(data, accept=False)[note.get(w("id"))] == ("1)", old.find("1A.fn1").text)  # type: ignore[union-attr]
 
 
 def test_comments_carry_author_time_and_text(
@@ -410,6 +453,7 @@ def test_same_input_same_bytes(
             "word/settings.xml",
             "word/footnotes.xml",
             "word/comments.xml",
+            "word/header1.xml",
         ]
         assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")

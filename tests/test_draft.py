@@ -326,6 +326,106 @@ def test_heading_rules(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------
+# General rules a Word redline relies on (tests/test_roundtrip.py reads lawdiff's own)
+
+
+def test_a_chain_of_dropped_paragraph_marks_joins_every_paragraph(tmp_path: Path) -> None:
+    build = build_module()
+    build.HERE = tmp_path
+    body = [
+        build.para("ARTIKEL 45 Gespeelde kaart", style="Heading1"),
+        # A sentence split over two paragraphs with a heading inserted between
+        # them: rejecting the changes joins all three back into one.
+        build.para("Elke speler speelt een kaart.", mark="ins"),
+        build.para(build.ins(build.run("45B"), rid=2), style="Heading2", mark="ins"),
+        build.para(build.ins(build.run(" De leider speelt uit de blinde."), rid=3), "", mark="ins"),
+        build.para("Een gespeelde kaart blijft gespeeld."),
+    ]
+    build.docx("chain.docx", body)
+    original = from_pages(read_draft(tmp_path / "chain.docx", "2027", "original")).editions[0]
+    assert texts(original)["45"] == "Elke speler speelt een kaart.Een gespeelde kaart blijft gespeeld."
+    accepted = from_pages(read_draft(tmp_path / "chain.docx", "2027")).editions[0]
+    assert texts(accepted)["45"].startswith("Elke speler speelt een kaart.\n")
+
+
+def test_note_labels_typed_or_custom(tmp_path: Path) -> None:
+    build = build_module()
+    build.HERE = tmp_path
+    changed_mark = (
+        '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:customMarkFollows="1"'
+        ' w:id="3"/></w:r>' + build.dele("1)", 7) + build.ins(build.run("1"), rid=8)
+    )
+    body = [
+        build.para("Artikel 42. De rechten van de blinde.", style="Heading1"),
+        # An automatic note whose text starts with its label typed as the book prints it.
+        build.para("De blinde mag de aandacht vestigen op een onregelmatigheid", build.fnref(1), " en zwijgen."),
+        build.para("Artikel 48. Tonen van kaarten door de leider.", style="Heading1"),
+        # A custom mark in superscript digits: its number is 1, not Word's 2.
+        build.para("Indien de leider zijn kaarten openlegt, is art. 54 van toepassing", build.fnref(2, "¹⁾"), "."),
+        build.para("Artikel 49. Een tegenspeler toont kaarten.", style="Heading1"),
+        # A custom mark changed under tracking: each state reads its own.
+        build.para("Een kaart die een tegenspeler toont, wordt een strafkaart", changed_mark, "."),
+    ]
+    notes = [
+        build.footnote(1, "1) Hij mag de leider waarschuwen."),
+        # Its note typed with the 1963 misprint "!)" as its label, as lawdiff's redline writes notes.
+        f'<w:footnote w:id="2"><w:p>{build.run("!) De leider behoort zijn kaarten niet open te leggen.")}</w:p>'
+        "</w:footnote>",
+        build.footnote(3, "1. Zie ook art. 50."),
+    ]
+    build.docx("notes.docx", body, footnotes=notes)
+    for state, mark49 in (("accepted", "1"), ("original", "1)")):
+        read = from_pages(read_draft(tmp_path / "notes.docx", "2027", state))
+        e = read.editions[0]
+        found = {(c.address, c.label, c.marker, c.text) for c in e.walk() if c.kind.value == "footnote"}
+        assert found == {
+            ("42.fn1", "1)", "¹", "Hij mag de leider waarschuwen."),
+            ("48.fn1", "!)", "¹⁾", "De leider behoort zijn kaarten niet open te leggen."),
+            ("49.fn1", "1.", mark49, "Zie ook art. 50."),
+        }
+        assert texts(e)["42"] == "De blinde mag de aandacht vestigen op een onregelmatigheid en zwijgen."
+        # The marks stand apart from the words they follow ("onregelmatigheid¹"): every word is placed.
+        for check in read.checks:
+            assert check.unplaced == ()
+
+
+def test_a_container_address_heading_opens_that_container(tmp_path: Path) -> None:
+    build = build_module()
+    build.HERE = tmp_path
+
+    def marked(label: str, rest: str, mark: int) -> str:
+        # The label inside a hidden bookmark, as lawdiff's redline writes it.
+        start = f'<w:bookmarkStart w:id="{mark}" w:name="_LawLabel{mark}"/>'
+        return build.para(start + build.run(label) + f'<w:bookmarkEnd w:id="{mark}"/>', rest)
+
+    body = [
+        build.para("H3", style="Heading1"),
+        marked("3", " Voorbereiding en voortgang", 1),
+        build.para("ARTIKEL 6 Het schudden en geven", style="Heading2"),
+        build.para("Voor het begin van het spel worden de kaarten grondig geschud."),
+        build.para("H6", style="Heading1"),
+        marked("HVI", "", 2),
+        build.para("H6.juiste-gang-van-zaken", style="Heading2"),
+        build.para("JUISTE GANG VAN ZAKEN."),
+        build.para("ARTIKEL 45 Gespeelde kaart", style="Heading3"),
+        build.para("Elke speler behalve de blinde speelt een kaart."),
+    ]
+    build.docx("containers.docx", body)
+    pages = read_draft(tmp_path / "containers.docx", "2027")
+    assert [[c.address for c in p.containers] for p in pages] == [["H3"], ["H6"], ["H6", "H6.juiste-gang-van-zaken"]]
+    read = from_pages(pages)
+    e = read.editions[0]
+    got = [(c.address, c.kind.value, c.label, c.title) for c in e.walk() if not c.article]
+    assert got == [
+        ("H3", "chapter", "3", "Voorbereiding en voortgang"),
+        ("H6", "chapter", "HVI", ""),
+        ("H6.juiste-gang-van-zaken", "part", "", "JUISTE GANG VAN ZAKEN."),
+    ]
+    assert [c.address for c in e.walk()] == ["H3", "6", "H6", "H6.juiste-gang-van-zaken", "45"]
+    assert all(check.unplaced == () for check in read.checks)
+
+
+# ---------------------------------------------------------------------------
 # Bad input: one clear error naming the file
 
 

@@ -198,8 +198,17 @@ def from_trees(
         families.setdefault(t.page.edition, set()).add(FAMILY.get(t.page.format, t.page.format))
     builders: dict[tuple[str, str], _EditionBuilder] = {}
     # Container pages first, so that an article read both from its chapter
-    # page and from its own page sits where the chapter puts it.
-    for tree in sorted(base_trees, key=lambda t: (-len(t.page.containers), t.page.file)):
+    # page and from its own page sits where the chapter puts it; the pages of
+    # one draft (one per chapter it opens) keep the draft's order.
+    deepest: dict[str, int] = {}
+    for t in base_trees:
+        deepest[t.page.file] = max(deepest.get(t.page.file, 0), len(t.page.containers))
+
+    def order(t: PageTree) -> tuple[int, str]:
+        depth = deepest[t.page.file] if FAMILY.get(t.page.format) == "draft" else len(t.page.containers)
+        return -depth, t.page.file
+
+    for tree in sorted(base_trees, key=order):
         year = tree.page.edition
         family = FAMILY.get(tree.page.format, tree.page.format)
         name = f"{year}@{family}" if len(families[year]) > 1 else year

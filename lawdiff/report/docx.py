@@ -6,32 +6,46 @@ by the author ``lawdiff``): Word's and LibreOffice's "Accept all" gives the
 new edition, "Reject all" the old one.  Decisions and comments on changes
 become Word comments; lawdiff adds its own where a clause moved.
 
-The shape, for a reader of the document (accepted or rejected):
+The shape, for a reader of the document (accepted or rejected); lawdiff's
+own draft reader (:func:`lawdiff.sources.draft.read_draft`) reads it back as
+the new edition (accepted) or the old one (``state="original"``), and the
+tests check that it does for every pair of the corpus:
 
-* Paragraphs before the first heading are the document's title and subtitle
-  (styles ``Title`` and ``Subtitle``): not law text.
+* The body holds law text only: the document's title and subtitle (styles
+  ``Title`` and ``Subtitle``) stand in the page header.
 * Each clause starts with a heading paragraph (style ``Heading1`` ..
   ``Heading9`` by its depth in the edition) whose text is its address alone:
   ``45``, ``45C4(b)``, ``45E.p1``, ``H6.1``.
-* If the clause has a title, a paragraph of style ``LawTitle`` follows: the
-  label as printed in runs of character style ``LawLabel``, one space, the
-  title: ``ARTIKEL 45 Gespeelde kaart``, ``A. Spelen van een kaart``.  A title
+* If the clause has a title, a paragraph of style ``LawTitle`` follows, with
+  the outline level of the clause's heading (a reader takes it for a
+  heading, so for a title whatever its length or last sign): the label as
+  printed in runs of character style ``LawLabel``, one space, the title:
+  ``ARTIKEL 45 Gespeelde kaart``, ``A. Spelen van een kaart``.  A title
   without a label has no label runs and no space.
 * If the clause has text, or has neither title nor text, a paragraph of style
   ``LawText`` follows: where the clause has no title, its label in
-  ``LawLabel`` runs and one space first (``1. text``, ``(a) text``, ``4.``
-  for a clause with a label only); then the text.  A line break inside the
-  text is ``w:br``, a tab ``w:tab``.  A titled clause's text paragraph has no
-  label (it stands in the title paragraph).
+  ``LawLabel`` runs and one space first (``1. text``, ``(a) text``, ``- text``,
+  ``4.`` for a clause with a label only); then the text.  A line break inside
+  the text is ``w:br``, a tab ``w:tab``.  A titled clause's text paragraph has
+  no label (it stands in the title paragraph).  A label that differs between
+  the editions is a tracked difference of its text (``b.`` deleted, ``2.``
+  inserted).
+* A chapter, part or paragraph (``H6``, ``H6.3.I``) has the same
+  paragraphs, and its label runs stand inside a hidden bookmark whose name
+  starts with ``_LawLabel``: its label (``HVI``, ``3``) comes from a page
+  name or a site record, not from a printed line, so a reader could not tell
+  it from its title otherwise.
 * A footnote is a real footnote (``word/footnotes.xml``) referenced by
-  ``w:footnoteReference`` where its marker stood in its clause's text; its
-  one paragraph is Word's footnote mark (``w:footnoteRef``), one space, then
-  the footnote's label as printed in ``LawLabel`` runs, one space, and its
-  text: ``1) De uitkomst ...``.  Its address is its clause's address, a dot,
-  and the first part of the name of the hidden bookmark around that
-  paragraph, ``_fn1_2`` (``fn1``; ``_2`` only makes the name unique):
-  ``45A.fn1``.  The marker as printed in the clause's text is not kept (Word
-  numbers the references itself).
+  ``w:footnoteReference w:customMarkFollows="1"`` where its marker stood in
+  its clause's text, the marker as printed (``1)``, ``¹⁾``; its number where
+  the text prints none) in the same run: Word's own numbers would run
+  through the document, the book's start again in each article.  Its one
+  paragraph is its label as printed in ``LawLabel`` runs, one space, and its
+  text: ``1) De uitkomst ...``.  Its address is its clause's address,
+  ``.fn`` and the digits of its mark: ``45A.fn1``.  A footnote kept from the
+  old edition carries the difference of its label and text; where its mark
+  changes (``1)`` to ``1``), which is part of Word's reference, the old note
+  stands deleted and the new one inserted.
 * A paragraph mark may be tracked (``w:pPr/w:rPr/w:ins`` or ``w:del``): a
   paragraph whose mark is deleted joins the next one when changes are
   accepted, one whose mark is inserted joins the next one when they are

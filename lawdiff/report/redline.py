@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, Op, Piece, word_diff
 from lawdiff.errors import LawdiffBug
-from lawdiff.model import Clause, Edition, Kind
+from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind
 
 # ---------------------------------------------------------------------------
 # Records
@@ -53,8 +53,9 @@ class Bit:
     """A run of a paragraph: text, a clause's label, or a footnote's reference.
 
     op: kept (EQUAL), deleted or inserted.
-    text: the words ("" for a footnote reference); a line break inside a
-        clause's text is "\\n".
+    text: the words; a line break inside a clause's text is "\\n".  For a
+        footnote reference, the footnote's mark as printed in its clause's
+        text ("1)", "¹⁾"; its number where the text prints none).
     label: the text is the clause's label as printed ("(b)", "ARTIKEL 45").
     note: for a footnote reference, the footnote's number in
         :attr:`Redline.notes` (from 1); else 0.
@@ -76,12 +77,16 @@ class Para:
     bits: its runs in order.
     mark: its paragraph mark: kept, inserted (rejecting joins the paragraph
         to the next) or deleted (accepting joins it to the next).
+    container: the paragraph is a chapter's, part's or paragraph's title or
+        text paragraph (its label comes from page names or site records,
+        not from a printed line: the document marks it for a reader).
     """
 
     role: Role
     level: int
     bits: tuple[Bit, ...]
     mark: Op
+    container: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +403,7 @@ def _label_bits(old: Clause | None, new: Clause | None, role: Role) -> list[Bit]
     return out
 
 
-Marks = dict[int, list[tuple[int, Bit]]]  # clause index -> [(offset in its text, reference)]
+Marks = dict[int, list[tuple[int, tuple[Bit, ...]]]]  # clause index -> [(offset in its text, reference and mark)]
 
 
 @dataclass(slots=True)
@@ -415,11 +420,11 @@ class _Side:
         return self.clause < len(self.texts) and self.pos == len(self.texts[self.clause])
 
     def pending(self) -> list[Bit]:
-        out = []
-        for k, (offset, bit) in enumerate(self.marks.get(self.clause, [])):
+        out: list[Bit] = []
+        for k, (offset, bits) in enumerate(self.marks.get(self.clause, [])):
             if offset == self.pos and (self.clause, k) not in self.emitted:
                 self.emitted.add((self.clause, k))
-                out.append(bit)
+                out.extend(bits)
         return out
 
     def room(self) -> int:
@@ -642,13 +647,14 @@ def _gap(
 def _footnote_marks(
     stream: _Stream, clauses: Sequence[Clause], op: Op, notes: _Notes, doc: _Doc, shared: dict[str, int]
 ) -> Marks:
-    """The footnote references in the texts of ``clauses`` (one side), as bits to place."""
+    """The footnote references in the texts of ``clauses`` (one side), each with its mark, as bits to place."""
     marks: Marks = {}
     for k, clause in enumerate(clauses):
         for fn in stream.footnotes.get(clause.address, []):
             offset = min(max(fn.anchor, 0), len(clause.text))
+            bits: tuple[Bit, ...]
             if fn.address in shared:
-                bit = Bit(Op.EQUAL, note=shared[fn.address])
+                bits = (Bit(Op.EQUAL, mark_text(fn), note=shared[fn.address]),)
             else:
                 ch = notes.by_old.get(fn.address) if op is Op.DELETE else notes.by_new.get(fn.address)
                 (built,) = _lay_out(
@@ -659,11 +665,16 @@ def _footnote_marks(
                     {},
                     {},
                 )
-                bit = Bit(op, note=doc.note(_suffix(fn.address), built.bits, ch))
-            marks.setdefault(k, []).append((offset, bit))
+                bits = (Bit(op, mark_text(fn), note=doc.note(_suffix(fn.address), built.bits, ch)),)
+            marks.setdefault(k, []).append((offset, bits))
     for placed in marks.values():
         placed.sort(key=lambda ob: ob[0])
     return marks
+
+
+def mark_text(footnote: Clause) -> str:
+    """A footnote's mark as printed in its clause's text; its number where the text has none."""
+    return footnote.marker or _suffix(footnote.address).removeprefix("fn")
 
 
 def _suffix(address: str) -> str:
@@ -685,6 +696,11 @@ def _shared_notes(unit: _Unit, notes: _Notes, doc: _Doc) -> dict[str, int]:
             continue  # renumbered: the old note and the new one stand apart
         new_address, ch = pair
         new_fn = next(f for f in notes.news.footnotes[n.address] if f.address == new_address)
+        if mark_text(new_fn) != mark_text(fn):
+            # The mark is part of Word's reference (w:customMarkFollows, in
+            # its run), which one change cannot alter: the old note and the
+            # new one stand apart.
+            continue
         (built,) = _lay_out(ch.diff, Role.TEXT, [fn], [new_fn], {}, {})
         shared[fn.address] = shared[new_address] = doc.note(_suffix(new_address), built.bits, ch)
     return shared
@@ -713,7 +729,7 @@ def _emit_unit(
         new_marks = _footnote_marks(news, n_clauses, Op.INSERT, notes, doc, shared)
         # A kept footnote is referenced once: at its place in the new text.
         for placed in old_marks.values():
-            placed[:] = [(o, b) for o, b in placed if b.op is not Op.EQUAL]
+            placed[:] = [(o, bits) for o, bits in placed if bits[0].op is not Op.EQUAL]
     built = _lay_out(unit.pieces, unit.role, o_clauses, n_clauses, old_marks, new_marks)
     for k, b in enumerate(built):
         if k:
@@ -727,7 +743,8 @@ def _emit_unit(
                 for slot in news.slots[lo:hi]:
                     _emit_alone(doc, slot, Op.INSERT, news, notes, old_name, new_name)
         level = unit.new[min(b.new_at, len(unit.new) - 1)].level
-        doc.add(Para(unit.role, level, tuple(b.bits), b.mark), unit.change)
+        container = (unit.new or unit.old)[0].clause.kind in CONTAINER_KINDS
+        doc.add(Para(unit.role, level, tuple(b.bits), b.mark, container), unit.change)
 
 
 def _address_bits(old: str, new: str) -> list[Bit]:
@@ -761,7 +778,7 @@ def _emit_alone(
         (only,) = _lay_out(pieces, slot.role, [clause], [], marks, {})
     else:
         (only,) = _lay_out(pieces, slot.role, [], [clause], {}, marks)
-    at = doc.add(Para(slot.role, slot.level, tuple(only.bits), op), change)
+    at = doc.add(Para(slot.role, slot.level, tuple(only.bits), op, clause.kind in CONTAINER_KINDS), change)
     # A pair that could not keep its place: say where the other side stands.
     first = unit is not None and slot is (unit.old[0] if op is Op.DELETE else unit.new[0])
     if first and unit is not None and unit.role is Role.TEXT and unit.change is not None:

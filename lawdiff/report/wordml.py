@@ -6,7 +6,8 @@ tab and line break) are replaced by U+FFFD.  A tab becomes ``w:tab`` and a
 line break ``w:br``.  The package is the minimal one Word and LibreOffice
 open: ``[Content_Types].xml``, ``_rels/.rels``, ``word/document.xml`` with its
 relationships, ``styles.xml``, ``settings.xml`` (``w:trackRevisions``, so that
-edits made on it are tracked too), ``footnotes.xml`` and ``comments.xml``.
+edits made on it are tracked too), ``footnotes.xml``, ``comments.xml`` and
+``header1.xml`` (the document's title, out of the law text).
 Zip entries have a fixed time and order: the same redline gives the same
 bytes.
 """
@@ -23,6 +24,7 @@ from lxml import etree
 
 from lawdiff.diff import Op
 from lawdiff.report.redline import Bit, Para, Redline, Role
+from lawdiff.sources.draft.render import LABEL_BOOKMARK
 
 Element = etree._Element
 
@@ -38,6 +40,16 @@ REL_STYLES = "http://schemas.openxmlformats.org/officeDocument/2006/relationship
 REL_SETTINGS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings"
 REL_FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes"
 REL_COMMENTS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments"
+REL_HEADER = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/header"
+# The main part's relationships, in order (rId1, rId2, ...).
+DOCUMENT_RELS = (
+    (REL_STYLES, "styles.xml"),
+    (REL_SETTINGS, "settings.xml"),
+    (REL_FOOTNOTES, "footnotes.xml"),
+    (REL_COMMENTS, "comments.xml"),
+    (REL_HEADER, "header1.xml"),
+)
+HEADER_RID = f"rId{[kind for kind, _ in DOCUMENT_RELS].index(REL_HEADER) + 1}"
 CT_BASE = "application/vnd.openxmlformats-officedocument.wordprocessingml"
 
 # The paragraph styles of the redline; a reader goes by these ids.
@@ -45,7 +57,7 @@ STYLE_HEADING = "Heading{level}"  # a clause's address; level 1..9 by depth
 STYLE_TITLE = "LawTitle"  # label, space, title
 STYLE_TEXT = "LawText"  # label, space, text (label only where there is no title)
 STYLE_LABEL = "LawLabel"  # character style of a label's runs
-STYLE_DOC_TITLE = "Title"  # the document's own title, before the first heading
+STYLE_DOC_TITLE = "Title"  # the document's own title, in the page header
 
 # Zip entries carry this time whatever the clock says (the zip format's
 # earliest), so that the bytes depend only on the input.
@@ -126,7 +138,15 @@ class _Writer:
                 rpr = _sub(r, "rPr")
                 _sub(rpr, "rStyle", val=STYLE_LABEL if bit.label else "FootnoteReference")
             if bit.note:
-                _sub(r, "footnoteReference", id=str(footnote_base + bit.note))
+                # The mark as the book prints it, in the reference's own run
+                # (where Word and LibreOffice take a custom mark from): Word's
+                # own numbers run through the document, the book's start
+                # again in each article.  One w:t per character: LibreOffice
+                # (7.4) takes a longer w:t as the mark and shows it as text
+                # too.
+                _sub(r, "footnoteReference", customMarkFollows="1", id=str(footnote_base + bit.note))
+                for ch in bit.text:
+                    text_runs(r, ch, deleted=op is Op.DELETE)
             else:
                 text_runs(r, bit.text, deleted=op is Op.DELETE)
 
@@ -136,11 +156,31 @@ class _Writer:
         p = _sub(body, "p")
         ppr = _sub(p, "pPr")
         _sub(ppr, "pStyle", val=_style(para.role, para.level))
+        if para.role is Role.TITLE:
+            # A title is a heading (its clause's level), so that a reader
+            # takes it for a title whatever its length or last sign.
+            _sub(ppr, "outlineLvl", val=str(min(max(para.level, 1), 9) - 1))
         if para.mark is not Op.EQUAL:
             rpr = _sub(ppr, "rPr")
             self.revision(rpr, "ins" if para.mark is Op.INSERT else "del")
-        self.runs(p, para.bits, footnote_base)
+        if para.container:
+            self._marked_label(p, para.bits, footnote_base)
+        else:
+            self.runs(p, para.bits, footnote_base)
         return p
+
+    def _marked_label(self, p: Element, bits: Sequence[Bit], footnote_base: int) -> None:
+        """A container's runs, its label inside a hidden bookmark a reader takes it from."""
+        n = next((k for k, b in enumerate(bits) if not b.label), len(bits))
+        if n == 0:
+            self.runs(p, bits, footnote_base)
+            return
+        mark = str(self.next_id)
+        self.next_id += 1
+        _sub(p, "bookmarkStart", id=mark, name=f"{LABEL_BOOKMARK}{mark}")
+        self.runs(p, bits[:n], footnote_base)
+        _sub(p, "bookmarkEnd", id=mark)
+        self.runs(p, bits[n:], footnote_base)
 
 
 def _style(role: Role, level: int) -> str:
@@ -168,16 +208,11 @@ def text_runs(r: Element, text: str, deleted: bool = False) -> None:
 
 
 def document_xml(
-    redline: Redline, writer: _Writer, title: str, subtitle: str, comments: Sequence[Comment]
+    redline: Redline, writer: _Writer, comments: Sequence[Comment]
 ) -> tuple[Element, list[tuple[int, Comment]]]:
     """``word/document.xml``, and the comments with the ids it gave them."""
     doc = etree.Element(w("document"), nsmap=NSMAP)
     body = _sub(doc, "body")
-    for line, style in ((title, STYLE_DOC_TITLE), (subtitle, "Subtitle")):
-        if line:
-            p = _sub(body, "p")
-            _sub(_sub(p, "pPr"), "pStyle", val=style)
-            text_runs(_sub(p, "r"), line)
     # Footnote ids 0 and 1 are the separators.
     footnote_base = 1
     numbered: list[tuple[int, Comment]] = []
@@ -203,6 +238,9 @@ def document_xml(
         # deleted: a plain empty paragraph ends it.
         _sub(_sub(_sub(body, "p"), "pPr"), "pStyle", val=STYLE_TEXT)
     sect = _sub(body, "sectPr")
+    # The document's title stands in the page header: the body holds law text only.
+    header = _sub(sect, "headerReference", type="default")
+    header.set(f"{{{R_NS}}}id", HEADER_RID)
     _sub(sect, "pgSz", w="11906", h="16838")  # A4
     _sub(sect, "pgMar", top="1418", right="1418", bottom="1418", left="1418", header="709", footer="709", gutter="0")
     return doc, numbered
@@ -222,22 +260,23 @@ def footnotes_xml(redline: Redline, writer: _Writer) -> Element:
         _sub(_sub(p, "pPr"), "spacing", after="0", line="240", lineRule="auto")
         _sub(_sub(p, "r"), mark)
     for number, note in enumerate(redline.notes, start=1):
-        fid = str(1 + number)
-        fn = _sub(root, "footnote", id=fid)
+        fn = _sub(root, "footnote", id=str(1 + number))
         p = _sub(fn, "p")
         _sub(_sub(p, "pPr"), "pStyle", val="FootnoteText")
-        # The footnote's own part of its address (fn1 of 45A.fn1), for a
-        # reader: a hidden bookmark (a leading underscore hides it in Word),
-        # made unique by the footnote's id.
-        mark = str(writer.next_id)
-        writer.next_id += 1
-        _sub(p, "bookmarkStart", id=mark, name=f"_{note.number}_{fid}")
-        r = _sub(p, "r")
-        _sub(_sub(r, "rPr"), "rStyle", val="FootnoteReference")
-        _sub(r, "footnoteRef")
-        text_runs(_sub(p, "r"), " ")
+        # A footnote with a custom mark has no w:footnoteRef (Word's number):
+        # its label as the book prints it, a space and its text.
         writer.runs(p, note.bits, 1)
-        _sub(p, "bookmarkEnd", id=mark)
+    return root
+
+
+def header_xml(title: str, subtitle: str) -> Element:
+    """``word/header1.xml``: the document's title and subtitle, on every page."""
+    root = etree.Element(w("hdr"), nsmap=NSMAP)
+    for line, style in ((title, STYLE_DOC_TITLE), (subtitle, "Subtitle")):
+        p = _sub(root, "p")
+        _sub(_sub(p, "pPr"), "pStyle", val=style)
+        if line:
+            text_runs(_sub(p, "r"), line)
     return root
 
 
@@ -331,6 +370,7 @@ def content_types_xml() -> Element:
         ("/word/settings.xml", f"{CT_BASE}.settings+xml"),
         ("/word/footnotes.xml", f"{CT_BASE}.footnotes+xml"),
         ("/word/comments.xml", f"{CT_BASE}.comments+xml"),
+        ("/word/header1.xml", f"{CT_BASE}.header+xml"),
     ):
         etree.SubElement(root, f"{{{CT_NS}}}Override", PartName=part, ContentType=ct)
     return root
@@ -350,7 +390,7 @@ def _bytes(root: Element) -> bytes:
 def package(redline: Redline, author: str, date: str, title: str, subtitle: str, comments: Sequence[Comment]) -> bytes:
     """The .docx of a redline: its tracked changes by ``author`` at ``date``, and ``comments``."""
     writer = _Writer(author, date)
-    document, numbered = document_xml(redline, writer, title, subtitle, comments)
+    document, numbered = document_xml(redline, writer, comments)
     footnotes = footnotes_xml(redline, writer)
     parts = [
         ("[Content_Types].xml", _bytes(content_types_xml())),
@@ -358,21 +398,13 @@ def package(redline: Redline, author: str, date: str, title: str, subtitle: str,
         ("word/document.xml", _bytes(document)),
         (
             "word/_rels/document.xml.rels",
-            _bytes(
-                _rels(
-                    [
-                        (REL_STYLES, "styles.xml"),
-                        (REL_SETTINGS, "settings.xml"),
-                        (REL_FOOTNOTES, "footnotes.xml"),
-                        (REL_COMMENTS, "comments.xml"),
-                    ]
-                )
-            ),
+            _bytes(_rels(DOCUMENT_RELS)),
         ),
         ("word/styles.xml", _bytes(styles_xml())),
         ("word/settings.xml", _bytes(settings_xml())),
         ("word/footnotes.xml", _bytes(footnotes)),
         ("word/comments.xml", _bytes(comments_xml(numbered))),
+        ("word/header1.xml", _bytes(header_xml(title, subtitle))),
     ]
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:

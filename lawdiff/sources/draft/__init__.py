@@ -39,7 +39,7 @@ from lawdiff.sources.base import Furniture, Loc, Page
 from lawdiff.sources.draft import text as typed
 from lawdiff.sources.draft.docx import is_docx, read_docx
 from lawdiff.sources.draft.odt import is_odt, read_odt
-from lawdiff.sources.draft.render import Para, read_paras
+from lawdiff.sources.draft.render import Para, read_sections
 from lawdiff.sources.draft.zipsafe import OLE_MAGIC, ZIP_MAGICS, SafeZip
 
 FORMAT_DOCX = "draft-docx"
@@ -125,10 +125,10 @@ def read_package(path: Path, file: str, edition_hint: str = "", state: State | s
         ) from None
     if not edition_hint:
         raise _no_edition(file)
-    return [_page(paras, furniture, changes, file, fmt, edition_hint, _state(state))]
+    return _pages(paras, furniture, changes, file, fmt, edition_hint, _state(state))
 
 
-def _page(
+def _pages(
     paras: list[Para],
     furniture: list[Furniture],
     changes: dict[str, int],
@@ -136,9 +136,10 @@ def _page(
     fmt: str,
     edition: str,
     state: State,
-) -> Page:
-    rendered = read_paras(paras, file, Path(file).name)
-    if not rendered.has_text:
+) -> list[Page]:
+    """The draft's pages: one, or one per container the document opens (see :func:`read_sections`)."""
+    sections = read_sections(paras, file, Path(file).name)
+    if not any(s.rendered.has_text for s in sections):
         raise InputError(
             "the document holds no text" + (f" in its {state.value} state" if any(changes.values()) else ""),
             file=file,
@@ -148,17 +149,23 @@ def _page(
     meta = [("state", state.value)]
     if any(changes.values()):
         meta.append(("tracked changes", f"{changes['insertions']} insertions, {changes['deletions']} deletions"))
-    return Page(
-        file=file,
-        format=fmt,
-        edition=edition,
-        name=Path(file).stem,
-        loc=Loc(file),
-        blocks=tuple(rendered.blocks),
-        fragments=tuple(rendered.fragments),
-        furniture=(*rendered.furniture, *furniture),
-        meta=tuple(meta),
-    )
+    return [
+        Page(
+            file=file,
+            format=fmt,
+            edition=edition,
+            # A container's page: the document's name and the container's address.
+            name=f"{Path(file).stem}:{s.containers[-1].address}" if s.containers else Path(file).stem,
+            loc=Loc(file),
+            containers=s.containers,
+            blocks=tuple(s.rendered.blocks),
+            fragments=tuple(s.rendered.fragments),
+            # What the document holds outside its paragraphs is listed once, on the first page.
+            furniture=(*s.rendered.furniture, *(furniture if k == 0 else ())),
+            meta=tuple(meta),
+        )
+        for k, s in enumerate(sections)
+    ]
 
 
 def read_text(text: str, file: str, edition_hint: str = "", declared: bool = False) -> list[Page]:

@@ -43,8 +43,9 @@ from lxml import etree
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.numbering import WordNumbering, format_number
-from lawdiff.sources.draft.render import Note, Para, superscript
+from lawdiff.sources.draft.render import LABEL_BOOKMARK, Note, Para, superscript, typed_label
 from lawdiff.sources.draft.zipsafe import SafeZip
+from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -75,7 +76,7 @@ FURNITURE_FIELDS = frozenset(
 )
 _HEADING_STYLE = re.compile(r"^(?:heading|kop|titel|title|berschrift|überschrift)\s*\d*$", re.IGNORECASE)
 _SUPERSCRIPT_MARK = re.compile(r"^\d{1,3}\)?$")
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(f"[0-9]+|[{SUPERSCRIPT_DIGITS}]+")
 
 
 def q(tag: str) -> str:
@@ -100,6 +101,8 @@ class _Raw:
     notes: list[Note] = field(default_factory=list)
     ppr: etree._Element | None = None
     joins_next: bool = False
+    marked_label: str = ""  # the text inside a LABEL_BOOKMARK bookmark
+    label_from: dict[str, int] = field(default_factory=dict)  # open label bookmarks: id -> offset
 
     @property
     def loc_path(self) -> str:
@@ -401,10 +404,21 @@ class DocxReader:
                     self._inline(content, raw, loc, shown)
             elif tag == q("fldSimple"):
                 self._simple_field(el, raw, loc, shown)
+            elif tag in (q("bookmarkStart"), q("bookmarkEnd")) and shown:
+                self._label_bookmark(el, raw)
             elif tag == f"{{{MC}}}AlternateContent":
                 self._inline(_alternative(el), raw, loc, shown)
             elif tag in (f"{{{M}}}oMath", f"{{{M}}}oMathPara") and shown:
                 self.furniture.append(Furniture("".join(str(x) for x in el.itertext()), loc, "equation (not read)"))
+
+    def _label_bookmark(self, el: etree._Element, raw: _Raw) -> None:
+        """Where lawdiff's redline marks a container's label (see :mod:`lawdiff.sources.draft.render`)."""
+        bid = el.get(q("id"), "")
+        if el.tag == q("bookmarkStart"):
+            if el.get(q("name"), "").startswith(LABEL_BOOKMARK):
+                raw.label_from[bid] = len("".join(raw.pieces))
+        elif (start := raw.label_from.pop(bid, None)) is not None:
+            raw.marked_label = "".join(raw.pieces)[start:]
 
     def _simple_field(self, el: etree._Element, raw: _Raw, loc: Loc, shown: bool) -> None:
         instr = el.get(q("instr"), "").strip()
@@ -424,12 +438,17 @@ class DocxReader:
         if rpr is not None:
             va = rpr.find(q("vertAlign"))
             sup = va is not None and va.get(q("val")) == "superscript"
+        marked = False  # the rest of the run's text was a custom mark
         for el in r:
             tag = el.tag
+            if marked and tag in (q("t"), q("delText")):
+                continue
             if tag in (q("t"), q("delText")):
                 text = el.text or ""
-                if self.custom is not None:
-                    # The custom mark of the footnote just referenced.
+                if self.custom is not None and shown:
+                    # The custom mark of the footnote just referenced (a
+                    # mark this state drops, a deleted "1)" before an
+                    # inserted "1.", is not it).
                     self._custom_mark(self.custom, text, raw)
                     self.custom = None
                     continue
@@ -461,6 +480,14 @@ class DocxReader:
             elif tag in (q("footnoteReference"), q("endnoteReference")):
                 if shown and not self._hidden():
                     self.custom = self._reference(el, raw, loc)
+                    after = [x.text or "" for x in el.itersiblings(q("t"), q("delText"))]
+                    if self.custom is not None and "".join(after):
+                        # The rest of the reference's run is its mark: one
+                        # w:t, or one per character (as LibreOffice reads it
+                        # best); else the next text is (see above).
+                        self._custom_mark(self.custom, "".join(after), raw)
+                        self.custom = None
+                        marked = True
             elif tag in (q("drawing"), q("pict"), q("object")):
                 if shown:
                     self._graphic(el, loc)
@@ -515,20 +542,17 @@ class DocxReader:
             raw.notes.append(note)
             return note
         raw.pieces.append(superscript(number))
-        raw.notes.append(note)
+        raw.notes.append(typed_label(note))
         return None
 
     def _custom_mark(self, note: Note, mark: str, raw: _Raw) -> None:
+        # The digits of a custom mark are the note's number, in superscript
+        # too ("¹⁾"): Word's automatic count runs through the document, the
+        # printed marks start again in each article.
         digits = _DIGITS.search(mark)
-        number = digits.group(0) if digits else note.number
-        text = note.text
-        stripped = text.lstrip()
-        if mark.strip() and stripped.startswith(mark.strip()):
-            # The note repeats its mark before its text: that is the mark, not law text.
-            self.furniture.append(Furniture(mark.strip(), note.loc, "footnote mark repeated in the note"))
-            text = stripped[len(mark.strip()) :]
+        number = (superscript_number(digits.group(0)) or digits.group(0)) if digits else note.number
         index = raw.notes.index(note)
-        raw.notes[index] = Note(number, text, note.loc, mark.strip())
+        raw.notes[index] = typed_label(Note(number, note.text, note.loc, mark.strip()))
         raw.pieces.append(superscript(number))
 
     def _note_text(self, body: etree._Element, loc: Loc) -> str:
@@ -586,10 +610,14 @@ class DocxReader:
         for raw in raws:
             if carry is not None:
                 first = carry if "".join(carry.pieces).strip() else raw
-                raw = _Raw(first.index, [*carry.pieces, *raw.pieces], [*carry.notes, *raw.notes], raw.ppr)
-                raw.joins_next = False
+                joined = _Raw(first.index, [*carry.pieces, *raw.pieces], [*carry.notes, *raw.notes], raw.ppr)
+                joined.marked_label = raw.marked_label or carry.marked_label
+                # A chain: the next paragraph's own mark may drop too (a
+                # split over three paragraphs, or a deleted heading between).
+                joined.joins_next = raw.joins_next
+                raw = joined
                 carry = None
-            if raws[-1] is not raw and raw.joins_next:
+            if raw.joins_next:
                 carry = raw
                 continue
             out.append(raw)
@@ -606,7 +634,9 @@ class DocxReader:
                 if ilvl is None:
                     ilvl = self.numbering.level_of_style(num_id, style) if style else 0
                 label = self.numbering.label(num_id, ilvl)
-            out.append(Para("".join(raw.pieces), self._at(raw.index), label, heading, tuple(raw.notes)))
+            out.append(
+                Para("".join(raw.pieces), self._at(raw.index), label, heading, tuple(raw.notes), raw.marked_label)
+            )
         return out
 
     def _props(self, ppr: etree._Element | None) -> tuple[str | None, int | None, bool, str]:

@@ -38,8 +38,9 @@ from lxml import etree
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.numbering import OdfCounter, OdfItem, OdfLevel, odf_format
-from lawdiff.sources.draft.render import Note, Para, superscript
+from lawdiff.sources.draft.render import LABEL_BOOKMARK, Note, Para, superscript, typed_label
 from lawdiff.sources.draft.zipsafe import SafeZip
+from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
 
 OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
 TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
@@ -93,7 +94,7 @@ _SKIP = frozenset(
         "dde-connection-decls", "tracked-changes",
     )
 )
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(f"[0-9]+|[{SUPERSCRIPT_DIGITS}]+")  # a custom label's digits, "¹⁾" too
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,8 @@ class _Open:
     props: _Props
     pieces: list[str] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
+    label_from: dict[str, int] = field(default_factory=dict)
+    marked_label: str = ""
 
 
 # Tokens of the flattened body: ("start", _Props) ("text", str) ("note", Note) ("end", None)
@@ -148,6 +151,7 @@ class OdtReader:
         self.regions: dict[str, _Region] = {}
         self.chains = 0
         self.index = 0
+        self.region_paras: dict[str, int] = {}  # tracked deletion -> its paragraphs so far
         self.note_count = {"footnote": 0, "endnote": 0}
 
     def paragraphs(self) -> list[Para]:
@@ -180,6 +184,11 @@ class OdtReader:
     def _new_loc(self) -> Loc:
         self.index += 1
         return Loc(self.file, 0, f"paragraph {self.index}")
+
+    def _region_loc(self, region: Loc) -> Loc:
+        """A paragraph of a tracked deletion: a place of its own, so that each is read on its own (a heading)."""
+        n = self.region_paras[region.path] = self.region_paras.get(region.path, 0) + 1
+        return region if n == 1 else Loc(region.file, region.line, f"{region.path}, paragraph {n}")
 
     def _blocks(
         self, parent: etree._Element, item: OdfItem | None, loc: Loc | None = None, inherit: OdfItem | None = None
@@ -261,7 +270,7 @@ class OdtReader:
         outline = _count(el.get(t("outline-level")), 1) if heading else 0
         if heading and item is None and el.get(t("is-list-header")) != "true":
             item = OdfItem(0, "\0outline", outline)
-        yield ("start", _Props(loc or self._new_loc(), heading, item, outline))
+        yield ("start", _Props(self._region_loc(loc) if loc else self._new_loc(), heading, item, outline))
         yield from self._inline(el)
         yield ("end", None)
 
@@ -280,6 +289,9 @@ class OdtReader:
                 yield ("text", "\n")
             elif tag == t("note"):
                 yield ("note", el)
+            elif tag in (t("bookmark-start"), t("bookmark-end")) and el.get(t("name"), "").startswith(LABEL_BOOKMARK):
+                # lawdiff's redline marks a container's label so (see render), and LibreOffice keeps the mark.
+                yield ("label_from" if tag == t("bookmark-start") else "label_to", el.get(t("name"), ""))
             elif tag in (t("change-start"), t("change-end"), t("change")):
                 yield from self._change(el)
             elif tag == f"{{{OFFICE}}}annotation":
@@ -400,6 +412,10 @@ class OdtReader:
         loc = cur.props.loc
         if kind == "text":
             cur.pieces.append(str(value))
+        elif kind == "label_from":
+            cur.label_from[str(value)] = len("".join(cur.pieces))
+        elif kind == "label_to" and (start := cur.label_from.pop(str(value), None)) is not None:
+            cur.marked_label = "".join(cur.pieces)[start:]
         elif kind == "note" and isinstance(value, etree._Element):
             note = self._note(value)
             cur.pieces.append(superscript(note.number))
@@ -423,7 +439,7 @@ class OdtReader:
         shown = (citation.text or "").strip() if citation is not None else ""
         custom = citation.get(t("label"), "") if citation is not None else ""
         digits = _DIGITS.search(custom or shown)
-        number = digits.group(0) if digits else str(count)
+        number = (superscript_number(digits.group(0)) or digits.group(0)) if digits else str(count)
         loc = Loc(self.file, 0, f"{cls} {count}")
         body = el.find(t("note-body"))
         pieces: list[str] = []
@@ -432,7 +448,7 @@ class OdtReader:
                 text = "".join(str(v) for k, v in self._inline(p) if k == "text").replace("\n", " ").strip()
                 if text:
                     pieces.append(text)
-        return Note(number, " ".join(pieces), loc, custom if custom and custom != number else "")
+        return typed_label(Note(number, " ".join(pieces), loc, custom if custom and custom != number else ""))
 
     def _frame(self, el: etree._Element, loc: Loc) -> None:
         boxes = list(el.iter(f"{{{DRAW}}}text-box"))
@@ -468,7 +484,7 @@ class OdtReader:
         for o in opens:
             item = o.props.item
             label = self.counter.label(item) if item is not None else ""
-            out.append(Para("".join(o.pieces), o.props.loc, label, o.props.heading, tuple(o.notes)))
+            out.append(Para("".join(o.pieces), o.props.loc, label, o.props.heading, tuple(o.notes), o.marked_label))
         return out
 
 

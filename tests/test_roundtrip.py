@@ -1,0 +1,248 @@
+"""The Word redline read back as a draft gives both editions (issue 13).
+
+The document ``lawdiff compare OLD NEW --format docx`` writes is read with
+:func:`lawdiff.sources.draft.read_draft` and built into a corpus, as any
+committee draft is: read with its changes accepted it must give the new
+edition's clause tree, read as it was before them (``original``) the old
+one's: every clause the document shows, in order, with its address, label,
+title and text, and its footnotes' addresses and texts; and the lossless
+check must place every word the document holds.  The pairs: every pair of the
+bundled corpus, an edition and its amended version (the amendment of
+``tests/test_versions.py``), and the consecutive generated full-size editions
+of ``benchmarks/generate.py``; whole editions and one article.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from click.testing import CliRunner
+from test_versions import amendment_corpus
+
+from lawdiff.cli import main
+from lawdiff.corpus import Corpus, from_pages, load
+from lawdiff.diff import compare
+from lawdiff.errors import InputError
+from lawdiff.model import Edition, Kind, article_of
+from lawdiff.sources.draft import read_draft
+
+GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
+STATES = ("accepted", "original")
+
+Row = tuple[str, str, str, str, tuple[tuple[str, str], ...]]
+
+
+@pytest.fixture(autouse=True)
+def fixed_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+
+
+def rows(edition: Edition, wanted: set[str] | None = None) -> list[Row]:
+    """Each clause (footnotes apart) in document order: address, label, title, text, its footnotes."""
+    out: list[Row] = []
+    for c in edition.walk():
+        if c.kind is Kind.FOOTNOTE or (wanted is not None and c.address not in wanted):
+            continue
+        notes = tuple((f.address, f.text) for f in c.footnotes if wanted is None or f.address in wanted)
+        out.append((c.address, c.label, c.title, c.text, notes))
+    return out
+
+
+def shown(edition: Edition, addresses: list[str]) -> set[str]:
+    """The clauses named, with their ancestors: what the redline shows of one side."""
+    parents: dict[str, str] = {}
+    for clause in edition.walk():
+        for child in (*clause.children, *clause.footnotes):
+            parents[child.address] = clause.address
+    out: set[str] = set()
+    for a in addresses:
+        while a and a not in out:
+            out.add(a)
+            a = parents.get(a, "")
+    return out
+
+
+def write_redline(tmp_path: Path, old: str, new: str, article: str | None, corpus: Path | None = None) -> Path:
+    out = tmp_path / f"{old}-{new}-{article or 'all'}.docx"
+    args = ["compare", old, new, "--format", "docx", "-o", str(out)]
+    args += ["--article", article] if article else []
+    args += ["--corpus", str(corpus)] if corpus else []
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def check_read_back(path: Path, old: Edition, new: Edition, article: str | None) -> None:
+    """Both states of the document against the two editions (see the module docstring)."""
+    changes = [
+        ch
+        for ch in compare(old, new).changes
+        if article is None or ch.article == article or any(article_of(a) == article for a in ch.old + ch.new)
+    ]
+    for state, edition in zip(STATES, (new, old), strict=True):
+        named = [a for ch in changes for a in (ch.new if state == "accepted" else ch.old)]
+        if not named:
+            # The side holds nothing (1997 has no article 45): nothing to read.
+            with pytest.raises(InputError, match="holds no text in its"):
+                read_draft(path, edition.name, state)
+            continue
+        read = from_pages(read_draft(path, edition.name, state))
+        (got,) = read.editions
+        want = rows(edition, shown(edition, named))
+        if article is None:
+            assert want == rows(edition), "a whole edition's redline shows every clause"
+        assert rows(got) == want, state
+        for check in read.checks:
+            assert check.unplaced == () and check.placed == check.tokens, (state, check.page)
+
+
+# ---------------------------------------------------------------------------
+# The bundled corpus
+
+
+BUNDLED = list(itertools.combinations(("1963", "1997", "2007", "2017"), 2))
+
+
+@pytest.mark.parametrize("pair", BUNDLED, ids="-".join)
+@pytest.mark.parametrize("article", [None, "45"], ids=["all", "article-45"])
+def test_the_redline_reads_back_as_both_editions(
+    corpus: Corpus, tmp_path: Path, pair: tuple[str, str], article: str | None
+) -> None:
+    old, new = pair
+    path = write_redline(tmp_path, old, new, article)
+    check_read_back(path, corpus.edition(old), corpus.edition(new), article)
+
+
+@pytest.mark.parametrize("article", [None, "45"], ids=["all", "article-45"])
+def test_an_amended_version_reads_back(tmp_path: Path, article: str | None) -> None:
+    root = amendment_corpus(tmp_path)
+    amended = load([root])
+    path = write_redline(tmp_path, "2017", "2017+2024-03-01", article, root)
+    check_read_back(path, amended.edition("2017"), amended.edition("2017+2024-03-01"), article)
+
+
+def test_what_the_reader_sees_of_the_document(corpus: Corpus, tmp_path: Path) -> None:
+    path = write_redline(tmp_path, "2007", "2017", None)
+    pages = read_draft(path, "2017")
+    # One page per container the document opens, as the site's own pages.
+    assert [(p.name, [c.address for c in p.containers]) for p in pages] == [
+        ("2007-2017-all:H3", ["H3"]),
+        ("2007-2017-all:H6", ["H6"]),
+        ("2007-2017-all:H6.1", ["H6", "H6.1"]),
+    ]
+    assert [(c.label, c.title) for c in pages[2].containers] == [("6", "Het spelen"), ("1", "Juiste gang van zaken")]
+    furniture = [(f.text, f.reason) for p in pages for f in p.furniture]
+    # The document's title is in the page header, the addresses are headings: no law text.
+    assert ("2007 → 2017 Tracked changes by lawdiff: accept all to read 2017, reject all to read 2007.",
+            "page header (not law text)") in furniture  # fmt: skip
+    assert ("45C4(b)", "clause address heading (derived, not law text)") in furniture
+    edition = from_pages(pages).editions[0]
+    note = edition.find("45A.fn1")
+    assert note is not None and (note.label, note.marker) == ("1.", "1")
+
+
+# ---------------------------------------------------------------------------
+# Generated full-size editions
+
+
+def _generator() -> ModuleType:
+    name = "lawdiff_bench_generate"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, GENERATOR)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    gen = _generator()
+    folder = tmp_path_factory.mktemp("generated")
+    gen.write(gen.generate(articles=gen.FULL_ARTICLES), folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def generated_corpus(generated: Path) -> Corpus:
+    return load([generated])
+
+
+@pytest.mark.parametrize("step", [0, 1, 2], ids=["1987-1997", "1997-2007", "2007-2017"])
+@pytest.mark.parametrize("article", [None, "45"], ids=["all", "article-45"])
+def test_generated_full_size_editions_read_back(
+    generated: Path, generated_corpus: Corpus, tmp_path: Path, step: int, article: str | None
+) -> None:
+    old, new = generated_corpus.editions[step], generated_corpus.editions[step + 1]
+    assert len(new.articles()) == _generator().FULL_ARTICLES or len(old.articles()) == _generator().FULL_ARTICLES
+    path = write_redline(tmp_path, old.name, new.name, article, generated)
+    check_read_back(path, old, new, article)
+
+
+# ---------------------------------------------------------------------------
+# LibreOffice's own Accept all and Reject all
+
+
+# A Basic macro (LibreOffice runs it headless from a profile of the test's own):
+# open a document, accept or reject every tracked change, save it as .docx.
+RESOLVE = """<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">
+<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">
+Sub Resolve(src As String, dst As String, what As String)
+  Dim args(0) As New com.sun.star.beans.PropertyValue
+  args(0).Name = &quot;Hidden&quot;
+  args(0).Value = True
+  doc = StarDesktop.loadComponentFromURL(ConvertToURL(src), &quot;_blank&quot;, 0, args())
+  disp = createUnoService(&quot;com.sun.star.frame.DispatchHelper&quot;)
+  disp.executeDispatch(doc.getCurrentController().getFrame(), &quot;.uno:&quot; &amp; what, &quot;&quot;, 0, Array())
+  Dim out(0) As New com.sun.star.beans.PropertyValue
+  out(0).Name = &quot;FilterName&quot;
+  out(0).Value = &quot;MS Word 2007 XML&quot;
+  doc.storeToURL(ConvertToURL(dst), out())
+  doc.close(True)
+End Sub
+</script:module>
+"""
+
+
+def _soffice() -> str:
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is None:
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail("CI must run the LibreOffice tests (scripts/test.sh installs libreoffice-writer-nogui)")
+        pytest.skip("LibreOffice is not installed")
+    return soffice
+
+
+# 1963 -> 2007 is left out: LibreOffice 7.4's Reject all joins a paragraph that
+# ends in an insertion with the next kept one when two or more wholly inserted
+# paragraphs stand between them (Word's reading keeps them apart).
+@pytest.mark.parametrize("pair", [("1963", "1997"), ("2007", "2017")], ids="-".join)
+def test_libreoffice_accept_all_and_reject_all_give_the_editions(
+    corpus: Corpus, tmp_path: Path, pair: tuple[str, str]
+) -> None:
+    soffice = _soffice()
+    profile = f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}"
+    subprocess.run([soffice, profile, "--headless", "--terminate_after_init"], capture_output=True, timeout=180)
+    (tmp_path / "profile" / "user" / "basic" / "Standard" / "Module1.xba").write_text(RESOLVE, encoding="utf-8")
+    old, new = corpus.edition(pair[0]), corpus.edition(pair[1])
+    path = write_redline(tmp_path, *pair, None)
+    for command, edition in (("AcceptAllTrackedChanges", new), ("RejectAllTrackedChanges", old)):
+        out = tmp_path / f"{command}.docx"
+        macro = f'macro:///Standard.Module1.Resolve("{path}","{out}","{command}")'
+        subprocess.run([soffice, profile, "--headless", macro], capture_output=True, timeout=180)
+        assert out.exists(), command
+        # No tracked change is left: the accepted reading is the only one.
+        read = from_pages(read_draft(out, edition.name))
+        assert rows(read.editions[0]) == rows(edition), command
+        assert all(check.unplaced == () for check in read.checks), command
