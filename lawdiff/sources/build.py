@@ -363,6 +363,7 @@ class _Builder:
             # 1963: an item's sentence broken by a blank line ("c. ... een
             # nalatigheid" / "om te voldoen aan een straf, ...").
             top.notes.append("text continued after a blank line, joined")
+            top.notes.extend(block.notes)
             self._place_text(top, block.text, block.inlines, " ")
             return
         while (
@@ -374,6 +375,7 @@ class _Builder:
             self.stack.pop()
             top = self.stack[-1]
         if not top.children:
+            top.notes.extend(block.notes)  # what the reader noticed about the text goes with it
             self._place_text(top, block.text, block.inlines, "\n")
         else:
             self._unlabeled(top, block, LabelStyle.NONE, "")
