@@ -10,6 +10,7 @@ few seconds, as mistune's pathological tests bound it).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -264,3 +265,104 @@ def test_lone_surrogate_is_read_as_replacement_character(tmp_path: Path) -> None
 def test_text_api_also_refuses_deep_json() -> None:
     with pytest.raises(InputError, match="too deep"):
         read_text("[" * 50_000, "x.json")
+
+
+# ---------------------------------------------------------------------------
+# 3. Every reader is linear: 1 MB of each pathological shape in under SECONDS
+
+MB = 1_000_000
+_HEAD = "'''ARTIKEL 45 GESPEELDE KAART'''\n\n'''A. Spelen van een kaart'''\n\nElke speler "
+
+# name -> (unit repeated to 1 MB, text after it)
+XML_CASES: dict[str, tuple[str, str]] = {
+    "ref-space": ("<ref ", ""),
+    "ref-name": ("<ref name=a ", ""),
+    "ref-open": ("<ref>", ""),
+    "ref-open-lines": ("<ref>kaart\n", ""),
+    "ref-close": ("</ref>", ""),
+    "references": ("<references>", ""),
+    "braces": ("{{", ""),
+    "params": ("{{{", ""),
+    "links-open": ("[[", ""),
+    "links-nested": ("[[a", "]]"),
+    "external": ("[http://a ", ""),
+    "external-spaces": ("[http://a" + " " * 50, ""),
+    "tags": ("<span ", ""),
+    "comments": ("<!--", ""),
+    "noinclude": ("<noinclude>", ""),
+    "quotes": ("''x", ""),
+    "br": ("<br", ""),
+    "table": ("\n|a||b", ""),
+    "headings": ("\n==x", ""),
+    "lists": ("\n*#:", ""),
+}
+# Quadratic in sources/wikitext.text_with_markers (not this reader's code): one
+# line holding tens of thousands of note markers.  Measured by
+# benchmarks/bench_pathological.py, left to that module's own fix.
+XML_OTHERS = {"refs-closed": ("a<ref>b</ref> ", ""), "ref-empty": ("<ref name=a/>", "")}
+
+
+def _timed(fn: Any) -> float:
+    start = time.perf_counter()
+    with contextlib.suppress(InputError):  # refusing is as good as reading, as long as it is quick
+        fn()
+    return time.perf_counter() - start
+
+
+def _xml_case(unit: str, tail: str) -> str:
+    return _export(_HEAD + (unit * (MB // len(unit)) + tail).replace("&", "&amp;").replace("<", "&lt;"))
+
+
+@pytest.mark.parametrize("name", list(XML_CASES))
+def test_mediawiki_reader_is_linear(name: str) -> None:
+    text = _xml_case(*XML_CASES[name])
+    assert _timed(lambda: mediawiki.read(text, "x.xml")) < SECONDS, name
+
+
+def test_many_undeclared_entities_are_linear(tmp_path: Path) -> None:
+    n = MB // len("&nbsp;x")
+    path = tmp_path / "dump.xml"
+    path.write_text(_export(_HEAD + "&nbsp;x" * n, prolog=_EXTERNAL_DTD), encoding="utf-8")
+    assert _timed(lambda: read_file(path)) < SECONDS
+
+
+def _seed_with_body(nodes: list[Any]) -> str:
+    """The seed payload of article 6 with its body replaced by ``nodes`` (minimark, devalue-encoded)."""
+    data = _seed_payload()
+    value_index = next(
+        v["value"] for v in data if isinstance(v, dict) and set(v) == {"type", "value", "toc"}
+    )
+
+    def encode(x: Any) -> int:
+        if isinstance(x, list):
+            data.append([encode(c) for c in x])
+        elif isinstance(x, dict):
+            data.append({k: encode(v) for k, v in x.items()})
+        else:
+            data.append(x)
+        return len(data) - 1
+
+    data[value_index] = [encode(n) for n in nodes]
+    return json.dumps(data)
+
+
+_LINK = ["a", {"href": "/spelen/juiste-gang-van-zaken/artikel-45#artikel-45-e"}, "kaart"]
+_NOTE = ["sup", {}, ["a", {"href": "#user-content-fn-1"}, "1"]]
+# name -> the body, about 1 MB of payload.  Text nodes are shared by value in
+# devalue, so each case varies its strings to reach its size honestly.
+NUXT_CASES: dict[str, Any] = {
+    "text-nodes": lambda: [["p", {}, *(f"woord{i} " for i in range(60_000))]],
+    "links": lambda: [["p", {}, *([_LINK, " en "] * 12_000)]],
+    "notes": lambda: [["p", {}, *([_NOTE, " x "] * 12_000)]],
+    "item-newlines": lambda: [["ol", {}, ["li", {}, "kop" + "\n" * MB + "x"]]],
+    "item-spaces": lambda: [["ol", {}, ["li", {}, "kop" + " \n" * (MB // 2) + "(a) x"]]],
+    "parens": lambda: [["ol", {}, ["li", {}, "(a) " * (MB // 4)]]],
+    "paragraphs": lambda: [["p", {}, f"De kaart {i} wordt gespeeld."] for i in range(30_000)],
+}
+
+
+@pytest.mark.parametrize("name", list(NUXT_CASES))
+def test_nuxt_reader_is_linear(name: str) -> None:
+    text = _seed_with_body(NUXT_CASES[name]())
+    assert len(text) > MB // 2
+    assert _timed(lambda: read_text(text, "x.json")) < SECONDS, name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Iterator
@@ -36,17 +37,19 @@ _HEADING = re.compile(r"^(={1,6})(.+?)\1\s*$")
 _LIST = re.compile(r"^([*#:;]+)\s*(.*)$")
 _RULE = re.compile(r"^-{4,}")
 _BR = re.compile(r"<\s*/?\s*br\s*/?\s*>", re.I)
-# A note's body holds no other <ref> (the wiki does not nest them), which
-# also keeps a line full of unclosed tags linear to read.
-_REF = re.compile(r"<ref(?P<attrs>\s[^>]*?)?\s*(?:/>|>(?P<body>(?:(?!<ref\b).)*?)</ref\s*>)", re.I | re.S)
-_REF_OPEN = re.compile(r"<ref(?:\s[^>]*?)?>", re.I)
-_REF_EMPTY = re.compile(r"<ref(?:\s[^>]*)?/>", re.I)
-_REF_CLOSE = re.compile(r"</ref\s*>", re.I)
+# Notes are found by a scan (see _find_refs), never by one pattern that runs
+# from each "<ref" to the end of the line: 20,000 unclosed "<ref " cost their
+# length.  An attribute list stops at "<" (possessive: no backtracking).
+_REF_TAG = re.compile(r"<ref(?P<attrs>\s[^<>]*+|/)?>", re.I)
+_REF_START = re.compile(r"<ref\b", re.I)
+_REF_CLOSE = re.compile(r"</ref\s*+>", re.I)
 _REF_NAME = re.compile(r"""name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s/>]+))""", re.I)
-_REFERENCES = re.compile(r"<references\s*/>|<references(?:\s[^>]*)?>.*?</references\s*>", re.I | re.S)
+_REFERENCES = re.compile(
+    r"<references\s*+/>|<references(?:\s[^<>]*+)?>(?:(?!<references\b).)*?</references\s*+>", re.I | re.S
+)
 _LINK_OPEN = re.compile(r"\[\[|\]\]")
 _LINK_TRAIL = re.compile(r"[a-zäëïöüéèàáóúç]+")
-_EXTERNAL = re.compile(r"\[(?:https?:|ftp:|mailto:|//)[^\s\[\]]*(?:\s+([^\[\]]*))?\]")
+_EXTERNAL = re.compile(r"\[(?:https?:|ftp:|mailto:|//)[^\s\[\]]*+(?:\s++([^\[\]]*+))?\]")
 _TAG = re.compile(
     r"</?(?:b|i|u|s|strike|del|ins|small|big|sup|sub|span|div|font|center|p|nowiki|pre|tt|code|strong|em|"
     r"blockquote|poem|abbr|cite|q|mark|var|kbd|samp|dfn|bdi|bdo|wbr|section)\b[^<>]*>",
@@ -72,6 +75,56 @@ def _clean(text: str) -> str:
     text = _BEHAVIOUR.sub("", text)
     text = _QUOTES.sub(_quotes, text)
     return html.unescape(text).replace("\n", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    """A ``<ref>`` note in a line: where it stands, its attributes, its body (None for ``<ref .../>``)."""
+
+    start: int
+    end: int
+    attrs: str
+    body: str | None
+
+
+def _find_refs(text: str) -> list[_Ref]:
+    """The notes of a line, in order.
+
+    A note's body holds no other ``<ref`` (the wiki does not nest them); an
+    opening tag whose close comes after another ``<ref`` is unclosed, and
+    stays text (as the wiki shows it).  One pass over the tags, and a
+    binary search for each close, so any line costs about its length.
+    """
+    if "<" not in text:
+        return []
+    closes = list(_REF_CLOSE.finditer(text))
+    close_starts = [m.start() for m in closes]
+    starts = [m.start() for m in _REF_START.finditer(text)]
+    out: list[_Ref] = []
+    pos = 0
+    for m in _REF_TAG.finditer(text):
+        if m.start() < pos:
+            continue
+        attrs = m.group("attrs") or ""
+        if attrs.rstrip().endswith("/"):
+            out.append(_Ref(m.start(), m.end(), attrs, None))
+            pos = m.end()
+            continue
+        i = bisect.bisect_left(close_starts, m.end())
+        if i == len(closes):
+            continue
+        j = bisect.bisect_left(starts, m.end())
+        if j < len(starts) and starts[j] < close_starts[i]:
+            continue
+        out.append(_Ref(m.start(), closes[i].end(), attrs, text[m.end() : close_starts[i]]))
+        pos = closes[i].end()
+    return out
+
+
+def _open_refs(text: str) -> int:
+    """How many ``<ref>`` tags open (not self-closing) minus how many close, in a line."""
+    opened = sum(1 for m in _REF_TAG.finditer(text) if not (m.group("attrs") or "").rstrip().endswith("/"))
+    return opened - sum(1 for _ in _REF_CLOSE.finditer(text))
 
 
 def _render(segments: list[Segment]) -> tuple[str, list[LinkSpan]]:
@@ -185,8 +238,7 @@ class _Converter:
                 continue
             held.append(raw)
             text = " ".join(h[0] for h in held)
-            opened = len(_REF_OPEN.findall(text)) - len(_REF_EMPTY.findall(text))
-            if opened <= len(_REF_CLOSE.findall(text)):
+            if _open_refs(text) <= 0:
                 yield text, held[0][1], [n for h in held for n in h[2]]
                 held = []
             elif len(held) > MAX_REF_LINES:
@@ -305,11 +357,10 @@ class _Converter:
 
     # -- notes (<ref>) -------------------------------------------------------
 
-    def ref(self, m: re.Match[str], loc: Loc) -> str:
-        attrs = m.group("attrs") or ""
-        name_m = _REF_NAME.search(attrs)
+    def ref(self, note: _Ref, loc: Loc) -> str:
+        name_m = _REF_NAME.search(note.attrs)
         name = next((g for g in name_m.groups() if g is not None), "") if name_m else ""
-        body = m.group("body")
+        body = note.body
         if name and name in self.ref_names:
             number = self.ref_names[name]
         else:
@@ -336,7 +387,14 @@ class _Converter:
     def inline(self, text: str, loc: Loc) -> list[Segment]:
         """Links, notes and inline markup of one line: the segments the wiki shows."""
         if "<ref" in text or "<REF" in text:
-            text = _REF.sub(lambda m: self.ref(m, loc), text)
+            pieces: list[str] = []
+            pos = 0
+            for note in _find_refs(text):
+                pieces.append(text[pos : note.start])
+                pieces.append(self.ref(note, loc))
+                pos = note.end
+            pieces.append(text[pos:])
+            text = "".join(pieces)
         out: list[Segment] = []
         pos = 0
         while True:
