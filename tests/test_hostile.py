@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,7 @@ from lawdiff.cli import main
 from lawdiff.corpus import load
 from lawdiff.errors import InputError
 from lawdiff.model import natural_key
+from lawdiff.report.files import recover_leftovers, write_site
 from lawdiff.sources import mediawiki, read_file, read_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -366,3 +370,85 @@ def test_nuxt_reader_is_linear(name: str) -> None:
     text = _seed_with_body(NUXT_CASES[name]())
     assert len(text) > MB // 2
     assert _timed(lambda: read_text(text, "x.json")) < SECONDS, name
+
+
+# ---------------------------------------------------------------------------
+# 4. A report folder left half-replaced by a killed run is put right
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+_PAGES = [("index.html", '<meta name="generator" content="lawdiff 1">oud'), ("articles/45.html", "45")]
+
+
+def _stopped_between_renames(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A report, then a run killed after moving it aside and before moving the new one in."""
+    target = tmp_path / "lawdiff-report"
+    write_site(_PAGES, target)
+    pid = _dead_pid()
+    old = tmp_path / f".lawdiff-report.old-{pid}"
+    os.replace(target, old)
+    new = tmp_path / f".lawdiff-report.tmp-{pid}-0"
+    write_site([("index.html", '<meta name="generator" content="lawdiff 1">nieuw')], new)
+    return target, old, new
+
+
+def test_a_run_killed_between_the_renames_is_restored(tmp_path: Path) -> None:
+    target, old, new = _stopped_between_renames(tmp_path)
+    done = recover_leftovers(target)
+    assert (target / "index.html").read_text(encoding="utf-8").endswith("oud")
+    assert not old.exists() and not new.exists()
+    assert len(done) == 2
+    assert any("restored the previous report" in d and old.name in d for d in done)
+    assert any("removed" in d and new.name in d for d in done)
+    assert recover_leftovers(target) == []
+
+
+def test_the_next_report_run_puts_it_right(tmp_path: Path) -> None:
+    target, _old, _new = _stopped_between_renames(tmp_path)
+    write_site([("index.html", '<meta name="generator" content="lawdiff 1">derde')], target)
+    assert (target / "index.html").read_text(encoding="utf-8").endswith("derde")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lawdiff-report"]
+
+
+def test_an_old_report_left_beside_the_new_one_is_removed(tmp_path: Path) -> None:
+    target = tmp_path / "lawdiff-report"
+    write_site(_PAGES, target)
+    old = tmp_path / f".lawdiff-report.old-{_dead_pid()}"
+    write_site(_PAGES, old)
+    assert recover_leftovers(target) == [f"{target}: removed {old.name}, a previous report left by a stopped run"]
+    assert not old.exists() and target.exists()
+
+
+def test_an_unfinished_staging_folder_is_removed(tmp_path: Path) -> None:
+    target = tmp_path / "lawdiff-report"
+    staging = tmp_path / f".lawdiff-report.tmp-{_dead_pid()}-3"
+    (staging / "articles").mkdir(parents=True)
+    (staging / "articles" / "45.html").write_text("half", encoding="utf-8")  # killed before the manifest
+    assert len(recover_leftovers(target)) == 1
+    assert not staging.exists()
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["alive", "foreign-file", "edited", "other-name", "not-a-folder"],
+)
+def test_only_what_lawdiff_left_is_touched(tmp_path: Path, case: str) -> None:
+    target = tmp_path / "lawdiff-report"
+    pid = os.getpid() if case == "alive" else _dead_pid()
+    name = f".lawdiff-report.old-{pid}" if case != "other-name" else f".other-report.old-{pid}"
+    folder = tmp_path / name
+    if case == "not-a-folder":
+        folder.write_text("x", encoding="utf-8")
+    else:
+        write_site(_PAGES, folder)
+        if case == "foreign-file":
+            (folder / "notes.txt").write_text("mijn aantekeningen", encoding="utf-8")
+        if case == "edited":
+            (folder / "articles" / "45.html").write_text("bewerkt", encoding="utf-8")
+    assert recover_leftovers(target) == []
+    assert folder.exists() and not target.exists()

@@ -165,6 +165,65 @@ def _check_target(target: Path) -> None:
         )
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process of that id still runs (then its folders are its own business)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True
+
+
+def _ours(folder: Path) -> bool:
+    """Whether a folder holds only what a lawdiff report writes (its manifest vouching, or report pages only)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    try:
+        return not _foreign(folder)
+    except OSError:
+        return False
+
+
+def recover_leftovers(target: Path) -> list[str]:
+    """Restore or remove what a stopped run of :func:`write_site` left beside ``target``.
+
+    A run killed between the two renames of :func:`replace_dir_atomic` leaves
+    no ``target``, the previous report in ``.NAME.old-PID`` and the new one in
+    ``.NAME.tmp-PID-N``; one killed while writing leaves its ``.NAME.tmp-PID-N``.
+    Only folders named so, whose process is gone, and that hold nothing but
+    a lawdiff report (see :func:`_foreign`) are touched: the previous report
+    is moved back into place when ``target`` is missing, every other such
+    folder is removed.  Returns one line per thing done, for the command to
+    print.
+    """
+    parent = target.parent if str(target.parent) else Path(".")
+    leftover = re.compile(rf"\.{re.escape(target.name)}\.(old|tmp)-(\d+)(?:-\d+)?")
+    try:
+        names = sorted(p.name for p in parent.iterdir())
+    except OSError:
+        return []
+    found: list[tuple[str, Path]] = []
+    for name in names:
+        m = leftover.fullmatch(name)
+        if m and not _alive(int(m.group(2))) and _ours(parent / name):
+            found.append((m.group(1), parent / name))
+    done: list[str] = []
+    # The newest previous report first, should several runs have been stopped.
+    for kind, folder in sorted(found, key=lambda f: -f[1].stat().st_mtime):
+        if kind == "old" and not target.exists() and not target.is_symlink():
+            os.replace(folder, target)
+            done.append(f"{target}: restored the previous report from {folder.name}, left by a stopped run")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+            what = "a previous report" if kind == "old" else "an unfinished report"
+            done.append(f"{target}: removed {folder.name}, {what} left by a stopped run")
+    return done
+
+
 def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
     """Write the files into a folder beside ``target``, then move it into place.
 
@@ -172,8 +231,11 @@ def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
     ``target`` is replaced only when it is empty, or a report whose files
     are all as that report wrote them (see :func:`_check_target`); a failed
     run removes its folder and leaves ``target`` as it was.  Returns the
-    number of files written (the manifest not counted).
+    number of files written (the manifest not counted).  What a stopped run
+    left beside ``target`` is put right first (:func:`recover_leftovers`;
+    call it before to tell the user what it did).
     """
+    recover_leftovers(target)
     _check_target(target)
     parent = target.parent if str(target.parent) else Path(".")
     n = 0
