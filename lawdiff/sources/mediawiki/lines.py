@@ -71,10 +71,16 @@ def _quotes(m: re.Match[str]) -> str:
 
 def _clean(text: str) -> str:
     """Inline markup out, entities decoded: the text the wiki shows."""
-    text = _TAG.sub("", text)
-    text = _BEHAVIOUR.sub("", text)
-    text = _QUOTES.sub(_quotes, text)
-    return html.unescape(text).replace("\n", " ")
+    # Each pass only where its mark occurs: most lines of law are plain prose.
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "__" in text:
+        text = _BEHAVIOUR.sub("", text)
+    if "''" in text:
+        text = _QUOTES.sub(_quotes, text)
+    if "&" in text:
+        text = html.unescape(text)
+    return text.replace("\n", " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +272,7 @@ class _Converter:
             self.counters = []
             self.blank(loc)
             return
-        refs_here = _REFERENCES.search(s)
+        refs_here = _REFERENCES.search(s) if "<" in s else None
         if refs_here:
             s = (s[: refs_here.start()] + s[refs_here.end() :]).strip()
             self.furniture.append(Furniture(refs_here.group(0), loc, "list of notes (the notes are read there)"))
@@ -426,8 +432,9 @@ class _Converter:
                 if not m.group(1):
                     self.furniture.append(Furniture(m.group(), loc, "external link without a label"))
             text = _EXTERNAL.sub(lambda m: m.group(1) or "", text)
-        for m in _BEHAVIOUR.finditer(text):
-            self.furniture.append(Furniture(m.group(), loc, "behaviour switch (not shown)"))
+        if "__" in text:
+            for m in _BEHAVIOUR.finditer(text):
+                self.furniture.append(Furniture(m.group(), loc, "behaviour switch (not shown)"))
         return [(_clean(text), "")]
 
     def link(self, inner: str, trail: str, loc: Loc) -> list[Segment]:
