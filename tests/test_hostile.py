@@ -452,3 +452,50 @@ def test_only_what_lawdiff_left_is_touched(tmp_path: Path, case: str) -> None:
             (folder / "articles" / "45.html").write_text("bewerkt", encoding="utf-8")
     assert recover_leftovers(target) == []
     assert folder.exists() and not target.exists()
+
+
+# ---------------------------------------------------------------------------
+# 5. A heading joined to the paragraph before it is read as the wiki reads it, and said
+
+_JOINED = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">
+  <page><title>Sjabloon:2007:45</title><ns>10</ns><revision>
+      <text xml:space="preserve">'''ARTIKEL 45 GESPEELDE KAART'''
+
+{{template:2007:45A|45A}}
+{{template:2007:45B|45B}}
+</text></revision></page>
+  <page><title>Sjabloon:2007:45A</title><ns>10</ns><revision>
+      <text xml:space="preserve">'''A. Spelen van een kaart'''
+
+Elke speler behalve de blinde speelt een kaart door haar uit zijn hand te nemen.{end}</text></revision></page>
+  <page><title>Sjabloon:2007:45B</title><ns>10</ns><revision>
+      <text xml:space="preserve">'''B. Spelen van een kaart van de blinde'''
+
+De leider speelt een kaart van de blinde door de kaart te noemen.
+</text></revision></page>
+</mediawiki>
+"""
+
+
+def test_heading_joined_to_the_paragraph_before_is_noted(tmp_path: Path) -> None:
+    path = tmp_path / "dump.xml"
+    path.write_text(_JOINED.replace("{end}", ""), encoding="utf-8")
+    edition = load([path]).edition("2007")
+    a = edition.find("45A")
+    assert a is not None
+    assert "uit zijn hand te nemen. B. Spelen van een kaart van de blinde\nDe leider speelt" in a.text
+    assert edition.find("45B") is None  # the wiki's reading: no section B
+    result = _check([str(path)])
+    assert result.exit_code == 0
+    assert (
+        "45A: line 13: the heading 'B. Spelen van een kaart van de blinde' follows a single line break" in result.output
+    )
+
+
+def test_heading_after_a_line_break_is_a_heading_without_a_note(tmp_path: Path) -> None:
+    path = tmp_path / "dump.xml"
+    path.write_text(_JOINED.replace("{end}", "\n"), encoding="utf-8")
+    edition = load([path]).edition("2007")
+    b = edition.find("45B")
+    assert b is not None and b.title == "Spelen van een kaart van de blinde"
+    assert "follows a single line break" not in _check([str(path)]).output

@@ -57,6 +57,8 @@ _TAG = re.compile(
 )
 _BEHAVIOUR = re.compile(r"__[A-Z]+__")
 _QUOTES = re.compile(r"'{2,}")
+# A bold section or article heading at the start of a wikitext line: B. Titel, ARTIKEL 45 in bold.
+_JOINED_HEADING = re.compile(r"^\s*'{3,5}(?P<label>(?:[A-Z]\.|ARTIKEL\s+\d{1,3}|Artikel\s+\d{1,3})[^'\n]{0,80})")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -316,6 +318,16 @@ class _Converter:
             if self.buf:
                 # A single newline inside a paragraph is a space on the wiki.
                 self.buf.append((" ", ""))
+                if k == 0 and (m := _JOINED_HEADING.match(part)):
+                    # The export habit: a section page whose text does not end
+                    # with a line break, transcluded right before the next one,
+                    # joins that one's heading to its last paragraph.  Read as
+                    # the wiki shows it, and said.
+                    shown = _clean(m.group("label")).strip()
+                    self.note(
+                        f"line {loc.line}: the heading {shown!r} follows a single line break, so the wiki joins it to"
+                        " the paragraph before it (and so does lawdiff); a blank line before it would make it a heading"
+                    )
             else:
                 self.buf_loc = loc
             self.buf.extend(segs)
