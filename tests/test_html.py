@@ -338,23 +338,27 @@ def test_report_keeps_files_a_user_added_to_the_report_folder(tmp_path: Path) ->
     # An untouched report is replaced.
     assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
     before = tree(out)
+    # A member's notes are carried into the new report, and the run says so.
     (out / "notities.txt").write_text("x\n", encoding="utf-8")
-    code, stdout, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
-    assert (code, stdout) == (2, "")
-    assert stderr == (
-        f"lawdiff: error: {out}: the folder holds what the last report did not write ('notities.txt'), "
-        "so it is not replaced; move those out of the folder, or write the report to another folder with -o\n"
-    )
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
+    assert code == 0
+    assert "lawdiff: kept what you added to the report folder: notities.txt" in stderr
     assert (out / "notities.txt").read_text(encoding="utf-8") == "x\n"
     assert {p: c for p, c in tree(out).items() if p != "notities.txt"} == before
-    (out / "notities.txt").unlink()
-    # A page edited in place, a folder added: the same.
+    # A page edited in place is kept beside the new one; a folder added is carried whole.
     page = out / "articles" / "10.html"
     page.write_text(page.read_text(encoding="utf-8") + "<!-- mijn aantekening -->", encoding="utf-8")
     (out / "mijn").mkdir()
+    (out / "mijn" / "a.txt").write_text("a", encoding="utf-8")
     code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
-    assert code == 2 and "('articles/10.html', 'mijn/')" in stderr
-    assert "mijn aantekening" in page.read_text(encoding="utf-8")
+    assert code == 0 and "articles/10.html" in stderr and "mijn/" in stderr
+    assert "mijn aantekening" not in page.read_text(encoding="utf-8")
+    assert "mijn aantekening" in (out / "articles" / "10.html.kept").read_text(encoding="utf-8")
+    assert (out / "mijn" / "a.txt").read_text(encoding="utf-8") == "a"
+    assert (out / "notities.txt").exists()
+    # What was carried is not in the manifest: lawdiff did not write it.
+    record = json.loads((out / html.MANIFEST).read_text(encoding="utf-8"))
+    assert not {"notities.txt", "articles/10.html.kept", "mijn/a.txt"} & set(record["files"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rkeep"]  # no staging folder left
 
 
@@ -366,11 +370,19 @@ def test_a_report_without_a_manifest_is_replaced_only_when_it_holds_report_files
     (out / html.MANIFEST).unlink()
     (out / "articles" / "notes.md").write_text("mine", encoding="utf-8")
     code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
-    assert code == 2 and "('articles/notes.md')" in stderr
+    assert code == 0 and "articles/notes.md" in stderr
+    assert (out / "articles" / "notes.md").read_text(encoding="utf-8") == "mine"
+    # A manifest that cannot be read vouches for nothing: the folder is left alone.
     (out / html.MANIFEST).write_text("{not json", encoding="utf-8")
     code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(out))
     assert code == 2 and html.MANIFEST in stderr
     assert (out / "articles" / "notes.md").read_text(encoding="utf-8") == "mine"
+    # A folder that holds no report at all is never taken over.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.txt").write_text("x", encoding="utf-8")
+    code, _, stderr = run("report", "--corpus", str(CORPUS), "-o", str(other))
+    assert code == 2 and "holds no lawdiff report" in stderr
 
 
 def test_report_of_named_editions_and_of_an_unknown_one(tmp_path: Path) -> None:

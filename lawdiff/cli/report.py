@@ -52,7 +52,8 @@ class _Progress:
     default=Path("lawdiff-report"),
     show_default=True,
     metavar="DIR",
-    help="Folder to write the report to; replaced as a whole, and only once the report is complete.",
+    help="Folder to write the report to: replaced once the report is complete; files you added to an earlier"
+    " report there (notes, edited pages) are carried into the new one.",
 )
 @corpus_option
 @review_option
@@ -70,7 +71,11 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     Example: lawdiff report 2007 2017 -o lawdiff-report
     """
     from lawdiff.report import html as html_report
+    from lawdiff.report.files import kept_files, recover_leftovers
 
+    for line in recover_leftovers(output):
+        click.echo(f"lawdiff: {line}", err=True)
+    kept = kept_files(output)
     corpus = inputs.load()
     store = inputs.store()
     try:
@@ -85,6 +90,9 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
         + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
     )
+    if kept:
+        shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
+        click.echo(f"lawdiff: kept what you added to the report folder: {shown}", err=True)
     if not site.totals and len(site.compared) > 1:
         from lawdiff.report import article_ranges
 

@@ -252,6 +252,14 @@ def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> E
     """The source the bare year means: the settings' choice, else the newer printing."""
     if len(of_year) == 1:
         return of_year[0]
+    if not of_year:
+        # An edition named like a source ("2007@x", from a page title that
+        # the readers let through): its year has other editions, itself none.
+        raise InputError(
+            f"a page names the edition {year!r}: '@' and '+' are kept for the sources and versions lawdiff names"
+            " (2017@wiki, 2017+2024-03-01)",
+            fix=f"title its pages with the year alone ({year.split('@', 1)[0].split('+', 1)[0]})",
+        )
     wanted = settings.default.get(year)
     if wanted:
         for e in of_year:

@@ -56,34 +56,51 @@ _PARAGRAPH_PART = re.compile(r"^p(\d+)$")
 _DIGITS = re.compile(r"(\d+)")
 
 
+# Python refuses to turn more than 4,300 digits into an int (a guard
+# against quadratic conversion); a label that long is hostile, not law.
+_INT_DIGITS = 4000
+_BEYOND = 10**_INT_DIGITS  # greater than any number of _INT_DIGITS digits
+
+
+def _number(digits: str) -> tuple[int, str]:
+    """A run of digits as a sort key in numeric order, whatever its length.
+
+    Up to :data:`_INT_DIGITS` digits, the number itself; longer ones come
+    after all of those, ordered by length and then digit by digit (the
+    numeric order of numbers without leading zeros).
+    """
+    stripped = digits.lstrip("0")
+    if len(stripped) <= _INT_DIGITS:
+        return int(stripped or "0"), ""
+    return _BEYOND + len(stripped), stripped
+
+
 def natural_key(address: str) -> tuple[tuple[int, int, str], ...]:
     """A sort key that puts ``45C10`` after ``45C9``, ``.p`` after labels and ``.fn`` last.
 
     Outside the articles, numbers inside a part count as numbers (``H9``
     before ``H10``) and paragraph numerals as their value (``H6.3.V`` before
-    ``H6.3.IX``).
+    ``H6.3.IX``).  Numbers of any length keep their order (see :func:`_number`).
     """
     article = bool(_ARTICLE_ADDRESS.match(address))
     key: list[tuple[int, int, str]] = []
     for part in address_parts(address):
         p = part.lstrip(".")
         if p.isdigit():
-            key.append((0, int(p), ""))
+            key.append((0, *_number(p)))
         elif m := _FOOTNOTE_PART.match(p):
-            key.append((3, int(m.group(1)), ""))
+            key.append((3, *_number(m.group(1))))
         elif m := _PARAGRAPH_PART.match(p):
-            key.append((2, int(m.group(1)), ""))
+            key.append((2, *_number(m.group(1))))
         elif not article and _ROMAN_PART.match(p) and roman_to_int(p):
             key.append((0, roman_to_int(p), ""))
         elif not article:
             for i, piece in enumerate(_DIGITS.split(p)):
                 if piece:
-                    key.append((0, int(piece), "") if i % 2 else (1, 0, piece))
+                    key.append((0, *_number(piece)) if i % 2 else (1, 0, piece))
         else:
             key.append((1, 0, p))
     return tuple(key)
-
-
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}

@@ -18,7 +18,9 @@ def where(loc: Loc) -> str:
 
 def article_ranges(numbers: list[str], dash: str = "-") -> str:
     """Article numbers as ranges: ``['41', '42', '43', '45']`` -> ``41-43, 45``."""
-    ints = sorted({int(n) for n in numbers if n.isdigit()})
+    # A number too long for int() (hostile input) is listed as written, after the ranges.
+    ints = sorted({int(n) for n in numbers if n.isdigit() and len(n) <= 1000})
+    huge = sorted({n for n in numbers if n.isdigit() and len(n) > 1000}, key=lambda n: (len(n), n))
     out: list[str] = []
     i = 0
     while i < len(ints):
@@ -27,4 +29,4 @@ def article_ranges(numbers: list[str], dash: str = "-") -> str:
             j += 1
         out.append(str(ints[i]) if i == j else f"{ints[i]}{dash}{ints[j]}")
         i = j + 1
-    return ", ".join(out)
+    return ", ".join([*out, *huge])

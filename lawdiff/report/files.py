@@ -148,7 +148,12 @@ def _foreign(target: Path) -> list[str]:
 
 
 def _check_target(target: Path) -> None:
-    """Refuse to replace a folder that is not a lawdiff report, or that holds files its report did not write."""
+    """Refuse to replace a folder that is not a lawdiff report (or whose manifest cannot be read).
+
+    Files of a report folder that its report did not write, or wrote
+    otherwise (a member's notes, a page someone edited), are carried into the
+    new report (see :func:`kept_files`).
+    """
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise UsageError(f"{target}: exists and is not a folder", fix="choose a new or empty folder for the report")
     if not (target.is_dir() and any(target.iterdir())):
@@ -161,24 +166,110 @@ def _check_target(target: Path) -> None:
             f"{target}: the folder is not empty and holds no lawdiff report, so it is not replaced",
             fix="choose a new or empty folder, or a folder an earlier `lawdiff report` wrote",
         )
-    foreign = _foreign(target)
-    if foreign:
-        shown = ", ".join(repr(p) for p in foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+    if _foreign(target) == [MANIFEST] and (target / MANIFEST).is_file():
         raise UsageError(
-            f"{target}: the folder holds what the last report did not write ({shown}), so it is not replaced",
-            fix="move those out of the folder, or write the report to another folder with -o",
+            f"{target}: the report's {MANIFEST} cannot be read, so what lawdiff wrote there cannot be told from"
+            " what you added; the folder is not replaced",
+            fix="move your own files out of the folder and delete it, or write the report to another folder with -o",
         )
+
+
+def kept_files(target: Path) -> list[str]:
+    """What a new report will carry over from the report folder ``target``: files it did not write, or
+    that were changed since (relative paths; a folder ends in ``/``).  A changed page is kept beside the
+    new one with ``.kept`` added to its name."""
+    if not target.is_dir() or target.is_symlink():
+        return []
+    return [p for p in _foreign(target) if p != MANIFEST]
+
+
+def _carry(target: Path, staging: Path) -> None:
+    """Copy the files of the old report that it did not write into the new one (see :func:`kept_files`)."""
+    for rel in kept_files(target):
+        src = target / rel.rstrip("/")
+        dst = staging / rel.rstrip("/")
+        if dst.exists() or dst.is_symlink():
+            dst = dst.with_name(dst.name + ".kept")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir() and not src.is_symlink():
+            shutil.copytree(src, dst, symlinks=True)
+        else:
+            shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process of that id still runs (then its folders are its own business)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, under another user
+    return True
+
+
+def _ours(folder: Path) -> bool:
+    """Whether a folder holds only what a lawdiff report writes (its manifest vouching, or report pages only)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    try:
+        return not _foreign(folder)
+    except OSError:
+        return False
+
+
+def recover_leftovers(target: Path) -> list[str]:
+    """Restore or remove what a stopped run of :func:`write_site` left beside ``target``.
+
+    A run killed between the two renames of :func:`replace_dir_atomic` leaves
+    no ``target``, the previous report in ``.NAME.old-PID`` and the new one in
+    ``.NAME.tmp-PID-N``; one killed while writing leaves its ``.NAME.tmp-PID-N``.
+    Only folders named so, whose process is gone, and that hold nothing but
+    a lawdiff report (see :func:`_foreign`) are touched: the previous report
+    is moved back into place when ``target`` is missing, every other such
+    folder is removed.  Returns one line per thing done, for the command to
+    print.
+    """
+    parent = target.parent if str(target.parent) else Path(".")
+    leftover = re.compile(rf"\.{re.escape(target.name)}\.(old|tmp)-(\d+)(?:-\d+)?")
+    try:
+        names = sorted(p.name for p in parent.iterdir())
+    except OSError:
+        return []
+    found: list[tuple[str, Path]] = []
+    for name in names:
+        m = leftover.fullmatch(name)
+        if m and not _alive(int(m.group(2))) and _ours(parent / name):
+            found.append((m.group(1), parent / name))
+    done: list[str] = []
+    # The newest previous report first, should several runs have been stopped.
+    for kind, folder in sorted(found, key=lambda f: -f[1].stat().st_mtime):
+        if kind == "old" and not target.exists() and not target.is_symlink():
+            os.replace(folder, target)
+            done.append(f"{target}: restored the previous report from {folder.name}, left by a stopped run")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+            what = "a previous report" if kind == "old" else "an unfinished report"
+            done.append(f"{target}: removed {folder.name}, {what} left by a stopped run")
+    return done
 
 
 def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
     """Write the files into a folder beside ``target``, then move it into place.
 
     The folder also gets :data:`MANIFEST`, the list of what was written.
-    ``target`` is replaced only when it is empty, or a report whose files
-    are all as that report wrote them (see :func:`_check_target`); a failed
-    run removes its folder and leaves ``target`` as it was.  Returns the
-    number of files written (the manifest not counted).
+    ``target`` is replaced only when it is empty or a lawdiff report (see
+    :func:`_check_target`); the files of the old report that it did not
+    write, or that were changed since, are carried into the new one
+    (:func:`kept_files`).  A failed run removes its folder and leaves
+    ``target`` as it was.  Returns the
+    number of files written (the manifest not counted).  What a stopped run
+    left beside ``target`` is put right first (:func:`recover_leftovers`;
+    call it before to tell the user what it did).
     """
+    recover_leftovers(target)
     _check_target(target)
     parent = target.parent if str(target.parent) else Path(".")
     n = 0
@@ -207,9 +298,11 @@ def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
             path.write_bytes(data)
             written[rel] = _digest(data)
         (staging / MANIFEST).write_bytes(manifest(written).encode("utf-8"))
-        # Checked again at the last moment: a file saved into the old report
-        # while this one was being built must not be lost either.
+        # Checked again, and what the old report holds of others' carried
+        # over, at the last moment: a file saved into the old report while
+        # this one was being built must not be lost either.
         _check_target(target)
+        _carry(target, staging)
         replace_dir_atomic(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -99,7 +99,23 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
             place="1",
             fix=f"give a file in one of the formats lawdiff reads ({names})",
         )
-    return reader.read(text, file, edition_hint)
+    return _checked(reader.read(text, file, edition_hint))
+
+
+def _checked(pages: list[Page]) -> list[Page]:
+    """Refuse an edition name that would pass for a source or a version lawdiff names itself."""
+    for page in pages:
+        if "@" in page.edition or "+" in page.edition:
+            place = str(page.loc.line) if page.loc.line else page.loc.path
+            raise InputError(
+                f"the page {page.name!r} names the edition {page.edition!r}: '@' and '+' are kept for the sources"
+                " and versions lawdiff names itself (2017@wiki, 2017+2024-03-01)",
+                file=page.file,
+                place=place,
+                fix="title the page with the year alone (Sjabloon:2007:45); a second source of a year is told"
+                " apart by its format",
+            )
+    return pages
 
 
 def read_file(path: Path, display: str | None = None, edition_hint: str = "") -> list[Page]:
@@ -115,7 +131,7 @@ def read_file(path: Path, display: str | None = None, edition_hint: str = "") ->
     head_text = head.decode("utf-8", "replace")
     for reader in READERS:
         if reader.read_path is not None and reader.looks_like(head_text):
-            return reader.read_path(path, name, edition_hint)
+            return _checked(reader.read_path(path, name, edition_hint))
     try:
         data = path.read_bytes()
     except OSError as exc:

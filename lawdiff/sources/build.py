@@ -431,7 +431,7 @@ class _Builder:
             self.stack.pop()
             top = self.stack[-1]
         if not top.children:
-            top.notes.extend(block.notes)
+            top.notes.extend(block.notes)  # what the reader noticed about the text goes with it
             self._place_text(top, block.text, block.inlines, "\n")
         else:
             self._unlabeled(top, block, LabelStyle.NONE, "")

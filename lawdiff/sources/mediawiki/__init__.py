@@ -72,7 +72,7 @@ from typing import IO
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Page
-from lawdiff.sources.mediawiki.dump import _LOOKS_LIKE, FORMAT, MAX_DEPTH, MAX_REDIRECTS, MAX_REF_LINES, _parse
+from lawdiff.sources.mediawiki.dump import FORMAT, MAX_DEPTH, MAX_REDIRECTS, MAX_REF_LINES, _parse, looks_like_export
 from lawdiff.sources.mediawiki.transclusion import _Assembler
 
 __all__ = ["FORMAT", "MAX_DEPTH", "MAX_REDIRECTS", "MAX_REF_LINES", "looks_like", "read", "read_path", "read_stream"]
@@ -80,7 +80,7 @@ __all__ = ["FORMAT", "MAX_DEPTH", "MAX_REDIRECTS", "MAX_REF_LINES", "looks_like"
 
 def looks_like(text: str) -> bool:
     """Whether text is a MediaWiki export (its root element is ``<mediawiki>``)."""
-    return bool(_LOOKS_LIKE.match(text))
+    return looks_like_export(text)
 
 
 def read(text: str, file: str, _edition_hint: str = "") -> list[Page]:

@@ -26,6 +26,9 @@ MAX_REDIRECTS = 5
 
 TEMPLATE_NS = 10
 
+# How much of a stream is read first to find its DOCTYPE.
+SNIFF_HEAD = 1 << 16
+
 # Namespace names, Dutch and canonical English, for exports whose siteinfo
 # does not list them (schema 0.3 may have no siteinfo at all).
 _DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
@@ -50,9 +53,51 @@ _DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
 _NS_NAMES = {10: "Sjabloon", 11: "Overleg sjabloon"}
 _REDIRECT_TEXT = re.compile(r"^\s*#\s*(?:REDIRECT|DOORVERWIJZING)\s*:?\s*\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", re.I)
 
-_LOOKS_LIKE = re.compile(
-    r"^\ufeff?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<(?:[\w.-]+:)?mediawiki[\s>/]", re.S
-)
+_XML_DECL = re.compile(r"<\?xml[^>]*\?>")
+_DOCTYPE = re.compile(r"<!DOCTYPE\s+(?:[\w.-]+:)?([\w.-]+)")
+_ROOT = re.compile(r"<(?:[\w.-]+:)?mediawiki[\s>/]")
+
+
+def looks_like_export(text: str) -> bool:
+    """Whether text begins as a MediaWiki export: its root element, or a DOCTYPE naming it."""
+    return _prolog(text)[0]
+
+
+def has_internal_subset(text: str) -> bool:
+    """Whether the export's DOCTYPE carries an internal subset (``<!DOCTYPE mediawiki [...]>``)."""
+    return _prolog(text)[1]
+
+
+def _prolog(text: str) -> tuple[bool, bool]:
+    """(an export?, a DOCTYPE with an internal subset?), from the head of a file.
+
+    The prolog is walked item by item (declaration, comments, DOCTYPE), never
+    by one pattern with nested repeats, so hostile heads cost their length.
+    A DOCTYPE with an internal subset still makes an export: the reader
+    refuses it and says why.
+    """
+    pos = len(text) - len(text.lstrip("\ufeff \t\r\n"))
+    if m := _XML_DECL.match(text, pos):
+        pos = m.end()
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if text.startswith("<!--", pos):
+            end = text.find("-->", pos + 4)
+            if end < 0:
+                return False, False
+            pos = end + 3
+        elif m := _DOCTYPE.match(text, pos):
+            end = text.find(">", m.end())
+            bracket = text.find("[", m.end())
+            subset = bracket >= 0 and (end < 0 or bracket < end)
+            if m.group(1) == "mediawiki":
+                return True, subset
+            if end < 0 or subset:
+                return False, False
+            pos = end + 1
+        else:
+            return _ROOT.match(text, pos) is not None, False
 
 
 # ---------------------------------------------------------------------------
@@ -123,6 +168,8 @@ class _Revision:
     line: int  # the line of <text>, where the page's first line of wikitext stands
     rev_line: int  # the line of <revision>
     deleted: bool
+    # Entity references the XML does not declare, kept as written: (offset in text, "&nbsp;").
+    entities: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -150,6 +197,16 @@ def _local(tag: object) -> str:
 
 
 def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
+    # lxml keeps one error log per thread: an earlier file's errors must not
+    # be reported as this one's.
+    etree.clear_error_log()
+    if stream.seekable():
+        # Refused before the parser reads the declarations (and before an
+        # entity they declare could make the text fail to parse).
+        head = stream.read(SNIFF_HEAD).decode("utf-8", "replace")
+        stream.seek(0)
+        if has_internal_subset(head):
+            raise _subset_error(file)
     site = _Site()
     pages: dict[tuple[int, str], _WikiPage] = {}
     best: _Revision | None = None
@@ -170,13 +227,13 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
     try:
         for _event, elem in events:
             if not root_checked:
-                _check_root(elem.getroottree().getroot(), file)
+                _check_root(elem.getroottree(), file)
                 root_checked = True
             local = _local(elem.tag)
             parent = elem.getparent()
             if local == "revision" and parent is not None and _local(parent.tag) == "page":
                 count += 1
-                rev = _revision(elem)
+                rev = _revision(elem, file)
                 if _newer(rev, best):
                     best = rev
                 elem.clear()
@@ -188,7 +245,7 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
                     pages,
                     site,
                     file,
-                    (title_el.text or "") if title_el is not None else "",
+                    (_full_text(title_el, file)[0] or "") if title_el is not None else "",
                     (title_el.sourceline if title_el is not None else elem.sourceline) or 0,
                     _int(elem.findtext("{*}ns")),
                     redirect,
@@ -209,19 +266,46 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
                         site.case_sensitive.add(key)
                 elem.clear()
     except etree.XMLSyntaxError as exc:
-        line, column = exc.position if exc.position else (0, 0)
-        raise InputError(
-            f"malformed XML: {exc.msg}" if hasattr(exc, "msg") else f"malformed XML: {exc}",
-            file=file,
-            place=f"{line}:{column}" if line else "",
-            fix="repair the file there, or export the pages again (Special:Export)",
-        ) from None
+        raise _syntax_error(exc, file) from None
     if not root_checked and events.root is not None:
-        _check_root(events.root, file)
+        _check_root(events.root.getroottree(), file)
     return site, sorted(pages.values(), key=lambda p: p.order)
 
 
-def _check_root(root: Any, file: str) -> None:
+def _syntax_error(exc: etree.XMLSyntaxError, file: str) -> InputError:
+    """The parser's first fatal error, with its place (iterparse may report a later, vaguer one)."""
+    line, column = exc.position if exc.position else (0, 0)
+    msg = getattr(exc, "msg", "") or str(exc)
+    log: Any = exc.error_log  # iterable at run time; the stubs do not say so
+    first = next(iter(log.filter_from_fatals()), None)
+    if first is not None and (not line or msg == "no element found"):
+        line, column, msg = first.line, first.column, first.message
+    if "not defined" in msg and "Entity" in msg:
+        fix = (
+            "write the character itself or a character reference (&#160; for &nbsp;), or export the pages again"
+            " (Special:Export escapes the wiki's entities as &amp;nbsp;)"
+        )
+    else:
+        fix = "repair the file there, or export the pages again (Special:Export)"
+    return InputError(f"malformed XML: {msg}", file=file, place=f"{line}:{column}" if line else "", fix=fix)
+
+
+def _subset_error(file: str) -> InputError:
+    # Entity declarations would change the text; expanding them is how XXE
+    # and "billion laughs" attacks work.  An export never has any.
+    return InputError(
+        "the XML has a DOCTYPE with an internal subset (entity or element declarations), which lawdiff does not read",
+        file=file,
+        place="1",
+        fix="remove the [...] part of the <!DOCTYPE ...> line; a MediaWiki export has none",
+    )
+
+
+def _check_root(tree: Any, file: str) -> None:
+    dtd = tree.docinfo.internalDTD  # also set (empty) for a DOCTYPE that only names an external DTD
+    if dtd is not None and (any(True for _ in dtd.iterentities()) or any(True for _ in dtd.iterelements())):
+        raise _subset_error(file)
+    root = tree.getroot()
     local = _local(root.tag)
     if local != "mediawiki":
         raise InputError(
@@ -232,7 +316,7 @@ def _check_root(root: Any, file: str) -> None:
         )
 
 
-def _revision(elem: Any) -> _Revision:
+def _revision(elem: Any, file: str) -> _Revision:
     """A revision's timestamp and text (the main slot's, in multi-content exports)."""
     text_el = elem.find("{*}text")
     if text_el is None:
@@ -243,13 +327,48 @@ def _revision(elem: Any) -> _Revision:
     line = elem.sourceline or 0
     if text_el is None:
         return _Revision(None, (elem.findtext("{*}timestamp") or "").strip(), line, line, False)
+    text, entities = _full_text(text_el, file)
     return _Revision(
-        text_el.text,
+        text,
         (elem.findtext("{*}timestamp") or "").strip(),
         text_el.sourceline or line,
         line,
         text_el.get("deleted") is not None,
+        entities,
     )
+
+
+def _full_text(el: Any, file: str) -> tuple[str | None, tuple[tuple[int, str], ...]]:
+    """An element's whole text, and the undeclared entities in it: ((offset, "&nbsp;"), ...).
+
+    Under a DOCTYPE that names an external DTD, the parser cannot know
+    whether ``&nbsp;`` is declared, so it keeps the reference as a node of
+    its own (it never loads the DTD nor expands anything): ``el.text`` is
+    then only the text before it.  The reference is kept as written, where
+    the wiki would read it as the HTML entity it is.
+    """
+    if not len(el):
+        return el.text, ()
+    parts = [el.text or ""]
+    length = len(parts[0])
+    entities: list[tuple[int, str]] = []
+    for child in el:
+        if isinstance(child, etree._Entity):
+            entities.append((length, child.text))
+            parts.append(child.text)
+            length += len(child.text)
+        else:
+            raise InputError(
+                f"the <{_local(el.tag)}> element holds an XML element <{_local(child.tag)}>: its markup is not"
+                " escaped, so the text cannot be read as written",
+                file=file,
+                place=str(child.sourceline or el.sourceline or 0),
+                fix="escape < as &lt; and & as &amp; inside the text, or export the pages again (Special:Export)",
+            )
+        tail = child.tail or ""
+        parts.append(tail)
+        length += len(tail)
+    return "".join(parts), tuple(entities)
 
 
 def _int(text: str | None) -> int | None:

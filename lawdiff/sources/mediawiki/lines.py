@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Iterator
@@ -36,17 +37,19 @@ _HEADING = re.compile(r"^(={1,6})(.+?)\1\s*$")
 _LIST = re.compile(r"^([*#:;]+)\s*(.*)$")
 _RULE = re.compile(r"^-{4,}")
 _BR = re.compile(r"<\s*/?\s*br\s*/?\s*>", re.I)
-# A note's body holds no other <ref> (the wiki does not nest them), which
-# also keeps a line full of unclosed tags linear to read.
-_REF = re.compile(r"<ref(?P<attrs>\s[^>]*?)?\s*(?:/>|>(?P<body>(?:(?!<ref\b).)*?)</ref\s*>)", re.I | re.S)
-_REF_OPEN = re.compile(r"<ref(?:\s[^>]*?)?>", re.I)
-_REF_EMPTY = re.compile(r"<ref(?:\s[^>]*)?/>", re.I)
-_REF_CLOSE = re.compile(r"</ref\s*>", re.I)
+# Notes are found by a scan (see _find_refs), never by one pattern that runs
+# from each "<ref" to the end of the line: 20,000 unclosed "<ref " cost their
+# length.  An attribute list stops at "<" (possessive: no backtracking).
+_REF_TAG = re.compile(r"<ref(?P<attrs>\s[^<>]*+|/)?>", re.I)
+_REF_START = re.compile(r"<ref\b", re.I)
+_REF_CLOSE = re.compile(r"</ref\s*+>", re.I)
 _REF_NAME = re.compile(r"""name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s/>]+))""", re.I)
-_REFERENCES = re.compile(r"<references\s*/>|<references(?:\s[^>]*)?>.*?</references\s*>", re.I | re.S)
+_REFERENCES = re.compile(
+    r"<references\s*+/>|<references(?:\s[^<>]*+)?>(?:(?!<references\b).)*?</references\s*+>", re.I | re.S
+)
 _LINK_OPEN = re.compile(r"\[\[|\]\]")
 _LINK_TRAIL = re.compile(r"[a-zäëïöüéèàáóúç]+")
-_EXTERNAL = re.compile(r"\[(?:https?:|ftp:|mailto:|//)[^\s\[\]]*(?:\s+([^\[\]]*))?\]")
+_EXTERNAL = re.compile(r"\[(?:https?:|ftp:|mailto:|//)[^\s\[\]]*+(?:\s++([^\[\]]*+))?\]")
 _TAG = re.compile(
     r"</?(?:b|i|u|s|strike|del|ins|small|big|sup|sub|span|div|font|center|p|nowiki|pre|tt|code|strong|em|"
     r"blockquote|poem|abbr|cite|q|mark|var|kbd|samp|dfn|bdi|bdo|wbr|section)\b[^<>]*>",
@@ -54,6 +57,8 @@ _TAG = re.compile(
 )
 _BEHAVIOUR = re.compile(r"__[A-Z]+__")
 _QUOTES = re.compile(r"'{2,}")
+# A bold section or article heading at the start of a wikitext line: B. Titel, ARTIKEL 45 in bold.
+_JOINED_HEADING = re.compile(r"^\s*'{3,5}(?P<label>(?:[A-Z]\.|ARTIKEL\s+\d{1,3}|Artikel\s+\d{1,3})[^'\n]{0,80})")
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -68,10 +73,66 @@ def _quotes(m: re.Match[str]) -> str:
 
 def _clean(text: str) -> str:
     """Inline markup out, entities decoded: the text the wiki shows."""
-    text = _TAG.sub("", text)
-    text = _BEHAVIOUR.sub("", text)
-    text = _QUOTES.sub(_quotes, text)
-    return html.unescape(text).replace("\n", " ")
+    # Each pass only where its mark occurs: most lines of law are plain prose.
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "__" in text:
+        text = _BEHAVIOUR.sub("", text)
+    if "''" in text:
+        text = _QUOTES.sub(_quotes, text)
+    if "&" in text:
+        text = html.unescape(text)
+    return text.replace("\n", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    """A ``<ref>`` note in a line: where it stands, its attributes, its body (None for ``<ref .../>``)."""
+
+    start: int
+    end: int
+    attrs: str
+    body: str | None
+
+
+def _find_refs(text: str) -> list[_Ref]:
+    """The notes of a line, in order.
+
+    A note's body holds no other ``<ref`` (the wiki does not nest them); an
+    opening tag whose close comes after another ``<ref`` is unclosed, and
+    stays text (as the wiki shows it).  One pass over the tags, and a
+    binary search for each close, so any line costs about its length.
+    """
+    if "<" not in text:
+        return []
+    closes = list(_REF_CLOSE.finditer(text))
+    close_starts = [m.start() for m in closes]
+    starts = [m.start() for m in _REF_START.finditer(text)]
+    out: list[_Ref] = []
+    pos = 0
+    for m in _REF_TAG.finditer(text):
+        if m.start() < pos:
+            continue
+        attrs = m.group("attrs") or ""
+        if attrs.rstrip().endswith("/"):
+            out.append(_Ref(m.start(), m.end(), attrs, None))
+            pos = m.end()
+            continue
+        i = bisect.bisect_left(close_starts, m.end())
+        if i == len(closes):
+            continue
+        j = bisect.bisect_left(starts, m.end())
+        if j < len(starts) and starts[j] < close_starts[i]:
+            continue
+        out.append(_Ref(m.start(), closes[i].end(), attrs, text[m.end() : close_starts[i]]))
+        pos = closes[i].end()
+    return out
+
+
+def _open_refs(text: str) -> int:
+    """How many ``<ref>`` tags open (not self-closing) minus how many close, in a line."""
+    opened = sum(1 for m in _REF_TAG.finditer(text) if not (m.group("attrs") or "").rstrip().endswith("/"))
+    return opened - sum(1 for _ in _REF_CLOSE.finditer(text))
 
 
 def _render(segments: list[Segment]) -> tuple[str, list[LinkSpan]]:
@@ -185,8 +246,7 @@ class _Converter:
                 continue
             held.append(raw)
             text = " ".join(h[0] for h in held)
-            opened = len(_REF_OPEN.findall(text)) - len(_REF_EMPTY.findall(text))
-            if opened <= len(_REF_CLOSE.findall(text)):
+            if _open_refs(text) <= 0:
                 yield text, held[0][1], [n for h in held for n in h[2]]
                 held = []
             elif len(held) > MAX_REF_LINES:
@@ -214,7 +274,7 @@ class _Converter:
             self.counters = []
             self.blank(loc)
             return
-        refs_here = _REFERENCES.search(s)
+        refs_here = _REFERENCES.search(s) if "<" in s else None
         if refs_here:
             s = (s[: refs_here.start()] + s[refs_here.end() :]).strip()
             self.furniture.append(Furniture(refs_here.group(0), loc, "list of notes (the notes are read there)"))
@@ -258,6 +318,16 @@ class _Converter:
             if self.buf:
                 # A single newline inside a paragraph is a space on the wiki.
                 self.buf.append((" ", ""))
+                if k == 0 and (m := _JOINED_HEADING.match(part)):
+                    # The export habit: a section page whose text does not end
+                    # with a line break, transcluded right before the next one,
+                    # joins that one's heading to its last paragraph.  Read as
+                    # the wiki shows it, and said.
+                    shown = _clean(m.group("label")).strip()
+                    self.note(
+                        f"line {loc.line}: the heading {shown!r} follows a single line break, so the wiki joins it to"
+                        " the paragraph before it (and so does lawdiff); a blank line before it would make it a heading"
+                    )
             else:
                 self.buf_loc = loc
             self.buf.extend(segs)
@@ -305,11 +375,10 @@ class _Converter:
 
     # -- notes (<ref>) -------------------------------------------------------
 
-    def ref(self, m: re.Match[str], loc: Loc) -> str:
-        attrs = m.group("attrs") or ""
-        name_m = _REF_NAME.search(attrs)
+    def ref(self, note: _Ref, loc: Loc) -> str:
+        name_m = _REF_NAME.search(note.attrs)
         name = next((g for g in name_m.groups() if g is not None), "") if name_m else ""
-        body = m.group("body")
+        body = note.body
         if name and name in self.ref_names:
             number = self.ref_names[name]
         else:
@@ -336,7 +405,14 @@ class _Converter:
     def inline(self, text: str, loc: Loc) -> list[Segment]:
         """Links, notes and inline markup of one line: the segments the wiki shows."""
         if "<ref" in text or "<REF" in text:
-            text = _REF.sub(lambda m: self.ref(m, loc), text)
+            pieces: list[str] = []
+            pos = 0
+            for note in _find_refs(text):
+                pieces.append(text[pos : note.start])
+                pieces.append(self.ref(note, loc))
+                pos = note.end
+            pieces.append(text[pos:])
+            text = "".join(pieces)
         out: list[Segment] = []
         pos = 0
         while True:
@@ -368,8 +444,9 @@ class _Converter:
                 if not m.group(1):
                     self.furniture.append(Furniture(m.group(), loc, "external link without a label"))
             text = _EXTERNAL.sub(lambda m: m.group(1) or "", text)
-        for m in _BEHAVIOUR.finditer(text):
-            self.furniture.append(Furniture(m.group(), loc, "behaviour switch (not shown)"))
+        if "__" in text:
+            for m in _BEHAVIOUR.finditer(text):
+                self.furniture.append(Furniture(m.group(), loc, "behaviour switch (not shown)"))
         return [(_clean(text), "")]
 
     def link(self, inner: str, trail: str, loc: Loc) -> list[Segment]:

@@ -46,20 +46,36 @@ _FUNCTION_PREFIX = re.compile(
 class _Located:
     """A page's wikitext, with the file line of any offset."""
 
-    def __init__(self, text: str, line: int, title: str) -> None:
+    def __init__(self, text: str, line: int, title: str, entities: tuple[tuple[int, str], ...] = ()) -> None:
         self.text = text
         self.line = line
         self.title = title
         self.newlines = [m.start() for m in re.finditer("\n", text)]
+        self.entities = entities
+        self.entity_offsets = [offset for offset, _ in entities]
 
     def line_at(self, offset: int) -> int:
         return self.line + bisect.bisect_left(self.newlines, offset)
 
     def frags(self, start: int, end: int) -> list[_Frag]:
-        """The text between two offsets, as one fragment (its lines follow on)."""
+        """The text between two offsets, as one fragment (its lines follow on).
+
+        An entity the XML does not declare starts a fragment of its own,
+        with a note: the text is read as written, and ``lawdiff check`` says so.
+        """
         if start >= end:
             return []
-        return [_Frag(self.text[start:end], self.line_at(start), self.title)]
+        out: list[_Frag] = []
+        first = bisect.bisect_left(self.entity_offsets, start)
+        last = bisect.bisect_left(self.entity_offsets, end)
+        for offset, entity in self.entities[first:last]:
+            if offset > start:
+                out.append(_Frag(self.text[start:offset], self.line_at(start), self.title))
+                start = offset
+            note = f"the XML does not declare the entity {entity}: read as written (the wiki shows the character)"
+            out.append(_Frag("", self.line_at(offset), self.title, note))
+        out.append(_Frag(self.text[start:end], self.line_at(start), self.title))
+        return out
 
 
 _INCLUDE_TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(noinclude|includeonly|onlyinclude)\s*(/?)>", re.I | re.S)
@@ -309,7 +325,7 @@ class _Assembler:
         if page.revision is None or page.revision.text is None:
             raise LawdiffBug(f"{page.title}: a law page without text passed the check")
         text = page.revision.text
-        located = _Located(text, page.revision.line, page.title)
+        located = _Located(text, page.revision.line, page.title, page.revision.entities)
         ranges, comments = _kept_ranges(text, transcluded=bool(chain))
         for offset, comment in comments:
             report.furniture.append(

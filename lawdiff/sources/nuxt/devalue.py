@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -46,6 +47,16 @@ UNDEFINED: Any = _Sentinel("undefined")
 HOLE: Any = _Sentinel("hole")
 INVALID_DATE: Any = _Sentinel("Invalid Date")
 
+# How deep values may nest (references followed): a page needs about a dozen
+# levels; the decoder and the body walker recurse, so hostile nesting (a chain
+# of 10,000 references) must stop well before Python's recursion limit.
+MAX_NESTING = 200
+
+# A lone surrogate (``"\\ud800"`` in the JSON): valid JSON, but no character,
+# and no UTF-8 can encode it.  Read as U+FFFD, with a note.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
 # Nuxt's own reducers wrap a value in a reactive container; the container means
 # nothing outside a running Vue app, so the wrapped value is what we keep.
 _WRAPPERS = frozenset({"ShallowReactive", "Reactive", "Ref", "ShallowRef"})
@@ -72,6 +83,8 @@ class Decoded:
 
     value: Any
     origin: dict[int, int]  # id(list or dict) -> payload index
+    # Payload elements whose strings held lone surrogates, read as U+FFFD.
+    replaced: tuple[int, ...] = ()
 
     def where(self, obj: object) -> str:
         index = self.origin.get(id(obj))
@@ -84,7 +97,58 @@ def loads(text: str) -> Decoded:
         parsed = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DevalueError(f"not valid JSON ({exc.msg})", f"line {exc.lineno} column {exc.colno}") from None
-    return decode(parsed)
+    except RecursionError:
+        raise DevalueError("the JSON nests arrays or objects too deep to read", "$") from None
+    except ValueError as exc:
+        # A number of more than 4,300 digits: Python refuses to convert it
+        # (a guard against quadratic time), and no payload needs one.
+        raise DevalueError(f"a number too long to read ({exc})", "$") from None
+    replaced: tuple[int, ...] = ()
+    if _SURROGATE_ESCAPE.search(text) or _LONE_SURROGATE.search(text):
+        try:
+            parsed, replaced = _replace_surrogates(parsed)
+        except RecursionError:
+            raise DevalueError("the JSON nests arrays or objects too deep to read", "$") from None
+    decoded = decode(parsed)
+    return Decoded(decoded.value, decoded.origin, replaced)
+
+
+def _replace_surrogates(parsed: Any) -> tuple[Any, tuple[int, ...]]:
+    """Lone surrogates in the strings of a parsed payload replaced by U+FFFD; which elements held one."""
+    if not isinstance(parsed, list):
+        return parsed, ()
+    out: list[Any] = []
+    replaced: list[int] = []
+    for index, element in enumerate(parsed):
+        fixed = _fix(element)
+        if fixed is not element:
+            replaced.append(index)
+        out.append(fixed)
+    return out, tuple(replaced)
+
+
+def _fix(value: Any) -> Any:
+    """``value`` with lone surrogates replaced; the same object when it holds none."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value) if _LONE_SURROGATE.search(value) else value
+    if isinstance(value, list):
+        items = [_fix(v) for v in value]
+        return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+    if isinstance(value, dict):
+        pairs = [(_fix(k), _fix(v)) for k, v in value.items()]
+        if any(k is not k0 or v is not v0 for (k, v), (k0, v0) in zip(pairs, value.items(), strict=True)):
+            return dict(pairs)
+        return value
+    return value
+
+
+def _brief(value: Any) -> str:
+    """A short view of a JSON value for a message (never its whole nesting)."""
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return json.dumps(value)[:40]
 
 
 def decode(parsed: Any) -> Decoded:
@@ -100,7 +164,7 @@ def decode(parsed: Any) -> Decoded:
 
     def hydrate(index: Any, where: str) -> Any:
         if isinstance(index, bool) or not isinstance(index, int):
-            raise DevalueError(f"expected an element index, found {json.dumps(index)[:40]}", where)
+            raise DevalueError(f"expected an element index, found {_brief(index)}", where)
         if index < 0:
             return _special(index, where)
         if index >= len(values):
@@ -109,6 +173,8 @@ def decode(parsed: Any) -> Decoded:
             return done[index]
         if index in busy:
             raise DevalueError(f"element {index} refers back to itself (a cycle)", f"$[{index}]")
+        if len(busy) >= MAX_NESTING:
+            raise DevalueError(f"values nested more than {MAX_NESTING} deep (a chain of references)", where)
         busy.add(index)
         result = _build(values[index], index)
         busy.discard(index)

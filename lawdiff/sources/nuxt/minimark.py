@@ -24,7 +24,10 @@ _HREF_ARTICLE = re.compile(r"artikel-(?P<num>\d{1,3})(?:#artikel-(?P=num)-(?P<se
 _ARTICLE_TITLE = re.compile(r"^Artikel\s+(?P<num>\d{1,3})\s*(?:[—–-]\s*(?P<title>.*))?$")
 _ANCHOR = re.compile(r"^artikel-(?P<num>\d{1,3})-(?P<sec>[a-z])$")
 _H2_LABEL = re.compile(r"^(?P<key>[A-Z])\.\s*(?P<title>.*)$")
-_INLINE_ITEM = re.compile(r"(?:^|\n)\s*\((?P<key>[a-z]{1,2})\)\s+")
+# An item starts a line: after the text's start, or after a newline with only
+# white space around it.  Written so that each run of white space is tried
+# once (a lookbehind, not "\n\s*" tried from every newline of a long run).
+_INLINE_ITEM = re.compile(r"(?:^\s*+|(?<=\S)[^\S\n]*+\n\s*+)\((?P<key>[a-z]{1,2})\)\s++")
 
 
 def href_address(href: str) -> str:
@@ -58,13 +61,31 @@ def _str(value: Any) -> str:
 
 @dataclass
 class _Run:
-    """Inline text being collected, with its links and footnote markers."""
+    """Inline text being collected, with its links and footnote markers.
 
-    text: str = ""
+    The text is kept in pieces (joined when read): a paragraph of 100,000
+    text nodes must not be copied once per node.
+    """
+
+    parts: list[str] = field(default_factory=list)
+    length: int = 0
     inlines: list[Inline] = field(default_factory=list)
 
     def add(self, s: str) -> None:
-        self.text += s
+        self.parts.append(s)
+        self.length += len(s)
+
+    @property
+    def text(self) -> str:
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+    def since(self, start: int, index: int) -> str:
+        """The text added since the run had ``start`` characters in ``index`` pieces."""
+        if index > len(self.parts):
+            return self.text[start:]
+        return "".join(self.parts[index:])
 
 
 class _Walker:
@@ -253,7 +274,7 @@ class _Walker:
             if href.startswith("#user-content-fn"):
                 inner = self.inline(link[2:] if link else [], record=record)
                 number = inner.text.strip()
-                pos = len(run.text)
+                pos = run.length
                 run.inlines.append(Inline(InlineKind.FOOTNOTE_REF, pos, pos, number, number))
                 return
         if tag == "a":
@@ -262,12 +283,12 @@ class _Walker:
                 inner = self.inline(children, record=False)
                 self.furniture.append(Furniture(inner.text, self.loc(node), "footnote back link"))
                 return
-            start = len(run.text)
+            start, index = run.length, len(run.parts)
             for child in children:
                 self._inline(child, run, record)
             target = href_address(href)
             if target:
-                run.inlines.append(Inline(InlineKind.LINK, start, len(run.text), target, run.text[start:]))
+                run.inlines.append(Inline(InlineKind.LINK, start, run.length, target, run.since(start, index)))
             return
         for child in children:
             self._inline(child, run, record)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
@@ -75,7 +76,21 @@ def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
             place=decoded.where(record),
             fix="give a payload written by Nuxt Content 3 (body type 'minimark')",
         )
-    return [_page(decoded, data, record, body, file, edition_hint)]
+    page = _page(decoded, data, record, body, file, edition_hint)
+    if decoded.replaced:
+        page = _note_surrogates(page, decoded.replaced)
+    return [page]
+
+
+def _note_surrogates(page: Page, replaced: tuple[int, ...]) -> Page:
+    """Say where lone surrogates were read as U+FFFD: on the blocks that show one, else the first block."""
+    where = ", ".join(f"$[{i}]" for i in replaced[:5]) + (f" and {len(replaced) - 5} more" if len(replaced) > 5 else "")
+    note = f"the JSON holds a lone surrogate (\\ud800-\\udfff, no character) in {where}: read as U+FFFD (\ufffd)"
+    blocks = list(page.blocks)
+    hits = [i for i, b in enumerate(blocks) if "\ufffd" in b.text or "\ufffd" in b.title] or [0][: len(blocks)]
+    for i in hits:
+        blocks[i] = replace(blocks[i], notes=(*blocks[i].notes, note))
+    return replace(page, blocks=tuple(blocks))
 
 
 def _meta_text(value: Any) -> str:

@@ -1,0 +1,144 @@
+"""Pathological inputs (issue 9) as whole ``lawdiff check`` processes, at two sizes.
+
+Every case is written to a temporary folder at its size and at twice that,
+and checked by a fresh ``python3 -m lawdiff.cli check FILE``; the table gives
+the wall time of each and the doubling ratio (about 2 for a linear reader,
+about 4 for a quadratic one).  A run past ``--timeout`` is stopped and shown
+as such.  Law text comes from the seed of 2007 article 45 only.
+
+Cases: the MediaWiki export reader's (20,000 ``<ref `` and its kin, braces,
+links, entities), the Nuxt reader's (text nodes, inline items), and those of
+the wiki text reader and the clause builder (one line of 20,000 ``w 1) ``
+markers and a note; 33,000 ``1) ``; 100,000 U+001F / U+0085 / U+1680 between
+two words, in a text line and in a heading line; 5,000 lines ``A. x`` in one
+page).
+
+Run: ``python3 benchmarks/bench_pathological.py [--only NAME...] [--timeout S] [--scale F]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED_2007 = ROOT / "corpus" / "2007" / "wiki-Sjabloon-2007-45.txt"
+SEED_PAYLOAD = ROOT / "corpus" / "2017" / "nuxt-artikel-6.payload.json"
+
+HEAD = "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n"
+NOTE = "1) De uitkomst geschiedt eerst met de beeldzijde naar beneden.\n"
+XML_HEAD = "'''ARTIKEL 45 GESPEELDE KAART'''\n\n'''A. Spelen van een kaart'''\n\nElke speler "
+
+
+def _wiki(body: str) -> tuple[str, str]:
+    return "page.txt", HEAD + body
+
+
+def _heading(between: str) -> tuple[str, str]:
+    return "page.txt", f"Sjabloon:2007:45\nARTIKEL 45 Gespeelde{between}kaart\nA. Spelen\nElke speler.\n"
+
+
+def _xml(wikitext: str) -> tuple[str, str]:
+    return "dump.xml", (
+        '<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">\n'
+        "  <page>\n    <title>Sjabloon:2007:45</title>\n    <ns>10</ns>\n    <revision>\n"
+        f'      <text xml:space="preserve">{escape(wikitext)}</text>\n'
+        "    </revision>\n  </page>\n</mediawiki>\n"
+    )
+
+
+def _payload(nodes: list[object]) -> tuple[str, str]:
+    data = json.loads(SEED_PAYLOAD.read_text(encoding="utf-8"))
+    value_index = next(v["value"] for v in data if isinstance(v, dict) and set(v) == {"type", "value", "toc"})
+
+    def encode(x: object) -> int:
+        if isinstance(x, list):
+            data.append([encode(c) for c in x])
+        else:
+            data.append(x)
+        return len(data) - 1
+
+    data[value_index] = [encode(n) for n in nodes]
+    return "_payload.json", json.dumps(data)
+
+
+# name -> (size at which the issue states it, the input at size n)
+CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
+    # The MediaWiki export reader (sources/mediawiki/).
+    "xml: <ref  (unclosed)": (20_000, lambda n: _xml(XML_HEAD + "<ref " * n)),
+    "xml: <ref name=a  (unclosed)": (20_000, lambda n: _xml(XML_HEAD + "<ref name=a " * n)),
+    "xml: <ref> on lines": (20_000, lambda n: _xml(XML_HEAD + "<ref>kaart\n" * n)),
+    "xml: notes a<ref>b</ref>": (10_000, lambda n: _xml(XML_HEAD + "a<ref>b</ref> " * n)),
+    "xml: {{ [[ {{{": (20_000, lambda n: _xml(XML_HEAD + "{{[[{{{" * n)),
+    "xml: [http://a ": (20_000, lambda n: _xml(XML_HEAD + "[http://a " * n)),
+    # The Nuxt payload reader (sources/nuxt/).
+    "nuxt: text nodes in one <p>": (50_000, lambda n: _payload([["p", {}, *(f"woord{i} " for i in range(n))]])),
+    "nuxt: newlines in an <li>": (200_000, lambda n: _payload([["ol", {}, ["li", {}, "kop" + "\n" * n + "x"]]])),
+    # The wiki text reader and the clause builder (sources/wikitext.py, sources/build.py).
+    "wiki: one line of w 1) + a note": (20_000, lambda n: _wiki("Elke speler " + "w 1) " * n + "\n" + NOTE)),
+    "wiki: 1) 1) 1) ...": (33_000, lambda n: _wiki("1) " * n + "\n")),
+    "wiki: U+001F in a text line": (100_000, lambda n: _wiki("Elke" + "\u001f" * n + "speler\n")),
+    "wiki: U+0085 in a text line": (100_000, lambda n: _wiki("Elke" + "\u0085" * n + "speler\n")),
+    "wiki: U+1680 in a text line": (100_000, lambda n: _wiki("Elke" + "\u1680" * n + "speler\n")),
+    "wiki: U+001F in a heading line": (100_000, lambda n: _heading(chr(0x1F) * n)),
+    "wiki: U+0085 in a heading line": (100_000, lambda n: _heading(chr(0x85) * n)),
+    "wiki: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
+}
+
+
+def run_check(path: Path, timeout: float) -> tuple[float | None, int]:
+    """Wall time of one ``lawdiff check`` of ``path`` (None past the timeout), and its exit code."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "lawdiff.cli", "check", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None, -1
+    return time.perf_counter() - start, proc.returncode
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--only", nargs="*", help="run the cases whose name holds one of these words")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds before a run is stopped")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every size (0.1 for a quick look)")
+    args = parser.parse_args()
+    cases = {k: v for k, v in CASES.items() if not args.only or any(w in k for w in args.only)}
+    print(f"| {'case':36} | {'size':>8} | {'time':>8} | {'2 x size':>8} | {'time':>8} | ratio | exit |")
+    print(f"|{'-' * 38}|{'-' * 10}|{'-' * 10}|{'-' * 10}|{'-' * 10}|-------|------|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (size, make) in cases.items():
+            n = max(1, int(size * args.scale))
+            times: list[float | None] = []
+            code = 0
+            for k in (n, 2 * n):
+                file, text = make(k)
+                folder = Path(tmp) / f"case-{k}"
+                folder.mkdir(exist_ok=True)
+                path = folder / file
+                path.write_text(text, encoding="utf-8")
+                seconds, code = run_check(path, args.timeout)
+                path.unlink()
+                times.append(seconds)
+                if seconds is None:
+                    break
+            shown = [f"{t:7.2f}s" if t is not None else "timeout" for t in times] + ["-"] * (2 - len(times))
+            a, b = [*times, None][:2]
+            ratio = f"{b / a:5.1f}" if a and b else "  -  "
+            print(f"| {name:36} | {n:8,} | {shown[0]:>8} | {2 * n:8,} | {shown[1]:>8} | {ratio} | {code:4} |")
+
+
+if __name__ == "__main__":
+    main()
