@@ -6,7 +6,6 @@ The same clause from two files is one clause; where their wording differs a
 
 from __future__ import annotations
 
-import copy
 import re
 
 from lawdiff.model import Conflict, Edition, NavItem, SourceFile, natural_key
@@ -37,13 +36,13 @@ class _EditionBuilder:
             self._merge(None, root, page.file)
 
     def _merge(self, parent: Draft | None, d: Draft, file: str) -> None:
+        # The page's drafts become the edition's (no copies: a page tree is
+        # merged once, after the cache has kept its own copy).
+        footnotes, children = d.footnotes, d.children
         existing = self.index.get(d.address)
         if existing is None:
-            # A copy of the page's draft that this edition's tree owns (the
-            # page tree itself stays as read: the cache keeps it).
-            existing = copy.copy(d)
+            existing = d
             existing.children, existing.footnotes = [], []
-            existing.notes, existing.inlines = list(d.notes), list(d.inlines)
             self.index[d.address] = existing
             siblings = (
                 self.roots if parent is None else parent.footnotes if d.kind.value == "footnote" else parent.children
@@ -56,9 +55,9 @@ class _EditionBuilder:
             if parent is not None:
                 files = self.contributed.setdefault(id(parent), set())
                 files.add(file)
-        for f in d.footnotes:
+        for f in footnotes:
             self._merge(existing, f, file)
-        for c in d.children:
+        for c in children:
             self._merge(existing, c, file)
 
     def _fields(self, into: Draft, other: Draft) -> None:

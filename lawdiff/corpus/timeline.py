@@ -175,9 +175,15 @@ def from_pages(pages: list[Page], roots: tuple[str, ...] = (), settings: Setting
 
 
 def read_page(page: Page) -> tuple[PageTree, PageCheck]:
-    """A page's tree and its lossless accounting: what the cache keeps of a file."""
+    """A page's tree and its lossless accounting: what the cache keeps of a file.
+
+    Once accounted for, the page's blocks, fragments and furniture (its
+    source text, again) are dropped: the editions are built from the tree.
+    """
     tree = build_page(page)
-    return tree, account(tree)
+    check = account(tree)
+    slim = replace(page, blocks=(), fragments=(), furniture=())
+    return PageTree(slim, tree.roots, tree.notes), check
 
 
 def from_trees(

@@ -7,7 +7,7 @@ the file, the place and what to do.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ class Reader:
     looks_like: Callable[[str], bool]
     read: Callable[[str, str, str], list[Page]]
     # A reader that streams its file (large dumps) instead of reading its text whole.
-    read_path: Callable[[Path, str, str], list[Page]] | None = None
+    read_path: Callable[[Path, str, str], Iterable[Page]] | None = None
 
 
 def _read_wiki(text: str, file: str, _hint: str) -> list[Page]:
@@ -99,10 +99,10 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
             place="1",
             fix=f"give a file in one of the formats lawdiff reads ({names})",
         )
-    return _checked(reader.read(text, file, edition_hint))
+    return list(_checked(reader.read(text, file, edition_hint)))
 
 
-def _checked(pages: list[Page]) -> list[Page]:
+def _checked(pages: Iterable[Page]) -> Iterator[Page]:
     """Refuse an edition name that would pass for a source or a version lawdiff names itself."""
     for page in pages:
         if "@" in page.edition or "+" in page.edition:
@@ -115,11 +115,16 @@ def _checked(pages: list[Page]) -> list[Page]:
                 fix="title the page with the year alone (Sjabloon:2007:45); a second source of a year is told"
                 " apart by its format",
             )
-    return pages
+        yield page
 
 
 def read_file(path: Path, display: str | None = None, edition_hint: str = "") -> list[Page]:
     """Read one file of any known format."""
+    return list(iter_file(path, display, edition_hint))
+
+
+def iter_file(path: Path, display: str | None = None, edition_hint: str = "") -> Iterator[Page]:
+    """Read one file of any known format, one page at a time where the format streams (a large dump)."""
     name = display or str(path)
     try:
         with path.open("rb") as stream:
@@ -131,11 +136,12 @@ def read_file(path: Path, display: str | None = None, edition_hint: str = "") ->
     head_text = head.decode("utf-8", "replace")
     for reader in READERS:
         if reader.read_path is not None and reader.looks_like(head_text):
-            return _checked(reader.read_path(path, name, edition_hint))
+            yield from _checked(reader.read_path(path, name, edition_hint))
+            return
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(
             f"cannot read the file ({exc.strerror})", file=name, fix="check the path and its permissions"
         ) from None
-    return read_text(decode_bytes(data, name), name, edition_hint)
+    yield from read_text(decode_bytes(data, name), name, edition_hint)

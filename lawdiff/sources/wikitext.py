@@ -624,13 +624,11 @@ def _is_title(rest: str) -> bool:
 
 def _is_capitals_title(rest: str) -> bool:
     """``DE KAARTEN.``: short, every letter a capital (at least two), not ending like a clause."""
+    # The cheap tests first: almost every numbered line is long, or has a small letter.
+    if len(rest) > TITLE_MAX_CHARS or not rest.isupper() or rest.endswith((";", ":", ",")):
+        return False
     letters = [c for c in rest if c.isalpha()]
-    return (
-        len(letters) >= 2
-        and all(c.isupper() for c in letters)
-        and len(rest) <= TITLE_MAX_CHARS
-        and not rest.endswith((";", ":", ","))
-    )
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
 def _is_paragraph_title(line: str) -> bool:

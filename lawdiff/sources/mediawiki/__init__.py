@@ -67,6 +67,7 @@ pages stand alone, expanded), ``lines`` (wikitext to rendered lines).
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -88,15 +89,17 @@ def read(text: str, file: str, _edition_hint: str = "") -> list[Page]:
     return read_stream(io.BytesIO(text.encode("utf-8")), file)
 
 
-def read_path(path: Path, file: str, _edition_hint: str = "") -> list[Page]:
-    """Read an export from its file, streaming (the whole file is never in memory)."""
+def read_path(path: Path, file: str, _edition_hint: str = "") -> Iterator[Page]:
+    """Read an export from its file, streaming: the whole file is never in memory, and its pages are
+    made one at a time as they are asked for."""
     try:
         with path.open("rb") as stream:
-            return read_stream(stream, file)
+            site, pages = _parse(stream, file)
     except OSError as exc:
         raise InputError(
             f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
         ) from None
+    return _Assembler(file, site, pages).pages()
 
 
 def read_stream(stream: IO[bytes], file: str) -> list[Page]:

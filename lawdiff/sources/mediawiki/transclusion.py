@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from lawdiff.errors import InputError, LawdiffBug
@@ -188,7 +189,7 @@ class _Assembler:
     def __init__(self, file: str, site: _Site, pages: list[_WikiPage]) -> None:
         self.file = file
         self.site = site
-        self.pages = pages
+        self.pages_ = pages
         self.by_key = {(p.ns, p.name): p for p in pages}
 
     # -- resolving titles ---------------------------------------------------
@@ -223,20 +224,25 @@ class _Assembler:
     # -- the pages to emit --------------------------------------------------
 
     def run(self) -> list[Page]:
-        law = [p for p in self.pages if p.law is not None]
+        return list(self.pages())
+
+    def pages(self) -> Iterator[Page]:
+        """The pages a reader of the wiki would open, in the dump's order, made one at a time.
+
+        Containers are expanded first (what they include is read as part of
+        them, not again); the other law pages are expanded as they are
+        yielded, so that a large dump never holds every rendered page at once.
+        """
+        law = [p for p in self.pages_ if p.law is not None]
         for p in law:
             self.check_text(p)
-        emitted: dict[tuple[int, str], Page] = {}
         covered: set[tuple[int, str]] = set()
-
-        def emit(p: _WikiPage) -> None:
-            page, includes = self.make_page(p)
-            emitted[(p.ns, p.name)] = page
-            covered.update(key for key in includes if self._same_edition_key(key, p))
-
+        containers: dict[tuple[int, str], Page] = {}
         for p in law:
             if p.law is not None and p.law.kind == "container":
-                emit(p)
+                page, includes = self.make_page(p)
+                containers[(p.ns, p.name)] = page
+                covered.update(key for key in includes if self._same_edition_key(key, p))
         rest = [p for p in law if (p.ns, p.name) not in covered and p.law is not None and p.law.kind != "container"]
         rest_keys = {(p.ns, p.name) for p in rest}
         included: set[tuple[int, str]] = set()
@@ -244,26 +250,48 @@ class _Assembler:
             for key in self.direct_includes(p):
                 if key in rest_keys and key != (p.ns, p.name) and self._same_edition_key(key, p):
                     included.add(key)
-        # Pages that no other page includes first, then whatever a cycle
-        # left over (expanding it reports the cycle).
-        for p in [*(p for p in rest if (p.ns, p.name) not in included), *rest]:
+        # Pages that are not law text stay on record, as furniture of the
+        # first page of their edition (or of the dump's first page).
+        extra: dict[str, list[Furniture]] = {}
+        for edition, furn in self.other_pages():
+            extra.setdefault(edition, []).append(furn)
+        # Every edition with a law page has a page emitted (a page is left out
+        # only when a page of its own edition includes it).
+        editions = {p.law.edition for p in law if p.law is not None}
+        emitted: set[tuple[int, str]] = set()
+        first = True
+
+        def out(page: Page) -> Page:
+            nonlocal first
+            furniture = extra.pop(page.edition, [])
+            if first:
+                first = False
+                furniture += [f for key in list(extra) if key not in editions for f in extra.pop(key)]
+            return replace(page, furniture=(*page.furniture, *furniture)) if furniture else page
+
+        for p in law:
+            key = (p.ns, p.name)
+            if key in containers:
+                emitted.add(key)
+                yield out(containers.pop(key))
+            elif key in rest_keys and key not in covered and key not in included:
+                page, includes = self.make_page(p)
+                covered.update(k for k in includes if self._same_edition_key(k, p))
+                emitted.add(key)
+                yield out(page)
+        # Whatever a cycle of inclusions left over (expanding it reports the cycle).
+        for p in rest:
             key = (p.ns, p.name)
             if key not in covered and key not in emitted:
-                emit(p)
-        pages = [emitted[(p.ns, p.name)] for p in law if (p.ns, p.name) in emitted]
-        if not pages:
+                page, _ = self.make_page(p)
+                emitted.add(key)
+                yield out(page)
+        if not emitted:
             raise InputError(
-                f"the export holds no law page ({len(self.pages)} page(s), none titled Sjabloon:<edition>:<name>)",
+                f"the export holds no law page ({len(self.pages_)} page(s), none titled Sjabloon:<edition>:<name>)",
                 file=self.file,
                 fix="export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export",
             )
-        # Pages that are not law text stay on record, as furniture of the
-        # first page of their edition (or of the dump).
-        extra: dict[int, list[Furniture]] = {}
-        for edition, furn in self.other_pages():
-            index = next((i for i, pg in enumerate(pages) if pg.edition == edition), 0)
-            extra.setdefault(index, []).append(furn)
-        return [replace(pg, furniture=(*pg.furniture, *extra.get(i, ()))) for i, pg in enumerate(pages)]
 
     def _same_edition_key(self, key: tuple[int, str], page: _WikiPage) -> bool:
         other = self.by_key.get(key)
@@ -451,7 +479,7 @@ class _Assembler:
     def other_pages(self) -> list[tuple[str, Furniture]]:
         """The pages that are not law text: (their edition or "", a furniture record saying why)."""
         out: list[tuple[str, Furniture]] = []
-        for p in self.pages:
+        for p in self.pages_:
             if p.law is not None:
                 continue
             edition_m = re.search(r"\b(\d{4})\b", p.name)
