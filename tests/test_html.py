@@ -744,6 +744,53 @@ def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Pa
     assert sec.xpath("string(p[@class='introduced'])") == "Current wording introduced in 2017."
 
 
+def test_history_page_shows_each_distinct_history_once_under_every_clause_it_stands_for(
+    tmp_path: Path, corpus: Corpus
+) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    a45 = site.plan(corpus).article("45")
+    assert a45 is not None
+    sections = root.xpath("//section[@class='history']")
+    # Fewer sections than clauses: 2007 45C4(b) and 2017 45C4(b) have one history.
+    assert len(a45.histories) == 47 and len(sections) == 24
+    tables = [etree.tostring(s.find("table"), method="text", encoding="unicode") for s in sections]
+    assert len(set(tables)) == len(tables)  # none says what another says
+
+    def section_of(ident: str) -> etree._Element:
+        found = root.xpath(f"//*[@id='{ident}']")
+        assert len(found) == 1, ident
+        return next(e for e in (found[0], *found[0].iterancestors()) if e.tag == "section")
+
+    # Every clause of every edition keeps its anchor on the page.
+    for e, c, _ in a45.histories:
+        section_of(site.anchor(e.name, c.address))
+    shared = section_of("2007-45C4b")
+    assert section_of("2017-45C4b") is shared and shared.get("id") == "2007-45C4b"
+    assert shared.xpath("string(h2/span[@class='addr'])") == "2007:45C4(b), 2017:45C4(b)"
+    assert section_of("2017-45E1") is section_of("2007-45E.p1")  # renumbered, same history
+    # The table of contents leads to every section, once.
+    toc = [a.get("href") for a in root.xpath("//nav[@id='contents']//a")]
+    assert toc == [f"#{s.get('id')}" for s in sections]
+
+
+def test_history_page_shows_the_difference_of_a_split_once(tmp_path: Path) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    groups = root.xpath("//div[@class='hgroup']")
+    full = [g for g in groups if g.find("div[@lang='nl']") is not None]
+    # The three splits of 1963 45 each have their difference once, in full,
+    assert [g.get("id") for g in full] == ["group-2007-45A", "group-2007-45C2", "group-2007-45C4a"]
+    # and every other history holding one of them links to it (each piece's two sections).
+    links = [g.xpath("string(.//a/@href)") for g in groups if g not in full]
+    assert sorted(links) == sorted(f"#{g.get('id')}" for g in full for _ in range(2))
+    piece = root.xpath("//section[@id='2007-45C4b']//div[@class='hgroup-h']")[0]
+    assert piece.xpath("string()") == (
+        "Split 1963 45(d) → 2007 45C4(a), 45C4(b): the word difference over the pieces together, in order, "
+        "is shown in the history of 1963:45(d). Each piece's own wording follows."
+    )
+
+
 def test_compare_html_is_one_self_contained_page(tmp_path: Path) -> None:
     out = tmp_path / "c.html"
     assert run("compare", "2007", "2017", "--article", "45", "--format", "html", "-o", str(out))[0] == 0

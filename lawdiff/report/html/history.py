@@ -1,6 +1,17 @@
-"""An article's clause histories page."""
+"""An article's clause histories page.
+
+The study gives every clause of every edition its history; a clause that
+stands unchanged in four editions has four histories that say the same (one
+starting from each edition).  The page shows each distinct history once, under
+the names of all the clauses it stands for, each keeping its anchor
+(``45-history.html#2007-45D`` and ``#2017-45D`` lead to the same section), with
+a table of contents at the top.  The word difference of a split, which every
+piece's history holds, is shown in full once and linked from the others.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, History, Op
@@ -13,31 +24,57 @@ from lawdiff.report.html.pair import _arrow
 from lawdiff.report.site import Site, anchor, article_file, history_file
 
 
+@dataclass
+class _Shown:
+    """One distinct history and the clauses whose history it is, in the order the study gives them."""
+
+    history: History
+    clauses: list[tuple[Edition, Clause]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [f"{e.name}:{c.address}" for e, c in self.clauses]
+
+
+def _key(h_: History) -> tuple[object, ...]:
+    """What a history shows: its steps (editions, addresses, wordings, kinds of change, change records)."""
+    return tuple(
+        (s.edition, s.addresses, s.texts, s.kinds, tuple(id(ch) for ch in s.changes), s.in_corpus) for s in h_.steps
+    )
+
+
+def distinct(histories: tuple[tuple[Edition, Clause, History], ...]) -> list[_Shown]:
+    """The distinct histories, in the order of the first clause of each."""
+    out: dict[tuple[object, ...], _Shown] = {}
+    for e, c, hist in histories:
+        out.setdefault(_key(hist), _Shown(hist)).clauses.append((e, c))
+    return list(out.values())
+
+
 def history_page(site: Site, a: ArticleView) -> str:
     path = history_file(a.number)
     page = _Page(path, lambda e, addr: site.href(e, addr, path))
-    page.ids.add("top")
+    page.ids.update({"top", "contents"})
     editions = {e.name: e for e in site.compared}
-    sections: list[Child] = []
-    for e, c, hist in a.histories:
-        ident = page.claim(anchor(e.name, c.address))
-        sections.append(
+    groups = _GroupDiffs()
+    shown = distinct(a.histories)
+    # Every clause's anchor first, so that no section takes another's.
+    idents = [[page.claim(anchor(e.name, c.address)) for e, c in s.clauses] for s in shown]
+    sections = [_section(s, ids, site, page, editions, groups) for s, ids in zip(shown, idents, strict=True)]
+    toc = h(
+        "ol",
+        {"class": "toc"},
+        [
             h(
-                "section",
-                {"class": "history", "id": ident},
-                h(
-                    "h2",
-                    None,
-                    h("span", {"class": "addr"}, f"{e.name}:{c.address}"),
-                    " ",
-                    h("span", {"class": "gist", "lang": "nl"}, _gist(c)),
-                ),
-                _history_table(hist, site, page, editions),
-                h("p", {"class": "introduced"}, f"Current wording introduced in {hist.introduced}.")
-                if hist.introduced
-                else None,
+                "li",
+                None,
+                h("a", {"href": f"#{ids[0]}"}, ", ".join(s.names)) if ids[0] else ", ".join(s.names),
+                " ",
+                h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
             )
-        )
+            for s, ids in zip(shown, idents, strict=True)
+        ],
+    )
     main = h(
         "main",
         {"id": "top"},
@@ -46,10 +83,12 @@ def history_page(site: Site, a: ArticleView) -> str:
             "p",
             {"class": "lead"},
             "Every clause of every edition, followed through all editions of the corpus: its address and wording in "
-            "each, and where it changed. ",
+            "each, and where it changed. A clause followed from each edition it is in has one history: it is shown "
+            "once, under the clause's name in each of them. ",
             h("a", {"href": article_file(a.number).split("/")[1]}, f"Back to article {a.number}"),
             ".",
         ),
+        h("nav", {"class": "contents", "id": "contents", "aria-label": "Clauses on this page"}, toc),
         sections,
     )
     return document(
@@ -67,6 +106,37 @@ def _gist(c: Clause) -> str:
     return summary[:89].rstrip() + "…" if len(summary) > 90 else summary
 
 
+def _section(
+    s: _Shown,
+    idents: list[str | None],
+    site: Site,
+    page: _Page,
+    editions: dict[str, Edition],
+    groups: _GroupDiffs,
+) -> Markup:
+    # The section carries the first clause's anchor; each other clause's
+    # anchor is on its name in the heading.
+    names: list[Child] = [s.names[0]]
+    for name, ident in zip(s.names[1:], idents[1:], strict=True):
+        names.extend([", ", h("span", {"id": ident}, name) if ident else name])
+    hist = s.history
+    return h(
+        "section",
+        {"class": "history", "id": idents[0]},
+        h(
+            "h2",
+            None,
+            h("span", {"class": "addr"}, names),
+            " ",
+            h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
+        ),
+        _history_table(hist, site, page, editions, groups, s.names[0]),
+        h("p", {"class": "introduced"}, f"Current wording introduced in {hist.introduced}.")
+        if hist.introduced
+        else None,
+    )
+
+
 _HEAD = h(
     "thead",
     None,
@@ -80,7 +150,9 @@ _HEAD = h(
 )
 
 
-def _history_table(hist: History, site: Site, page: _Page, editions: dict[str, Edition]) -> Markup:
+def _history_table(
+    hist: History, site: Site, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
+) -> Markup:
     rows: list[Child] = []
     for step in hist.steps:
         th = h("th", {"scope": "row"}, step.edition)
@@ -123,7 +195,7 @@ def _history_table(hist: History, site: Site, page: _Page, editions: dict[str, E
                     # (its inserted words marked).
                     if id(into) not in shown:
                         shown.add(id(into))
-                        cell.append(_group_diff(into, hist, step.edition))
+                        cell.append(groups.show(into, hist, step.edition, page, name))
                     segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
             href = page.resolve(step.edition, addr)
             chip = h("a", {"class": "addr", "href": href}, addr) if href else h("span", {"class": "addr"}, addr)
@@ -152,18 +224,38 @@ def _history_table(hist: History, site: Site, page: _Page, editions: dict[str, E
 _EMPTY_TD = h("td", None)
 
 
-def _group_diff(ch: Change, hist: History, edition: str) -> Markup:
-    """The word difference of a split (or of several clauses into several), labelled as the group's."""
-    before = next((s.edition for s in hist.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
-    source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
-    return h(
-        "div",
-        {"class": "hgroup"},
-        h(
+class _GroupDiffs:
+    """The word difference of each split (or of several clauses into several) on a page: in full once, then linked."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[str | None, str]] = {}  # id of the change -> its block's id, the history's name
+
+    def show(self, ch: Change, hist: History, edition: str, page: _Page, name: str) -> Markup:
+        before = next((s.edition for s in hist.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
+        source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
+        what = (
+            f"{ch.kind.value.capitalize()} {source} → {edition} {', '.join(ch.new)}: "
+            "the word difference over the pieces together"
+        )
+        first = self.seen.get(id(ch))
+        if first is not None:
+            ident, where = first
+            return h(
+                "div",
+                {"class": "hgroup"},
+                h(
+                    "div",
+                    {"class": "hgroup-h"},
+                    f"{what}, in order, is shown in the history of ",
+                    h("a", {"href": f"#{ident}"}, where) if ident else where,
+                    ". Each piece's own wording follows.",
+                ),
+            )
+        ident = page.claim(f"group-{anchor(edition, ch.new[0])}")
+        self.seen[id(ch)] = (ident, name)
+        return h(
             "div",
-            {"class": "hgroup-h"},
-            f"{ch.kind.value.capitalize()} {source} → {edition} {', '.join(ch.new)}: the word difference over "
-            "the pieces together, in order. Each piece's own wording follows.",
-        ),
-        law_text("tx inline", [(p.op, p.text) for p in ch.diff]),
-    )
+            {"class": "hgroup", "id": ident},
+            h("div", {"class": "hgroup-h"}, f"{what}, in order. Each piece's own wording follows."),
+            law_text("tx inline", [(p.op, p.text) for p in ch.diff]),
+        )
