@@ -85,7 +85,7 @@ def law_text(
     mark_list = list(marks)
     if not link_list and not mark_list:
         # Most clauses: no reference, no footnote; one piece per segment.
-        return h("div", attrs, first, [_op_piece(op, t) for op, t in segments])
+        return h("div", attrs, first, [_op_piece(op, t) for op, t in segments if t])
     full = "".join(t for _, t in segments)
     ops: list[tuple[int, int, Op]] = []
     pos = 0
