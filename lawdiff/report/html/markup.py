@@ -4,12 +4,11 @@
 ``str`` it is given is escaped, as text or as an attribute value, so law text
 holding ``<script>``, ``&`` or quotes is always text.  What :func:`h` returns
 is :class:`Markup`, the one kind of string that passes through unescaped.  A
-``Markup`` is made by this module (:func:`h`, :func:`raw_text`,
-:func:`document`) or from a string constant written in the code
-(``tests/test_html.py`` reads the renderers' source to hold them to that);
-nothing else can turn a ``str`` into markup, and every operation on a
-``Markup`` other than passing it to :func:`h` gives back a plain ``str``,
-which is escaped again.
+``Markup`` is made by this module's :func:`h` and :func:`raw_text`, or from a
+string constant written in the code; nothing else may turn a ``str`` into
+markup (``tests/test_html.py`` reads the renderers' source to hold them to
+that), and every operation on a ``Markup`` other than passing it to :func:`h`
+gives back a plain ``str``, which is escaped again.
 
 Building strings instead of an lxml tree makes the report several times
 faster to render (a tree of half a million elements was built, walked for
@@ -22,7 +21,7 @@ import base64
 import hashlib
 import itertools
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from importlib import resources
 
 from lawdiff import __version__
@@ -51,7 +50,6 @@ class _Block(Markup):
 
 Child = str | None | Iterable["Child"]
 Attrs = Mapping[str, str | bool | None]
-Progress = Callable[[int, int], None]
 
 ASSETS = ("report.css", "report.js")
 GENERATOR = f"lawdiff {__version__}"
