@@ -104,34 +104,156 @@ def test_split_side_refuses_a_difference_that_does_not_rebuild_its_texts() -> No
         html.split_side((Piece(Op.EQUAL, "abc"),), "old", ("abd",))
 
 
+def _fragment(markup: str) -> etree._Element:
+    """One element of markup, parsed as a browser would (html5lib, strict)."""
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False, tree=html5lib.getTreeBuilder("lxml"))
+    found = parser.parseFragment(markup)  # the lxml tree builder gives a list of elements and strings
+    elements = [e for e in found if not isinstance(e, str)]
+    assert len(elements) == 1 and not any(isinstance(e, str) for e in found), markup
+    return elements[0]  # type: ignore[no-any-return]
+
+
 def test_law_text_is_text_whatever_it_holds() -> None:
     hostile = "<script>alert(1)</script> & \"q\" 'r' ]]> <!-- c -->"
-    box = html.law_text("tx", [(Op.EQUAL, hostile), (Op.INSERT, " <b>x</b>")])
-    out = etree.tostring(box, method="html", encoding="unicode")
+    out = html.law_text("tx", [(Op.EQUAL, hostile), (Op.INSERT, " <b>x</b>")])
     assert "<script>" not in out and "<b>" not in out and "<!--" not in out
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp;" in out
+    box = _fragment(out)
     assert box.xpath("string()") == hostile + " <b>x</b>"
     assert box.get("lang") == "nl"
     assert [e.tag for e in box] == ["ins"]
 
 
 def test_law_text_keeps_characters_xml_cannot_hold_visible() -> None:
-    box = html.law_text("tx", [(Op.EQUAL, "a\x0bb\x00c")])
+    box = _fragment(html.law_text("tx", [(Op.EQUAL, "a\x0bb\x00c")]))
     assert box.xpath("string()") == "a\ufffdb\ufffdc"
 
 
 def test_law_text_links_references_and_places_footnote_markers() -> None:
     text = "zie artikel 16C1 en verder"
-    marker = html.el("sup", {"class": "fnref"}, "1)")
-    box = html.law_text(
+    marker = html.h("sup", {"class": "fnref"}, "1)")
+    out = html.law_text(
         "tx",
         [(Op.EQUAL, "zie artikel "), (Op.DELETE, "16D1"), (Op.EQUAL, " en verder")],
         [html._Link(12, 16, "#2017-16C1", "2017:16C1")],
         [(len(text), marker)],
     )
-    out = etree.tostring(box, method="html", encoding="unicode")
     assert '<a class="ref" href="#2017-16C1" title="2017:16C1"><del>16D1</del></a>' in out
     assert out.endswith('verder<sup class="fnref">1)</sup></div>')
+    assert _fragment(out).xpath("string()") == "zie artikel 16D1 en verder1)"
+
+
+def test_a_footnote_marker_right_after_a_reference_stands_outside_its_link() -> None:
+    marker = html.h("sup", {"class": "fnref"}, html.h("a", {"href": "#fn"}, "1)"))
+    out = html.law_text("tx", [(Op.EQUAL, "zie 16C1 nu")], [html._Link(4, 8, "#x", "2017:16C1")], [(8, marker)])
+    box = _fragment(out)  # strict: a link inside a link would not parse
+    assert [(e.tag, e.get("class")) for e in box] == [("a", "ref"), ("sup", "fnref")]
+    assert box.xpath("string()") == "zie 16C11) nu"
+
+
+# ---------------------------------------------------------------------------
+# The markup builder: HTML by construction
+
+HOSTILE_TEXTS = [
+    "<script>alert(1)</script>",
+    "a & b &amp; c &#x3c; &lt;",
+    "\"double\" 'single' `back`",
+    "]]> <![CDATA[ x ]]> <!-- comment --> <?php ?>",
+    "</div></td></table><p>",
+    "control \x00\x01\x08\x0b\x0c\x0e\x1f\ufffe\uffff end",
+    "tab\tline\nreturn\r nbsp\u00a0 → ▪ é",
+    "",
+]
+
+
+def _shown(text: str) -> str:
+    """What a reader sees of ``text``: characters HTML cannot hold become U+FFFD, a carriage return a line break."""
+    return re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", "\ufffd", text).replace("\r", "\n")
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+def test_builder_escapes_every_string_in_text_and_attributes(text: str) -> None:
+    inner = html.h("span", {"title": text}, text)
+    out = html.h("div", {"class": "x", "title": text, "data-edition": text}, text, inner)
+    assert isinstance(out, html.Markup)
+    div = _fragment(out)
+    assert div.tag == "div" and [e.tag for e in div.iter()] == ["div", "span"]
+    assert div.get("title") == div[0].get("title") == div.get("data-edition") == _shown(text)
+    assert div.text == div[0].text == (_shown(text) or None)
+    assert sorted(div.keys()) == ["class", "data-edition", "title"]
+
+
+def test_markup_passes_through_and_a_plain_string_never_does() -> None:
+    bold = html.h("b", None, "x")
+    assert html.h("p", None, bold) == "<p><b>x</b></p>"
+    assert html.h("p", None, "<b>x</b>") == "<p>&lt;b&gt;x&lt;/b&gt;</p>"
+    # markupsafe's invariants: whatever is done to a Markup gives a plain
+    # string, which the builder escapes again; only the builder makes Markup.
+    for derived in (bold + "<i>", "<i>" + bold, bold.upper(), bold[1:], "".join([bold, bold]), f"{bold}", bold * 2):
+        assert type(derived) is str
+        assert "&lt;" in html.h("p", None, derived)
+    assert html.h("p", None, html.escape("<b>")) == "<p>&amp;lt;b&amp;gt;</p>"  # an escaped str is still a str
+    assert html.escape("a<b>&\"c") == 'a&lt;b&gt;&amp;"c'
+
+
+def test_builder_skips_none_flattens_lists_and_knows_void_elements() -> None:
+    assert html.h("p", {"id": None, "class": "a", "hidden": True, "open": False}, None, ["a", ["b", None], ("c",)]) == (
+        '<p class="a" hidden>abc</p>'
+    )
+    assert html.h("span", None, (str(i) for i in range(3))) == "<span>012</span>"
+    assert html.h("col", {"class": "c-old"}) == '<col class="c-old">'
+    assert html.h("meta", {"charset": "utf-8"}) == '<meta charset="utf-8">'
+    assert html.h("td", None) == "<td></td>"
+    with pytest.raises(LawdiffBug):
+        html.h("br", None, "text")
+
+
+@pytest.mark.parametrize(("tag", "attr"), [("scr ipt", "id"), ("div", 'x"onclick'), ("div", "on click"), ("<b", "id")])
+def test_builder_refuses_names_that_are_not_names(tag: str, attr: str) -> None:
+    with pytest.raises(LawdiffBug):
+        html.h(tag, {attr: "v"})
+
+
+def test_inline_assets_cannot_end_their_element_early() -> None:
+    from lawdiff.report.html import markup
+
+    assert markup.raw_text("style", "a > b { x: '&'; }") == "<style>a > b { x: '&'; }</style>"
+    for tag, text in (("style", "</STYLE><script>"), ("script", "x = '</script>'"), ("script", "<!-- x")):
+        with pytest.raises(LawdiffBug):
+            markup.raw_text(tag, text)
+    with pytest.raises(LawdiffBug):
+        markup.raw_text("div", "x")
+
+
+def test_line_breaks_follow_blocks_but_never_enter_law_text_or_items() -> None:
+    div = html.h("div", None, html.h("p", None, "a"), html.h("span", None, "b"), html.h("div", None, "c"))
+    assert div == "<div>\n<p>a</p>\n<span>b</span><div>c</div>\n</div>"
+    law = html.h("div", {"class": "tx lt"}, html.h("div", None, "a"), html.h("div", None, "b"))
+    assert law == '<div class="tx lt"><div>a</div><div>b</div></div>'
+    assert html.h("li", None, html.h("div", None, "a")) == "<li><div>a</div></li>"
+
+
+def test_markup_is_made_only_by_the_builder_or_from_constants() -> None:
+    """Read the renderers' source: no ``Markup(...)`` of anything but a string constant outside the builder."""
+    import ast
+
+    folder = Path(html.__file__).parent
+    builder = {"h", "raw_text"}  # the functions of markup.py that may make Markup
+    for path in sorted(folder.glob("*.py")):
+        module = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {a.name.split(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {(n.module or "").split(".")[0] for n in ast.walk(module) if isinstance(n, ast.ImportFrom)}
+        assert not imported & {"lxml", "markupsafe"}, f"{path.name}: the renderers build markup with the builder only"
+        functions = [f for f in ast.walk(module) if isinstance(f, ast.FunctionDef)]
+        owner = {id(n): f.name for f in functions for n in ast.walk(f)}
+        for node in ast.walk(module):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id not in ("Markup", "_Block"):
+                continue
+            constant = len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and not node.keywords
+            inside_builder = path.name == "markup.py" and owner.get(id(node)) in builder
+            assert constant or inside_builder, f"{path.name}:{node.lineno}: {node.func.id}() of a computed string"
 
 
 # ---------------------------------------------------------------------------
@@ -632,6 +754,53 @@ def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Pa
         ("2017", "modified"),
     ]
     assert sec.xpath("string(p[@class='introduced'])") == "Current wording introduced in 2017."
+
+
+def test_history_page_shows_each_distinct_history_once_under_every_clause_it_stands_for(
+    tmp_path: Path, corpus: Corpus
+) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    a45 = site.plan(corpus).article("45")
+    assert a45 is not None
+    sections = root.xpath("//section[@class='history']")
+    # Fewer sections than clauses: 2007 45C4(b) and 2017 45C4(b) have one history.
+    assert len(a45.histories) == 47 and len(sections) == 24
+    tables = [etree.tostring(s.find("table"), method="text", encoding="unicode") for s in sections]
+    assert len(set(tables)) == len(tables)  # none says what another says
+
+    def section_of(ident: str) -> etree._Element:
+        found = root.xpath(f"//*[@id='{ident}']")
+        assert len(found) == 1, ident
+        return next(e for e in (found[0], *found[0].iterancestors()) if e.tag == "section")
+
+    # Every clause of every edition keeps its anchor on the page.
+    for e, c, _ in a45.histories:
+        section_of(site.anchor(e.name, c.address))
+    shared = section_of("2007-45C4b")
+    assert section_of("2017-45C4b") is shared and shared.get("id") == "2007-45C4b"
+    assert shared.xpath("string(h2/span[@class='addr'])") == "2007:45C4(b), 2017:45C4(b)"
+    assert section_of("2017-45E1") is section_of("2007-45E.p1")  # renumbered, same history
+    # The table of contents leads to every section, once.
+    toc = [a.get("href") for a in root.xpath("//nav[@id='contents']//a")]
+    assert toc == [f"#{s.get('id')}" for s in sections]
+
+
+def test_history_page_shows_the_difference_of_a_split_once(tmp_path: Path) -> None:
+    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
+    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    groups = root.xpath("//div[@class='hgroup']")
+    full = [g for g in groups if g.find("div[@lang='nl']") is not None]
+    # The three splits of 1963 45 each have their difference once, in full,
+    assert [g.get("id") for g in full] == ["group-2007-45A", "group-2007-45C2", "group-2007-45C4a"]
+    # and every other history holding one of them links to it (each piece's two sections).
+    links = [g.xpath("string(.//a/@href)") for g in groups if g not in full]
+    assert sorted(links) == sorted(f"#{g.get('id')}" for g in full for _ in range(2))
+    piece = root.xpath("//section[@id='2007-45C4b']//div[@class='hgroup-h']")[0]
+    assert piece.xpath("string()") == (
+        "Split 1963 45(d) → 2007 45C4(a), 45C4(b): the word difference over the pieces together, in order, "
+        "is shown in the history of 1963:45(d). Each piece's own wording follows."
+    )
 
 
 def test_compare_html_is_one_self_contained_page(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """HTML renderings: the committee report (a static site) and the one-page comparison.
 
-Markup is built as an lxml tree and serialized by lxml, never pasted from
-strings, so law text holding ``<script>``, ``&`` or quotes is always text.
+Markup is built by :func:`~lawdiff.report.html.markup.h`, which escapes
+every string it is given (only the builder's own :class:`Markup` passes
+through), so law text holding ``<script>``, ``&`` or quotes is always text.
 Every page is complete on its own terms: no CDN, no web fonts, no script
 needed (``assets/report.js`` only adds a "show only changes" switch, ``n`` /
 ``p`` keys and a filter for the index), and a Content-Security-Policy that
@@ -30,7 +31,7 @@ from lawdiff.report.html.compare import comparison
 from lawdiff.report.html.history import history_page
 from lawdiff.report.html.index import index_page
 from lawdiff.report.html.law import _Link, law_text, split_side
-from lawdiff.report.html.markup import ASSETS, _asset, _sha256, el
+from lawdiff.report.html.markup import ASSETS, Markup, _asset, _sha256, escape, h
 from lawdiff.report.html.pair import KIND_COUNTS, _pct
 from lawdiff.report.site import Site, article_file, history_file, plan
 
@@ -40,13 +41,15 @@ __all__ = [
     "ASSETS",
     "KIND_COUNTS",
     "MANIFEST",
+    "Markup",
     "_Link",
     "_asset",
     "_pct",
     "_sha256",
     "article_page",
     "comparison",
-    "el",
+    "escape",
+    "h",
     "history_page",
     "index_page",
     "law_text",
@@ -73,7 +76,6 @@ def render(site: Site, progress: Callable[[], None] | None = None) -> Iterator[t
     files["index.html"] = index_page(site)
     for path in sorted(files):
         yield path, files[path]
-
 
 
 def write_report(

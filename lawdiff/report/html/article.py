@@ -2,135 +2,143 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
-from lxml import etree
-
 from lawdiff.diff import Op
 from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page
-from lawdiff.report.html.markup import _document, _footer, _section, add, el
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _edition_head, _heat_tag, pair_section
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
-
-Element = etree._Element
-Child = Element | str | None | Iterable["Child"]
-Progress = Callable[[int, int], None]
 
 
 def article_page(site: Site, a: ArticleView) -> str:
     path = article_file(a.number)
     page = _Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.update({"top", "synopsis", "synopsis-h", "contents"})
-    main = el("main", {"id": "top"})
-    add(main, el("h1", None, f"Article {a.number}", " — " if a.title else None, _title_span(a.title)))
     names = [e.name for e in a.editions]
     missing = [e.name for e in site.compared if e.name not in names]
-    facts = el("p", {"class": "lead"}, f"In the corpus: {', '.join(names)}")
-    if missing:
-        add(facts, f" (the {', '.join(missing)} corpus does not hold it)")
-    add(facts, ". ", el("a", {"href": history_file(a.number).split("/")[1]}, "Clause histories"), ".")
-    add(main, facts)
-    toc = el("ol", {"class": "toc"})
-    for pv in a.pairs:
-        add(
-            toc,
-            el(
+    facts = h(
+        "p",
+        {"class": "lead"},
+        f"In the corpus: {', '.join(names)}",
+        f" (the {', '.join(missing)} corpus does not hold it)" if missing else None,
+        ". ",
+        h("a", {"href": history_file(a.number).split("/")[1]}, "Clause histories"),
+        ".",
+    )
+    toc = h(
+        "ol",
+        {"class": "toc"},
+        [
+            h(
                 "li",
                 None,
-                el("a", {"href": f"#{pair_id(pv.old.name, pv.new.name)}"}, f"{pv.old.name} → {pv.new.name}"),
+                h("a", {"href": f"#{pair_id(pv.old.name, pv.new.name)}"}, f"{pv.old.name} → {pv.new.name}"),
                 " ",
                 _heat_tag(pv.heat),
-            ),
-        )
-    add(toc, el("li", None, el("a", {"href": "#synopsis"}, "Synopsis of all editions")))
-    add(main, el("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, toc))
+            )
+            for pv in a.pairs
+        ],
+        h("li", None, h("a", {"href": "#synopsis"}, "Synopsis of all editions")),
+    )
+    alone = None
     if not a.pairs:
-        add(
-            main,
-            el(
-                "p",
-                {"class": "note"},
-                f"Only the {names[0]} edition in this corpus holds article {a.number}: there is nothing to compare.",
-            ),
+        alone = h(
+            "p",
+            {"class": "note"},
+            f"Only the {names[0]} edition in this corpus holds article {a.number}: there is nothing to compare.",
         )
-    for pv in a.pairs:
-        add(main, pair_section(pv, page, site, a.number))
-    add(main, synopsis_section(site, a, page))
-    body = el("body", {"class": "article"}, _nav(site, a, "../"), main, _footer(site.thresholds))
+    # The pairs first: the synopsis links to the rows they claimed.
+    pairs = [pair_section(pv, page, site, a.number) for pv in a.pairs]
+    main = h(
+        "main",
+        {"id": "top"},
+        h("h1", None, f"Article {a.number}", " — " if a.title else None, _title_span(a.title)),
+        facts,
+        h("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, toc),
+        alone,
+        pairs,
+        synopsis_section(site, a, page),
+    )
     title = f"Article {a.number}" + (f" {a.title.rstrip('.')}" if a.title else "") + " · lawdiff report"
-    return _document(title, "../", body)
+    return document(title, "../", "article", _nav(site, a, "../"), main, _footer(site.thresholds))
 
 
-def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Element:
+def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
     """All editions of the article in columns, oldest first, line by line."""
-    section = _section(
+    renderers = {e.name: _Clauses(page, e) for e in a.editions}
+    editions = {e.name: e for e in a.editions}
+    hist = history_file(a.number).split("/")[1]
+    rows: list[Child] = []
+    for row in a.synopsis:
+        cells: list[Child] = []
+        for i, (e, cell, step) in enumerate(zip(a.editions, row.cells, row.steps, strict=True)):
+            none = None
+            if not cell:
+                prev_has = i > 0 and bool(row.cells[i - 1])
+                none = h("span", {"class": "none"}, "—" if not prev_has else f"not in {e.name}")
+            cells.append(
+                h(
+                    "td",
+                    {"data-edition": e.name},
+                    _step(step, a, i, row.cells, page) if step else None,
+                    none,
+                    [
+                        _synopsis_block(node, editions[node.edition], renderers[node.edition], page, a, site, hist)
+                        for node in cell
+                    ],
+                )
+            )
+        rows.append(h("tr", None, cells))
+    table = h(
+        "table",
+        {"class": f"syn cols-{len(a.editions)}"},
+        h("caption", None, f"Article {a.number} in every edition of the corpus"),
+        h("thead", None, h("tr", None, [h("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])),
+        h("tbody", None, rows),
+    )
+    return _section(
         "synopsis",
         ["Synopsis"],
         "synopsis",
-        el(
+        h(
             "p",
             {"class": "hint"},
             "Each line holds what corresponds across the editions; the label above a clause says how it changed "
             "from the edition before. Every clause has a stable anchor: ",
-            el("code", None, f"{article_file(a.number).split('/')[1]}#{anchor(a.editions[-1].name, a.number)}"),
+            h("code", None, f"{article_file(a.number).split('/')[1]}#{anchor(a.editions[-1].name, a.number)}"),
             ".",
         ),
+        h("div", {"class": "scroll"}, table),
     )
-    head = el("tr", None, [el("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])
-    table = el(
-        "table",
-        {"class": f"syn cols-{len(a.editions)}"},
-        el("caption", None, f"Article {a.number} in every edition of the corpus"),
-        el("thead", None, head),
-    )
-    tbody = el("tbody")
-    renderers = {e.name: _Clauses(page, e) for e in a.editions}
-    editions = {e.name: e for e in a.editions}
-    hist = history_file(a.number).split("/")[1]
-    for row in a.synopsis:
-        tr = el("tr")
-        for i, (e, cell, step) in enumerate(zip(a.editions, row.cells, row.steps, strict=True)):
-            td = el("td", {"data-edition": e.name})
-            if step:
-                add(td, _step(step, a, i, row.cells, page))
-            if not cell:
-                prev_has = i > 0 and bool(row.cells[i - 1])
-                add(td, el("span", {"class": "none"}, "—" if not prev_has else f"not in {e.name}"))
-            for node in cell:
-                add(td, _synopsis_block(node, editions[node.edition], renderers[node.edition], page, a, site, hist))
-            add(tr, td)
-        add(tbody, tr)
-    add(table, tbody)
-    add(section, el("div", {"class": "scroll"}, table))
-    return section
 
 
-def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: _Page) -> Element:
+def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: _Page) -> Markup:
     """The kind of change into this cell, linked to its side-by-side row."""
-    box = el("div", {"class": f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")})
     step = ", ".join(words)
     prev, cur = a.editions[i - 1].name, a.editions[i].name
     # The new side's block, or for a removal the old side's.
     candidates = [(cur, n.address) for n in cells[i]] + [(prev, n.address) for n in cells[i - 1]]
     ids = (f"{pair_id(prev, cur)}-{anchor(ed, addr)}{end}" for ed, addr in candidates for end in ("", "-title"))
     target = next((t for t in ids if t in page.ids), None)
-    add(box, el("a", {"href": f"#{target}", "title": f"{prev} → {cur}, side by side"}, step) if target else step)
-    return box
+    return h(
+        "div",
+        {"class": f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")},
+        h("a", {"href": f"#{target}", "title": f"{prev} → {cur}, side by side"}, step) if target else step,
+    )
 
 
-def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: ArticleView, site: Site, hist: str) -> Element:
+def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: ArticleView, site: Site, hist: str) -> Markup:
     c = e.find(node.address)
     if c is None:
         raise LawdiffBug(f"the synopsis names {e.name}:{node.address}, which the edition does not hold")
     if article_of(c.address) != a.number:
         # A clause of another article (moved here or away): a link, not a copy.
         href = site.href(e.name, c.address, page.path)
-        addr: Element = el("a", {"href": href}, c.address) if href else el("span", None, c.address)
-        return el(
+        addr = h("a", {"href": href}, c.address) if href else h("span", None, c.address)
+        return h(
             "div",
             {"class": "clause foreign"},
             f"{'from' if e is a.editions[0] else 'in'} article {article_of(c.address)}: ",
@@ -143,7 +151,7 @@ def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: Article
         text = []  # the article's heading line
     elif c.kind is Kind.ARTICLE:
         title = []  # the article's own text, under its heading line
-    links: list[Child] = [" ", el("a", {"class": "hist", "href": f"{hist}#{anchor(e.name, c.address)}"}, "history")]
+    links: list[Child] = [" ", h("a", {"class": "hist", "href": f"{hist}#{anchor(e.name, c.address)}"}, "history")]
     return r.block(
         c,
         ident,

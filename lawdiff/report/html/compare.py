@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
-
-from lxml import etree
 
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, Comparison
 from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import _document, _footer, add, el
+from lawdiff.report.html.markup import Child, _footer, document, h
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _block_id, _PairContext, counts_list, pair_table
 from lawdiff.report.site import pair_id
-
-Element = etree._Element
-Child = Element | str | None | Iterable["Child"]
-Progress = Callable[[int, int], None]
 
 # ---------------------------------------------------------------------------
 # One pair on one page: `lawdiff compare OLD NEW --format html`
@@ -55,63 +49,64 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
 
     page = _Page("compare.html", resolve)
     page.ids.add("top")
-    main = el("main", {"id": "top"})
-    add(main, el("h1", None, f"{old.name} → {new.name}"))
-    add(
-        main,
-        el(
+    toc = None
+    if len(order) > 1:
+        items: list[Child] = []
+        for n in order:
+            held = [e.name for e in (old, new) if e.find(n) is not None]
+            note = f" (only in {held[0]})" if len(held) == 1 else ""
+            items.append(
+                h(
+                    "li",
+                    None,
+                    h("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
+                    " ",
+                    _title_span(_title_of(n, old, new)),
+                    note,
+                )
+            )
+        toc = h("nav", {"class": "contents", "aria-label": "Articles"}, h("ol", {"class": "toc"}, items))
+
+    def chip(_edition: str, _address: str, ident: str) -> str | None:
+        return f"#{ident}" if ident else None
+
+    sections: list[Child] = []
+    for n in order:
+        sid = page.claim(f"article-{_safe(n)}") or f"article-{_safe(n)}-2"
+        title = _title_of(n, old, new)
+        sections.append(
+            h(
+                "section",
+                {"class": "pair", "id": sid},
+                h("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
+                pair_table(
+                    ctx, by_article[n], page, chip, f"{_article_name(n)}: {old.name} (left) and {new.name} (right)"
+                ),
+            )
+        )
+    main = h(
+        "main",
+        {"id": "top"},
+        h("h1", None, f"{old.name} → {new.name}"),
+        h(
             "p",
             {"class": "lead"},
             f"Every clause of {old.name} beside its counterpart in {new.name}. Insertions are ",
-            el("ins", None, "underlined"),
+            h("ins", None, "underlined"),
             ", deletions ",
-            el("del", None, "struck through"),
+            h("del", None, "struck through"),
             "; every change is labelled in words.",
         ),
-    )
-    add(
-        main,
         counts_list(
             replace(comp, changes=tuple(changes)).counts(),
             editorial_by_kind(changes),
             sum(len(ch.stale_references) for ch in changes),
         ),
+        toc,
+        h("p", {"class": "note"}, "No change to show.") if not order else None,
+        sections,
     )
-    if len(order) > 1:
-        toc = el("ol", {"class": "toc"})
-        for n in order:
-            held = [e.name for e in (old, new) if e.find(n) is not None]
-            note = f" (only in {held[0]})" if len(held) == 1 else ""
-            add(
-                toc,
-                el(
-                    "li",
-                    None,
-                    el("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
-                    " ",
-                    _title_span(_title_of(n, old, new)),
-                    note,
-                ),
-            )
-        add(main, el("nav", {"class": "contents", "aria-label": "Articles"}, toc))
-    if not order:
-        add(main, el("p", {"class": "note"}, "No change to show."))
-
-    def chip(_edition: str, _address: str, ident: str) -> str | None:
-        return f"#{ident}" if ident else None
-
-    for n in order:
-        sid = page.claim(f"article-{_safe(n)}") or f"article-{_safe(n)}-2"
-        title = _title_of(n, old, new)
-        section = el(
-            "section",
-            {"class": "pair", "id": sid},
-            el("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
-            pair_table(ctx, by_article[n], page, chip, f"{_article_name(n)}: {old.name} (left) and {new.name} (right)"),
-        )
-        add(main, section)
-    body = el("body", {"class": "compare"}, main, _footer(comp.thresholds))
-    return _document(f"{old.name} → {new.name} · lawdiff", "", body, inline=True)
+    return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, _footer(comp.thresholds), inline=True)
 
 
 def _title_of(address: str, old: Edition, new: Edition) -> str:

@@ -1,112 +1,181 @@
-"""An article's clause histories page."""
+"""An article's clause histories page.
+
+The study gives every clause of every edition its history; a clause that
+stands unchanged in four editions has four histories that say the same (one
+starting from each edition).  The page shows each distinct history once, under
+the names of all the clauses it stands for, each keeping its anchor
+(``45-history.html#2007-45D`` and ``#2017-45D`` lead to the same section), with
+a table of contents at the top.  The word difference of a split, which every
+piece's history holds, is shown in full once and linked from the others.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
-from lxml import etree
+from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, History, Op
 from lawdiff.diff.article import ArticleView
+from lawdiff.model import Clause, Edition
 from lawdiff.report.html.law import _Page, _source, law_text, split_side
-from lawdiff.report.html.markup import _document, _footer, add, el
+from lawdiff.report.html.markup import Child, Markup, _footer, document, h
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _arrow
 from lawdiff.report.site import Site, anchor, article_file, history_file
 
-Element = etree._Element
-Child = Element | str | None | Iterable["Child"]
-Progress = Callable[[int, int], None]
+
+@dataclass
+class _Shown:
+    """One distinct history and the clauses whose history it is, in the order the study gives them."""
+
+    history: History
+    clauses: list[tuple[Edition, Clause]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [f"{e.name}:{c.address}" for e, c in self.clauses]
+
+
+def _key(h_: History) -> tuple[object, ...]:
+    """What a history shows: its steps (editions, addresses, wordings, kinds of change, change records)."""
+    return tuple(
+        (s.edition, s.addresses, s.texts, s.kinds, tuple(id(ch) for ch in s.changes), s.in_corpus) for s in h_.steps
+    )
+
+
+def distinct(histories: tuple[tuple[Edition, Clause, History], ...]) -> list[_Shown]:
+    """The distinct histories, in the order of the first clause of each."""
+    out: dict[tuple[object, ...], _Shown] = {}
+    for e, c, hist in histories:
+        out.setdefault(_key(hist), _Shown(hist)).clauses.append((e, c))
+    return list(out.values())
 
 
 def history_page(site: Site, a: ArticleView) -> str:
     path = history_file(a.number)
     page = _Page(path, lambda e, addr: site.href(e, addr, path))
-    page.ids.add("top")
-    main = el("main", {"id": "top"})
-    add(main, el("h1", None, f"Article {a.number}: clause histories", " — " if a.title else None, _title_span(a.title)))
-    add(
-        main,
-        el(
+    page.ids.update({"top", "contents"})
+    editions = {e.name: e for e in site.compared}
+    groups = _GroupDiffs()
+    shown = distinct(a.histories)
+    # Every clause's anchor first, so that no section takes another's.
+    idents = [[page.claim(anchor(e.name, c.address)) for e, c in s.clauses] for s in shown]
+    sections = [_section(s, ids, site, page, editions, groups) for s, ids in zip(shown, idents, strict=True)]
+    toc = h(
+        "ol",
+        {"class": "toc"},
+        [
+            h(
+                "li",
+                None,
+                h("a", {"href": f"#{ids[0]}"}, ", ".join(s.names)) if ids[0] else ", ".join(s.names),
+                " ",
+                h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
+            )
+            for s, ids in zip(shown, idents, strict=True)
+        ],
+    )
+    main = h(
+        "main",
+        {"id": "top"},
+        h("h1", None, f"Article {a.number}: clause histories", " — " if a.title else None, _title_span(a.title)),
+        h(
             "p",
             {"class": "lead"},
             "Every clause of every edition, followed through all editions of the corpus: its address and wording in "
-            "each, and where it changed. ",
-            el("a", {"href": article_file(a.number).split("/")[1]}, f"Back to article {a.number}"),
+            "each, and where it changed. A clause followed from each edition it is in has one history: it is shown "
+            "once, under the clause's name in each of them. ",
+            h("a", {"href": article_file(a.number).split("/")[1]}, f"Back to article {a.number}"),
             ".",
         ),
+        h("nav", {"class": "contents", "id": "contents", "aria-label": "Clauses on this page"}, toc),
+        sections,
     )
-    for e, c, h in a.histories:
-        ident = page.claim(anchor(e.name, c.address))
-        sec = el("section", {"class": "history", **({"id": ident} if ident else {})})
-        summary = (c.title or c.text).split("\n")[0]
-        if len(summary) > 90:
-            summary = summary[:89].rstrip() + "…"
-        add(
-            sec,
-            el(
-                "h2",
-                None,
-                el("span", {"class": "addr"}, f"{e.name}:{c.address}"),
-                " ",
-                el("span", {"class": "gist", "lang": "nl"}, summary),
-            ),
-        )
-        add(sec, _history_table(h, site, page))
-        if h.introduced:
-            add(sec, el("p", {"class": "introduced"}, f"Current wording introduced in {h.introduced}."))
-        add(main, sec)
-    body = el("body", {"class": "histories"}, _nav(site, a, "../", history=True), main, _footer(site.thresholds))
-    return _document(f"Article {a.number}: clause histories · lawdiff report", "../", body)
+    return document(
+        f"Article {a.number}: clause histories · lawdiff report",
+        "../",
+        "histories",
+        _nav(site, a, "../", history=True),
+        main,
+        _footer(site.thresholds),
+    )
 
 
-def _history_table(h: History, site: Site, page: _Page) -> Element:
-    table = el(
-        "table",
-        {"class": "hist"},
-        el(
-            "thead",
+def _gist(c: Clause) -> str:
+    summary = (c.title or c.text).split("\n")[0]
+    return summary[:89].rstrip() + "…" if len(summary) > 90 else summary
+
+
+def _section(
+    s: _Shown,
+    idents: list[str | None],
+    site: Site,
+    page: _Page,
+    editions: dict[str, Edition],
+    groups: _GroupDiffs,
+) -> Markup:
+    # The section carries the first clause's anchor; each other clause's
+    # anchor is on its name in the heading.
+    names: list[Child] = [s.names[0]]
+    for name, ident in zip(s.names[1:], idents[1:], strict=True):
+        names.extend([", ", h("span", {"id": ident}, name) if ident else name])
+    hist = s.history
+    return h(
+        "section",
+        {"class": "history", "id": idents[0]},
+        h(
+            "h2",
             None,
-            el(
-                "tr",
-                None,
-                el("th", {"scope": "col"}, "Edition"),
-                el("th", {"scope": "col"}, "Change"),
-                el("th", {"scope": "col"}, "Wording"),
-            ),
+            h("span", {"class": "addr"}, names),
+            " ",
+            h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
         ),
+        _history_table(hist, site, page, editions, groups, s.names[0]),
+        h("p", {"class": "introduced"}, f"Current wording introduced in {hist.introduced}.")
+        if hist.introduced
+        else None,
     )
-    tbody = el("tbody")
-    for step in h.steps:
-        tr = el("tr", {"class": "absent"} if not step.addresses else None)
-        add(tr, el("th", {"scope": "row"}, step.edition))
+
+
+_HEAD = h(
+    "thead",
+    None,
+    h(
+        "tr",
+        None,
+        h("th", {"scope": "col"}, "Edition"),
+        h("th", {"scope": "col"}, "Change"),
+        h("th", {"scope": "col"}, "Wording"),
+    ),
+)
+
+
+def _history_table(
+    hist: History, site: Site, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
+) -> Markup:
+    rows: list[Child] = []
+    for step in hist.steps:
+        th = h("th", {"scope": "row"}, step.edition)
         if not step.in_corpus:
-            add(
-                tr,
-                el("td", None, ""),
-                el("td", None, el("span", {"class": "none"}, f"the {step.edition} corpus does not hold this article")),
-            )
-            add(tbody, tr)
+            note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this article")
+            rows.append(h("tr", {"class": "absent"}, th, _EMPTY_TD, h("td", None, note)))
             continue
-        kind = el("td", {"class": "kind"})
+        kind: list[Child] = []
         if step.kinds:
-            add(kind, el("span", {"class": f"badge b-{step.kinds[0].value}"}, step.change))
+            kind.append(h("span", {"class": f"badge b-{step.kinds[0].value}"}, step.change))
             stale = [r.old for ch in step.changes for r in ch.stale_references]
             if stale:
-                add(
-                    kind,
+                kind += [
                     " ",
-                    el("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference"),
-                )
+                    h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference"),
+                ]
             for ch in step.changes:
                 if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
-                    add(kind, el("div", {"class": "arrow"}, _arrow(ch.old, ch.new)))
-        add(tr, kind)
-        cell = el("td")
+                    kind.append(h("div", {"class": "arrow"}, _arrow(ch.old, ch.new)))
+        cell: list[Child] = []
         if not step.addresses:
-            add(cell, el("span", {"class": "none"}, "not present" if not step.kinds else "removed"))
-        edition = next(e for e in site.compared if e.name == step.edition)
+            cell.append(h("span", {"class": "none"}, "not present" if not step.kinds else "removed"))
+        edition = editions[step.edition]
         diffs = {a: ch for ch in step.changes if ch.aspect is Aspect.TEXT for a in ch.new}
         shown: set[int] = set()
         for addr, txt in zip(step.addresses, step.texts, strict=True):
@@ -126,34 +195,67 @@ def _history_table(h: History, site: Site, page: _Page) -> Element:
                     # (its inserted words marked).
                     if id(into) not in shown:
                         shown.add(id(into))
-                        add(cell, _group_diff(into, h, step.edition))
+                        cell.append(groups.show(into, hist, step.edition, page, name))
                     segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
             href = page.resolve(step.edition, addr)
-            chip = el("a", {"class": "addr", "href": href}, addr) if href else el("span", {"class": "addr"}, addr)
-            block = el("div", {"class": "hstep"}, el("div", {"class": "ch"}, chip))
-            add(block, law_text("tx inline" if whole else "tx", segments))
+            chip = h("a", {"class": "addr", "href": href}, addr) if href else h("span", {"class": "addr"}, addr)
             clause = edition.find(addr)
-            if clause is not None:
-                add(block, _source(edition, clause))
-            add(cell, block)
-        add(tr, cell)
-        add(tbody, tr)
-    add(table, tbody)
-    return table
+            cell.append(
+                h(
+                    "div",
+                    {"class": "hstep"},
+                    h("div", {"class": "ch"}, chip),
+                    law_text("tx inline" if whole else "tx", segments),
+                    _source(edition, clause) if clause is not None else None,
+                )
+            )
+        rows.append(
+            h(
+                "tr",
+                {"class": "absent"} if not step.addresses else None,
+                th,
+                h("td", {"class": "kind"}, kind),
+                h("td", None, cell),
+            )
+        )
+    return h("table", {"class": "hist"}, _HEAD, h("tbody", None, rows))
 
 
-def _group_diff(ch: Change, h: History, edition: str) -> Element:
-    """The word difference of a split (or of several clauses into several), labelled as the group's."""
-    before = next((s.edition for s in h.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
-    source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
-    return el(
-        "div",
-        {"class": "hgroup"},
-        el(
+_EMPTY_TD = h("td", None)
+
+
+class _GroupDiffs:
+    """The word difference of each split (or of several clauses into several) on a page: in full once, then linked."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, tuple[str | None, str]] = {}  # id of the change -> its block's id, the history's name
+
+    def show(self, ch: Change, hist: History, edition: str, page: _Page, name: str) -> Markup:
+        before = next((s.edition for s in hist.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
+        source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
+        what = (
+            f"{ch.kind.value.capitalize()} {source} → {edition} {', '.join(ch.new)}: "
+            "the word difference over the pieces together"
+        )
+        first = self.seen.get(id(ch))
+        if first is not None:
+            ident, where = first
+            return h(
+                "div",
+                {"class": "hgroup"},
+                h(
+                    "div",
+                    {"class": "hgroup-h"},
+                    f"{what}, in order, is shown in the history of ",
+                    h("a", {"href": f"#{ident}"}, where) if ident else where,
+                    ". Each piece's own wording follows.",
+                ),
+            )
+        ident = page.claim(f"group-{anchor(edition, ch.new[0])}")
+        self.seen[id(ch)] = (ident, name)
+        return h(
             "div",
-            {"class": "hgroup-h"},
-            f"{ch.kind.value.capitalize()} {source} → {edition} {', '.join(ch.new)}: the word difference over "
-            "the pieces together, in order. Each piece's own wording follows.",
-        ),
-        law_text("tx inline", [(p.op, p.text) for p in ch.diff]),
-    )
+            {"class": "hgroup", "id": ident},
+            h("div", {"class": "hgroup-h"}, f"{what}, in order. Each piece's own wording follows."),
+            law_text("tx inline", [(p.op, p.text) for p in ch.diff]),
+        )

@@ -2,59 +2,50 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
-from lxml import etree
-
 from lawdiff.diff.article import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
-from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import _document, _footer, _section, add, el
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _OUTSIDE, FLAG_COUNTS, KIND_COUNTS, _editorial_note, _pct, counts_phrase
 from lawdiff.report.site import Listed, Site, article_file, pair_id
 
-Element = etree._Element
-Child = Element | str | None | Iterable["Child"]
-Progress = Callable[[int, int], None]
-
 
 def index_page(site: Site) -> str:
-    page = _Page("index.html", lambda e, addr: site.href(e, addr, "index.html"))
     first, last = site.compared[0].name, site.compared[-1].name
     span = first if first == last else f"{first}–{last}"
-    main = el("main", {"id": "top"})
-    add(
-        main,
-        el("h1", None, "Spelregels voor wedstrijdbridge: changes " + span),
-        el(
+    main = h(
+        "main",
+        {"id": "top"},
+        h("h1", None, "Spelregels voor wedstrijdbridge: changes " + span),
+        h(
             "p",
             {"class": "lead"},
             "The Dutch Laws of Duplicate Bridge, edition by edition: every article, aligned clause by clause. "
             "Insertions are ",
-            el("ins", None, "underlined"),
+            h("ins", None, "underlined"),
             ", deletions ",
-            el("del", None, "struck through"),
+            h("del", None, "struck through"),
             "; every change is labelled in words.",
         ),
+        _editions_section(site),
+        _pairs_section(site),
+        _matrix_section(site),
     )
-    add(main, _editions_section(site), _pairs_section(site), _matrix_section(site))
-    _ = page
-    body = el(
-        "body",
-        {"class": "index"},
-        el("nav", {"class": "crumbs", "aria-label": "Report"}, "Index"),
+    return document(
+        f"Spelregels voor wedstrijdbridge {span} · lawdiff report",
+        "",
+        "index",
+        h("nav", {"class": "crumbs", "aria-label": "Report"}, "Index"),
         main,
         _footer(site.thresholds),
     )
-    return _document(f"Spelregels voor wedstrijdbridge {span} · lawdiff report", "", body)
 
 
 def _role(x: Listed, site: Site) -> list[Child]:
     """What the report does with a listed edition, in words."""
     if x.compared_as and x.compared_as != x.edition.name:
-        return ["compared, as ", el("b", None, x.compared_as)]
+        return ["compared, as ", h("b", None, x.compared_as)]
     if x.compared_as:
         return ["compared"]
     # Another source of a year the report compares: say how to compare the two.
@@ -65,7 +56,7 @@ def _role(x: Listed, site: Site) -> list[Child]:
             "not compared: another source of ",
             year,
             "; compare the two with ",
-            el(
+            h(
                 "code",
                 None,
                 "lawdiff report " + " ".join(e.name for e in sorted((x.edition, peer.edition), key=chronological)),
@@ -74,242 +65,208 @@ def _role(x: Listed, site: Site) -> list[Child]:
     return ["not compared in this report"]
 
 
-def _editions_section(site: Site) -> Element:
-    table = el(
-        "table",
-        {"class": "editions"},
-        el("caption", None, "Every edition and source in the corpus, and whether this report compares it"),
-        el(
-            "thead",
-            None,
-            el(
-                "tr",
-                None,
-                *[
-                    el("th", {"scope": "col"}, h)
-                    for h in ("Edition", "In this report", "Printing", "Articles", "Clauses", "Source files")
-                ],
-            ),
-        ),
-    )
-    tbody = el("tbody")
+def _editions_section(site: Site) -> Markup:
+    rows: list[Child] = []
     for x in site.editions:
         e = x.edition
-        clauses = list(e.walk())
-        files = el(
+        clauses = sum(1 for _ in e.walk())
+        files = h(
             "ul",
             {"class": "files"},
             [
-                el(
-                    "li",
-                    None,
-                    el("code", None, s.file),
-                    f" ({s.format}, page ",
-                    el("span", {"lang": "nl"}, s.page),
-                    ")",
-                )
+                h("li", None, h("code", None, s.file), f" ({s.format}, page ", h("span", {"lang": "nl"}, s.page), ")")
                 for s in e.sources
             ],
         )
-        add(
-            tbody,
-            el(
+        rows.append(
+            h(
                 "tr",
                 {"class": "compared" if x.compared_as else "listed"},
-                el("th", {"scope": "row"}, e.name),
-                el("td", None, _role(x, site)),
-                el("td", None, ", ".join(e.printings) or "not stated"),
-                el("td", None, article_ranges([a.address for a in e.articles()], "–") or "none"),
-                el("td", {"class": "num"}, str(len(clauses))),
-                el("td", None, files),
-            ),
+                h("th", {"scope": "row"}, e.name),
+                h("td", None, _role(x, site)),
+                h("td", None, ", ".join(e.printings) or "not stated"),
+                h("td", None, article_ranges([a.address for a in e.articles()], "–") or "none"),
+                h("td", {"class": "num"}, str(clauses)),
+                h("td", None, files),
+            )
         )
-    add(table, tbody)
-    section = _section(
-        "editions",
-        ["Editions"],
-        None,
-        table,
+    table = h(
+        "table",
+        {"class": "editions"},
+        h("caption", None, "Every edition and source in the corpus, and whether this report compares it"),
+        h(
+            "thead",
+            None,
+            h(
+                "tr",
+                None,
+                [
+                    h("th", {"scope": "col"}, head)
+                    for head in ("Edition", "In this report", "Printing", "Articles", "Clauses", "Source files")
+                ],
+            ),
+        ),
+        h("tbody", None, rows),
     )
+    aliases: list[Child] = []
     for year, source in site.corpus.aliases().items():
         why = site.corpus.choices.get(year, "the corpus settings' choice, or else the newer printing")
-        add(
-            section,
-            el("p", {"class": "hint alias"}, el("b", None, year), " means ", el("b", None, source), f" ({why})."),
+        aliases.append(
+            h("p", {"class": "hint alias"}, h("b", None, year), " means ", h("b", None, source), f" ({why}).")
         )
-    return section
+    return _section("editions", ["Editions"], None, table, aliases)
 
 
-def _pairs_section(site: Site) -> Element:
-    section = _section(
-        "pairs",
-        ["Changes per pair of editions"],
-        None,
-        el(
-            "p",
-            {"class": "hint"},
-            "Consecutive editions are compared on the articles both hold in this corpus. "
-            "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
-            "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
-            "those same clauses again.",
-        ),
+def _pairs_section(site: Site) -> Markup:
+    hint = h(
+        "p",
+        {"class": "hint"},
+        "Consecutive editions are compared on the articles both hold in this corpus. "
+        "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
+        "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
+        "those same clauses again.",
     )
     if not site.totals:
-        add(
-            section,
-            el("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare."),
-        )
-        return section
+        note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")
+        return _section("pairs", ["Changes per pair of editions"], None, hint, note)
     kinds = list(KIND_COUNTS)
     if any(t.counts.get(_OUTSIDE[0]) for t in site.totals):
         kinds.append(("outside_corpus", "Outside the corpus"))
     flags = list(FLAG_COUNTS)
     stale = any(t.stale for t in site.totals)
-    head_top = el(
+    head_top = h(
         "tr",
         None,
-        el("th", {"scope": "col", "rowspan": "2"}, "Editions"),
-        el("th", {"scope": "col", "rowspan": "2"}, "Articles"),
-        el(
+        h("th", {"scope": "col", "rowspan": "2"}, "Editions"),
+        h("th", {"scope": "col", "rowspan": "2"}, "Articles"),
+        h(
             "th",
             {"scope": "colgroup", "colspan": str(len(kinds)), "class": "group"},
             "Kind of change (each clause once)",
         ),
-        el(
+        h(
             "th",
             {"scope": "colgroup", "colspan": str(len(flags) + stale), "class": "group flags"},
             "Of these clauses",
         ),
     )
-    head = el(
+    head = h(
         "tr",
         None,
-        *[el("th", {"scope": "col", "class": "num"}, word.capitalize()) for _, word in kinds],
-        *[el("th", {"scope": "col", "class": "num flag"}, word.capitalize()) for _, word in flags],
-        el("th", {"scope": "col", "class": "num flag"}, "Stale references") if stale else None,
+        [h("th", {"scope": "col", "class": "num"}, word.capitalize()) for _, word in kinds],
+        [h("th", {"scope": "col", "class": "num flag"}, word.capitalize()) for _, word in flags],
+        h("th", {"scope": "col", "class": "num flag"}, "Stale references") if stale else None,
     )
-    table = el(
+
+    def cell(n: int, extra: str = "", flag: bool = False) -> Markup:
+        cls = "num" + (" flag" if flag else "") + ("" if n else " zero")
+        return h("td", {"class": cls}, str(n), h("span", {"class": "sub"}, extra) if extra else None)
+
+    rows = [
+        h(
+            "tr",
+            None,
+            h("th", {"scope": "row"}, f"{t.old.name} → {t.new.name}"),
+            h("td", None, article_ranges(list(t.articles), "–")),
+            [cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
+            [cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
+            cell(t.stale, flag=True) if stale else None,
+        )
+        for t in site.totals
+    ]
+    table = h(
         "table",
         {"class": "totals"},
-        el("caption", None, "Counts of changes per pair of consecutive editions"),
-        el("colgroup", None, el("col"), el("col")),
-        el("colgroup", {"span": str(len(kinds))}),
-        el("colgroup", {"span": str(len(flags) + stale), "class": "flags"}),
-        el("thead", None, head_top, head),
+        h("caption", None, "Counts of changes per pair of consecutive editions"),
+        h("colgroup", None, h("col"), h("col")),
+        h("colgroup", {"span": str(len(kinds))}),
+        h("colgroup", {"span": str(len(flags) + stale), "class": "flags"}),
+        h("thead", None, head_top, head),
+        h("tbody", None, rows),
     )
-    tbody = el("tbody")
-
-    def cell(n: int, extra: str = "", flag: bool = False) -> Element:
-        cls = "num" + (" flag" if flag else "") + ("" if n else " zero")
-        return el("td", {"class": cls}, str(n), el("span", {"class": "sub"}, extra) if extra else None)
-
-    for t in site.totals:
-        add(
-            tbody,
-            el(
-                "tr",
-                None,
-                el("th", {"scope": "row"}, f"{t.old.name} → {t.new.name}"),
-                el("td", None, article_ranges(list(t.articles), "–")),
-                *[cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
-                *[cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
-                cell(t.stale, flag=True) if stale else None,
-            ),
-        )
-    add(table, tbody)
-    add(section, el("div", {"class": "scroll"}, table))
-    return section
+    return _section("pairs", ["Changes per pair of editions"], None, hint, h("div", {"class": "scroll"}, table))
 
 
-def _matrix_section(site: Site) -> Element:
-    section = _section(
-        "articles",
-        ["Articles × editions"],
-        None,
-        el(
-            "p",
-            {"class": "hint"},
-            "Each cell says how much the article changed from the previous edition that holds it: a symbol, "
-            "and the share of its words inserted or deleted. Follow a cell to its side-by-side view.",
-        ),
-    )
-    head = el(
-        "tr", None, el("th", {"scope": "col"}, "Article"), *[el("th", {"scope": "col"}, e.name) for e in site.compared]
-    )
-    table = el(
-        "table",
-        {"class": "matrix", "id": "matrix"},
-        el("caption", None, "Where each article changed, and how much"),
-        el("thead", None, head),
-    )
-    tbody = el("tbody")
+def _matrix_section(site: Site) -> Markup:
+    rows: list[Child] = []
     for a in site.articles:
         held = {e.name for e in a.editions}
         by_new = {pv.new.name: pv for pv in a.pairs}
-        tr = el(
-            "tr",
-            None,
-            el(
-                "th",
-                {"scope": "row"},
-                el(
-                    "a",
-                    {"href": article_file(a.number)},
-                    el("span", {"class": "num"}, a.number),
-                    " ",
-                    _title_span(a.title),
-                ),
-            ),
-        )
+        cells: list[Child] = []
         for e in site.compared:
             if e.name not in held:
-                add(tr, el("td", {"class": "cell none", "title": f"not in the {e.name} corpus"}, "–"))
+                cells.append(h("td", {"class": "cell none", "title": f"not in the {e.name} corpus"}, "–"))
                 continue
             pv = by_new.get(e.name)
             if pv is None:
-                add(
-                    tr,
-                    el(
+                cells.append(
+                    h(
                         "td",
                         {
                             "class": "cell first",
                             "title": f"{e.name}: earliest edition of article {a.number} in the corpus",
                         },
-                        el("a", {"href": f"{article_file(a.number)}#synopsis"}, "●"),
-                    ),
+                        h("a", {"href": f"{article_file(a.number)}#synopsis"}, "●"),
+                    )
                 )
                 continue
-            h = pv.heat
-            counts = counts_phrase(h.counts, h.editorial, h.stale)
-            add(
-                tr,
-                el(
+            heat = pv.heat
+            counts = counts_phrase(heat.counts, heat.editorial, heat.stale)
+            cells.append(
+                h(
                     "td",
                     {
-                        "class": f"cell h{h.level}",
-                        "title": f"{pv.old.name} → {e.name}: {HEAT_NAMES[h.level]}; {counts}",
+                        "class": f"cell h{heat.level}",
+                        "title": f"{pv.old.name} → {e.name}: {HEAT_NAMES[heat.level]}; {counts}",
                     },
-                    el(
+                    h(
                         "a",
                         {"href": f"{article_file(a.number)}#{pair_id(pv.old.name, pv.new.name)}"},
-                        el("span", {"class": "sym"}, HEAT_SYMBOLS[h.level]),
+                        h("span", {"class": "sym"}, HEAT_SYMBOLS[heat.level]),
                         " ",
-                        el("span", {"class": "pct"}, _pct(h.share)),
-                        el("span", {"class": "stale"}, " !") if h.stale else None,
+                        h("span", {"class": "pct"}, _pct(heat.share)),
+                        h("span", {"class": "stale"}, " !") if heat.stale else None,
                     ),
-                ),
+                )
             )
-        add(tbody, tr)
-    add(table, tbody)
-    add(
-        section,
-        el("div", {"class": "scroll"}, table),
+        number = h(
+            "th",
+            {"scope": "row"},
+            h("a", {"href": article_file(a.number)}, h("span", {"class": "num"}, a.number), " ", _title_span(a.title)),
+        )
+        rows.append(h("tr", None, number, cells))
+    table = h(
+        "table",
+        {"class": "matrix", "id": "matrix"},
+        h("caption", None, "Where each article changed, and how much"),
+        h(
+            "thead",
+            None,
+            h(
+                "tr",
+                None,
+                h("th", {"scope": "col"}, "Article"),
+                [h("th", {"scope": "col"}, e.name) for e in site.compared],
+            ),
+        ),
+        h("tbody", None, rows),
+    )
+    return _section(
+        "articles",
+        ["Articles × editions"],
+        None,
+        h(
+            "p",
+            {"class": "hint"},
+            "Each cell says how much the article changed from the previous edition that holds it: a symbol, "
+            "and the share of its words inserted or deleted. Follow a cell to its side-by-side view.",
+        ),
+        h("div", {"class": "scroll"}, table),
         _legend(any(pv.heat.stale for a in site.articles for pv in a.pairs)),
     )
-    return section
 
 
-def _legend(stale: bool) -> Element:
+def _legend(stale: bool) -> Markup:
     meaning = (
         "no difference",
         "only editorial changes or new numbers",
@@ -317,19 +274,19 @@ def _legend(stale: bool) -> Element:
         f"{round(HEAT_SMALL * 100)}–{round(HEAT_LARGE * 100)} % of the words changed",
         f"{round(HEAT_LARGE * 100)} % of the words or more changed",
     )
-    dl = el("dl", {"class": "legend"})
-    for level, (sym, name) in enumerate(zip(HEAT_SYMBOLS, HEAT_NAMES, strict=True)):
-        add(dl, el("dt", {"class": f"cell h{level}"}, sym), el("dd", None, f"{name}: {meaning[level]}"))
-    add(
-        dl,
-        el("dt", {"class": "cell first"}, "●"),
-        el("dd", None, "the earliest edition in the corpus that holds the article"),
-    )
-    add(dl, el("dt", {"class": "cell none"}, "–"), el("dd", None, "not in this edition's corpus"))
+    items: list[Child] = [
+        [h("dt", {"class": f"cell h{level}"}, sym), h("dd", None, f"{name}: {meaning[level]}")]
+        for level, (sym, name) in enumerate(zip(HEAT_SYMBOLS, HEAT_NAMES, strict=True))
+    ]
+    items += [
+        h("dt", {"class": "cell first"}, "●"),
+        h("dd", None, "the earliest edition in the corpus that holds the article"),
+        h("dt", {"class": "cell none"}, "–"),
+        h("dd", None, "not in this edition's corpus"),
+    ]
     if stale:
-        add(
-            dl,
-            el("dt", {"class": "cell"}, el("span", {"class": "stale"}, "!")),
-            el("dd", None, "a reference kept as written although its target moved (stale): see the article page"),
-        )
-    return el("div", {"class": "legend-box"}, el("h3", None, "Legend"), dl)
+        items += [
+            h("dt", {"class": "cell"}, h("span", {"class": "stale"}, "!")),
+            h("dd", None, "a reference kept as written although its target moved (stale): see the article page"),
+        ]
+    return h("div", {"class": "legend-box"}, h("h3", None, "Legend"), h("dl", {"class": "legend"}, items))

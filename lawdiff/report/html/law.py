@@ -6,17 +6,11 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from lxml import etree
-
 from lawdiff.diff import Op, Piece
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report import where
-from lawdiff.report.html.markup import _LAW, add, el
-
-Element = etree._Element
-Child = Element | str | None | Iterable["Child"]
-Progress = Callable[[int, int], None]
+from lawdiff.report.html.markup import LAW, Child, Markup, h
 
 # ---------------------------------------------------------------------------
 # Law text with its differences, references and footnote markers
@@ -75,48 +69,74 @@ def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> 
 
 
 def law_text(
-    cls: str, segments: list[tuple[Op, str]], links: Iterable[_Link] = (), marks: Iterable[tuple[int, Element]] = ()
-) -> Element:
-    """A block of law text (``lang="nl"``) with ``<ins>``, ``<del>``, reference links and footnote markers."""
-    box = el("div", {"class": f"{cls} {_LAW}", "lang": "nl"})
+    cls: str,
+    segments: list[tuple[Op, str]],
+    links: Iterable[_Link] = (),
+    marks: Iterable[tuple[int, Markup]] = (),
+    lead: Child = None,
+) -> Markup:
+    """A block of law text (``lang="nl"``) with ``<ins>``, ``<del>``, reference links and footnote markers.
+
+    ``lead`` (a clause's label) comes first, apart from the text by a space.
+    """
+    attrs = {"class": f"{cls} {LAW}", "lang": "nl"}
+    first: list[Child] = [lead, " "] if lead is not None else []
+    link_list = list(links)
+    mark_list = list(marks)
+    if not link_list and not mark_list:
+        # Most clauses: no reference, no footnote; one piece per segment.
+        return h("div", attrs, first, [_op_piece(op, t) for op, t in segments if t])
     full = "".join(t for _, t in segments)
     ops: list[tuple[int, int, Op]] = []
     pos = 0
     for op, t in segments:
         ops.append((pos, pos + len(t), op))
         pos += len(t)
-    link_list = [lk for lk in links if 0 <= lk.start < lk.end <= len(full)]
-    mark_list = sorted(((o, m) for o, m in marks if 0 <= o <= len(full)), key=lambda om: om[0])
+    link_list = [lk for lk in link_list if 0 <= lk.start < lk.end <= len(full)]
+    mark_list = sorted(((o, m) for o, m in mark_list if 0 <= o <= len(full)), key=lambda om: om[0])
     cuts = sorted(
-        {0, len(full)} | {a for a, _, _ in ops} | {lk.start for lk in link_list} | {lk.end for lk in link_list}
+        {0, len(full)}
+        | {a for a, _, _ in ops}
+        | {lk.start for lk in link_list}
+        | {lk.end for lk in link_list}
+        | {o for o, _ in mark_list}
     )
-    cuts = sorted(set(cuts) | {o for o, _ in mark_list})
+    out: list[Child] = first
+    # The reference being built (its pieces in ``inside``), or None.
     current: _Link | None = None
-    holder: Element = box
+    inside: list[Child] = []
+
+    def close() -> None:
+        nonlocal current, inside
+        if current is not None and inside:
+            out.append(h("a", {"class": "ref", "href": current.href, "title": current.title}, inside))
+        current, inside = None, []
+
     mi = 0
     for a, b in itertools.pairwise(cuts):
-        while mi < len(mark_list) and mark_list[mi][0] == a:
-            add(box if current is None else holder, mark_list[mi][1])
-            mi += 1
+        # A footnote marker stands outside any reference: a link holds no link.
+        if mi < len(mark_list) and mark_list[mi][0] == a:
+            close()
+            while mi < len(mark_list) and mark_list[mi][0] == a:
+                out.append(mark_list[mi][1])
+                mi += 1
         link = next((lk for lk in link_list if lk.start <= a < lk.end), None)
         if link is not current:
+            close()
             current = link
-            if link is None:
-                holder = box
-            else:
-                holder = el("a", {"class": "ref", "href": link.href, "title": link.title})
-                add(box, holder)
         op = next(o for s, e, o in ops if s <= a < e)
-        text = full[a:b]
-        if op is Op.INSERT:
-            add(holder, el("ins", None, text))
-        elif op is Op.DELETE:
-            add(holder, el("del", None, text))
-        else:
-            add(holder, text)
-    for _, m in mark_list[mi:]:
-        add(box, m)
-    return box
+        (out if current is None else inside).append(_op_piece(op, full[a:b]))
+    close()
+    out.extend(m for _, m in mark_list[mi:])
+    return h("div", attrs, out)
+
+
+def _op_piece(op: Op, text: str) -> Child:
+    if op is Op.INSERT:
+        return h("ins", None, text)
+    if op is Op.DELETE:
+        return h("del", None, text)
+    return text
 
 
 _PRINTINGS: dict[int, tuple[Edition, dict[str, str]]] = {}
@@ -136,11 +156,14 @@ def _printing(edition: Edition, file: str) -> str:
     return cached[1].get(file, "")
 
 
-def _source(edition: Edition, clause: Clause) -> Element:
+def _source(edition: Edition, clause: Clause) -> Markup:
     """Where a clause came from: edition, printing, file and place."""
     printing = _printing(edition, clause.source.file)
     parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
-    return el("div", {"class": "src"}, el("span", {"class": "vh"}, "Source: "), " · ".join(parts))
+    return h("div", {"class": "src"}, _SOURCE, " · ".join(parts))
+
+
+_SOURCE = h("span", {"class": "vh"}, "Source: ")
 
 
 def _label(clause: Clause) -> str:
@@ -153,6 +176,7 @@ class _Clauses:
     def __init__(self, page: _Page, edition: Edition) -> None:
         self.page = page
         self.edition = edition
+        self._ed = h("span", {"class": "ed"}, edition.name)
 
     def refs(self, clause: Clause) -> list[_Link]:
         out: list[_Link] = []
@@ -162,15 +186,15 @@ class _Clauses:
                 out.append(_Link(r.start, r.end, href, f"{self.edition.name}:{r.target}"))
         return out
 
-    def marks(self, clause: Clause, fn_href: Callable[[Clause], str | None]) -> list[tuple[int, Element]]:
-        out: list[tuple[int, Element]] = []
+    def marks(self, clause: Clause, fn_href: Callable[[Clause], str | None]) -> list[tuple[int, Markup]]:
+        out: list[tuple[int, Markup]] = []
         for f in clause.footnotes:
             if f.anchor < 0:
                 continue
             marker = f.marker or f.label or "*"
             href = fn_href(f)
-            inner: Element | str = el("a", {"href": href}, marker) if href else marker
-            out.append((f.anchor, el("sup", {"class": "fnref", "title": f"footnote {f.address}"}, inner)))
+            inner: Child = h("a", {"href": href}, marker) if href else marker
+            out.append((f.anchor, h("sup", {"class": "fnref", "title": f"footnote {f.address}"}, inner)))
         return out
 
     def block(
@@ -182,43 +206,37 @@ class _Clauses:
         text: list[tuple[Op, str]] | None = None,
         fn_href: Callable[[Clause], str | None] = lambda _f: None,
         extra: Child = None,
-    ) -> Element:
+    ) -> Markup:
         """One clause: address, label and title, text, source.
 
         ``title`` and ``text`` are the clause's own when not given (no
         difference marked); an empty list leaves that part out.
         """
         kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
-        attrs = {"class": f"clause {kind}"}
-        if ident:
-            attrs["id"] = ident
-        chip: Element = (
-            el("a", {"class": "addr", "href": chip_href}, clause.address)
+        chip = (
+            h("a", {"class": "addr", "href": chip_href}, clause.address)
             if chip_href
-            else el("span", {"class": "addr"}, clause.address)
-        )
-        box = el(
-            "div",
-            attrs,
-            el("div", {"class": "ch"}, chip, " ", el("span", {"class": "ed"}, self.edition.name), extra),
+            else h("span", {"class": "addr"}, clause.address)
         )
         title_segs = [(Op.EQUAL, clause.title)] if title is None and clause.title else title or []
         text_segs = [(Op.EQUAL, clause.text)] if text is None and clause.text else text or []
         label = _label(clause)
-        if title_segs:
-            heading = law_text("ct", title_segs)
-            if label:
-                heading.insert(0, el("span", {"class": "lbl"}, label))
-                heading[0].tail = " " + (heading.text or "")
-                heading.text = None
-            add(box, heading)
+        lbl = h("span", {"class": "lbl"}, label) if label else None
+        heading = law_text("ct", title_segs, lead=lbl) if title_segs else None
+        body = None
         if text_segs:
-            body = law_text("tx", text_segs, self.refs(clause), self.marks(clause, fn_href))
-            if label and not title_segs and clause.kind is not Kind.ARTICLE:
-                first = el("span", {"class": "lbl"}, label)
-                first.tail = " " + (body.text or "")
-                body.text = None
-                body.insert(0, first)
-            add(box, body)
-        add(box, _source(self.edition, clause))
-        return box
+            body = law_text(
+                "tx",
+                text_segs,
+                self.refs(clause),
+                self.marks(clause, fn_href),
+                lead=lbl if not title_segs and clause.kind is not Kind.ARTICLE else None,
+            )
+        return h(
+            "div",
+            {"class": f"clause {kind}", "id": ident or None},
+            h("div", {"class": "ch"}, chip, " ", self._ed, extra),
+            heading,
+            body,
+            _source(self.edition, clause),
+        )

@@ -5,20 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from lxml import etree
-
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, Op, Piece, RefChange, word_diff
 from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
 from lawdiff.diff.records import RefStatus
 from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import _section, add, el
+from lawdiff.report.html.markup import Child, Markup, _section, h
 from lawdiff.report.site import Site, anchor, pair_id
-
-Element = etree._Element
-Child = Element | str | None | Iterable["Child"]
-Progress = Callable[[int, int], None]
 
 # ---------------------------------------------------------------------------
 # The side-by-side view of one pair
@@ -95,7 +89,7 @@ def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale
     return ", ".join(parts)
 
 
-def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None = None, stale: int = 0) -> Element:
+def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None = None, stale: int = 0) -> Markup:
     """The counts of a comparison in the order the committee reads them.
 
     First the kinds, under which every change counts once (an editorial-only
@@ -103,55 +97,50 @@ def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None =
     is true of some of those changes (renumbered, moved, titles changed).
     """
     editorial = editorial or {}
-    kinds = el("ul", {"class": "kinds"})
-    for key, word in KIND_COUNTS:
-        n = counts.get(key, 0)
-        add(
-            kinds,
-            el(
-                "li",
-                {"class": "zero" if n == 0 else "n"},
-                el("b", None, str(n)),
-                f" {word}{_editorial_note(key, editorial)}",
-            ),
+    kinds: list[Child] = [
+        h(
+            "li",
+            {"class": "zero" if counts.get(key, 0) == 0 else "n"},
+            h("b", None, str(counts.get(key, 0))),
+            f" {word}{_editorial_note(key, editorial)}",
         )
+        for key, word in KIND_COUNTS
+    ]
     if counts.get(_OUTSIDE[0]):
-        add(
-            kinds,
-            el(
+        kinds.append(
+            h(
                 "li",
                 {"class": "n"},
-                el("b", None, str(counts[_OUTSIDE[0]])),
+                h("b", None, str(counts[_OUTSIDE[0]])),
                 " added or removed where the other edition's corpus lacks the article",
-            ),
+            )
         )
-    flags = el("ul", {"class": "flags"}, el("li", {"class": "of"}, "of these:"))
+    flags: list[Child] = [h("li", {"class": "of"}, "of these:")]
     for key, word in FLAG_COUNTS:
         n = counts.get(key, 0)
-        add(flags, el("li", {"class": "zero" if n == 0 else "n"}, el("b", None, str(n)), f" {word}"))
+        flags.append(h("li", {"class": "zero" if n == 0 else "n"}, h("b", None, str(n)), f" {word}"))
     if stale:
-        add(
-            flags,
-            el("li", {"class": "n stale"}, el("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}"),
+        flags.append(
+            h("li", {"class": "n stale"}, h("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}")
         )
-    return el("div", {"class": "counts"}, kinds, flags)
+    return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags))
 
 
-def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Element:
-    def target(edition: str, address: str) -> Element:
+def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:
+    def target(edition: str, address: str) -> Markup:
         href = page.resolve(edition, address)
-        return el("a", {"href": href}, address) if href else el("span", None, address)
+        return h("a", {"href": href}, address) if href else h("span", None, address)
 
     verdict = {True: "consistent", False: "not the successor of the old target", None: "not verifiable in this corpus"}
     if r.status is RefStatus.ADDED:
-        return el("li", {"class": "ref-added"}, "reference added: ", target(new, r.new))
+        return h("li", {"class": "ref-added"}, "reference added: ", target(new, r.new))
     if r.status is RefStatus.REMOVED:
-        return el("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
+        return h("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
     if r.status is RefStatus.KEPT:
         went: list[Child] = []
         for i, a in enumerate(moved_to):
             went.extend([", " if i else None, target(new, a)])
-        return el(
+        return h(
             "li",
             {"class": "ref-kept"},
             "reference ",
@@ -160,7 +149,7 @@ def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str
             *(([f"{old} {r.old} is now {new} ", *went]) if went else [f"{old} {r.old} is no longer at {r.new}"]),
             ": check the reference",
         )
-    return el(
+    return h(
         "li",
         {"class": "ref-retargeted"},
         "reference retargeted: ",
@@ -181,63 +170,53 @@ def kind_cell(
     pv_new: Edition,
     page: _Page,
     moved_targets: Mapping[str, tuple[str, ...]] | None = None,
-) -> Element:
+    rowspan: int = 1,
+) -> Markup:
     """The middle column: what kind of change, in words.
 
     ``moved_targets``: where the old targets of stale references went.
     """
-    td = el("td", {"class": "kind"})
     head = "heading " if ch.aspect is Aspect.TITLE else ""
-    add(td, el("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value]))
+    out: list[Child] = [h("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value])]
     if ch.editorial_only:
-        add(td, " ", el("span", {"class": "badge b-editorial"}, "editorial only"))
+        out += [" ", _BADGE_EDITORIAL]
     if ch.stale_references:
-        add(td, " ", el("span", {"class": "badge b-stale"}, "stale reference"))
+        out += [" ", _BADGE_STALE]
     if ch.title_changed and ch.aspect is Aspect.TEXT:
-        add(td, " ", el("span", {"class": "badge b-title"}, "title changed"))
+        out += [" ", _BADGE_TITLE]
     if ch.renumbered:
-        add(
-            td,
-            el(
-                "div",
-                {"class": "renum"},
-                el("span", {"class": "badge b-renumbered"}, "renumbered"),
-                " ",
-                el("span", {"class": "arrow"}, _arrow(ch.old, ch.new)),
-            ),
+        out.append(
+            h("div", {"class": "renum"}, _BADGE_RENUMBERED, " ", h("span", {"class": "arrow"}, _arrow(ch.old, ch.new)))
         )
     if ch.moved:
-        add(
-            td,
-            el(
-                "div",
-                {"class": "moved"},
-                el("span", {"class": "badge b-moved"}, "moved"),
-                " ",
-                _moves(ch, pv_old, pv_new, page),
-            ),
-        )
+        out.append(h("div", {"class": "moved"}, _BADGE_MOVED, " ", _moves(ch, pv_old, pv_new, page)))
     if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
-        add(td, el("div", {"class": "sim"}, _similarity(ch)))
+        out.append(h("div", {"class": "sim"}, _similarity(ch)))
     if not ch.counterpart_in_corpus:
         other = pv_old.name if ch.new else pv_new.name
-        add(td, el("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
+        out.append(h("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
     if ch.uncertain:
-        add(
-            td,
-            el(
+        out.append(
+            h(
                 "details",
                 {"class": "why"},
-                el("summary", None, f"uncertain match (score {ch.score:.2f})"),
-                el("ul", None, [el("li", None, r) for r in ch.reasons]),
-            ),
+                h("summary", None, f"uncertain match (score {ch.score:.2f})"),
+                h("ul", None, [h("li", None, r) for r in ch.reasons]),
+            )
         )
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         moved = moved_targets or {}
         items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
-        add(td, el("ul", {"class": "refs"}, items))
-    return td
+        out.append(h("ul", {"class": "refs"}, items))
+    return h("td", {"class": "kind", "rowspan": str(rowspan) if rowspan > 1 else None}, out)
+
+
+_BADGE_EDITORIAL = h("span", {"class": "badge b-editorial"}, "editorial only")
+_BADGE_STALE = h("span", {"class": "badge b-stale"}, "stale reference")
+_BADGE_TITLE = h("span", {"class": "badge b-title"}, "title changed")
+_BADGE_RENUMBERED = h("span", {"class": "badge b-renumbered"}, "renumbered")
+_BADGE_MOVED = h("span", {"class": "badge b-moved"}, "moved")
 
 
 def _moves(ch: Change, old: Edition, new: Edition, page: _Page) -> list[Child]:
@@ -251,7 +230,7 @@ def _moves(ch: Change, old: Edition, new: Edition, page: _Page) -> list[Child]:
             out.append(f"article {art} (")
             for i, a in enumerate(x for x in addresses if article_of(x) == art):
                 href = page.resolve(edition.name, a)
-                out.extend([", " if i else None, el("a", {"href": href}, a) if href else a])
+                out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
             out.append(")")
         return out
 
@@ -277,35 +256,12 @@ def pair_table(
     page: _Page,
     chip: Callable[[str, str, str], str | None],
     caption: str,
-) -> Element:
+) -> Markup:
     """The side-by-side table: old | change | new, one ``tbody`` per change.
 
     A split puts its one old clause beside its several new ones (the old
     cell spans their rows); a merge the other way round.
     """
-    table = el(
-        "table",
-        {"class": "sbs"},
-        el("caption", None, caption),
-        el(
-            "colgroup",
-            None,
-            el("col", {"class": "c-old"}),
-            el("col", {"class": "c-kind"}),
-            el("col", {"class": "c-new"}),
-        ),
-        el(
-            "thead",
-            None,
-            el(
-                "tr",
-                None,
-                el("th", {"scope": "col", "class": "old"}, _edition_head(ctx.old)),
-                el("th", {"scope": "col", "class": "kind"}, "Change"),
-                el("th", {"scope": "col", "class": "new"}, _edition_head(ctx.new)),
-            ),
-        ),
-    )
     old_r = _Clauses(page, ctx.old)
     new_r = _Clauses(page, ctx.new)
     changes = list(changes)
@@ -325,15 +281,39 @@ def pair_table(
 
         return href
 
-    for ch in changes:
-        fns = (fn_href(ctx.old.name, in_view_old), fn_href(ctx.new.name, in_view_new))
-        add(table, _change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled))
-    return table
+    fns = (fn_href(ctx.old.name, in_view_old), fn_href(ctx.new.name, in_view_new))
+    return h(
+        "table",
+        {"class": "sbs"},
+        h("caption", None, caption),
+        _COLGROUP,
+        h(
+            "thead",
+            None,
+            h(
+                "tr",
+                None,
+                h("th", {"scope": "col", "class": "old"}, _edition_head(ctx.old)),
+                h("th", {"scope": "col", "class": "kind"}, "Change"),
+                h("th", {"scope": "col", "class": "new"}, _edition_head(ctx.new)),
+            ),
+        ),
+        [_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled) for ch in changes],
+    )
+
+
+_COLGROUP = h(
+    "colgroup",
+    None,
+    h("col", {"class": "c-old"}),
+    h("col", {"class": "c-kind"}),
+    h("col", {"class": "c-new"}),
+)
 
 
 def _edition_head(e: Edition) -> list[Child]:
     printing = ", ".join(e.printings)
-    return [e.name, el("span", {"class": "printing"}, f" {printing}") if printing else None]
+    return [e.name, h("span", {"class": "printing"}, f" {printing}") if printing else None]
 
 
 def _change_rows(
@@ -344,7 +324,7 @@ def _change_rows(
     chip: Callable[[str, str, str], str | None],
     fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
     titled: tuple[set[str], set[str]],
-) -> Element:
+) -> Markup:
     stale = bool(ch.stale_references)
     # A row whose text is unchanged but whose reference went stale is a
     # finding: never filed among (or hidden with) the unchanged rows.
@@ -368,11 +348,11 @@ def _change_rows(
     if not title_aspect and ch.title_changed:
         title_diff = word_diff(ch.old_title, ch.new_title)
 
-    def blocks(side: int, clauses: list[Clause], parts: list[list[tuple[Op, str]]]) -> list[Element]:
+    def blocks(side: int, clauses: list[Clause], parts: list[list[tuple[Op, str]]]) -> list[Markup]:
         edition = (ctx.old.name, ctx.new.name)[side]
         fn = fns[side]
         r = renderers[side]
-        out: list[Element] = []
+        out: list[Markup] = []
         for c, segs in zip(clauses, parts, strict=True):
             title: list[tuple[Op, str]] | None
             if title_aspect:
@@ -392,39 +372,35 @@ def _change_rows(
     old_blocks = blocks(0, olds, old_parts)
     new_blocks = blocks(1, news, new_parts)
     n = max(len(old_blocks), len(new_blocks), 1)
-    tbody = el("tbody", {"class": " ".join(classes)})
-    for i in range(n):
-        tr = el("tr")
-        add(tr, _side_cell("old", ctx.old, old_blocks, i, n, ch))
-        if i == 0:
-            cell = kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets)
-            if n > 1:
-                cell.set("rowspan", str(n))
-            add(tr, cell)
-        add(tr, _side_cell("new", ctx.new, new_blocks, i, n, ch))
-        add(tbody, tr)
-    return tbody
+    rows = [
+        h(
+            "tr",
+            None,
+            _side_cell("old", ctx.old, old_blocks, i, n, ch),
+            kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets, n) if i == 0 else None,
+            _side_cell("new", ctx.new, new_blocks, i, n, ch),
+        )
+        for i in range(n)
+    ]
+    return h("tbody", {"class": " ".join(classes)}, rows)
 
 
-def _side_cell(side: str, edition: Edition, blocks: list[Element], i: int, n: int, ch: Change) -> Element | None:
+def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int, ch: Change) -> Markup | None:
     """Cell ``i`` of one side; the last clause of the shorter side spans the rest."""
     if not blocks:
         if i:
             return None
         note = f"not in {edition.name}" if ch.counterpart_in_corpus else f"not in the {edition.name} corpus"
-        td = el("td", {"class": f"{side} empty"}, el("span", {"class": "none"}, note))
-        if n > 1:
-            td.set("rowspan", str(n))
-        return td
+        return h(
+            "td", {"class": f"{side} empty", "rowspan": str(n) if n > 1 else None}, h("span", {"class": "none"}, note)
+        )
     if i >= len(blocks):
         return None
-    td = el("td", {"class": side}, blocks[i])
-    if i == len(blocks) - 1 and n > len(blocks):
-        td.set("rowspan", str(n - i))
-    return td
+    span = n - i if i == len(blocks) - 1 and n > len(blocks) else 1
+    return h("td", {"class": side, "rowspan": str(span) if span > 1 else None}, blocks[i])
 
 
-def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
+def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
     pid = pair_id(pv.old.name, pv.new.name)
     ctx = _PairContext(pv.old, pv.new, pid, pv.moved_targets)
 
@@ -442,9 +418,9 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Element:
     return section
 
 
-def _heat_tag(h: Heat) -> Element:
-    return el(
+def _heat_tag(heat: Heat) -> Markup:
+    return h(
         "span",
-        {"class": f"heat-tag h{h.level}"},
-        f"{HEAT_SYMBOLS[h.level]} {HEAT_NAMES[h.level]}, {_pct(h.share)} of words changed",
+        {"class": f"heat-tag h{heat.level}"},
+        f"{HEAT_SYMBOLS[heat.level]} {HEAT_NAMES[heat.level]}, {_pct(heat.share)} of words changed",
     )
