@@ -67,6 +67,22 @@ WORD_LISTS = _load()
 # The phrases of several words, of all lists, longest first.
 _LONG = tuple(sorted({p for ps in WORD_LISTS.values() for p in ps if len(p) > 1}, key=lambda p: (-len(p), p)))
 
+
+def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases by their first word, each list in the order given: a token looks only at its own."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in phrases:
+        index.setdefault(phrase[0], []).append(phrase)
+    return {w: tuple(ps) for w, ps in index.items()}
+
+
+_INDEX = {id(ps): _by_first_word(ps) for ps in (*WORD_LISTS.values(), _LONG)}
+
+
+def _index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    found = _INDEX.get(id(phrases))
+    return found if found is not None else _by_first_word(phrases)
+
 # ---------------------------------------------------------------------------
 # Words on each side of a difference
 
@@ -105,10 +121,12 @@ def _claimed(tokens: list[_Token]) -> set[int]:
     "als" of "wordt beschouwd als" is no condition.
     """
     claimed: set[int] = set()
-    for i in range(len(tokens)):
-        for phrase in _LONG:
+    words = [t.word for t in tokens]
+    index = _index(_LONG)
+    for i, word in enumerate(words):
+        for phrase in index.get(word, ()):
             n = len(phrase)
-            if tuple(t.word for t in tokens[i : i + n]) == phrase:
+            if tuple(words[i : i + n]) == phrase:
                 claimed.update(range(i, i + n))
                 break
     return claimed
@@ -119,13 +137,15 @@ def _matches(
 ) -> list[tuple[str, str]]:
     """The phrases found among the tokens that the difference touched: (canonical, printed)."""
     out: list[tuple[str, str]] = []
+    words = [t.word for t in tokens]
+    index = _index(phrases)
     i = 0
     while i < len(tokens):
-        for phrase in phrases:
+        for phrase in index.get(words[i], ()):
             n = len(phrase)
             if n == 1 and i in claimed:
                 continue
-            if tuple(t.word for t in tokens[i : i + n]) == phrase:
+            if tuple(words[i : i + n]) == phrase:
                 if any(t.changed for t in tokens[i : i + n]):
                     out.append((canonical(" ".join(phrase)), text[tokens[i].start : tokens[i + n - 1].end]))
                 i += n

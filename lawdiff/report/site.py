@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
@@ -101,12 +101,16 @@ class Site:
     articles: tuple[ArticleView, ...]
     totals: tuple[PairTotal, ...]
     anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
+    _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:
-        for a in self.articles:
-            if a.number == number:
-                return a
-        return None
+        return self._by_number().get(number)
+
+    def _by_number(self) -> dict[str, ArticleView]:
+        # Made once: href() asks for an article at every link of every page.
+        if not self._index:
+            self._index.update((a.number, a) for a in self.articles)
+        return self._index
 
     def href(self, edition: str, address: str, page: str) -> str | None:
         """A link from ``page`` to a clause's canonical anchor, or None when the report has no page for it.
