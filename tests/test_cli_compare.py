@@ -84,15 +84,16 @@ def test_compare_json_validates(old: str, new: str) -> None:
 def test_compare_json_of_synthetic_editions_validates(name: str) -> None:
     c = build(name)
     comp = compare(c.old, c.new)
-    assert_valid(json.loads(jsonout.comparison(comp, list(comp.changes))), "compare.schema.json")
+    assert_valid(json.loads(jsonout.comparison(comp, list(comp.changes), None, (c.old, c.new))), "compare.schema.json")
 
 
 def test_every_change_record_field_is_in_the_schema() -> None:
     """The schema lists the change record's fields: a new field needs a schema entry."""
     schema = json.loads((SCHEMA_DIR / "compare.schema.json").read_text(encoding="utf-8"))
     change = schema["$defs"]["change"]
-    comp = compare(bundled().edition("2007"), bundled().edition("2017"))
-    emitted = set(json.loads(jsonout.comparison(comp, list(comp.changes)))["changes"][0])
+    old, new = bundled().edition("2007"), bundled().edition("2017")
+    comp = compare(old, new)
+    emitted = set(json.loads(jsonout.comparison(comp, list(comp.changes), None, (old, new)))["changes"][0])
     # "review" is there when a review store was read.
     assert emitted == set(change["required"]) == set(change["properties"]) - {"review"}
 

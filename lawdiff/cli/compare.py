@@ -89,7 +89,7 @@ def compare(
     changes = [ch for ch in comp.changes if within(ch, wanted)]
     rendered: str | bytes
     if fmt == "json":
-        rendered = jsonout.comparison(comp, changes, view)
+        rendered = jsonout.comparison(comp, changes, view, (old_edition, new_edition))
     elif fmt == "docx":
         from lawdiff.report.docx import docx
 

@@ -54,9 +54,7 @@ def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
             signals = significance(ch, old, new)
             if signals:
                 changes[k] = replace(ch, signals=signals)
-    return Comparison(
-        old.name, new.name, alignment.thresholds, tuple(changes), alignment, old.digest(), new.digest()
-    )
+    return Comparison(old.name, new.name, alignment.thresholds, tuple(changes), alignment)
 
 
 def _order_key(ch: Change, order_old: dict[str, int], order_new: dict[str, int]) -> tuple[int, int, int]:

@@ -244,8 +244,6 @@ class Comparison:
     thresholds: Thresholds
     changes: tuple[Change, ...]
     alignment: Alignment
-    old_digest: str = ""  # a hash of each edition's content (Edition.digest), for provenance
-    new_digest: str = ""
 
     def counts(self, changes: list[Change] | tuple[Change, ...] | None = None) -> dict[str, int]:
         """Counts by kind and flag, of all changes or of a selection of them (see :func:`counts`)."""

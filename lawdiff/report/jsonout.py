@@ -152,12 +152,19 @@ HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
 SCHEMA_VERSION = 2
 
 
-def comparison(comp: Comparison, changes: list[Change], review: ReviewView | None = None) -> str:
+def comparison(
+    comp: Comparison,
+    changes: list[Change],
+    review: ReviewView | None,
+    editions: tuple[Edition, Edition],
+) -> str:
+    """A comparison as ``schemas/compare.schema.json`` has it; ``editions`` (old, new) give the digests."""
+    digests = {e.name: e.digest() for e in editions}
     return dumps(
         {
             "$schema": COMPARE_SCHEMA,
             "schema_version": SCHEMA_VERSION,
-            "lawdiff": {"version": __version__, "editions": {comp.old: comp.old_digest, comp.new: comp.new_digest}},
+            "lawdiff": {"version": __version__, "editions": digests},
             "old": comp.old,
             "new": comp.new,
             "thresholds": comp.thresholds.as_dict(),

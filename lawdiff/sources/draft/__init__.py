@@ -33,14 +33,20 @@ from __future__ import annotations
 import enum
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Furniture, Loc, Page
 from lawdiff.sources.draft import text as typed
-from lawdiff.sources.draft.docx import is_docx, read_docx
-from lawdiff.sources.draft.odt import is_odt, read_odt
-from lawdiff.sources.draft.render import Para, read_sections
-from lawdiff.sources.draft.zipsafe import OLE_MAGIC, ZIP_MAGICS, SafeZip
+
+if TYPE_CHECKING:
+    from lawdiff.sources.draft.render import Para
+
+# The first bytes of a zip (.docx, .odt) and of an OLE compound file (an
+# encrypted document). The package readers (lxml among them) are imported
+# when a package is read: a run of wiki pages never loads them.
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 
 FORMAT_DOCX = "draft-docx"
 FORMAT_ODT = "draft-odt"
@@ -104,6 +110,10 @@ def _no_edition(file: str) -> InputError:
 
 def read_package(path: Path, file: str, edition_hint: str = "", state: State | str = State.ACCEPTED) -> list[Page]:
     """Read a .docx or .odt draft (recognised by its parts) as one page of edition ``edition_hint``."""
+    from lawdiff.sources.draft.docx import is_docx, read_docx
+    from lawdiff.sources.draft.odt import is_odt, read_odt
+    from lawdiff.sources.draft.zipsafe import SafeZip
+
     accepted = _state(state) is State.ACCEPTED
     try:
         with SafeZip(path, file) as z:
@@ -138,6 +148,8 @@ def _pages(
     state: State,
 ) -> list[Page]:
     """The draft's pages: one, or one per container the document opens (see :func:`read_sections`)."""
+    from lawdiff.sources.draft.render import read_sections
+
     sections = read_sections(paras, file, Path(file).name)
     if not any(s.rendered.has_text for s in sections):
         raise InputError(

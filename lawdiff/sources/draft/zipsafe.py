@@ -28,6 +28,7 @@ from typing import IO
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.sources.draft import OLE_MAGIC, ZIP_MAGICS
 
 # Limits: a 300-page draft is a few MB of XML; these leave two orders of
 # magnitude of room and still stop a bomb long before memory runs out.
@@ -37,10 +38,6 @@ MAX_TOTAL_BYTES = 512 * 1024 * 1024
 MAX_RATIO = 200
 RATIO_FLOOR = 1024 * 1024
 _CHUNK = 64 * 1024
-
-# The first bytes of an OLE compound file (an encrypted .docx, an old .doc).
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 def _parser() -> etree.XMLParser:

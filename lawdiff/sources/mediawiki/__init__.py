@@ -73,10 +73,12 @@ from typing import IO
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Page
-from lawdiff.sources.mediawiki.dump import FORMAT, MAX_DEPTH, MAX_REDIRECTS, MAX_REF_LINES, _parse, looks_like_export
-from lawdiff.sources.mediawiki.transclusion import _Assembler
+from lawdiff.sources.mediawiki.sniff import looks_like_export
 
-__all__ = ["FORMAT", "MAX_DEPTH", "MAX_REDIRECTS", "MAX_REF_LINES", "looks_like", "read", "read_path", "read_stream"]
+# The reader's modules (lxml among them) are imported when an export is read.
+FORMAT = "mediawiki-xml"
+
+__all__ = ["FORMAT", "looks_like", "read", "read_path", "read_stream"]
 
 
 def looks_like(text: str) -> bool:
@@ -92,6 +94,9 @@ def read(text: str, file: str, _edition_hint: str = "") -> list[Page]:
 def read_path(path: Path, file: str, _edition_hint: str = "") -> Iterator[Page]:
     """Read an export from its file, streaming: the whole file is never in memory, and its pages are
     made one at a time as they are asked for."""
+    from lawdiff.sources.mediawiki.dump import _parse
+    from lawdiff.sources.mediawiki.transclusion import _Assembler
+
     try:
         with path.open("rb") as stream:
             site, pages = _parse(stream, file)
@@ -104,5 +109,8 @@ def read_path(path: Path, file: str, _edition_hint: str = "") -> Iterator[Page]:
 
 def read_stream(stream: IO[bytes], file: str) -> list[Page]:
     """Read an export: its pages, then the law pages' text."""
+    from lawdiff.sources.mediawiki.dump import _parse
+    from lawdiff.sources.mediawiki.transclusion import _Assembler
+
     site, pages = _parse(stream, file)
     return _Assembler(file, site, pages).run()
