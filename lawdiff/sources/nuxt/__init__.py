@@ -24,7 +24,39 @@ metadata, table of contents), ``minimark`` (the body).
 
 from __future__ import annotations
 
-from lawdiff.sources.nuxt.minimark import href_address
-from lawdiff.sources.nuxt.payload import FORMAT, looks_like, parse_date, read
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lawdiff.sources.base import Page
+
+# The reader's modules are imported when a payload is read: a run of wiki
+# pages never loads them.
+FORMAT = "nuxt-payload"
 
 __all__ = ["FORMAT", "href_address", "looks_like", "parse_date", "read"]
+
+
+def looks_like(text: str) -> bool:
+    """Whether text looks like a devalue payload (a JSON array; a JSON object is refused by the reader)."""
+    return text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{")
+
+
+def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
+    """Read one payload (see :mod:`lawdiff.sources.nuxt.payload`)."""
+    from lawdiff.sources.nuxt.payload import read as read_payload
+
+    return read_payload(text, file, edition_hint)
+
+
+def href_address(href: str) -> str:
+    """The clause address a site link points at (see :mod:`lawdiff.sources.nuxt.minimark`)."""
+    from lawdiff.sources.nuxt.minimark import href_address as address
+
+    return address(href)
+
+
+def parse_date(value: object) -> str:
+    """An ISO date from a payload's date value (see :mod:`lawdiff.sources.nuxt.payload`)."""
+    from lawdiff.sources.nuxt.payload import parse_date as parse
+
+    return parse(value)
