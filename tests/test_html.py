@@ -532,8 +532,17 @@ def test_progress_is_reported_once_per_article_and_page(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     corpus = load()
     html.write_report(corpus, Study(corpus.select()), tmp_path / "r", lambda d, t: seen.append((d, t)))
-    total = 2 * 14 + 1
+    total = 3 * 14 + 1  # each article planned, its page and its history page, then the index
     assert seen == [(i, total) for i in range(1, total + 1)]
+
+
+def test_pages_made_in_several_processes_are_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    corpus = load([CORPUS])
+    monkeypatch.setenv("LAWDIFF_JOBS", "1")
+    html.write_report(corpus, Study(corpus.select()), tmp_path / "one")
+    monkeypatch.setenv("LAWDIFF_JOBS", "3")
+    html.write_report(corpus, Study(corpus.select()), tmp_path / "three")
+    assert tree(tmp_path / "one") == tree(tmp_path / "three")
 
 
 # ---------------------------------------------------------------------------

@@ -240,11 +240,25 @@ def article_view(study: Study, number: str) -> ArticleView:
     return ArticleView(number, _article(hs[-1], number).title, hs, tuple(pairs), rows, hist)
 
 
+def pairs_of(editions: tuple[Edition, ...], numbers: Iterable[str]) -> list[tuple[Edition, Edition]]:
+    """The pairs the views of these articles compare: consecutive holders of each, each pair once."""
+    out: dict[tuple[str, str], tuple[Edition, Edition]] = {}
+    for n in numbers:
+        for old, new in itertools.pairwise(holders(editions, n)):
+            out.setdefault((old.name, new.name), (old, new))
+    return list(out.values())
+
+
 def article_views(
-    study: Study, numbers: Iterable[str] | None = None, progress: Callable[[int, int], None] | None = None
+    study: Study,
+    numbers: Iterable[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
 ) -> tuple[ArticleView, ...]:
-    """The views of ``numbers`` (all articles of the study's editions when None)."""
+    """The views of ``numbers`` (all articles of the study's editions when None); the comparisons
+    they need are made first, ``workers`` at a time (:meth:`Study.prepare`)."""
     wanted = article_numbers(study.editions) if numbers is None else list(numbers)
+    study.prepare(pairs_of(study.editions, wanted), workers)
     out: list[ArticleView] = []
     for i, n in enumerate(wanted):
         out.append(article_view(study, n))

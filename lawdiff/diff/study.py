@@ -13,6 +13,7 @@ compute nothing of their own: a fact a renderer needs is added here.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -78,19 +79,60 @@ class Study:
         key = (old.name, new.name)
         comp = self._comparisons.get(key)
         if comp is None:
-            fixes = self.corrections.get(key)
-            k = ""
-            if self.cache.folder is not None:
-                k = cache_key("pair", old.digest(), new.digest(), repr(self.thresholds), repr(fixes))
-                hit = self.cache.get("pairs", k)
-                comp = hit if isinstance(hit, Comparison) else None
+            comp = self._cached(old, new)
             if comp is None:
-                comp = compare(old, new, self.thresholds, fixes)
-                if k:
-                    self.cache.put("pairs", k, comp)
-            self._comparisons[key] = comp
-            self._indexes[key] = PairIndex.of(comp.changes)
+                comp = compare(old, new, self.thresholds, self.corrections.get(key))
+                self._put(old, new, comp)
+            self.add(comp)
         return comp
+
+    def prepare(self, pairs: Iterable[tuple[Edition, Edition]], workers: int = 1) -> None:
+        """Compute the comparisons of ``pairs`` now, ``workers`` at a time in forked processes.
+
+        The results are those :meth:`compare` would give (the same function
+        runs in each process); where processes cannot be forked, or there is
+        only one pair to compute, they are computed here, one after another.
+        """
+        todo: list[tuple[Edition, Edition]] = []
+        for old, new in pairs:
+            key = (old.name, new.name)
+            if key in self._comparisons or any((o.name, n.name) == key for o, n in todo):
+                continue
+            hit = self._cached(old, new)
+            if hit is not None:
+                self.add(hit)
+            else:
+                todo.append((old, new))
+        if workers > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            global _PENDING
+            _PENDING = (self, todo)
+            try:
+                with multiprocessing.get_context("fork").Pool(min(workers, len(todo))) as pool:
+                    for comp in pool.map(_compare_one, range(len(todo))):
+                        self._store(comp, todo)
+            finally:
+                _PENDING = None
+        for old, new in todo:
+            self.compare(old, new)
+
+    def _store(self, comp: Comparison, todo: list[tuple[Edition, Edition]]) -> None:
+        old, new = next((o, n) for o, n in todo if (o.name, n.name) == (comp.old, comp.new))
+        self.add(comp)
+        self._put(old, new, comp)
+
+    def _key(self, old: Edition, new: Edition) -> str:
+        fixes = self.corrections.get((old.name, new.name))
+        return cache_key("pair", old.digest(), new.digest(), repr(self.thresholds), repr(fixes))
+
+    def _cached(self, old: Edition, new: Edition) -> Comparison | None:
+        if self.cache.folder is None:
+            return None
+        hit = self.cache.get("pairs", self._key(old, new))
+        return hit if isinstance(hit, Comparison) else None
+
+    def _put(self, old: Edition, new: Edition, comp: Comparison) -> None:
+        if self.cache.folder is not None:
+            self.cache.put("pairs", self._key(old, new), comp)
 
     def add(self, comparison: Comparison) -> None:
         """Take a comparison computed elsewhere (read from the cache)."""
@@ -130,6 +172,18 @@ class Study:
         """The changes of a pair touching ``article`` on either side, in the comparison's order."""
         comp = self.compare(old, new)
         return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
+
+
+# The study and pairs a forked worker computes (inherited, never pickled).
+_PENDING: tuple[Study, list[tuple[Edition, Edition]]] | None = None
+
+
+def _compare_one(k: int) -> Comparison:
+    if _PENDING is None:
+        raise RuntimeError("no comparison to make")
+    study, todo = _PENDING
+    old, new = todo[k]
+    return compare(old, new, study.thresholds, study.corrections.get((old.name, new.name)))
 
 
 def scopes(addresses: Iterable[str], editions: Iterable[Edition]) -> tuple[str, ...]:

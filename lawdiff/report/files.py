@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from lawdiff.errors import LawdiffBug, UsageError
@@ -55,6 +56,56 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+_ITEMS: list[Item] = []  # the items a forked worker makes (inherited, never pickled)
+
+
+def _write_one(item: Item, staging: Path) -> tuple[str, str]:
+    rel, content = item
+    text = content() if callable(content) else content
+    data = text.encode("utf-8")
+    path = staging / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return rel, _digest(data)
+
+
+def _write_chunk(job: tuple[str, list[int]]) -> list[tuple[str, str]]:
+    staging, indexes = job
+    return [_write_one(_ITEMS[i], Path(staging)) for i in indexes]
+
+
+def _write_items(
+    items: list[Item], staging: Path, workers: int, progress: Callable[[], None] | None
+) -> dict[str, str]:
+    """Make and write every item; returns the digest of each file by path."""
+    written: dict[str, str] = {}
+    made = {rel for rel, content in items if callable(content)}  # pages, counted by the progress
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    if workers <= 1 or not fork or len(items) < 2 * workers:
+        for item in items:
+            rel, digest = _write_one(item, staging)
+            written[rel] = digest
+            if progress is not None and rel in made:
+                progress()
+        return written
+    # Small chunks, dealt in turn: the pages differ in size, and the progress
+    # bar moves as each chunk is done.
+    size = max(1, len(items) // (workers * 8))
+    chunks = [list(range(i, min(i + size, len(items)))) for i in range(0, len(items), size)]
+    global _ITEMS
+    _ITEMS = items
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
+                for rel, digest in done:
+                    written[rel] = digest
+                    if progress is not None and rel in made:
+                        progress()
+    finally:
+        _ITEMS = []
+    return written
 
 
 def _bytes(content: str | bytes) -> bytes:
@@ -256,7 +307,22 @@ def recover_leftovers(target: Path) -> list[str]:
     return done
 
 
-def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
+# A file of a report: its path, and its content or a function that makes it
+# (so that the pages can be made in several processes).
+Item = tuple[str, "str | Callable[[], str]"]
+
+
+def jobs() -> int:
+    """How many processes make the pages: ``LAWDIFF_JOBS``, else one per CPU (at most 4)."""
+    env = os.environ.get("LAWDIFF_JOBS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def write_site(
+    files: Iterable[Item], target: Path, workers: int = 1, progress: Callable[[], None] | None = None
+) -> int:
     """Write the files into a folder beside ``target``, then move it into place.
 
     The folder also gets :data:`MANIFEST`, the list of what was written.
@@ -268,6 +334,10 @@ def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
     number of files written (the manifest not counted).  What a stopped run
     left beside ``target`` is put right first (:func:`recover_leftovers`;
     call it before to tell the user what it did).
+
+    With ``workers`` above one (and where processes can be forked), the
+    pages are made and written by that many processes, each writing its own
+    files; the bytes are the same.  ``progress()`` is called once per page.
     """
     recover_leftovers(target)
     _check_target(target)
@@ -287,16 +357,12 @@ def write_site(files: Iterable[tuple[str, str]], target: Path) -> int:
             f"{target}: cannot write the report there ({exc.strerror or exc})",
             fix="choose a folder you may write to",
         ) from None
-    written: dict[str, str] = {}
+    items = list(files)
+    paths = [rel for rel, _ in items]
+    if MANIFEST in paths or len(set(paths)) != len(paths):
+        raise LawdiffBug("the report would write a file twice, or its manifest")
     try:
-        for rel, content in files:
-            if rel == MANIFEST or rel in written:
-                raise LawdiffBug(f"the report would write {rel} twice")
-            path = staging / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = content.encode("utf-8")
-            path.write_bytes(data)
-            written[rel] = _digest(data)
+        written = _write_items(items, staging, workers, progress)
         (staging / MANIFEST).write_bytes(manifest(written).encode("utf-8"))
         # Checked again, and what the old report holds of others' carried
         # over, at the last moment: a file saved into the old report while

@@ -25,6 +25,7 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff.article import ArticleView, PairTotal, article_views, pair_totals
 from lawdiff.diff.records import Change
 from lawdiff.diff.study import Study
+from lawdiff.report.files import jobs
 from lawdiff.model import Edition, article_of, parent_address
 
 # ---------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def plan(
     ``progress(done, total)`` is called once per article planned.
     """
     study = study or Study(corpus.select())
-    views = article_views(study, progress=progress)
+    views = article_views(study, progress=progress, workers=jobs())
     anchors = {
         v.number: frozenset(
             anchor(node.edition, node.address)

@@ -19,13 +19,14 @@ order everywhere, no dates).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers
 from lawdiff.diff.study import Study
-from lawdiff.report.files import MANIFEST, _check_target, write_site
+from lawdiff.report.files import MANIFEST, Item, _check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
 from lawdiff.report.html.history import history_page
@@ -63,19 +64,20 @@ __all__ = [
 # The site: planned, rendered, written atomically
 
 
-def render(site: Site, progress: Callable[[], None] | None = None) -> Iterator[tuple[str, str]]:
-    """Every file of the report: (path relative to the report, content), sorted by path."""
-    files: dict[str, str] = {}
-    for name in ASSETS:
-        files[f"assets/{name}"] = _asset(name)
+def pages(site: Site) -> list[Item]:
+    """Every file of the report: (path relative to the report, its content or the function that makes it)."""
+    out: list[Item] = [(f"assets/{name}", _asset(name)) for name in ASSETS]
     for a in site.articles:
-        files[article_file(a.number)] = article_page(site, a)
-        files[history_file(a.number)] = history_page(site, a)
-        if progress is not None:
-            progress()
-    files["index.html"] = index_page(site)
-    for path in sorted(files):
-        yield path, files[path]
+        out.append((article_file(a.number), functools.partial(article_page, site, a)))
+        out.append((history_file(a.number), functools.partial(history_page, site, a)))
+    out.append(("index.html", functools.partial(index_page, site)))
+    return out
+
+
+def render(site: Site) -> Iterator[tuple[str, str]]:
+    """Every file of the report made in this process, sorted by path: (path, content)."""
+    for path, content in sorted(pages(site), key=lambda item: item[0]):
+        yield path, content() if callable(content) else content
 
 
 def write_report(
@@ -89,7 +91,7 @@ def write_report(
     ``progress(done, total)`` is called as the work goes on.
     """
     _check_target(target)
-    total = 2 * len(article_numbers(study.editions)) + 1
+    total = 3 * len(article_numbers(study.editions)) + 1  # each article planned, its two pages, the index
     done = 0
 
     def step(_i: int = 0, _n: int = 0) -> None:
@@ -99,6 +101,5 @@ def write_report(
             progress(done, total)
 
     site = plan(corpus, study, progress=step)
-    write_site(render(site, step), target)
-    step()
+    write_site(pages(site), target, jobs(), step)
     return site
