@@ -30,7 +30,7 @@ from lxml import etree
 from lawdiff import __version__
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus, default_corpus, load
-from lawdiff.diff import Op, Piece, Study, compare, word_diff
+from lawdiff.diff import Change, Op, Piece, Study, compare, word_diff
 from lawdiff.diff import article as article_facts
 from lawdiff.errors import LawdiffBug
 from lawdiff.report import html, site
@@ -282,6 +282,34 @@ def test_pair_counts_are_the_comparison_counts_of_the_articles_compared(corpus: 
     expected = {k: sum(1 for ch in changes if ch.kind.value == k) for k in total.counts if k in {"modified", "added"}}
     assert {k: total.counts[k] for k in expected} == expected
     assert total.counts["renumbered"] == 3
+
+
+def test_an_annotator_adds_its_classes_and_markup_to_every_row_and_nothing_else(corpus: Corpus) -> None:
+    import dataclasses
+
+    from lawdiff.report.html.article import article_page
+    from lawdiff.report.html.markup import h as markup
+
+    plain = site.plan(corpus)
+    seen: list[tuple[str, str, str]] = []
+
+    def annotate(ch: Change, old: str, new: str) -> site.Annotation:
+        seen.append((ch.id, old, new))
+        return site.Annotation(("r-test",), markup("p", {"class": "note-test"}, "<b>&"))
+
+    marked = dataclasses.replace(plain, annotate=annotate)
+    a45 = plain.article("45")
+    assert a45 is not None
+    before = article_page(plain, a45)
+    after = article_page(marked, a45)
+    rows = sum(len(p.changes) for p in a45.pairs)
+    assert len(seen) == rows > 0
+    assert {(o, n) for _, o, n in seen} == {("1963", "2007"), ("2007", "2017")}
+    assert after.count("r-test") == rows
+    assert after.count('<p class="note-test">&lt;b&gt;&amp;</p>') == rows
+    # Without the annotations the page is the page without an annotator.
+    stripped = re.sub(r' r-test|<p class="note-test">&lt;b&gt;&amp;</p>\n?', "", after)
+    assert stripped == before
 
 
 def test_removed_clauses_stand_where_they_stood_in_the_old_edition() -> None:

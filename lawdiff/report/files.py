@@ -76,9 +76,7 @@ def _write_chunk(job: tuple[str, list[int]]) -> list[tuple[str, str]]:
     return [_write_one(_ITEMS[i], Path(staging)) for i in indexes]
 
 
-def _write_items(
-    items: list[Item], staging: Path, workers: int, progress: Callable[[], None] | None
-) -> dict[str, str]:
+def _write_items(items: list[Item], staging: Path, workers: int, progress: Callable[[], None] | None) -> dict[str, str]:
     """Make and write every item; returns the digest of each file by path."""
     written: dict[str, str] = {}
     made = {rel for rel, content in items if callable(content)}  # pages, counted by the progress

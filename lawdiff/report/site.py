@@ -25,8 +25,9 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff.article import ArticleView, PairTotal, article_views, pair_totals
 from lawdiff.diff.records import Change
 from lawdiff.diff.study import Study
-from lawdiff.report.files import jobs
 from lawdiff.model import Edition, article_of, parent_address
+from lawdiff.report.files import jobs
+from lawdiff.report.html.markup import Markup
 
 # ---------------------------------------------------------------------------
 # Anchors
@@ -83,6 +84,23 @@ class Listed:
 
 
 @dataclass(frozen=True, slots=True)
+class Annotation:
+    """What a reader of the report adds to one change's row (see :attr:`Site.annotate`).
+
+    classes: extra classes of the row's ``tbody`` (for filters and styles).
+    markup: shown at the foot of the row's middle column: the review
+        status of the static report, the review form of ``lawdiff serve``.
+    """
+
+    classes: tuple[str, ...] = ()
+    markup: Markup | None = None
+
+
+# Called with a change and the names of its pair's old and new editions.
+Annotator = Callable[[Change, str, str], Annotation | None]
+
+
+@dataclass(frozen=True, slots=True)
 class Site:
     """The whole report.
 
@@ -93,6 +111,8 @@ class Site:
         compared and the ones that are not (another source of a year, an
         edition not named), so that no source is left out silently.
     compared: the editions compared, oldest first: the columns of the matrix.
+    annotate: what each change's row shows besides the comparison (its review,
+        a form), or None; set with :func:`dataclasses.replace`.
     """
 
     corpus: Corpus
@@ -102,6 +122,7 @@ class Site:
     articles: tuple[ArticleView, ...]
     totals: tuple[PairTotal, ...]
     anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
+    annotate: Annotator | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:

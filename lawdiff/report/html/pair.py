@@ -12,7 +12,7 @@ from lawdiff.diff.records import RefStatus
 from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page, split_side
 from lawdiff.report.html.markup import Child, Markup, _section, h
-from lawdiff.report.site import Site, anchor, pair_id
+from lawdiff.report.site import Annotator, Site, anchor, pair_id
 
 # ---------------------------------------------------------------------------
 # The side-by-side view of one pair
@@ -171,6 +171,7 @@ def kind_cell(
     page: _Page,
     moved_targets: Mapping[str, tuple[str, ...]] | None = None,
     rowspan: int = 1,
+    extra: Markup | None = None,
 ) -> Markup:
     """The middle column: what kind of change, in words.
 
@@ -209,6 +210,8 @@ def kind_cell(
         moved = moved_targets or {}
         items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
         out.append(h("ul", {"class": "refs"}, items))
+    if extra is not None:
+        out.append(extra)
     return h("td", {"class": "kind", "rowspan": str(rowspan) if rowspan > 1 else None}, out)
 
 
@@ -256,6 +259,7 @@ def pair_table(
     page: _Page,
     chip: Callable[[str, str, str], str | None],
     caption: str,
+    annotate: Annotator | None = None,
 ) -> Markup:
     """The side-by-side table: old | change | new, one ``tbody`` per change.
 
@@ -298,7 +302,7 @@ def pair_table(
                 h("th", {"scope": "col", "class": "new"}, _edition_head(ctx.new)),
             ),
         ),
-        [_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled) for ch in changes],
+        [_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled, annotate) for ch in changes],
     )
 
 
@@ -324,6 +328,7 @@ def _change_rows(
     chip: Callable[[str, str, str], str | None],
     fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
     titled: tuple[set[str], set[str]],
+    annotate: Annotator | None = None,
 ) -> Markup:
     stale = bool(ch.stale_references)
     # A row whose text is unchanged but whose reference went stale is a
@@ -341,6 +346,9 @@ def _change_rows(
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
     if any(c.kind is Kind.FOOTNOTE for c in olds + news):
         classes.append("footnote")
+    note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
+    if note:
+        classes.extend(note.classes)
     title_aspect = ch.aspect is Aspect.TITLE
     old_parts = split_side(ch.diff, "old", ch.old_texts)
     new_parts = split_side(ch.diff, "new", ch.new_texts)
@@ -377,7 +385,9 @@ def _change_rows(
             "tr",
             None,
             _side_cell("old", ctx.old, old_blocks, i, n, ch),
-            kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets, n) if i == 0 else None,
+            kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets, n, note.markup if note else None)
+            if i == 0
+            else None,
             _side_cell("new", ctx.new, new_blocks, i, n, ch),
         )
         for i in range(n)
@@ -412,7 +422,14 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
         [f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)],
         "pair",
         counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale),
-        pair_table(ctx, pv.changes, page, chip, f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)"),
+        pair_table(
+            ctx,
+            pv.changes,
+            page,
+            chip,
+            f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)",
+            site.annotate,
+        ),
     )
     page.ids.update({pid, f"{pid}-h"})
     return section
