@@ -313,14 +313,41 @@ def _timed(fn: Any) -> float:
     return time.perf_counter() - start
 
 
-def _xml_case(unit: str, tail: str) -> str:
-    return _export(_HEAD + (unit * (MB // len(unit)) + tail).replace("&", "&amp;").replace("<", "&lt;"))
+def _xml_case(unit: str, tail: str, size: int = MB) -> str:
+    return _export(_HEAD + (unit * (size // len(unit)) + tail).replace("&", "&amp;").replace("<", "&lt;"))
 
 
 @pytest.mark.parametrize("name", list(XML_CASES))
 def test_mediawiki_reader_is_linear(name: str) -> None:
-    text = _xml_case(*XML_CASES[name])
-    assert _timed(lambda: mediawiki.read(text, "x.xml")) < SECONDS, name
+    # Growth, not a wall-clock limit: four times the input may take at most
+    # six times as long (a quadratic reader takes sixteen), plus a second of
+    # slack for the noise of a shared machine.  The absolute cap only stops a
+    # runaway case from holding the suite.
+    unit, tail = XML_CASES[name]
+    quarter = _xml_case(unit, tail, MB // 4)
+    whole = _xml_case(unit, tail)
+    assert _grows_linearly(lambda text: mediawiki.read(text, "x.xml"), quarter, whole), name
+
+
+def _grows_linearly(read: Any, quarter: str, whole: str) -> bool:
+    small = min(_timed(lambda: read(quarter)) for _ in range(2))
+    big = _timed(lambda: read(whole))
+    return big < 6 * small + 1.0 and big < 12 * SECONDS
+
+
+def test_the_growth_check_tells_a_quadratic_reader() -> None:
+    def quadratic(text: str) -> None:
+        # Rescans the text read so far at every thousandth character.
+        for i in range(0, len(text), 1000):
+            text[:i].count("<")
+
+    def linear(text: str) -> None:
+        for i in range(0, len(text), 1000):
+            text[i : i + 1000].count("<")
+
+    quarter, whole = "<ref>" * 260_000, "<ref>" * 1_040_000
+    assert not _grows_linearly(quadratic, quarter, whole)
+    assert _grows_linearly(linear, quarter, whole)
 
 
 def test_many_undeclared_entities_are_linear(tmp_path: Path) -> None:
@@ -333,9 +360,7 @@ def test_many_undeclared_entities_are_linear(tmp_path: Path) -> None:
 def _seed_with_body(nodes: list[Any]) -> str:
     """The seed payload of article 6 with its body replaced by ``nodes`` (minimark, devalue-encoded)."""
     data = _seed_payload()
-    value_index = next(
-        v["value"] for v in data if isinstance(v, dict) and set(v) == {"type", "value", "toc"}
-    )
+    value_index = next(v["value"] for v in data if isinstance(v, dict) and set(v) == {"type", "value", "toc"})
 
     def encode(x: Any) -> int:
         if isinstance(x, list):
