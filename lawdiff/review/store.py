@@ -60,6 +60,25 @@ MIN_PREFIX = 4
 _NO_CHANGE = frozenset({"import-lost"})
 
 
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A mark the meeting shares: ``discussing`` holds the change id the chair has everyone look at."""
+
+    name: str
+    value: str
+    author: str
+    updated: str
+
+
+@dataclass(frozen=True, slots=True)
+class Involvement:
+    """What one person did in the review: decision ids commented on, assigned to them, and decided by them."""
+
+    commented: tuple[str, ...]
+    assigned: tuple[str, ...]
+    decided: tuple[str, ...]
+
+
 def utc_now() -> str:
     """The current UTC time as the store writes it: ISO 8601, microseconds, ``Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -328,6 +347,37 @@ class Target:
 
 
 @dataclass(frozen=True, slots=True)
+class Expect:
+    """The state a write was asked on (a form of ``lawdiff serve`` carries it): a compare-and-set.
+
+    status, assignee: the change's status and assignee as the writer saw
+        them (None: not checked).  A change without a decision is ``open``,
+        assigned to nobody ("").
+    old_hash, new_hash: :func:`texts_hash` of the texts the writer saw
+        ("": not checked), compared with the target's.
+    """
+
+    status: Status | None = None
+    assignee: str | None = None
+    old_hash: str = ""
+    new_hash: str = ""
+
+
+class StaleWrite(UsageError):
+    """A write refused because the change moved on since the writer saw it: nothing is overwritten unseen.
+
+    decision: the change's decision as it is now (None: still none).
+    by, at: who last wrote it, and when (UTC), or "" when the text changed.
+    """
+
+    def __init__(self, what: str, *, decision: Decision | None, by: str = "", at: str = "", fix: str = "") -> None:
+        self.decision = decision
+        self.by = by
+        self.at = at
+        super().__init__(what, fix=fix or "look at the change as it is now, and decide again")
+
+
+@dataclass(frozen=True, slots=True)
 class MergeResult:
     """What an import did: records added, replaced by a later version, kept (ours was later), log entries added."""
 
@@ -426,6 +476,58 @@ class Store:
 
     def open_meeting(self) -> Meeting | None:
         return next((m for m in self.meetings() if not m.ended), None)
+
+    def version(self) -> int:
+        """A number that grows with every write to the store (the last audit-log entry's)."""
+        with self._guard():
+            return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM log").fetchone()[0])
+
+    def mark(self, name: str) -> Mark | None:
+        """A shared mark ("discussing"), or None when it is not set."""
+        with self._guard():
+            found = self._conn.execute("SELECT name, value, author, updated FROM marks WHERE name = ?", (name,))
+            row = found.fetchone()
+        return Mark(*row) if row is not None and row[1] else None
+
+    def involvement(self, name: str) -> Involvement:
+        """The changes (decision ids) that ``name`` commented on, was assigned, or decided."""
+        with self._guard():
+            commented = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT DISTINCT decision FROM comments WHERE deleted = 0 AND author = ? ORDER BY decision", (name,)
+                )
+            ]
+            assigned = [
+                r[0] for r in self._conn.execute("SELECT id FROM decisions WHERE assignee = ? ORDER BY id", (name,))
+            ]
+            decided = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT DISTINCT record FROM log WHERE \"table\" = 'decisions' AND action = 'status' "
+                    "AND author = ? ORDER BY record",
+                    (name,),
+                )
+            ]
+        return Involvement(tuple(commented), tuple(assigned), tuple(decided))
+
+    def last_writes(self) -> dict[str, tuple[str, str]]:
+        """Per decision id, who wrote it last and when (UTC): who made the state a reader sees."""
+        with self._guard():
+            found = self._conn.execute(
+                'SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE "table" = '
+                "'decisions' GROUP BY record)"
+            ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in found}
+
+    def people(self) -> list[str]:
+        """Everyone the store names: authors of comments and decisions, assignees; sorted."""
+        with self._guard():
+            found = self._conn.execute(
+                "SELECT author FROM comments WHERE deleted = 0 UNION SELECT assignee FROM decisions "
+                "UNION SELECT author FROM log WHERE local = 1"
+            ).fetchall()
+        return sorted({r[0] for r in found if r[0]}, key=str.casefold)
 
     def corrections(self, include_removed: bool = False) -> list[Correction]:
         where = "" if include_removed else "WHERE removed = 0"
@@ -542,9 +644,13 @@ class Store:
             "updated": w.now,
         }
 
-    def set_status(self, target: Target, status: Status, author: str, comment: str = "") -> Decision:
-        """Set a change's status (and add a comment), in one write."""
+    def set_status(
+        self, target: Target, status: Status, author: str, comment: str = "", expect: Expect | None = None
+    ) -> Decision:
+        """Set a change's status (and add a comment), in one write; refused (:class:`StaleWrite`)
+        when ``expect`` no longer holds."""
         with self._write(author) as w:
+            self._check(w, target, expect)
             row = self._decision_row(w, target)
             if row["status"] != status.value or w.get("decisions", target.id) is None:
                 row = {**row, "status": status.value, "meeting": w.meeting, "updated": w.now}
@@ -553,21 +659,72 @@ class Store:
                 w.put("comments", self._comment_row(w, target.id, comment), "comment")
         return _decision(rows.record("decisions", row))
 
-    def assign(self, target: Target, name: str, author: str) -> Decision:
+    def assign(self, target: Target, name: str, author: str, expect: Expect | None = None) -> Decision:
         with self._write(author) as w:
+            self._check(w, target, expect)
             row = self._decision_row(w, target)
             if row["assignee"] != name or w.get("decisions", target.id) is None:
                 row = {**row, "assignee": name, "updated": w.now}
                 w.put("decisions", row, "assign")
         return _decision(rows.record("decisions", row))
 
-    def add_comment(self, target: Target, text: str, author: str) -> Comment:
+    def add_comment(self, target: Target, text: str, author: str, expect: Expect | None = None) -> Comment:
         with self._write(author) as w:
+            self._check(w, target, expect)
             if w.get("decisions", target.id) is None:
                 w.put("decisions", self._decision_row(w, target), "decision")
             row = self._comment_row(w, target.id, text)
             w.put("comments", row, "comment")
         return _comment(rows.record("comments", row))
+
+    def _check(self, w: _Write, target: Target, expect: Expect | None) -> None:
+        """Refuse the write when the change is no longer as the writer saw it (inside its transaction)."""
+        if expect is None:
+            return
+        if (expect.old_hash and expect.old_hash != texts_hash(target.old_texts)) or (
+            expect.new_hash and expect.new_hash != texts_hash(target.new_texts)
+        ):
+            raise StaleWrite(
+                "the text of this change was changed since you saw it; nothing was saved",
+                decision=self.decision(target.id),
+            )
+        row = w.get("decisions", target.id)
+        status = row["status"] if row else Status.OPEN.value
+        assignee = row["assignee"] if row else ""
+        moved = []
+        if expect.status is not None and expect.status.value != status:
+            moved.append(f"its status is now {status} (you saw {expect.status.value})")
+        if expect.assignee is not None and expect.assignee != assignee:
+            moved.append(f"it is now assigned to {assignee or 'nobody'} (you saw {expect.assignee or 'nobody'})")
+        if moved:
+            last = w.conn.execute(
+                "SELECT author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (target.id,)
+            ).fetchone()
+            by, at = (last[0], last[1]) if last else ("", "")
+            when = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+            raise StaleWrite(
+                f"this change was changed since you saw it{when}: {'; '.join(moved)}; nothing was saved",
+                decision=self.decision(target.id),
+                by=by,
+                at=at,
+            )
+
+    def set_mark(self, name: str, value: str, author: str) -> Mark | None:
+        """Set a shared mark ("" clears it); logged like every write, never undone by ``undo``."""
+        with self._write(author) as w:
+            before = w.conn.execute(
+                "SELECT name, value, author, updated FROM marks WHERE name = ?", (name,)
+            ).fetchone()
+            after = {"name": name, "value": value, "author": w.author, "updated": w.now}
+            w.conn.execute(
+                "INSERT INTO marks (name, value, author, updated) VALUES (:name, :value, :author, :updated) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value, author = excluded.author, "
+                "updated = excluded.updated",
+                after,
+            )
+            old = dict(zip(("name", "value", "author", "updated"), before, strict=True)) if before else None
+            w.entry("mark", "marks", name, old, after)
+        return Mark(name, value, w.author, w.now) if value else None
 
     def _comment_row(self, w: _Write, decision: str, text: str) -> dict[str, Any]:
         _check_text(text)
@@ -687,7 +844,7 @@ class Store:
             undone = {r[0] for r in w.conn.execute("SELECT undoes FROM log WHERE action = 'undo'")}
             last = None
             for (write,) in w.conn.execute(
-                "SELECT write FROM log WHERE author = ? AND local = 1 AND action != 'undo' "
+                "SELECT write FROM log WHERE author = ? AND local = 1 AND action NOT IN ('undo', 'mark') "
                 "GROUP BY write ORDER BY max(seq) DESC",
                 (w.author,),
             ):
