@@ -12,8 +12,11 @@ one store transaction, so none is left half done.
 from __future__ import annotations
 
 import errno
+import signal
 import socket
+import threading
 from dataclasses import dataclass
+from types import FrameType
 
 import uvicorn
 
@@ -109,8 +112,22 @@ def make_server(started: Started, log_level: str = "warning") -> uvicorn.Server:
 def serve(started: Started, server: uvicorn.Server | None = None) -> None:
     """Run until Ctrl-C (or SIGTERM, or ``server.should_exit``); the port and the store are closed on the way out."""
     server = server or make_server(started)
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        # uvicorn stops gracefully on either signal, then raises it again once
+        # done; SIGTERM's default would then end the process before the store
+        # is closed and the stop is said.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         server.run(sockets=[started.sock])
+    except KeyboardInterrupt:
+        pass  # raised again by uvicorn after its graceful shutdown: a normal stop
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
         started.sock.close()
         started.workspace.close()
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
