@@ -598,6 +598,8 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None, secret: 
         Route("/next", s.page(s.next_)),
         Route("/api/now", s.page(s.now)),
         Route("/assets/{name}", s.asset),
+        # Browsers ask for it on every site; there is none (and no 404 in their console).
+        Route("/favicon.ico", lambda _request: Response(status_code=204)),
         Route("/signin", s.signin_form, methods=["GET"]),
         Route("/signin", s.signin, methods=["POST"]),
         Route("/signout", s.post(s.signout), methods=["POST"]),
