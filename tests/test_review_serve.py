@@ -149,3 +149,21 @@ def test_a_store_of_schema_1_is_migrated_forward(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
     conn.close()
+
+
+def test_a_batch_commits_its_writes_together_and_a_refused_one_alone_is_rolled_back(store: Store) -> None:
+    with store.batch():
+        store.set_status(tgt(1), Status.ACCEPTED, "Anne")
+        with pytest.raises(StaleWrite):
+            store.set_status(tgt(1), Status.REJECTED, "Bert", "No.", expect=Expect(Status.OPEN))
+        store.add_comment(tgt(2), "Fine.", "Bert")
+    assert store.decision(tgt(1).id).status is Status.ACCEPTED  # type: ignore[union-attr]
+    assert [c.author for c in store.comments()] == ["Bert"]
+    assert [e.action for e in store.log()] == ["status", "decision", "comment"]
+    # A failure outside any write rolls the whole batch back.
+    with pytest.raises(RuntimeError), store.batch():
+        store.add_comment(tgt(3), "Lost.", "Anne")
+        raise RuntimeError("the server stopped")
+    assert store.decision(tgt(3).id) is None and len(store.comments()) == 1
+    with pytest.raises(Exception, match="a batch inside a batch"), store.batch(), store.batch():
+        pass

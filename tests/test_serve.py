@@ -242,6 +242,15 @@ def test_writes_from_the_script_get_the_new_block_as_json(app: object, store: Pa
     assert reply == {"ok": True, "message": "Saved: query.", "html": reply["html"], "status": "query"}
     assert 'name="expect" value="query"' in reply["html"]
     assert "lawdiff-token-slot" not in reply["html"]
+    # The block sent is the block the page shows after a reload.
+    from lawdiff.serve.rows import RowContext, review_block
+
+    ws: Workspace = app.state.workspace  # type: ignore[attr-defined]
+    snap = ws.snapshot()
+    _, view = ws.review(snap)
+    found = snap.changes[anne.form("/review/status")["change"]]
+    ctx = RowContext(view, ws.store().last_writes(), True, PAGE_45, token=anne.form("/review/status")["csrf"])
+    assert reply["html"] == review_block(found.change, "2007", "2017", ctx)
 
 
 def test_a_member_who_is_not_a_chair_cannot_accept_but_may_query_comment_and_assign(app: object, store: Path) -> None:
@@ -664,3 +673,71 @@ def test_ctrl_c_stops_cleanly_and_loses_no_write(store: Path) -> None:
         # Every comment the server said it saved is there, and nothing half written: each comment has its log entry.
         assert set(saved) <= texts
         assert sum(1 for e in s.log() if e.action == "comment") == len(texts)
+
+
+def test_a_page_filled_in_its_slots_is_the_page_rendered_with_the_review(app: object, store: Path) -> None:
+    """The server renders law text once per corpus state and fills each row per store version: the same bytes."""
+    from dataclasses import replace
+
+    from lawdiff.report.html.article import article_page
+    from lawdiff.serve.rows import BlockCache, RowContext, annotator, fill, slots
+
+    anne = Member(app, "Anne")
+    anne.post("/review/status", {**anne.form("/review/status"), "status": "accepted"})
+    hostile = 'rvc-</div> <div data-rv="x"> <tbody class="x"> & "'
+    anne.post("/review/comment", {**anne.form("/review/comment"), "text": hostile})
+    token = anne.form("/review/status")["csrf"]
+    anne.post("/meeting/start", {"csrf": token, "date": "2024-05-14"})
+    anne.post("/meeting/discuss", anne.form("/meeting/discuss", row="diff-2007-2017-2017-45D2"))
+    ws: Workspace = app.state.workspace  # type: ignore[attr-defined]
+    snap = ws.snapshot()
+    _, view = ws.review(snap)
+    s = ws.store()
+    mark = s.mark("discussing")
+    assert mark is not None
+    for chair in (True, False):
+        ctx = RowContext(view, s.last_writes(), chair, PAGE_45, mark.value, True, "token")
+        for number in ("45", "6"):
+            a = snap.site.article(number)
+            assert a is not None
+            direct = article_page(replace(snap.site, annotate=annotator(ctx)), a)
+            base = article_page(replace(snap.site, annotate=slots), a)
+            assert fill(base, snap.on_pages, ctx) == direct
+            # Blocks kept from an earlier filling give the same page.
+            kept = replace(ctx, blocks=BlockCache())
+            assert fill(base, snap.on_pages, kept) == fill(base, snap.on_pages, kept) == direct
+    assert "rvc-" not in anne.page().replace("rvc-&lt;/div&gt;", "")
+
+
+def test_writers_at_once_are_committed_in_batches_and_none_is_lost(store: Path) -> None:
+    from lawdiff.review import Target
+    from lawdiff.review.store import Expect, StaleWrite
+
+    ws = Workspace(ServeConfig(store=store))
+    errors: list[Exception] = []
+
+    def target(n: int) -> Target:
+        return Target(f"{n:040x}", "2007", "2017", "text", "modified", "45", ("45A",), ("45A",), ("a",), ("b",))
+
+    def writer(k: int) -> None:
+        for j in range(25):
+            try:
+                ws.write(lambda s, k=k, j=j: s.add_comment(target(k), f"{k}:{j}", f"R{k}"))
+                if j == 0:
+                    ws.write(lambda s, k=k: s.set_status(target(k), Status.QUERY, f"R{k}"))
+                # Refused: the status is query, not open. Its batch goes on without it.
+                ws.write(lambda s, k=k: s.set_status(target(k), Status.ACCEPTED, f"R{k}", expect=Expect(Status.OPEN)))
+            except Exception as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ws.close()
+    assert len(errors) == 8 * 25 and all(isinstance(e, StaleWrite) for e in errors)
+    with open_for_reading(store) as s:
+        assert len(s.comments()) == 200 and {d.status for d in s.decisions()} == {Status.QUERY}
+        # One command per write that was answered as saved (a first comment makes its decision in the same write).
+        assert len({e.write for e in s.log()}) == 8 * 25 + 8

@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from lawdiff import __version__
 from lawdiff.align.records import Corrections, Forbid, Pin
-from lawdiff.errors import InputError, UsageError
+from lawdiff.errors import InputError, LawdiffBug, UsageError
 from lawdiff.review import rows
 from lawdiff.review.records import (
     Comment,
@@ -402,6 +402,7 @@ class Store:
         self.writable = writable
         self.timeout = timeout
         self.clock = utc_now
+        self._batch = False
 
     def close(self) -> None:
         self._conn.close()
@@ -470,6 +471,17 @@ class Store:
             )
             return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
 
+    def thread(self, decision: str) -> list[Comment]:
+        """One decision's comments, oldest first (not deleted): what one row shows."""
+        cols = rows.COLUMNS["comments"]
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT {', '.join(_q(c) for c in cols)} FROM comments WHERE decision = ? AND deleted = 0 "
+                "ORDER BY created, id",
+                (decision,),
+            )
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+
     def meetings(self) -> list[Meeting]:
         found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
         return [m for m in found if isinstance(m, Meeting)]
@@ -511,13 +523,18 @@ class Store:
             ]
         return Involvement(tuple(commented), tuple(assigned), tuple(decided))
 
-    def last_writes(self) -> dict[str, tuple[str, str]]:
-        """Per decision id, who wrote it last and when (UTC): who made the state a reader sees."""
+    def last_writes(self, record: str | None = None) -> dict[str, tuple[str, str]]:
+        """Per decision id (or of the one named), who wrote it last and when (UTC): who made the state a reader sees."""
         with self._guard():
-            found = self._conn.execute(
-                'SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE "table" = '
-                "'decisions' GROUP BY record)"
-            ).fetchall()
+            if record is not None:
+                found = self._conn.execute(
+                    "SELECT record, author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (record,)
+                ).fetchall()
+            else:
+                found = self._conn.execute(
+                    'SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE "table" = '
+                    "'decisions' GROUP BY record)"
+                ).fetchall()
         return {r[0]: (r[1], r[2]) for r in found}
 
     def people(self) -> list[str]:
@@ -605,16 +622,46 @@ class Store:
             raise InputError("the review store was opened read-only", file=str(self.path or ""))
         if not author.strip():
             raise UsageError("no author", fix="give --author NAME or set LAWDIFF_AUTHOR")
+        # Inside a batch (see batch()) a write is a savepoint: it keeps all or
+        # nothing of itself, and the batch's one commit makes it durable.
+        begin, end, undo = ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")
+        if self._batch:
+            begin, end, undo = ("SAVEPOINT write", "RELEASE write", "ROLLBACK TO write; RELEASE write")
         with self._guard():
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.execute(begin)
             try:
                 meeting = self._conn.execute("SELECT id FROM meetings WHERE ended = '' ORDER BY started").fetchone()
                 w = _Write(self._conn, author.strip(), self.clock(), meeting[0] if meeting and action_meeting else "")
                 yield w
+                self._conn.execute(end)
+            except BaseException:
+                for statement in undo.split("; "):
+                    self._conn.execute(statement)
+                raise
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several writes in one transaction, each all or nothing on its own, made durable by one commit.
+
+        A server with many writers at once (``lawdiff serve``) commits them
+        together: with ``synchronous = FULL`` every commit waits for the disk,
+        and writers would otherwise queue behind each other's waits.  A write
+        that fails inside the batch is rolled back alone; a failed commit
+        fails them all (none is kept).
+        """
+        if self._batch:
+            raise LawdiffBug("a batch inside a batch")
+        with self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._batch = True
+            try:
+                yield
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
+            finally:
+                self._batch = False
 
     def _decision_row(self, w: _Write, target: Target) -> dict[str, Any]:
         """The decision on a target: the stored one, or a new open one (not yet written)."""

@@ -41,7 +41,7 @@ from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page
 from lawdiff.report.html.markup import Markup, h
 from lawdiff.report.site import article_file, history_file
-from lawdiff.review import CorrectionKind, Status, target
+from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, target
 from lawdiff.review import pins as review_pins
 from lawdiff.review.store import Expect, StaleWrite
 from lawdiff.serve import pages
@@ -61,7 +61,7 @@ from lawdiff.serve.auth import (
     token_ok,
 )
 from lawdiff.serve.config import ServeConfig
-from lawdiff.serve.rows import TOKEN_SLOT, RowContext, annotator, review_block, row_anchor
+from lawdiff.serve.rows import TOKEN_SLOT, BlockCache, RowContext, fill, review_block, row_anchor, slots
 from lawdiff.serve.state import Located, Snapshot, Workspace
 
 DISCUSSING = "discussing"
@@ -126,6 +126,7 @@ class Server:
         self.config = config
         self.ws = workspace
         self.throttle = Throttle(config.login_attempts, config.login_window)
+        self.blocks = BlockCache()
 
     # -- the guards -------------------------------------------------------
 
@@ -262,6 +263,7 @@ class Server:
         else:
             version, view = self.ws.review(snap)
             chair = self.chair(name)
+            base = self.ws.page((snap.key, path, "slots"), lambda: article_page(replace(snap.site, annotate=slots), a))
 
             def render() -> str:
                 store = self.ws.store()
@@ -273,8 +275,9 @@ class Server:
                     f"/{path}",
                     mark.value if mark else "",
                     store.open_meeting() is not None,
+                    blocks=self.blocks,
                 )
-                return article_page(replace(snap.site, annotate=annotator(ctx)), a)
+                return fill(base, snap.on_pages, ctx)
 
             page = self.ws.page((snap.key, path, str(version), str(chair)), render)
         page = page.replace(TOKEN_SLOT, _token(request))
@@ -364,21 +367,31 @@ class Server:
     def _block_json(
         self, request: Request, name: str, snap: Snapshot, found: Located, back: str, said: str, status: int
     ) -> Response:
-        _, view = self.ws.review(snap)
         store = self.ws.store()
+        comp, ch = found.comparison, found.change
+        decided = store.decision(ch.id)
+        if decided is not None:
+            # The row just written: its own decision and thread, read alone (matching every
+            # decision of the run to its change after each write would make writers queue).
+            entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
+            corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
+            view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
+            writers = store.last_writes(ch.id)
+        else:
+            _, view = self.ws.review(snap)
+            writers = store.last_writes()
         mark = store.mark(DISCUSSING)
         ctx = RowContext(
             view,
-            store.last_writes(),
+            writers,
             self.chair(name),
             urlsplit(back).path,
             mark.value if mark else "",
             store.open_meeting() is not None,
             _token(request),
         )
-        comp = found.comparison
-        block = review_block(found.change, comp.old, comp.new, ctx)
-        entry = view.entry(found.change.id)
+        block = review_block(ch, comp.old, comp.new, ctx)
+        entry = view.entry(ch.id)
         return JSONResponse({"ok": status < 400, "message": said, "html": block, "status": entry.status.value}, status)
 
     def _stale(self, request: Request, name: str, form: FormData, exc: Stale) -> Response:
@@ -416,9 +429,8 @@ class Server:
             raise Refused(403, f"Only the chairs may set a change to {status.value}; you may set it to query.")
         snap, found = self._change(form)
         try:
-            self.ws.store().set_status(
-                target(found.comparison, found.change), status, name, expect=self._expect(form, status=True)
-            )
+            tgt, expect = target(found.comparison, found.change), self._expect(form, status=True)
+            self.ws.write(lambda store: store.set_status(tgt, status, name, expect=expect))
         except StaleWrite as exc:
             raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
         return self._done(request, name, form, snap, found, f"Saved: {status.value}.")
@@ -431,7 +443,8 @@ class Server:
             raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
         snap, found = self._change(form)
         try:
-            self.ws.store().add_comment(target(found.comparison, found.change), text, name, expect=self._expect(form))
+            tgt, expect = target(found.comparison, found.change), self._expect(form)
+            self.ws.write(lambda store: store.add_comment(tgt, text, name, expect=expect))
         except StaleWrite as exc:
             raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
         return self._done(request, name, form, snap, found, "Comment added.")
@@ -443,9 +456,8 @@ class Server:
             raise Refused(400, "Give a name (up to 60 letters, no control characters), or nothing for nobody.")
         snap, found = self._change(form)
         try:
-            self.ws.store().assign(
-                target(found.comparison, found.change), who, name, expect=self._expect(form, assignee=True)
-            )
+            tgt, expect = target(found.comparison, found.change), self._expect(form, assignee=True)
+            self.ws.write(lambda store: store.assign(tgt, who, name, expect=expect))
         except StaleWrite as exc:
             raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
         return self._done(request, name, form, snap, found, f"Assigned to {who or 'nobody'}.")
@@ -482,7 +494,7 @@ class Server:
             fields = {k: str(form.get(k, "")) for k in ("change", "pair", "row", "back", "forbid", "pin")}
             bar = self._bar(request, name, snap)
             return HTMLResponse(pages.confirm_page(bar, what, fields, _token(request), back))
-        self.ws.store().add_correction(kind, pair, old, new, name)
+        self.ws.write(lambda store: store.add_correction(kind, pair, old, new, name))
         # The alignment is made again with the correction; lead to where the clause now stands.
         snap = self.ws.snapshot()
         result = _by_address(snap, pair, new[0], old[0])
@@ -492,7 +504,7 @@ class Server:
         cid = str(form.get("correction", ""))
         if not re.fullmatch(r"[0-9a-f]{32}", cid):
             raise Refused(400, "No such correction.")
-        self.ws.store().remove_corrections([cid], name)
+        self.ws.write(lambda store: store.remove_corrections([cid], name))
         back = local(str(form.get("back", "")))
         snap = self.ws.snapshot()
         found = snap.changes.get(str(form.get("change", "")))
@@ -511,14 +523,16 @@ class Server:
                 if person is None:
                     raise Refused(400, f"{a.strip()!r} is not a name.")
                 people.append(person)
-        self.ws.store().start_meeting(day, tuple(people), name)
+        self.ws.write(lambda store: store.start_meeting(day, tuple(people), name))
         return RedirectResponse("/meeting", 303)
 
     def meeting_end(self, request: Request, name: str, form: FormData) -> Response:
-        store = self.ws.store()
-        store.end_meeting(name)
-        if store.mark(DISCUSSING) is not None:
-            store.set_mark(DISCUSSING, "", name)
+        def end(store: Store) -> None:
+            store.end_meeting(name)
+            if store.mark(DISCUSSING) is not None:
+                store.set_mark(DISCUSSING, "", name)
+
+        self.ws.write(end)
         return RedirectResponse("/meeting", 303)
 
     def discuss(self, request: Request, name: str, form: FormData) -> Response:
@@ -526,7 +540,7 @@ class Server:
         if store.open_meeting() is None:
             raise Refused(409, "No meeting is open: start one on the meeting page first.")
         _, found = self._change(form)
-        store.set_mark(DISCUSSING, found.change.id, name)
+        self.ws.write(lambda store: store.set_mark(DISCUSSING, found.change.id, name))
         back = local(str(form.get("back", "")), pages.href(found))
         if request.headers.get(FETCH_HEADER) == "1":
             return JSONResponse({"ok": True, "message": "Marked as now discussed."})

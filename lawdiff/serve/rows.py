@@ -12,8 +12,10 @@ since (:class:`lawdiff.review.store.Expect`).
 from __future__ import annotations
 
 import itertools
+import re
+import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
 from lawdiff.diff.records import Change
@@ -26,6 +28,8 @@ from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
 # The forgery token's place in a page kept for many members: each member's
 # page has its own token put in when it is sent (see lawdiff.serve.pages).
 TOKEN_SLOT = "lawdiff-token-slot"
+# Review blocks kept between store versions (a write changes one row's block).
+BLOCKS_KEPT = 20_000
 
 STATUS_BUTTONS = (
     (Status.ACCEPTED, "Accept"),
@@ -45,6 +49,8 @@ class RowContext:
     discussing: the change id marked "now discussing", or "".
     meeting_open: whether a meeting is open (the chair may mark a change).
     token: the forgery token, or :data:`TOKEN_SLOT` in a page kept for many.
+    blocks: review blocks made for earlier versions, by everything a block
+        shows (see :func:`review_block`); None: nothing kept.
     """
 
     view: ReviewView
@@ -54,6 +60,26 @@ class RowContext:
     discussing: str = ""
     meeting_open: bool = False
     token: str = TOKEN_SLOT
+    blocks: BlockCache | None = field(default=None, compare=False)
+
+
+class BlockCache:
+    """Review blocks by what they show, shared by the threads of a server."""
+
+    def __init__(self, kept: int = BLOCKS_KEPT) -> None:
+        self.kept = kept
+        self._blocks: dict[tuple[object, ...], Markup] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> Markup | None:
+        with self._lock:
+            return self._blocks.get(key)
+
+    def put(self, key: tuple[object, ...], block: Markup) -> None:
+        with self._lock:
+            if len(self._blocks) >= self.kept:
+                self._blocks.clear()  # a new corpus state or a long meeting: start again
+            self._blocks[key] = block
 
 
 def row_anchor(ch: Change, old: str, new: str) -> str:
@@ -81,8 +107,69 @@ def annotator(ctx: RowContext) -> Annotator:
     return annotate
 
 
+# An article page is rendered once per corpus state with a slot in every row
+# (:func:`slots`), and its slots filled once per store version (:func:`fill`):
+# law text is most of the work of a page, and it does not change with a write.
+_SLOT = re.compile(r'<(?:(tbody class="[^"<>]*?)rvc-([0-9a-f]{40})|div data-rv="([0-9a-f]{40})"></div>)')
+
+
+def slots(ch: Change, old: str, new: str) -> Annotation:
+    """The row hook of a page whose review is put in later by :func:`fill`."""
+    # A block like the review block it stands for, so that the line breaks
+    # the builder puts around it are the same.
+    return Annotation((f"rvc-{ch.id}",), h("div", {"data-rv": ch.id}))
+
+
+def fill(page: str, changes: Mapping[str, tuple[Change, str, str]], ctx: RowContext) -> str:
+    """A page rendered with :func:`slots`, its slots filled as :func:`annotator` would have (the same bytes).
+
+    ``changes``: every change id on the page, with its pair's old and new edition.
+    """
+    annotate = annotator(ctx)
+    made: dict[str, Annotation] = {}
+
+    def note(cid: str) -> Annotation:
+        found = made.get(cid)
+        if found is None:
+            ch, old, new = changes[cid]
+            found = made[cid] = annotate(ch, old, new) or Annotation()
+        return found
+
+    def put(m: re.Match[str]) -> str:
+        if m.group(3):
+            return note(m.group(3)).markup or ""
+        return "<" + m.group(1) + " ".join(note(m.group(2)).classes)
+
+    return _SLOT.sub(put, page)
+
+
 def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     """The review of one change and its forms: ``div.rv``, found by the script by ``data-change``."""
+    if ctx.blocks is None:
+        return _review_block(ch, old, new, ctx)
+    entry = ctx.view.entry(ch.id)
+    key = (
+        ch.id,
+        ch.pinned_by,
+        old,
+        new,
+        entry,
+        ctx.writers.get(entry.decision.id) if entry.decision else None,
+        tuple(c for c in ctx.view.corrections if touches(c, ch, old, new)),
+        ctx.chair,
+        ctx.page,
+        ch.id == ctx.discussing,
+        ctx.meeting_open,
+        ctx.token,
+    )
+    found = ctx.blocks.get(key)
+    if found is None:
+        found = _review_block(ch, old, new, ctx)
+        ctx.blocks.put(key, found)
+    return found
+
+
+def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     entry = ctx.view.entry(ch.id)
     back = f"{ctx.page}#{row_anchor(ch, old, new)}"
     current = entry.status if entry.state is State.CURRENT else Status.OPEN

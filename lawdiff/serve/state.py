@@ -22,6 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Corrections
 from lawdiff.cache import Cache
@@ -58,6 +59,7 @@ class Snapshot:
     changes: every change of those comparisons by id.
     order: the change ids in the order the agenda walks them (by article,
         then pair, then reading order); each once.
+    on_pages: what :func:`lawdiff.serve.rows.fill` needs of each change.
     """
 
     key: str
@@ -67,10 +69,26 @@ class Snapshot:
     comparisons: tuple[Comparison, ...]
     changes: dict[str, Located]
     order: tuple[str, ...]
+    on_pages: dict[str, tuple[Change, str, str]]  # every change id with its pair's old and new edition
 
     @property
     def editions(self) -> dict[str, Edition]:
         return {e.name: e for e in (*self.corpus.variants, *self.corpus.editions)}
+
+
+T = TypeVar("T")
+
+
+class _Pending:
+    """A write waiting for its batch: its work, then its result or its error."""
+
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[Store], object]) -> None:
+        self.work = work
+        self.done = False
+        self.result: object = None
+        self.error: Exception | None = None
 
 
 class Workspace:
@@ -85,7 +103,14 @@ class Workspace:
         self._view_lock = threading.Lock()
         self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
         self._pages_lock = threading.Lock()
+        self._making: dict[tuple[str, ...], threading.Lock] = {}
         self._stores: list[Store] = []
+        # One batch of writes at a time in this process (see write()): SQLite
+        # would serialize the writers anyway, but a writer that finds the store
+        # locked sleeps in growing steps (up to 100 ms each) before it tries again.
+        self._write_lock = threading.Lock()
+        self._queue: list[_Pending] = []
+        self._queue_lock = threading.Lock()
         self.rebuilds = 0  # snapshots made, for the tests and the benchmark
 
     # -- the store ------------------------------------------------------
@@ -99,6 +124,40 @@ class Workspace:
             with self._lock:
                 self._stores.append(found)
         return found
+
+    def write(self, work: Callable[[Store], T]) -> T:
+        """Run one write (``work`` given a store to write with), committed together with those waiting.
+
+        Writers queue; whoever holds the write lock runs every write queued
+        so far, each in a savepoint of one transaction, and commits once
+        (:meth:`Store.batch`): one wait for the disk for a batch of members
+        instead of one each.  A write that fails is rolled back alone and its
+        error raised in its own thread; nothing is answered as saved before
+        the commit.
+        """
+        mine = _Pending(work)
+        with self._queue_lock:
+            self._queue.append(mine)
+        with self._write_lock:
+            if not mine.done:
+                with self._queue_lock:
+                    batch, self._queue = self._queue, []
+                store = self.store()
+                try:
+                    with store.batch():
+                        for pending in batch:
+                            try:
+                                pending.result = pending.work(store)
+                            except Exception as exc:  # re-raised in the writer's own thread below
+                                pending.error = exc
+                except Exception as exc:
+                    for pending in batch:
+                        pending.error = pending.error or exc
+                for pending in batch:
+                    pending.done = True
+        if mine.error is not None:
+            raise mine.error
+        return mine.result  # type: ignore[return-value]
 
     def close(self) -> None:
         with self._lock:
@@ -164,7 +223,8 @@ class Workspace:
         for comp in comps:
             for ch in comp.changes:
                 changes.setdefault(ch.id, Located(ch, comp, ""))
-        return Snapshot(key, corpus, study, site, comps, changes, tuple(order))
+        on_pages = {cid: (f.change, f.comparison.old, f.comparison.new) for cid, f in changes.items()}
+        return Snapshot(key, corpus, study, site, comps, changes, tuple(order), on_pages)
 
     # -- the review -----------------------------------------------------
 
@@ -186,15 +246,27 @@ class Workspace:
     # -- rendered pages -------------------------------------------------
 
     def page(self, key: tuple[str, ...], render: Callable[[], str]) -> str:
-        """A rendered page by its key (page, role, snapshot, store version), rendered when not kept."""
+        """A rendered page by its key (page, role, snapshot, store version), rendered when not kept.
+
+        Members who ask for the same page at once wait for one rendering
+        instead of each making it: after a write, everyone's next view of
+        the page needs the new one.
+        """
         with self._pages_lock:
             found = self._pages.get(key)
             if found is not None:
                 self._pages.move_to_end(key)
                 return found
-        made = render()
-        with self._pages_lock:
-            self._pages[key] = made
-            while len(self._pages) > PAGES_KEPT:
-                self._pages.popitem(last=False)
+            making = self._making.setdefault(key, threading.Lock())
+        with making:
+            with self._pages_lock:
+                found = self._pages.get(key)
+            if found is not None:
+                return found
+            made = render()
+            with self._pages_lock:
+                self._pages[key] = made
+                self._making.pop(key, None)
+                while len(self._pages) > PAGES_KEPT:
+                    self._pages.popitem(last=False)
         return made
