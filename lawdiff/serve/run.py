@@ -85,6 +85,9 @@ def prepare(config: ServeConfig) -> Started:
         raise
     host, port = sock.getsockname()[:2]
     shown = config.host if not is_loopback(config.host) or config.host == "localhost" else host
+    if shown in ("0.0.0.0", "::", ""):
+        # Every address of this machine: its name is what the others type.
+        shown = socket.gethostname()
     if ":" in shown:
         shown = f"[{shown}]"
     scheme = "https" if config.https else "http"
