@@ -227,5 +227,7 @@ def test_a_member_who_is_not_a_chair_cannot_accept(browser: Any, server: Served)
     assert status == 403
     # The key for querying works for her.
     page.keyboard.press("q")
-    page.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg.good') !== null""")
+    page.wait_for_function(
+        f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Saved: query.'"""
+    )
     assert _status(page) == "query"

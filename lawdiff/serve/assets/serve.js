@@ -11,11 +11,12 @@
     return field ? field.value : "";
   }
 
-  function say(block, text, bad) {
+  // kind: "good" (saved), "bad" (refused or failed), "busy" (on its way).
+  function say(block, text, kind) {
     var msg = block && block.querySelector(".rv-msg");
     if (!msg) { return; }
     msg.textContent = text;
-    msg.className = "rv-msg" + (bad ? " bad" : " good");
+    msg.className = "rv-msg " + kind;
   }
 
   function replaceBlock(block, html, status) {
@@ -39,7 +40,7 @@
     var data = submitter ? new FormData(form, submitter) : new FormData(form);
     var buttons = form.querySelectorAll("button");
     Array.prototype.forEach.call(buttons, function (b) { b.dataset.wasDisabled = b.disabled ? "1" : ""; b.disabled = true; });
-    say(block, "Saving…", false);
+    say(block, "Saving…", "busy");
     fetch(form.action, {
       method: "POST",
       body: new URLSearchParams(data),
@@ -50,12 +51,12 @@
     }).then(function (res) {
       var target = block;
       if (res.body.html) { target = replaceBlock(block, res.body.html, res.body.status); }
-      say(target, res.body.message || (res.ok ? "Saved." : "Not saved."), !res.ok);
+      say(target, res.body.message || (res.ok ? "Saved." : "Not saved."), res.ok ? "good" : "bad");
       if (!res.body.html) {
         Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
       }
     }).catch(function () {
-      say(block, "Not saved: the server could not be reached. Try again.", true);
+      say(block, "Not saved: the server could not be reached. Try again.", "bad");
       Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
     });
   }
@@ -92,10 +93,10 @@
     var button = row.querySelector('form.rv-status button[value="' + wanted + '"]');
     ev.preventDefault();
     if (!button) {
-      say(block, wanted === "accepted" ? "Only the chairs may accept." : "You may not set this status.", true);
+      say(block, wanted === "accepted" ? "Only the chairs may accept." : "You may not set this status.", "bad");
       return;
     }
-    if (button.disabled) { say(block, "Already " + wanted + ".", false); return; }
+    if (button.disabled) { say(block, "Already " + wanted + ".", "good"); return; }
     send(button.form, button);
   });
 
