@@ -741,3 +741,21 @@ def test_writers_at_once_are_committed_in_batches_and_none_is_lost(store: Path) 
         assert len(s.comments()) == 200 and {d.status for d in s.decisions()} == {Status.QUERY}
         # One command per write that was answered as saved (a first comment makes its decision in the same write).
         assert len({e.write for e in s.log()}) == 8 * 25 + 8
+
+
+def test_a_chair_forbids_a_match_and_the_pair_is_aligned_again(app: object, store: Path) -> None:
+    anne = Member(app, "Anne")
+    fields = anne.form("/review/correct")
+    r = anne.post("/review/correct", {**fields, "forbid": "45C4(b) 45C4(b)"})
+    assert r.status_code == 200 and "2007:45C4(b) is never paired with 2017:45C4(b)." in r.text
+    confirm = dict(re.findall(r'name="([a-z_]+)" value="([^"]*)"', r.text))
+    assert anne.post("/review/correct", confirm).status_code == 303
+    ws: Workspace = app.state.workspace  # type: ignore[attr-defined]
+    snap = ws.snapshot()
+    pairs = [(f.change.old, f.change.new) for f in snap.changes.values() if f.comparison.new == "2017"]
+    assert (("45C4(b)",), ("45C4(b)",)) not in pairs
+    page = anne.page()
+    assert "forbid: 2007:45C4(b) ≠ 2017:45C4(b) (by Anne" in lxml_html.fromstring(page).text_content()
+    with open_for_reading(store) as s:
+        [c] = s.corrections()
+        assert (c.kind.value, c.author) == ("forbid", "Anne")

@@ -391,9 +391,12 @@ def _people(people: Iterable[str]) -> Markup:
 def person_page(
     snap: Snapshot, view: ReviewView, bar_: Markup, name: str, did: Involvement, decisions: Mapping[str, Decision]
 ) -> str:
+    place = {cid: i for i, cid in enumerate(snap.order)}
+
     def items(ids: tuple[str, ...]) -> Markup:
         lines: list[Child] = []
-        for cid in sorted(ids, key=lambda c: _place(snap, c)):
+        # In agenda order; changes on no article page, then decisions no longer in the run, after.
+        for cid in sorted(ids, key=lambda c: (place.get(c, len(place) + (c not in snap.changes)), c)):
             found = snap.changes.get(cid)
             e = view.entry(cid)
             if found is not None:
@@ -422,13 +425,6 @@ def person_page(
         h("h2", None, f"Decided ({len(did.decided)})"),
         items(did.decided),
     )
-
-
-def _place(snap: Snapshot, cid: str) -> tuple[int, str]:
-    order = snap.changes
-    if cid in order:
-        return (snap.order.index(cid) if cid in snap.order else len(snap.order), cid)
-    return (len(snap.order) + 1, cid)
 
 
 # ---------------------------------------------------------------------------
