@@ -5,7 +5,7 @@ echoes.  Library errors become one line on stderr and exit code 2 here, at
 one boundary; nothing below this module prints or exits.
 
 Modules: ``options`` (shared options), ``ingest`` (editions, show, check),
-``compare`` (compare, history), ``report``.  The library is imported by the
+``compare`` (compare, history), ``report``, ``review``, ``serve``.  The library is imported by the
 commands when they run, so that ``lawdiff --help`` starts fast.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from lawdiff import __version__
-from lawdiff.cli import compare, ingest, report, review
+from lawdiff.cli import compare, ingest, report, review, serve
 from lawdiff.errors import LawdiffBug, LawdiffError
 
 
@@ -84,3 +84,4 @@ for command in (
 ):
     main.add_command(command)
 main.add_command(review.review)
+main.add_command(serve.serve)

@@ -114,8 +114,22 @@ _V1 = (
     """,
 )
 
+# Schema 2: marks that a meeting shares, by name ("discussing": the change the
+# chair has the committee look at now, set from ``lawdiff serve``).  A mark
+# is not a record of the review (it is not exported); its writes are logged.
+_V2 = (
+    """
+    CREATE TABLE marks (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        author TEXT NOT NULL,
+        updated TEXT NOT NULL
+    )
+    """,
+)
+
 # MIGRATIONS[n] takes a store from schema n to schema n + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The columns of each table that hold JSON, and those that hold a flag.

@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from lawdiff import __version__
 from lawdiff.align.records import Corrections, Forbid, Pin
-from lawdiff.errors import InputError, UsageError
+from lawdiff.errors import InputError, LawdiffBug, UsageError
 from lawdiff.review import rows
 from lawdiff.review.records import (
     Comment,
@@ -58,6 +58,25 @@ MIN_PREFIX = 4
 # Log actions that record a version without changing anything (an import
 # that kept the store's newer version logs the other): undo skips them.
 _NO_CHANGE = frozenset({"import-lost"})
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A mark the meeting shares: ``discussing`` holds the change id the chair has everyone look at."""
+
+    name: str
+    value: str
+    author: str
+    updated: str
+
+
+@dataclass(frozen=True, slots=True)
+class Involvement:
+    """What one person did in the review: decision ids commented on, assigned to them, and decided by them."""
+
+    commented: tuple[str, ...]
+    assigned: tuple[str, ...]
+    decided: tuple[str, ...]
 
 
 def utc_now() -> str:
@@ -328,6 +347,37 @@ class Target:
 
 
 @dataclass(frozen=True, slots=True)
+class Expect:
+    """The state a write was asked on (a form of ``lawdiff serve`` carries it): a compare-and-set.
+
+    status, assignee: the change's status and assignee as the writer saw
+        them (None: not checked).  A change without a decision is ``open``,
+        assigned to nobody ("").
+    old_hash, new_hash: :func:`texts_hash` of the texts the writer saw
+        ("": not checked), compared with the target's.
+    """
+
+    status: Status | None = None
+    assignee: str | None = None
+    old_hash: str = ""
+    new_hash: str = ""
+
+
+class StaleWrite(UsageError):
+    """A write refused because the change moved on since the writer saw it: nothing is overwritten unseen.
+
+    decision: the change's decision as it is now (None: still none).
+    by, at: who last wrote it, and when (UTC), or "" when the text changed.
+    """
+
+    def __init__(self, what: str, *, decision: Decision | None, by: str = "", at: str = "", fix: str = "") -> None:
+        self.decision = decision
+        self.by = by
+        self.at = at
+        super().__init__(what, fix=fix or "look at the change as it is now, and decide again")
+
+
+@dataclass(frozen=True, slots=True)
 class MergeResult:
     """What an import did: records added, replaced by a later version, kept (ours was later), log entries added."""
 
@@ -352,6 +402,7 @@ class Store:
         self.writable = writable
         self.timeout = timeout
         self.clock = utc_now
+        self._batch = False
 
     def close(self) -> None:
         self._conn.close()
@@ -420,12 +471,80 @@ class Store:
             )
             return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
 
+    def thread(self, decision: str) -> list[Comment]:
+        """One decision's comments, oldest first (not deleted): what one row shows."""
+        cols = rows.COLUMNS["comments"]
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT {', '.join(_q(c) for c in cols)} FROM comments WHERE decision = ? AND deleted = 0 "
+                "ORDER BY created, id",
+                (decision,),
+            )
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+
     def meetings(self) -> list[Meeting]:
         found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
         return [m for m in found if isinstance(m, Meeting)]
 
     def open_meeting(self) -> Meeting | None:
         return next((m for m in self.meetings() if not m.ended), None)
+
+    def version(self) -> int:
+        """A number that grows with every write to the store (the last audit-log entry's)."""
+        with self._guard():
+            return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM log").fetchone()[0])
+
+    def mark(self, name: str) -> Mark | None:
+        """A shared mark ("discussing"), or None when it is not set."""
+        with self._guard():
+            found = self._conn.execute("SELECT name, value, author, updated FROM marks WHERE name = ?", (name,))
+            row = found.fetchone()
+        return Mark(*row) if row is not None and row[1] else None
+
+    def involvement(self, name: str) -> Involvement:
+        """The changes (decision ids) that ``name`` commented on, was assigned, or decided."""
+        with self._guard():
+            commented = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT DISTINCT decision FROM comments WHERE deleted = 0 AND author = ? ORDER BY decision", (name,)
+                )
+            ]
+            assigned = [
+                r[0] for r in self._conn.execute("SELECT id FROM decisions WHERE assignee = ? ORDER BY id", (name,))
+            ]
+            decided = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT DISTINCT record FROM log WHERE \"table\" = 'decisions' AND action = 'status' "
+                    "AND author = ? ORDER BY record",
+                    (name,),
+                )
+            ]
+        return Involvement(tuple(commented), tuple(assigned), tuple(decided))
+
+    def last_writes(self, record: str | None = None) -> dict[str, tuple[str, str]]:
+        """Per decision id (or of the one named), who wrote it last and when (UTC): who made the state a reader sees."""
+        with self._guard():
+            if record is not None:
+                found = self._conn.execute(
+                    "SELECT record, author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (record,)
+                ).fetchall()
+            else:
+                found = self._conn.execute(
+                    'SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE "table" = '
+                    "'decisions' GROUP BY record)"
+                ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in found}
+
+    def people(self) -> list[str]:
+        """Everyone the store names: authors of comments and decisions, assignees; sorted."""
+        with self._guard():
+            found = self._conn.execute(
+                "SELECT author FROM comments WHERE deleted = 0 UNION SELECT assignee FROM decisions "
+                "UNION SELECT author FROM log WHERE local = 1"
+            ).fetchall()
+        return sorted({r[0] for r in found if r[0]}, key=str.casefold)
 
     def corrections(self, include_removed: bool = False) -> list[Correction]:
         where = "" if include_removed else "WHERE removed = 0"
@@ -503,16 +622,46 @@ class Store:
             raise InputError("the review store was opened read-only", file=str(self.path or ""))
         if not author.strip():
             raise UsageError("no author", fix="give --author NAME or set LAWDIFF_AUTHOR")
+        # Inside a batch (see batch()) a write is a savepoint: it keeps all or
+        # nothing of itself, and the batch's one commit makes it durable.
+        begin, end, undo = ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")
+        if self._batch:
+            begin, end, undo = ("SAVEPOINT write", "RELEASE write", "ROLLBACK TO write; RELEASE write")
         with self._guard():
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.execute(begin)
             try:
                 meeting = self._conn.execute("SELECT id FROM meetings WHERE ended = '' ORDER BY started").fetchone()
                 w = _Write(self._conn, author.strip(), self.clock(), meeting[0] if meeting and action_meeting else "")
                 yield w
+                self._conn.execute(end)
+            except BaseException:
+                for statement in undo.split("; "):
+                    self._conn.execute(statement)
+                raise
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Several writes in one transaction, each all or nothing on its own, made durable by one commit.
+
+        A server with many writers at once (``lawdiff serve``) commits them
+        together: with ``synchronous = FULL`` every commit waits for the disk,
+        and writers would otherwise queue behind each other's waits.  A write
+        that fails inside the batch is rolled back alone; a failed commit
+        fails them all (none is kept).
+        """
+        if self._batch:
+            raise LawdiffBug("a batch inside a batch")
+        with self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._batch = True
+            try:
+                yield
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
+            finally:
+                self._batch = False
 
     def _decision_row(self, w: _Write, target: Target) -> dict[str, Any]:
         """The decision on a target: the stored one, or a new open one (not yet written)."""
@@ -542,9 +691,13 @@ class Store:
             "updated": w.now,
         }
 
-    def set_status(self, target: Target, status: Status, author: str, comment: str = "") -> Decision:
-        """Set a change's status (and add a comment), in one write."""
+    def set_status(
+        self, target: Target, status: Status, author: str, comment: str = "", expect: Expect | None = None
+    ) -> Decision:
+        """Set a change's status (and add a comment), in one write; refused (:class:`StaleWrite`)
+        when ``expect`` no longer holds."""
         with self._write(author) as w:
+            self._check(w, target, expect)
             row = self._decision_row(w, target)
             if row["status"] != status.value or w.get("decisions", target.id) is None:
                 row = {**row, "status": status.value, "meeting": w.meeting, "updated": w.now}
@@ -553,21 +706,72 @@ class Store:
                 w.put("comments", self._comment_row(w, target.id, comment), "comment")
         return _decision(rows.record("decisions", row))
 
-    def assign(self, target: Target, name: str, author: str) -> Decision:
+    def assign(self, target: Target, name: str, author: str, expect: Expect | None = None) -> Decision:
         with self._write(author) as w:
+            self._check(w, target, expect)
             row = self._decision_row(w, target)
             if row["assignee"] != name or w.get("decisions", target.id) is None:
                 row = {**row, "assignee": name, "updated": w.now}
                 w.put("decisions", row, "assign")
         return _decision(rows.record("decisions", row))
 
-    def add_comment(self, target: Target, text: str, author: str) -> Comment:
+    def add_comment(self, target: Target, text: str, author: str, expect: Expect | None = None) -> Comment:
         with self._write(author) as w:
+            self._check(w, target, expect)
             if w.get("decisions", target.id) is None:
                 w.put("decisions", self._decision_row(w, target), "decision")
             row = self._comment_row(w, target.id, text)
             w.put("comments", row, "comment")
         return _comment(rows.record("comments", row))
+
+    def _check(self, w: _Write, target: Target, expect: Expect | None) -> None:
+        """Refuse the write when the change is no longer as the writer saw it (inside its transaction)."""
+        if expect is None:
+            return
+        if (expect.old_hash and expect.old_hash != texts_hash(target.old_texts)) or (
+            expect.new_hash and expect.new_hash != texts_hash(target.new_texts)
+        ):
+            raise StaleWrite(
+                "the text of this change was changed since you saw it; nothing was saved",
+                decision=self.decision(target.id),
+            )
+        row = w.get("decisions", target.id)
+        status = row["status"] if row else Status.OPEN.value
+        assignee = row["assignee"] if row else ""
+        moved = []
+        if expect.status is not None and expect.status.value != status:
+            moved.append(f"its status is now {status} (you saw {expect.status.value})")
+        if expect.assignee is not None and expect.assignee != assignee:
+            moved.append(f"it is now assigned to {assignee or 'nobody'} (you saw {expect.assignee or 'nobody'})")
+        if moved:
+            last = w.conn.execute(
+                "SELECT author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (target.id,)
+            ).fetchone()
+            by, at = (last[0], last[1]) if last else ("", "")
+            when = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+            raise StaleWrite(
+                f"this change was changed since you saw it{when}: {'; '.join(moved)}; nothing was saved",
+                decision=self.decision(target.id),
+                by=by,
+                at=at,
+            )
+
+    def set_mark(self, name: str, value: str, author: str) -> Mark | None:
+        """Set a shared mark ("" clears it); logged like every write, never undone by ``undo``."""
+        with self._write(author) as w:
+            before = w.conn.execute(
+                "SELECT name, value, author, updated FROM marks WHERE name = ?", (name,)
+            ).fetchone()
+            after = {"name": name, "value": value, "author": w.author, "updated": w.now}
+            w.conn.execute(
+                "INSERT INTO marks (name, value, author, updated) VALUES (:name, :value, :author, :updated) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value, author = excluded.author, "
+                "updated = excluded.updated",
+                after,
+            )
+            old = dict(zip(("name", "value", "author", "updated"), before, strict=True)) if before else None
+            w.entry("mark", "marks", name, old, after)
+        return Mark(name, value, w.author, w.now) if value else None
 
     def _comment_row(self, w: _Write, decision: str, text: str) -> dict[str, Any]:
         _check_text(text)
@@ -687,7 +891,7 @@ class Store:
             undone = {r[0] for r in w.conn.execute("SELECT undoes FROM log WHERE action = 'undo'")}
             last = None
             for (write,) in w.conn.execute(
-                "SELECT write FROM log WHERE author = ? AND local = 1 AND action != 'undo' "
+                "SELECT write FROM log WHERE author = ? AND local = 1 AND action NOT IN ('undo', 'mark') "
                 "GROUP BY write ORDER BY max(seq) DESC",
                 (w.author,),
             ):

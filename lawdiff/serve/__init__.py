@@ -1,0 +1,27 @@
+"""``lawdiff serve``: the committee reviews in a browser, several people at once.
+
+One member runs the server on a laptop or a small server; the others open it
+in their browsers.  It serves the report's pages (:mod:`lawdiff.report.html`,
+the same look and the same citation anchors), rendered on request from the
+cached study and the review store, with the review controls added to every
+change row through the report's row hook (:attr:`lawdiff.report.site.Site.annotate`).
+
+Modules: ``config`` (what the server is told, checked before it starts),
+``auth`` (sign-in, sessions, the forgery token, who may do what),
+``state`` (the corpus, study and report plan, re-made when the corpus or the
+hand corrections change; one store connection per thread; rendered pages
+kept per store version), ``rows`` (the review block of a change row),
+``pages`` (the served pages: the report's with the server's bar, the agenda,
+meeting mode, people, sign-in), ``app`` (the Starlette application),
+``run`` (binding the port and running uvicorn).
+
+This package sits after :mod:`lawdiff.report` in the pipeline; only
+:mod:`lawdiff.cli` imports it.
+"""
+
+from __future__ import annotations
+
+from lawdiff.serve.app import create_app
+from lawdiff.serve.config import ServeConfig, Source
+
+__all__ = ["ServeConfig", "Source", "create_app"]

@@ -1,0 +1,151 @@
+/* lawdiff serve: the review forms update in place, keys to accept or query,
+   and the chair's "now discussing" mark followed live. Every form works
+   without this script (a POST, then back to the row); it only saves the
+   page reload. No inline script: the policy admits this file alone. */
+(function () {
+  "use strict";
+  var doc = document;
+
+  function tokenOf(form) {
+    var field = form.querySelector('input[name="csrf"]');
+    return field ? field.value : "";
+  }
+
+  // kind: "good" (saved), "bad" (refused or failed), "busy" (on its way).
+  function say(block, text, kind) {
+    var msg = block && block.querySelector(".rv-msg");
+    if (!msg) { return; }
+    msg.textContent = text;
+    msg.className = "rv-msg " + kind;
+  }
+
+  function replaceBlock(block, html, status) {
+    var holder = doc.createElement("div");
+    holder.innerHTML = html;
+    var fresh = holder.firstElementChild;
+    if (!fresh) { return block; }
+    block.parentNode.replaceChild(fresh, block);
+    var row = fresh.closest("tbody");
+    if (row && status) {
+      Array.prototype.slice.call(row.classList).forEach(function (c) {
+        if (c.indexOf("st-") === 0) { row.classList.remove(c); }
+      });
+      row.classList.add("st-" + status);
+    }
+    return fresh;
+  }
+
+  function send(form, submitter) {
+    var block = form.closest(".rv");
+    var data = submitter ? new FormData(form, submitter) : new FormData(form);
+    var buttons = form.querySelectorAll("button");
+    Array.prototype.forEach.call(buttons, function (b) { b.dataset.wasDisabled = b.disabled ? "1" : ""; b.disabled = true; });
+    say(block, "Saving…", "busy");
+    fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(data),
+      credentials: "same-origin",
+      headers: { "X-Lawdiff-Fetch": "1", "X-CSRF-Token": tokenOf(form) }
+    }).then(function (r) {
+      return r.json().then(function (body) { return { ok: r.ok, body: body }; });
+    }).then(function (res) {
+      var target = block;
+      if (res.body.html) { target = replaceBlock(block, res.body.html, res.body.status); }
+      say(target, res.body.message || (res.ok ? "Saved." : "Not saved."), res.ok ? "good" : "bad");
+      if (!res.body.html) {
+        Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
+      }
+    }).catch(function () {
+      say(block, "Not saved: the server could not be reached. Try again.", "bad");
+      Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
+    });
+  }
+
+  doc.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.classList || !form.classList.contains("rv-form")) { return; }
+    ev.preventDefault();
+    send(form, ev.submitter || null);
+  });
+
+  // Keys a / q: accept or query the current change (the one n / p went to,
+  // else the first change row in view).
+  function currentRow() {
+    var focused = doc.querySelector("table.sbs tbody.focus");
+    if (focused) { return focused; }
+    var rows = doc.querySelectorAll("table.sbs tbody.diff");
+    for (var i = 0; i < rows.length; i++) {
+      var box = rows[i].getBoundingClientRect();
+      if (box.bottom > 60 && box.top < window.innerHeight) { return rows[i]; }
+    }
+    return null;
+  }
+
+  doc.addEventListener("keydown", function (ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+    var tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON") { return; }
+    var wanted = { a: "accepted", q: "query" }[ev.key];
+    if (!wanted) { return; }
+    var row = currentRow();
+    if (!row) { return; }
+    var block = row.querySelector(".rv");
+    var button = row.querySelector('form.rv-status button[value="' + wanted + '"]');
+    ev.preventDefault();
+    if (!button) {
+      say(block, wanted === "accepted" ? "Only the chairs may accept." : "You may not set this status.", "bad");
+      return;
+    }
+    if (button.disabled) { say(block, "Already " + wanted + ".", "good"); return; }
+    send(button.form, button);
+  });
+
+  var toolbar = doc.querySelector(".toolbar");
+  if (toolbar && doc.querySelector("table.sbs .rv")) {
+    var keys = doc.createElement("span");
+    keys.className = "keys";
+    [["kbd", "a"], ["", " / "], ["kbd", "q"], ["", ": accept / query the current change"]].forEach(function (part) {
+      keys.appendChild(part[0] ? doc.createElement(part[0]) : doc.createTextNode(part[1]));
+      if (part[0]) { keys.lastChild.textContent = part[1]; }
+    });
+    toolbar.appendChild(keys);
+  }
+
+  // The chair's mark, followed live.
+  var now = doc.getElementById("serve-now");
+  var follow = doc.getElementById("follow");
+  if (follow) {
+    follow.checked = window.sessionStorage.getItem("lawdiff-follow") === "1";
+    follow.addEventListener("change", function () {
+      window.sessionStorage.setItem("lawdiff-follow", follow.checked ? "1" : "");
+    });
+  }
+  function poll() {
+    fetch("/api/now", { credentials: "same-origin", headers: { "X-Lawdiff-Fetch": "1" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (mark) {
+        if (!mark || !now) { return; }
+        if (mark.change === now.dataset.change) { return; }
+        now.dataset.change = mark.change;
+        while (now.firstChild) { now.removeChild(now.firstChild); }
+        now.appendChild(doc.createTextNode("Now discussing: "));
+        if (mark.change) {
+          var link = doc.createElement("a");
+          link.href = mark.href;
+          link.textContent = mark.label;
+          now.appendChild(link);
+          var by = doc.createElement("span");
+          by.className = "by";
+          by.textContent = " (set by " + mark.by + ")";
+          now.appendChild(by);
+          if (window.sessionStorage.getItem("lawdiff-follow") === "1") { window.location.href = mark.href; }
+        } else {
+          var none = doc.createElement("span");
+          none.className = "none";
+          none.textContent = "nothing marked";
+          now.appendChild(none);
+        }
+      }).catch(function () { /* the server is restarting: try again later */ });
+  }
+  if (now) { window.setInterval(poll, 4000); }
+}());

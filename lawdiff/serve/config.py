@@ -1,0 +1,125 @@
+"""What the server is told, and the checks made before it starts.
+
+Serving on any address but the loopback without a password is refused: an
+unpublished draft is confidential.  Without ``--certfile``/``--keyfile`` on
+such an address the password crosses the network in clear, which is said at
+start.  ``--chairs`` names who may accept, reject, pin and forbid; without it
+everyone who signs in may.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lawdiff.errors import InputError, UsageError
+
+ENV_PASSWORD = "LAWDIFF_PASSWORD"
+# A committee member's name: what the store records as the author.
+NAME_MAX = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where the corpus is read from (as the other commands' ``--corpus``, ``--draft`` and ``--threshold``)."""
+
+    dirs: tuple[Path, ...] = ()
+    drafts: tuple[tuple[Path, str, str], ...] = ()  # (file, edition name, state)
+    use_cache: bool = True
+    overrides: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """The server's settings.
+
+    password: the committee's shared password, or None (loopback only).
+    chairs: who may accept, reject, pin and forbid, by name as they sign in
+        (compared without regard to case); empty: everyone.
+    login_attempts, login_window: sign-in failures a client may make within
+        so many seconds before it is told to wait.
+    """
+
+    store: Path
+    source: Source = field(default_factory=Source)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    password: str | None = None
+    chairs: frozenset[str] = frozenset()
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    login_attempts: int = 10
+    login_window: float = 300.0
+
+    @property
+    def https(self) -> bool:
+        return self.certfile is not None
+
+    def is_chair(self, name: str) -> bool:
+        return not self.chairs or name.casefold() in self.chairs
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address (127.0.0.0/8, ::1) or ``localhost``."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def read_password(password_file: Path | None, environ: dict[str, str] | None = None) -> str | None:
+    """The shared password: ``--password-file`` (its first line), else ``$LAWDIFF_PASSWORD``, else None."""
+    env = os.environ if environ is None else environ
+    if password_file is not None:
+        try:
+            text = password_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(
+                f"cannot read the password file ({getattr(exc, 'strerror', None) or exc})",
+                file=str(password_file),
+                fix="give a readable text file whose first line is the password",
+            ) from None
+        password = text.splitlines()[0] if text.splitlines() else ""
+        if not password:
+            raise InputError(
+                "the password file is empty", file=str(password_file), fix="write the password on its first line"
+            )
+        return password
+    value = env.get(ENV_PASSWORD, "")
+    return value or None
+
+
+def chairs_of(names: str) -> frozenset[str]:
+    """``--chairs A,B`` as the names compared at sign-in."""
+    return frozenset(n.strip().casefold() for n in names.split(",") if n.strip())
+
+
+def check(config: ServeConfig) -> list[str]:
+    """Refuse what must not start; return the warnings to print."""
+    warnings: list[str] = []
+    if (config.certfile is None) != (config.keyfile is None):
+        raise UsageError("--certfile and --keyfile go together", fix="give both, or neither")
+    for name, path in (("--certfile", config.certfile), ("--keyfile", config.keyfile)):
+        if path is not None and not path.is_file():
+            raise InputError(f"{name}: no such file", file=str(path), fix="give the PEM file of the certificate")
+    if not (0 <= config.port <= 65535):
+        raise UsageError(f"--port {config.port} is not a port", fix="give 1-65535, or 0 for any free port")
+    loopback = is_loopback(config.host)
+    if not loopback and config.password is None:
+        raise UsageError(
+            f"serving on {config.host} without a password would show the draft to anyone who can reach it",
+            fix=f"give --password-file FILE or set {ENV_PASSWORD}, or serve on 127.0.0.1",
+        )
+    if not loopback and not config.https:
+        warnings.append(
+            f"serving on {config.host} without --certfile/--keyfile: the password and the pages cross the "
+            "network in clear; use HTTPS (a certificate from your organisation, or mkcert) on a network you do "
+            "not trust"
+        )
+    if not config.chairs:
+        warnings.append("no --chairs: everyone who signs in may accept, reject, pin and forbid")
+    return warnings

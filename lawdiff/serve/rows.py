@@ -1,0 +1,379 @@
+"""The review block of a change row: its status, assignee and thread, and the forms to change them.
+
+Added to every row of a served article page through the report's row hook
+(:attr:`lawdiff.report.site.Site.annotate`), built with the report's markup
+builder, so a name or a comment holding ``<script>`` is text.  Every form
+works without JavaScript (a POST, then a redirect back to the row's anchor)
+and carries the state it was rendered with (the status, the assignee and the
+texts' hashes): the server refuses a write made on a state that has changed
+since (:class:`lawdiff.review.store.Expect`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from lawdiff.align import Aspect
+from lawdiff.diff.records import Change
+from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.report.site import Annotation, Annotator, anchor, pair_id
+from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State, Status
+from lawdiff.review.store import texts_hash
+from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
+
+# The forgery token's place in a page kept for many members: each member's
+# page has its own token put in when it is sent (see lawdiff.serve.pages).
+TOKEN_SLOT = "lawdiff-token-slot"
+# Review blocks kept between store versions (a write changes one row's block).
+BLOCKS_KEPT = 20_000
+
+STATUS_BUTTONS = (
+    (Status.ACCEPTED, "Accept"),
+    (Status.QUERY, "Query"),
+    (Status.TRANSLATION_FIX, "Translation fix"),
+    (Status.REJECTED, "Reject"),
+    (Status.OPEN, "Reopen"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RowContext:
+    """What every row of one page needs besides its change.
+
+    writers: per decision id, who wrote it last and when.
+    page: the page's path (``/articles/45.html``): where a form leads back.
+    discussing: the change id marked "now discussing", or "".
+    meeting_open: whether a meeting is open (the chair may mark a change).
+    token: the forgery token, or :data:`TOKEN_SLOT` in a page kept for many.
+    blocks: review blocks made for earlier versions, by everything a block
+        shows (see :func:`review_block`); None: nothing kept.
+    """
+
+    view: ReviewView
+    writers: Mapping[str, tuple[str, str]]
+    chair: bool
+    page: str
+    discussing: str = ""
+    meeting_open: bool = False
+    token: str = TOKEN_SLOT
+    blocks: BlockCache | None = field(default=None, compare=False)
+
+
+class BlockCache:
+    """Review blocks by what they show, shared by the threads of a server."""
+
+    def __init__(self, kept: int = BLOCKS_KEPT) -> None:
+        self.kept = kept
+        self._blocks: dict[tuple[object, ...], Markup] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[object, ...]) -> Markup | None:
+        with self._lock:
+            return self._blocks.get(key)
+
+    def put(self, key: tuple[object, ...], block: Markup) -> None:
+        with self._lock:
+            if len(self._blocks) >= self.kept:
+                self._blocks.clear()  # a new corpus state or a long meeting: start again
+            self._blocks[key] = block
+
+
+def row_anchor(ch: Change, old: str, new: str) -> str:
+    """The citation anchor of a change's row: its first new clause's block (a removed clause: its old one)."""
+    edition, addresses = (new, ch.new) if ch.new else (old, ch.old)
+    end = "-title" if ch.aspect is Aspect.TITLE else ""
+    return f"{pair_id(old, new)}-{anchor(edition, addresses[0])}{end}" if addresses else pair_id(old, new)
+
+
+def when(at: str) -> str:
+    """A stored UTC time as a reader reads it: ``2026-11-30 17:44 UTC``."""
+    return f"{at[:16].replace('T', ' ')} UTC" if at else ""
+
+
+def annotator(ctx: RowContext) -> Annotator:
+    def annotate(ch: Change, old: str, new: str) -> Annotation:
+        entry = ctx.view.entry(ch.id)
+        classes = [f"st-{entry.status.value}"]
+        if entry.state is State.OUTDATED:
+            classes.append("rv-outdated")
+        if ch.id == ctx.discussing:
+            classes.append("discussing")
+        return Annotation(tuple(classes), review_block(ch, old, new, ctx))
+
+    return annotate
+
+
+# An article page is rendered once per corpus state with a slot in every row
+# (:func:`slots`), and its slots filled once per store version (:func:`fill`):
+# law text is most of the work of a page, and it does not change with a write.
+_SLOT = re.compile(r'<(?:(tbody class="[^"<>]*?)rvc-([0-9a-f]{40})|div data-rv="([0-9a-f]{40})"></div>)')
+
+
+def slots(ch: Change, old: str, new: str) -> Annotation:
+    """The row hook of a page whose review is put in later by :func:`fill`."""
+    # A block like the review block it stands for, so that the line breaks
+    # the builder puts around it are the same.
+    return Annotation((f"rvc-{ch.id}",), h("div", {"data-rv": ch.id}))
+
+
+def fill(page: str, changes: Mapping[str, tuple[Change, str, str]], ctx: RowContext) -> str:
+    """A page rendered with :func:`slots`, its slots filled as :func:`annotator` would have (the same bytes).
+
+    ``changes``: every change id on the page, with its pair's old and new edition.
+    """
+    annotate = annotator(ctx)
+    made: dict[str, Annotation] = {}
+
+    def note(cid: str) -> Annotation:
+        found = made.get(cid)
+        if found is None:
+            ch, old, new = changes[cid]
+            found = made[cid] = annotate(ch, old, new) or Annotation()
+        return found
+
+    def put(m: re.Match[str]) -> str:
+        if m.group(3):
+            return note(m.group(3)).markup or ""
+        return "<" + m.group(1) + " ".join(note(m.group(2)).classes)
+
+    return _SLOT.sub(put, page)
+
+
+def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
+    """The review of one change and its forms: ``div.rv``, found by the script by ``data-change``."""
+    if ctx.blocks is None:
+        return _review_block(ch, old, new, ctx)
+    entry = ctx.view.entry(ch.id)
+    key = (
+        ch.id,
+        ch.pinned_by,
+        old,
+        new,
+        entry,
+        ctx.writers.get(entry.decision.id) if entry.decision else None,
+        tuple(c for c in ctx.view.corrections if touches(c, ch, old, new)),
+        ctx.chair,
+        ctx.page,
+        ch.id == ctx.discussing,
+        ctx.meeting_open,
+        ctx.token,
+    )
+    found = ctx.blocks.get(key)
+    if found is None:
+        found = _review_block(ch, old, new, ctx)
+        ctx.blocks.put(key, found)
+    return found
+
+
+def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
+    entry = ctx.view.entry(ch.id)
+    back = f"{ctx.page}#{row_anchor(ch, old, new)}"
+    current = entry.status if entry.state is State.CURRENT else Status.OPEN
+    assignee = entry.assignee if entry.state is State.CURRENT else ""
+    hidden = _hidden(ch, old, new, back, ctx.token)
+    forms: list[Child] = [
+        _status_form(hidden, current, ctx.chair),
+        h(
+            "form",
+            {"class": "rv-form rv-comment", "method": "post", "action": "/review/comment"},
+            hidden,
+            h(
+                "label",
+                None,
+                h("span", {"class": "vh"}, "Comment"),
+                h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": "Add a comment"}),
+            ),
+            h("button", {"type": "submit"}, "Comment"),
+        ),
+        h(
+            "form",
+            {"class": "rv-form rv-assign", "method": "post", "action": "/review/assign"},
+            hidden,
+            h("input", {"type": "hidden", "name": "expect_assignee", "value": assignee}),
+            h(
+                "label",
+                None,
+                "Assigned to ",
+                h("input", {"type": "text", "name": "assignee", "value": assignee, "size": "12", "maxlength": "60"}),
+            ),
+            h("button", {"type": "submit"}, "Assign"),
+        ),
+    ]
+    if ctx.chair and ctx.meeting_open and ch.id != ctx.discussing:
+        forms.append(
+            h(
+                "form",
+                {"class": "rv-discuss", "method": "post", "action": "/meeting/discuss"},
+                hidden,
+                h("button", {"type": "submit"}, "Discuss now"),
+            )
+        )
+    if may(ctx.chair, Action.CORRECT):
+        forms.append(_correct_form(ch, old, new, hidden))
+    return h(
+        "div",
+        {"class": "rv", "id": f"rv-{ch.id}", "data-change": ch.id, "data-status": entry.status.value},
+        h("p", {"class": "rv-msg", "role": "status", "aria-live": "polite"}),
+        _state(ch, entry, ctx),
+        _corrections(ch, old, new, ctx, hidden),
+        _thread(entry),
+        forms,
+        h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")),
+    )
+
+
+def _hidden(ch: Change, old: str, new: str, back: str, token: str) -> list[Child]:
+    fields = (
+        ("change", ch.id),
+        ("pair", f"{old} {new}"),
+        ("row", row_anchor(ch, old, new)),
+        ("old_hash", texts_hash(ch.old_texts)),
+        ("new_hash", texts_hash(ch.new_texts)),
+        ("back", back),
+        (TOKEN_FIELD, token),
+    )
+    return [h("input", {"type": "hidden", "name": name, "value": value}) for name, value in fields]
+
+
+def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
+    d = entry.decision
+    parts: list[Child] = [
+        "Status: ",
+        h(
+            "b",
+            {"class": f"st st-{entry.status.value}"},
+            entry.status.value if entry.state is State.CURRENT else "open",
+        ),
+    ]
+    if d is not None and entry.state is State.CURRENT:
+        by = ctx.writers.get(d.id)
+        if by is not None:
+            parts += [" (", h("span", {"class": "who"}, by[0]), f", {when(by[1])})"]
+        if d.assignee:
+            parts += ["; assigned to ", h("span", {"class": "who"}, d.assignee)]
+    out: list[Child] = [h("p", {"class": "rv-state"}, parts)]
+    if d is not None and entry.state is State.OUTDATED:
+        out.append(
+            h(
+                "p",
+                {"class": "rv-outdated-note"},
+                "Outdated: ",
+                h("b", None, d.status.value),
+                " was decided on an earlier text (",
+                h("span", {"class": "who"}, d.author),
+                f", {when(d.updated)}): ",
+                h("span", {"lang": "nl", "class": "was"}, " ".join(d.new_texts or d.old_texts)),
+            )
+        )
+    if ch.pinned_by:
+        out.append(h("p", {"class": "rv-pinned"}, "Matched by hand by ", h("span", {"class": "who"}, ch.pinned_by)))
+    return h("div", {"class": "rv-head"}, out)
+
+
+def _thread(entry: Entry) -> Markup | None:
+    if not entry.comments:
+        return None
+    return h(
+        "ol",
+        {"class": "rv-thread"},
+        [
+            h(
+                "li",
+                {"id": f"c-{c.id[:10]}"},
+                h("span", {"class": "who"}, c.author),
+                " ",
+                h("time", {"datetime": c.created}, when(c.created)),
+                " (edited)" if c.edited else None,
+                h("p", {"class": "rv-text"}, c.text),
+            )
+            for c in entry.comments
+        ],
+    )
+
+
+def _status_form(hidden: list[Child], current: Status, chair: bool) -> Markup:
+    buttons = [
+        h(
+            "button",
+            {
+                "type": "submit",
+                "name": "status",
+                "value": status.value,
+                "class": f"st-{status.value}",
+                "aria-pressed": "true" if status is current else "false",
+                "disabled": status is current,
+            },
+            label,
+        )
+        for status, label in STATUS_BUTTONS
+        if may(chair, status_action(status))
+    ]
+    return h(
+        "form",
+        {"class": "rv-form rv-status", "method": "post", "action": "/review/status"},
+        hidden,
+        h("input", {"type": "hidden", "name": "expect", "value": current.value}),
+        buttons,
+    )
+
+
+def _correct_form(ch: Change, old: str, new: str, hidden: list[Child]) -> Markup:
+    forbid: list[Child] = [
+        h(
+            "button",
+            {"type": "submit", "name": "forbid", "value": f"{o} {n}"},
+            f"Never pair {old}:{o} with {new}:{n}",
+        )
+        for o, n in itertools.product(ch.old, ch.new)
+    ]
+    side = f"{new}:ADDRESS" if ch.old and not ch.new else f"{old}:ADDRESS"
+    return h(
+        "details",
+        {"class": "rv-correct"},
+        h("summary", None, "Correct the match…"),
+        h(
+            "form",
+            {"method": "post", "action": "/review/correct"},
+            hidden,
+            forbid,
+            h(
+                "label",
+                None,
+                "Pin this row's clause to ",
+                h("input", {"type": "text", "name": "pin", "placeholder": side, "size": "14"}),
+            ),
+            h("button", {"type": "submit", "name": "do", "value": "pin"}, "Pin…"),
+        ),
+    )
+
+
+def _corrections(ch: Change, old: str, new: str, ctx: RowContext, hidden: list[Child]) -> Markup | None:
+    """The hand corrections naming this row's clauses, who set them, and (for a chair) a form to remove each."""
+    mine = [c for c in ctx.view.corrections if touches(c, ch, old, new)]
+    if not mine:
+        return None
+    items: list[Child] = []
+    for c in mine:
+        sign = "=" if c.kind is CorrectionKind.PIN else "≠"
+        text = f"{c.kind.value}: {' '.join(f'{old}:{a}' for a in c.old)} {sign} {' '.join(f'{new}:{a}' for a in c.new)}"
+        remove = None
+        if ctx.chair:
+            remove = h(
+                "form",
+                {"class": "rv-unpin", "method": "post", "action": "/review/unpin"},
+                hidden,
+                h("input", {"type": "hidden", "name": "correction", "value": c.id}),
+                h("button", {"type": "submit"}, "Remove"),
+            )
+        items.append(
+            h("li", None, text, " (by ", h("span", {"class": "who"}, c.author), f", {when(c.created)})", remove)
+        )
+    return h("ul", {"class": "rv-corrections"}, items)
+
+
+def touches(c: Correction, ch: Change, old: str, new: str) -> bool:
+    return c.pair == (old, new) and bool(set(c.old) & set(ch.old) or set(c.new) & set(ch.new))

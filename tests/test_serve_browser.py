@@ -1,0 +1,233 @@
+"""``lawdiff serve`` in a real browser: Debian's chromium, driven by Playwright, as the report's tests.
+
+The server runs in this process, in a thread, on a free port of 127.0.0.1
+(uvicorn, as ``lawdiff serve`` runs it).  Without chromium or playwright the
+tests are skipped on a developer's machine and fail on CI, as in
+``test_browser.py``.  Screenshots go to ``tests/output/`` (not kept in git):
+``serve-45C4b.png``, ``serve-agenda.png``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lawdiff.review import Status, open_for_reading
+from lawdiff.serve import ServeConfig
+from lawdiff.serve.run import make_server, prepare, serve
+
+HERE = Path(__file__).parent
+OUTPUT = HERE / "output"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROW = "diff-2007-2017-2017-45C4b"
+# A POST made by a script on the page, not by the page's forms.
+POST_BY_HAND = "(f) => fetch('/review/status', {method: 'POST', body: new URLSearchParams(f)}).then(r => r.status)"
+PASSWORD = "committee secret"
+
+
+def _unavailable(why: str) -> None:
+    if os.environ.get("CI", "").lower() in ("true", "1"):
+        pytest.fail(f"{why}: CI must run the browser tests (scripts/test.sh installs chromium and playwright)")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.is_file():
+        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is missing (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+class Served:
+    def __init__(self, url: str, store: Path) -> None:
+        self.url = url
+        self.store = store
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Served]:
+    store = tmp_path / "review.sqlite"
+    config = ServeConfig(store=store, port=0, password=PASSWORD, chairs=frozenset({"anne", "bert"}))
+    started = prepare(config)
+    uv = make_server(started)
+    thread = threading.Thread(target=serve, args=(started, uv), daemon=True)
+    thread.start()
+    try:
+        yield Served(started.url.rstrip("/"), store)
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=30)
+
+
+class Watch:
+    """Console errors (a policy violation is one) and page errors."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+
+def _member(browser: Any, served: Served, name: str, password: str = PASSWORD, **options: Any) -> tuple[Any, Watch]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, **options)
+    page = context.new_page()
+    watch = Watch(page)
+    page.goto(f"{served.url}/articles/45.html")
+    page.wait_for_url(re.compile(r"/signin\?next="))
+    page.fill('input[name="name"]', name)
+    page.fill('input[name="password"]', password)
+    page.click('form.signin button[type="submit"]')
+    if password == PASSWORD:
+        page.wait_for_url("**/articles/45.html")
+    return page, watch
+
+
+def _row(page: Any, ident: str = ROW) -> Any:
+    return page.locator(f'tbody:has([id="{ident}"])')
+
+
+def _status(page: Any, ident: str = ROW) -> str:
+    return str(_row(page, ident).locator(".rv-state b.st").inner_text())
+
+
+def test_decide_comment_reload_and_a_second_browser_sees_both(browser: Any, server: Served) -> None:
+    page, watch = _member(browser, server, "Anne")
+    page.evaluate("window.notReloaded = true")
+    row = _row(page)
+    row.scroll_into_view_if_needed()
+    row.locator('form.rv-status button[value="accepted"]').click()
+    row = _row(page)
+    page.wait_for_function(
+        f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Saved: accepted.'"""
+    )
+    assert _status(page) == "accepted"
+    assert "st-accepted" in (row.get_attribute("class") or "")
+    row.locator("form.rv-comment textarea").fill("Agreed: follows the English text <b>&</b>.")
+    row.locator('form.rv-comment button[type="submit"]').click()
+    page.wait_for_function(
+        f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Comment added.'"""
+    )
+    assert page.evaluate("window.notReloaded") is True  # updated in place
+    OUTPUT.mkdir(exist_ok=True)
+    row.screenshot(path=str(OUTPUT / "serve-45C4b.png"))
+    page.reload()
+    row = _row(page)
+    assert _status(page) == "accepted"
+    assert "Agreed: follows the English text <b>&</b>." in row.locator(".rv-thread").inner_text()
+    assert watch.errors == []
+    # A second member, in another browser context, sees both.
+    other, other_watch = _member(browser, server, "Bert")
+    assert _status(other) == "accepted"
+    assert "Anne" in _row(other).locator(".rv-state").inner_text()
+    assert "Agreed: follows the English text <b>&</b>." in _row(other).locator(".rv-thread").inner_text()
+    assert other_watch.errors == []
+    with open_for_reading(server.store) as s:
+        [d] = s.decisions()
+        assert (d.status, d.author) == (Status.ACCEPTED, "Anne")
+        assert [c.author for c in s.comments()] == ["Anne"]
+
+
+def test_a_stale_form_is_refused_with_the_newer_state_shown(browser: Any, server: Served) -> None:
+    anne, _ = _member(browser, server, "Anne")
+    bert, watch = _member(browser, server, "Bert")
+    _row(anne).locator('form.rv-status button[value="accepted"]').click()
+    anne.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent !== ''""")
+    # Bert's page still says open; he rejects on what he saw.
+    assert _status(bert) == "open"
+    _row(bert).locator('form.rv-status button[value="rejected"]').click()
+    bert.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg.bad') !== null""")
+    message = _row(bert).locator(".rv-msg").inner_text()
+    assert "Anne" in message and "now accepted" in message and "nothing was saved" in message
+    assert _status(bert) == "accepted"  # the newer state is shown
+    with open_for_reading(server.store) as s:
+        assert [d.status for d in s.decisions()] == [Status.ACCEPTED]
+    assert not [e for e in watch.errors if "409" not in e]
+
+
+def test_with_javascript_off_the_forms_still_work(browser: Any, server: Served) -> None:
+    page, _ = _member(browser, server, "Carla", java_script_enabled=False)
+    _row(page).locator('form.rv-status button[value="query"]').click()
+    page.wait_for_url(f"**/articles/45.html#{ROW}")
+    assert _status(page) == "query"
+    _row(page).locator("form.rv-comment textarea").fill("Which English text?")
+    _row(page).locator('form.rv-comment button[type="submit"]').click()
+    page.wait_for_url(f"**/articles/45.html#{ROW}")
+    assert "Which English text?" in _row(page).locator(".rv-thread").inner_text()
+    page.goto(f"{server.url}/agenda")
+    assert "1 in query" in page.locator("main").inner_text()
+    page.screenshot(path=str(OUTPUT / "serve-agenda.png"), full_page=False)
+
+
+def test_a_wrong_password_is_refused(browser: Any, server: Served) -> None:
+    page, _ = _member(browser, server, "Anne", password="guess")
+    assert "/signin" in page.url
+    assert "Wrong password" in page.locator("main").inner_text()
+    page.goto(f"{server.url}/articles/45.html")
+    assert "/signin" in page.url and page.locator("table.sbs").count() == 0
+
+
+def test_a_post_without_the_forgery_token_is_refused(browser: Any, server: Served) -> None:
+    page, _ = _member(browser, server, "Anne")
+    fields = page.evaluate(
+        f"""() => Object.fromEntries(new FormData(document.querySelector('tbody:has([id="{ROW}"]) form.rv-status')))"""
+    )
+    del fields["csrf"]
+    fields["status"] = "accepted"
+    status = page.evaluate(
+        POST_BY_HAND,
+        fields,
+    )
+    assert status == 403
+    with open_for_reading(server.store) as s:
+        assert s.decisions() == []
+
+
+def test_a_member_who_is_not_a_chair_cannot_accept(browser: Any, server: Served) -> None:
+    page, _ = _member(browser, server, "Carla")
+    row = _row(page)
+    assert row.locator('form.rv-status button[value="accepted"]').count() == 0
+    assert row.locator('form.rv-status button[value="query"]').count() == 1
+    # The key for accepting says why nothing happens.
+    row.scroll_into_view_if_needed()
+    page.evaluate(f"""() => document.querySelector('tbody:has([id="{ROW}"])').classList.add('focus')""")
+    page.keyboard.press("a")
+    assert _row(page).locator(".rv-msg").inner_text() == "Only the chairs may accept."
+    # Sent by hand with her own token, it is refused by the server.
+    fields = page.evaluate(
+        f"""() => Object.fromEntries(new FormData(document.querySelector('tbody:has([id="{ROW}"]) form.rv-status')))"""
+    )
+    fields["status"] = "accepted"
+    status = page.evaluate(
+        POST_BY_HAND,
+        fields,
+    )
+    assert status == 403
+    # The key for querying works for her.
+    page.keyboard.press("q")
+    page.wait_for_function(
+        f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Saved: query.'"""
+    )
+    assert _status(page) == "query"
