@@ -92,7 +92,8 @@ _BLOCKS = frozenset(
     (
         *("html", "head", "body", "meta", "link", "title", "script", "style", "header", "nav", "main", "footer"),
         *("section", "article", "div", "p", "h1", "h2", "h3", "h4", "table", "caption", "colgroup", "col"),
-        *("thead", "tbody", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd", "details", "summary", "label"),
+        *("thead", "tfoot", "tbody", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd", "details", "summary"),
+        "label",
     )
 )
 # No line break is added inside these (a heading, an item, a cell head read
@@ -283,8 +284,17 @@ def _head(title: str, root: str, inline: bool) -> Markup:
 def document(title: str, root: str, body_class: str, *body: Child, inline: bool = False) -> str:
     """A whole page: doctype, ``<head>`` and a ``<body>`` of class ``body_class`` holding ``body``."""
     script = raw_text("script", _asset("report.js")) if inline else None
-    html = h("html", {"lang": "en"}, _head(title, root, inline), h("body", {"class": body_class}, *body, script))
+    html = h(
+        "html",
+        {"lang": "en"},
+        _head(title, root, inline),
+        h("body", {"class": body_class}, _SKIP, *body, script),
+    )
     return f"<!DOCTYPE html>\n{html}\n"
+
+
+# The first thing a keyboard reaches: past the navigation, to the page's own content.
+_SKIP = h("a", {"class": "skip", "href": "#top"}, "Skip to the content")
 
 
 def _footer(thresholds: Thresholds) -> Markup:
@@ -293,5 +303,5 @@ def _footer(thresholds: Thresholds) -> Markup:
         "footer",
         {"class": "site-footer"},
         h("p", None, f"Made by {GENERATOR}. Law text is shown as read from the sources, never translated or altered."),
-        h("p", {"class": "thresholds"}, f"Alignment thresholds: {values}."),
+        h("details", {"class": "thresholds"}, h("summary", None, "Alignment thresholds"), h("p", None, f"{values}.")),
     )
