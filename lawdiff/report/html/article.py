@@ -129,20 +129,16 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: _Pa
     return h(
         "li",
         {"class": " ".join(classes)},
-        h("a", {"class": "addr", "href": href}, h("span", {"class": "vh"}, f"{side} "), shown),
+        h("a", {"class": "addr", "href": href, "aria-label": f"{side} {shown}"}, shown),
         " ",
         badges,
         flags,
         " ",
         h("span", {"class": "gist", "lang": "nl"}, _first_words(gist_text)),
-        [" ", h("a", {"class": "hist", "href": hist}, "history", _vh(f" of {side} {addresses[0]}"))]
+        [" ", h("a", {"class": "hist", "href": hist, "aria-label": f"history of {side} {addresses[0]}"}, "history")]
         if hist
         else None,
     )
-
-
-def _vh(text: str) -> Markup:
-    return h("span", {"class": "vh"}, text)
 
 
 def _first_words(text: str, words: int = 10) -> str:
@@ -239,9 +235,12 @@ def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: Article
         " ",
         h(
             "a",
-            {"class": "hist", "href": f"{hist}#{anchor(e.name, c.address)}"},
+            {
+                "class": "hist",
+                "href": f"{hist}#{anchor(e.name, c.address)}",
+                "aria-label": f"history of {e.name} {c.address}",
+            },
             "history",
-            h("span", {"class": "vh"}, f" of {e.name} {c.address}"),
         ),
     ]
     return r.block(

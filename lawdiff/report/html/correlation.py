@@ -59,8 +59,8 @@ def correlation_page(site: Site, total: PairTotal) -> str:
         out: list[Child] = []
         for i, a in enumerate(addresses):
             href = site.href(edition, a, path)
-            label = [h("span", {"class": "vh"}, f"{edition} "), a]
-            out.extend([", " if i else None, h("a", {"href": href}, label) if href else h("span", None, a)])
+            link = h("a", {"href": href, "aria-label": f"{edition} {a}"}, a) if href else h("span", None, a)
+            out.extend([", " if i else None, link])
         return out
 
     def body(ordered: list[table.Row]) -> Markup:
@@ -70,9 +70,11 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             row_link: Child = (
                 h(
                     "a",
-                    {"href": f"{page}#change-{r.change[:SHORT_ID]}"},
+                    {
+                        "href": f"{page}#change-{r.change[:SHORT_ID]}",
+                        "aria-label": f"side by side: {', '.join(r.old) or '—'} → {', '.join(r.new) or '—'}",
+                    },
                     "side by side",
-                    h("span", {"class": "vh"}, f": {', '.join(r.old) or '—'} → {', '.join(r.new) or '—'}"),
                 )
                 if page
                 else None

@@ -198,8 +198,11 @@ def _history_table(
                         cell.append(groups.show(into, hist, step.edition, page, name))
                     segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
             href = page.resolve(step.edition, addr)
-            label: list[Child] = [h("span", {"class": "vh"}, f"{step.edition} "), addr]
-            chip = h("a", {"class": "addr", "href": href}, label) if href else h("span", {"class": "addr"}, label)
+            chip = (
+                h("a", {"class": "addr", "href": href, "aria-label": f"{step.edition} {addr}"}, addr)
+                if href
+                else h("span", {"class": "addr"}, addr)
+            )
             clause = edition.find(addr)
             cell.append(
                 h(

@@ -204,9 +204,12 @@ def _pairs_section(site: Site) -> Markup:
                     else None,
                     h(
                         "a",
-                        {"class": "sub", "href": correlation_file(t.old.name, t.new.name)},
+                        {
+                            "class": "sub",
+                            "href": correlation_file(t.old.name, t.new.name),
+                            "aria-label": f"correlation table {t.old.name} → {t.new.name}",
+                        },
                         "correlation table",
-                        h("span", {"class": "vh"}, f" {t.old.name} → {t.new.name}"),
                     ),
                 ),
                 h("td", None, article_ranges(list(t.articles), "–")),

@@ -185,8 +185,7 @@ class _Clauses:
         self.page = page
         self.edition = edition
         self._ed = h("span", {"class": "ed", "aria-hidden": "true"}, edition.name)
-        # An address alone names no clause: the edition goes with it, for screen readers.
-        self._vh = h("span", {"class": "vh"}, f"{edition.name} ")
+        self.name = edition.name
 
     def refs(self, clause: Clause) -> list[_Link]:
         out: list[_Link] = []
@@ -223,10 +222,11 @@ class _Clauses:
         difference marked); an empty list leaves that part out.
         """
         kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
+        # An address alone names no clause: the link's name says the edition too.
         chip = (
-            h("a", {"class": "addr", "href": chip_href}, self._vh, clause.address)
+            h("a", {"class": "addr", "href": chip_href, "aria-label": f"{self.name} {clause.address}"}, clause.address)
             if chip_href
-            else h("span", {"class": "addr"}, self._vh, clause.address)
+            else h("span", {"class": "addr"}, clause.address)
         )
         title_segs = [(Op.EQUAL, clause.title)] if title is None and clause.title else title or []
         text_segs = [(Op.EQUAL, clause.text)] if text is None and clause.text else text or []

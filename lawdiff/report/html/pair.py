@@ -545,10 +545,6 @@ def _change_rows(
     return h("tbody", {"class": " ".join(classes), "id": ident}, rows)
 
 
-def _vh(text: str) -> Markup:
-    return h("span", {"class": "vh"}, text)
-
-
 def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:
     """``history of 2017 45C4(b)``: the new clause's history, or for a removal the old one's."""
     if ctx.history is None:
@@ -560,7 +556,7 @@ def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:
                 return h(
                     "div",
                     {"class": "hist-link"},
-                    h("a", {"class": "hist", "href": href}, "history", _vh(f" of {edition} {a}")),
+                    h("a", {"class": "hist", "href": href, "aria-label": f"history of {edition} {a}"}, "history"),
                 )
     return None
 
