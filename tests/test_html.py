@@ -668,7 +668,7 @@ def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> No
     # Canonical anchors in the synopsis, each with its source.
     syn = block("2017-45C4b")
     assert (
-        syn.xpath("string(.//details[@class='src']/p)") == "2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
+        syn.xpath("string(.//details[@class='src']/text()[last()])").strip() == "2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
     )
     assert block("1963-45d").xpath("string(.//a[@class='hist']/@href)") == "45-history.html#1963-45d"
     # The footnote stands beside its clause, its marker in the clause's text.
@@ -718,17 +718,17 @@ def test_similarity_of_a_changed_clause_is_below_100_percent(tmp_path: Path) -> 
     pages = check_pages(tmp_path / "r")
     root = pages["articles/45.html"]
     row = root.xpath("//tbody[.//*[@id='diff-2007-2017-2017-45D1']]")[0]
-    assert row.xpath("string(.//li[@class='sim'])") == "similarity 99.8 %"
+    assert row.xpath("string(.//span[@class='sim'])") == "similarity 99.8 %"
     for p, page in pages.items():
         assert "similarity 100 %" not in page.xpath("string()"), p
     fixture = tmp_path / "f"
     assert run("report", "--corpus", str(CORPUS), "-o", str(fixture))[0] == 0
     a12 = _parse((fixture / "articles" / "12.html").read_text(encoding="utf-8"), "12.html")
-    assert a12.xpath("string(//tbody[.//*[@id='diff-2001-2011-2011-12B']]//li[@class='sim'])") == "similarity 99.9 %"
+    assert a12.xpath("string(//tbody[.//*[@id='diff-2001-2011-2011-12B']]//span[@class='sim'])") == "similarity 99.9 %"
     # A title changed over an identical text: said in words, not as a percentage.
     a10 = _parse((fixture / "articles" / "10.html").read_text(encoding="utf-8"), "10.html")
     moved = a10.xpath("//tbody[.//*[@id='diff-2001-2011-2011-11B']]")[0]
-    assert moved.xpath("string(.//li[@class='sim'])") == "no word of the text changed"
+    assert moved.xpath("string(.//span[@class='sim'])") == "no word of the text changed"
 
 
 def test_editorial_only_changes_are_counted_inside_their_kind(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, span
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _arrow, _edition_head, _heat_tag, pair_section
 from lawdiff.report.html.review import review_counts
@@ -117,12 +117,12 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: _Pa
     gist_text = (ch.new_title or ch.old_title) if title else (texts[0] if texts else "")
     hist = site.history_href(side, addresses[0], page.path)
     kind = ("heading " if title else "") + ch.kind.value
-    badges: list[Child] = [h("span", {"class": f"badge b-{ch.kind.value}"}, kind)]
+    badges: list[Child] = [span(f"badge b-{ch.kind.value}", kind)]
     if ch.editorial_only:
-        badges += [" ", h("span", {"class": "badge b-editorial"}, "editorial only")]
+        badges += [" ", span("badge b-editorial", "editorial only")]
     if ch.stale_references:
-        badges += [" ", h("span", {"class": "badge b-stale"}, "stale reference")]
-    flags = [[" ", h("span", {"class": f"flag f-{s.flag.value}"}, s.flag.value)] for s in ch.signals]
+        badges += [" ", span("badge b-stale", "stale reference")]
+    flags = [[" ", span(f"flag f-{s.flag.value}", s.flag.value)] for s in ch.signals]
     classes = [f"k-{ch.kind.value}"]
     if ch.normative:
         classes.append("normative")

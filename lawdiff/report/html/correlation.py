@@ -28,6 +28,9 @@ _RELATION_WORDS = {
 }
 
 
+_NONE = h("span", {"class": "none"}, "—")
+
+
 def pair_changes(site: Site, old: str, new: str) -> tuple[list[Change], dict[str, str]]:
     """The pair's changes over the articles the report compares it on, each once; and the page of each."""
     changes: list[Change] = []
@@ -55,49 +58,40 @@ def correlation_page(site: Site, total: PairTotal) -> str:
 
     def side(edition: str, addresses: tuple[str, ...]) -> list[Child]:
         if not addresses:
-            return [h("span", {"class": "none"}, "—")]
+            return [_NONE]
         out: list[Child] = []
         for i, a in enumerate(addresses):
+            # Named by the address alone: the column's head names the edition.
             href = site.href(edition, a, path)
-            link = h("a", {"href": href, "aria-label": f"{edition} {a}"}, a) if href else h("span", None, a)
-            out.extend([", " if i else None, link])
+            out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
         return out
 
+    # Each row is made once and stands in both orders.
+    made: dict[int, Markup] = {}
+
+    def tr(r: table.Row) -> Markup:
+        page = pages.get(r.change)
+        relation: Child = _RELATION_WORDS[r.relation.value] + (" (heading)" if r.heading else "")
+        if page:
+            relation = h("a", {"href": f"{page}#change-{r.change[:SHORT_ID]}"}, relation)
+        return h(
+            "tr",
+            {"class": f"rel-{r.relation.value}"},
+            h("td", None, side(old, r.old)),
+            h("td", None, side(new, r.new)),
+            h("td", None, relation),
+            h("td", {"class": "num"}, r.ratio),
+            h("td", None, r.reworded or ("same" if r.old and r.new else "—")),
+        )
+
     def body(ordered: list[table.Row]) -> Markup:
-        trs: list[Child] = []
+        out: list[Markup] = []
         for r in ordered:
-            page = pages.get(r.change)
-            row_link: Child = (
-                h(
-                    "a",
-                    {
-                        "href": f"{page}#change-{r.change[:SHORT_ID]}",
-                        "aria-label": f"side by side: {', '.join(r.old) or '—'} → {', '.join(r.new) or '—'}",
-                    },
-                    "side by side",
-                )
-                if page
-                else None
-            )
-            words = r.reworded or ("same" if r.old and r.new else "—")
-            trs.append(
-                h(
-                    "tr",
-                    {"class": f"rel-{r.relation.value}" + (" heading" if r.heading else "")},
-                    h("td", {"class": "old"}, side(old, r.old)),
-                    h("td", {"class": "new"}, side(new, r.new)),
-                    h(
-                        "td",
-                        None,
-                        _RELATION_WORDS[r.relation.value],
-                        h("span", {"class": "sub"}, " (heading)") if r.heading else None,
-                    ),
-                    h("td", {"class": "num"}, r.ratio),
-                    h("td", None, words),
-                    h("td", None, row_link),
-                )
-            )
-        return h("tbody", None, trs)
+            row = made.get(id(r))
+            if row is None:
+                row = made[id(r)] = tr(r)
+            out.append(row)
+        return h("tbody", None, out)
 
     def section(sid: str, title: str, other: str, other_title: str, ordered: list[table.Row]) -> Markup:
         head = h(
@@ -105,7 +99,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             None,
             [
                 h("th", {"scope": "col"}, text)
-                for text in (f"{old} number", f"{new} number", "Relation", "Ratio", "Words", "Change")
+                for text in (f"{old} number", f"{new} number", "Relation (to the change)", "Ratio", "Words")
             ],
         )
         t = h(

@@ -168,7 +168,7 @@ def _source(edition: Edition, clause: Clause) -> Markup:
     printing = _printing(edition, clause.source.file)
     parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
     # Behind a disclosure: a file name and a JSON path are for checking, not for reading.
-    return h("details", {"class": "src"}, _SOURCE, h("p", None, " · ".join(parts)))
+    return h("details", {"class": "src"}, _SOURCE, " · ".join(parts))
 
 
 _SOURCE = h("summary", None, "source")

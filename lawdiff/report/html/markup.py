@@ -18,8 +18,8 @@ line breaks and serialized); the output is the same HTML.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
-import itertools
 import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -191,27 +191,43 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
             flat = _flatten(children, [])
             break
     breaks: bool | None = None  # worked out at the first block child
+    blank = True  # nothing but white space so far
     for child in flat:
         kind = type(child)
         if kind is Markup:
             parts.append(child)  # type: ignore[arg-type]
+            if blank and not child.isspace():  # type: ignore[union-attr]
+                blank = False
         elif kind is _Block:
             if breaks is None:
                 breaks = info.breaks and not (attrs and LAW in str(attrs.get("class") or "").split())
             if breaks:
                 # Before a first child that is a block (nothing but blank text before it).
-                if len(parts) == 1 or all(p.isspace() for p in itertools.islice(parts, 1, None)):
+                if blank:
                     parts.append("\n")
                 parts.append(child)  # type: ignore[arg-type]
                 if not info.phrasing:
                     parts.append("\n")
             else:
                 parts.append(child)  # type: ignore[arg-type]
+            blank = False
         elif child:  # a plain string (None and "" add nothing)
             text: str = child  # type: ignore[assignment]
             parts.append(text if _TEXT_SPECIAL.search(text) is None else escape(text))
+            if blank and not text.isspace():
+                blank = False
     parts.append(info.end)
     return (_Block if info.block else Markup)("".join(parts))
+
+
+@functools.cache
+def span(cls: str, text: str) -> Markup:
+    """``<span class="cls">text</span>``, made once: a badge or a flag, the same on thousands of rows.
+
+    Only for the code's own words (kinds of change, flag names): a cache of
+    law text would keep it all alive.
+    """
+    return h("span", {"class": cls}, text)
 
 
 def raw_text(tag: str, text: str) -> Markup:

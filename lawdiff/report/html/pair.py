@@ -11,7 +11,7 @@ from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
 from lawdiff.diff.records import Flag, RefStatus, Signal
 from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h
+from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h, span
 from lawdiff.report.site import Annotator, Site, anchor, correlation_file, pair_id
 
 # ---------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def kind_cell(
     the column reads as the kind of change and what it touched.
     """
     head = "heading " if ch.aspect is Aspect.TITLE else ""
-    out: list[Child] = [h("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value])]
+    out: list[Child] = [span(f"badge b-{ch.kind.value}", head + _KIND_WORD[ch.kind.value])]
     if ch.editorial_only:
         out += [" ", _BADGE_EDITORIAL]
     if ch.stale_references:
@@ -280,20 +280,21 @@ def kind_cell(
 
 def _more(ch: Change) -> Markup:
     """The numbers behind a row, for whoever wants them: similarity, id, the alignment's evidence."""
+    # Plain text, one line each (no list): this is in every row of every page.
     items: list[Child] = []
     if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
-        items.append(h("li", {"class": "sim"}, _similarity(ch)))
+        items += [h("span", {"class": "sim"}, _similarity(ch)), _BR]
     if ch.uncertain:
-        items.append(h("li", None, f"match score {ch.score:.2f}"))
-        items.extend(h("li", None, r) for r in ch.reasons)
+        items += [f"match score {ch.score:.2f}: {'; '.join(ch.reasons)}", _BR]
     if ch.pinned_by:
-        items.append(h("li", None, f"linked by hand by {ch.pinned_by}"))
+        items += [f"linked by hand by {ch.pinned_by}", _BR]
     if ch.id:
-        items.append(h("li", None, "id ", h("code", None, ch.id[:SHORT_ID])))
-    return h("details", {"class": "more"}, _MORE, h("ul", None, items))
+        items += ["id ", h("code", None, ch.id[:SHORT_ID])]
+    return h("details", {"class": "more"}, _MORE, items)
 
 
 _MORE = h("summary", None, "details")
+_BR = h("br")
 
 
 def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
@@ -313,7 +314,7 @@ def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
             h(
                 "li",
                 {"class": f"flag f-{s.flag.value}"},
-                h("span", {"class": "fl"}, s.flag.value),
+                span("fl", s.flag.value),
                 h("span", {"class": "w", "lang": "nl"}, shown) if shown else None,
             )
         )
@@ -553,11 +554,7 @@ def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:
         for a in addresses:
             href = ctx.history(edition, a)
             if href:
-                return h(
-                    "div",
-                    {"class": "hist-link"},
-                    h("a", {"class": "hist", "href": href, "aria-label": f"history of {edition} {a}"}, "history"),
-                )
+                return h("a", {"class": "hist", "href": href, "aria-label": f"history of {edition} {a}"}, "history")
     return None
 
 
