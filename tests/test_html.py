@@ -667,9 +667,8 @@ def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> No
     assert block("diff-1963-2007-2007-45A") in split.iter() and block("diff-1963-2007-2007-45B") in split.iter()
     # Canonical anchors in the synopsis, each with its source.
     syn = block("2017-45C4b")
-    assert (
-        syn.xpath("string(.//details[@class='src']/text()[last()])").strip() == "2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
-    )
+    source = syn.xpath("string(.//details[@class='src']/text()[last()])").strip()
+    assert source == "2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
     assert block("1963-45d").xpath("string(.//a[@class='hist']/@href)") == "45-history.html#1963-45d"
     # The footnote stands beside its clause, its marker in the clause's text.
     fn = row("diff-2007-2017-2017-45A.fn1")

@@ -8,7 +8,7 @@ from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, span
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box, span
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _arrow, _edition_head, _heat_tag, pair_section
 from lawdiff.report.html.review import review_counts
@@ -191,7 +191,7 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
             h("code", None, f"{article_file(a.number).split('/')[1]}#{anchor(a.editions[-1].name, a.number)}"),
             ".",
         ),
-        h("div", {"class": "scroll"}, table),
+        scroll_box(f"Article {a.number} in every edition", table),
     )
 
 

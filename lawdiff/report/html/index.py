@@ -6,7 +6,7 @@ from lawdiff.diff.article import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOL
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
 from lawdiff.report.html.correlation import pair_changes
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import (
     _OUTSIDE,
@@ -19,11 +19,6 @@ from lawdiff.report.html.pair import (
 )
 from lawdiff.report.html.review import matrix_cell
 from lawdiff.report.site import REVIEW_FILE, Listed, Site, article_file, correlation_file, pair_id
-
-
-def scroll_box(label: str, content: Markup) -> Markup:
-    """A wide table in a box that scrolls sideways: focusable and named, so that a keyboard can scroll it."""
-    return h("div", {"class": "scroll", "tabindex": "0", "role": "region", "aria-label": label}, content)
 
 
 def index_page(site: Site) -> str:
@@ -195,6 +190,7 @@ def _pairs_section(site: Site) -> Markup:
                     "th",
                     {"scope": "row"},
                     f"{t.old.name} → {t.new.name}",
+                    " ",
                     h(
                         "span",
                         {"class": "sub"},
@@ -202,6 +198,7 @@ def _pairs_section(site: Site) -> Markup:
                     )
                     if between
                     else None,
+                    " ",
                     h(
                         "a",
                         {
@@ -291,15 +288,18 @@ def _matrix_section(site: Site) -> Markup:
                     h(
                         "a",
                         {"href": f"{article_file(a.number)}#{pair_id(pv.old.name, pv.new.name)}"},
-                        h("span", {"class": "vh"}, f"Article {a.number}, {pv.old.name} → {e.name}: "),
+                        h(
+                            "span",
+                            {"class": "vh"},
+                            f"Article {a.number}, {pv.old.name} → {e.name}: {HEAT_NAMES[heat.level]}, ",
+                        ),
                         h("span", {"class": "sym", "aria-hidden": "true"}, HEAT_SYMBOLS[heat.level]),
-                        h("span", {"class": "vh"}, f"{HEAT_NAMES[heat.level]}, "),
                         " ",
                         h("span", {"class": "pct"}, _pct(heat.share)),
                         h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " stale reference"))
                         if heat.stale
                         else None,
-                        h("span", {"class": "nrm"}, f"{normative} normative") if normative else None,
+                        [" ", h("span", {"class": "nrm"}, f"{normative} normative")] if normative else None,
                     ),
                 )
             )

@@ -243,6 +243,11 @@ def raw_text(tag: str, text: str) -> Markup:
     return _Block(f"<{tag}>{text}</{tag}>")
 
 
+def scroll_box(label: str, content: Child) -> Markup:
+    """A wide table in a box that scrolls sideways: focusable and named, so that a keyboard can scroll it."""
+    return h("div", {"class": "scroll", "tabindex": "0", "role": "region", "aria-label": label}, content)
+
+
 def _section(sid: str, heading: list[Child], cls: str | None, *content: Child) -> Markup:
     """A ``<section>`` labelled by its ``<h2>`` (ids ``sid`` and ``sid-h``)."""
     return h(
