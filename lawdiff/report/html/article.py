@@ -8,9 +8,9 @@ from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box, span
+from lawdiff.report.html.markup import GENERATOR, Child, Markup, _footer, _section, document, h, scroll_box, span
 from lawdiff.report.html.nav import _nav, _title_span
-from lawdiff.report.html.pair import _arrow, _edition_head, _heat_tag, pair_section
+from lawdiff.report.html.pair import _arrow, _edition_head, _heat_tag, pair_section, running_rows, sources_line
 from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
 
@@ -172,11 +172,17 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
                 )
             )
         rows.append(h("tr", None, cells))
+    head, foot = running_rows(
+        f"Article {a.number} · synopsis · " + "; ".join(sources_line(e, a.number) for e in a.editions),
+        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+        len(a.editions),
+    )
     table = h(
         "table",
         {"class": f"syn cols-{len(a.editions)}"},
         h("caption", None, f"Article {a.number} in every edition of the corpus"),
-        h("thead", None, h("tr", None, [h("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])),
+        h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])),
+        foot,
         h("tbody", None, rows),
     )
     return _section(
