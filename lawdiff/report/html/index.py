@@ -193,7 +193,7 @@ def _pairs_section(site: Site) -> Markup:
                     " ",
                     h(
                         "span",
-                        {"class": "sub"},
+                        {"class": "sub passed"},
                         f"{', '.join(between)} passed over: its corpus lacks these articles",
                     )
                     if between
@@ -362,6 +362,9 @@ def _legend(stale: bool) -> Markup:
         h("dd", None, "the earliest edition in the corpus that holds the article"),
         h("dt", {"class": "cell none"}, "–"),
         h("dd", None, "not in this edition's corpus"),
+        h("dt", {"class": "cell"}, h("span", {"class": "nrm"}, "3 normative")),
+        h("dd", None, "how many of the changes are normative: a flag other than reference (modal, negation, actor, "
+          "number, condition)"),
     ]
     if stale:
         items += [
