@@ -560,7 +560,8 @@ def test_progress_is_reported_once_per_article_and_page(tmp_path: Path) -> None:
     seen: list[tuple[int, int]] = []
     corpus = load()
     html.write_report(corpus, Study(corpus.select()), tmp_path / "r", lambda d, t: seen.append((d, t)))
-    total = 3 * 14 + 1  # each article planned, its page and its history page, then the index
+    # Each article planned, its page and its history page, each pair's correlation table, then the index.
+    total = 3 * 14 + 2 + 1
     assert seen == [(i, total) for i in range(1, total + 1)]
 
 
@@ -625,7 +626,8 @@ def check_pages(folder: Path) -> dict[str, etree._Element]:
 def test_every_page_of_the_bundled_report_is_valid_and_every_link_leads_somewhere(tmp_path: Path) -> None:
     assert run("report", "-o", str(tmp_path / "r"))[0] == 0
     pages = check_pages(tmp_path / "r")
-    assert len(pages) == 1 + 2 * 14
+    assert len(pages) == 1 + 2 * 14 + 2  # the index, two pages per article, two correlation tables
+    assert "review.html" not in pages  # no review store here
     index = pages["index.html"]
     links = {a.get("href") for a in index.iter("a")}
     for number in ("6", "41", "45", "53", "56"):
@@ -665,9 +667,8 @@ def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> No
     assert block("diff-1963-2007-2007-45A") in split.iter() and block("diff-1963-2007-2007-45B") in split.iter()
     # Canonical anchors in the synopsis, each with its source.
     syn = block("2017-45C4b")
-    assert (
-        syn.xpath("string(.//div[@class='src'])") == "Source: 2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
-    )
+    source = syn.xpath("string(.//details[@class='src']/text()[last()])").strip()
+    assert source == "2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
     assert block("1963-45d").xpath("string(.//a[@class='hist']/@href)") == "45-history.html#1963-45d"
     # The footnote stands beside its clause, its marker in the clause's text.
     fn = row("diff-2007-2017-2017-45A.fn1")
@@ -716,17 +717,17 @@ def test_similarity_of_a_changed_clause_is_below_100_percent(tmp_path: Path) -> 
     pages = check_pages(tmp_path / "r")
     root = pages["articles/45.html"]
     row = root.xpath("//tbody[.//*[@id='diff-2007-2017-2017-45D1']]")[0]
-    assert row.xpath("string(.//div[@class='sim'])") == "similarity 99.8 %"
+    assert row.xpath("string(.//span[@class='sim'])") == "similarity 99.8 %"
     for p, page in pages.items():
         assert "similarity 100 %" not in page.xpath("string()"), p
     fixture = tmp_path / "f"
     assert run("report", "--corpus", str(CORPUS), "-o", str(fixture))[0] == 0
     a12 = _parse((fixture / "articles" / "12.html").read_text(encoding="utf-8"), "12.html")
-    assert a12.xpath("string(//tbody[.//*[@id='diff-2001-2011-2011-12B']]//div[@class='sim'])") == "similarity 99.9 %"
+    assert a12.xpath("string(//tbody[.//*[@id='diff-2001-2011-2011-12B']]//span[@class='sim'])") == "similarity 99.9 %"
     # A title changed over an identical text: said in words, not as a percentage.
     a10 = _parse((fixture / "articles" / "10.html").read_text(encoding="utf-8"), "10.html")
     moved = a10.xpath("//tbody[.//*[@id='diff-2001-2011-2011-11B']]")[0]
-    assert moved.xpath("string(.//div[@class='sim'])") == "no word of the text changed"
+    assert moved.xpath("string(.//span[@class='sim'])") == "no word of the text changed"
 
 
 def test_editorial_only_changes_are_counted_inside_their_kind(tmp_path: Path) -> None:
@@ -738,7 +739,7 @@ def test_editorial_only_changes_are_counted_inside_their_kind(tmp_path: Path) ->
     assert "Editorial only" not in heads
     assert heads[:6] == ["Unchanged", "Modified", "Split", "Merged", "Added", "Removed"]
     groups = [(th.xpath("string()"), th.get("colspan")) for th in table.xpath("thead/tr[1]/th[@scope='colgroup']")]
-    assert groups == [("Kind of change (each clause once)", "6"), ("Of these clauses", "4")]
+    assert groups == [("Kind of change (each clause once)", "6"), ("Of these clauses", "4"), ("Differences", "2")]
     cells = [td.xpath("string()") for td in table.xpath("tbody/tr[1]/td")][1:]
     # The fixture's one editorial-only change is a split (a line break became two clauses).
     assert cells[:6] == ["9", "6", "1 (1 editorial only)", "0", "3", "0"]

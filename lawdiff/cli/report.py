@@ -5,11 +5,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from lawdiff.cli.options import Inputs, corpus_option, review_option, thresholds_option
+
+if TYPE_CHECKING:
+    from lawdiff.diff import Study
+    from lawdiff.review import ReviewView, Store
 
 
 class _Progress:
@@ -43,6 +47,19 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
+def _review(store: Store | None, study: Study) -> ReviewView | None:
+    """The store's decisions on every comparison the report makes (said on stderr), or None without a store."""
+    if store is None:
+        return None
+    from lawdiff.cli.options import review_of
+    from lawdiff.diff.article import article_numbers, pairs_of
+    from lawdiff.report.files import jobs
+
+    pairs = pairs_of(study.editions, article_numbers(study.editions))
+    study.prepare(pairs, jobs())  # the comparisons the report makes next, made once
+    return review_of(store, [study.compare(old, new) for old, new in pairs], study.editions)
+
+
 @click.command()
 @click.argument("editions", nargs=-1, metavar="[EDITION]...")
 @click.option(
@@ -65,8 +82,11 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     of editions, a matrix of articles by editions), one page per article
     (each pair of consecutive editions side by side with word-level
     insertions and deletions, and a synopsis of all editions) and the history
-    of every clause. All editions of the corpus when none are named. The
-    pages need no internet and no JavaScript.
+    of every clause, and each pair's correlation table. All editions of the
+    corpus when none are named. The pages need no internet and no
+    JavaScript. With a review store (--review, $LAWDIFF_REVIEW or
+    lawdiff-review.sqlite here), each change shows the committee's status,
+    assignee and comments as they stand now; --no-review leaves them out.
 
     Example: lawdiff report 2007 2017 -o lawdiff-report
     """
@@ -80,8 +100,9 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     store = inputs.store()
     try:
         study = inputs.study(corpus, corpus.select(editions), overrides, store)
+        view = _review(store, study)
         with _Progress("Writing the report") as progress:
-            site = html_report.write_report(corpus, study, output, progress)
+            site = html_report.write_report(corpus, study, output, progress, view)
     finally:
         if store is not None:
             store.close()

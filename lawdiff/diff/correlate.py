@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from lawdiff.align import Aspect
 from lawdiff.diff.records import Change, ChangeKind, Comparison
+from lawdiff.errors import LawdiffBug
 from lawdiff.model import article_of, natural_key
 
 
@@ -71,15 +72,17 @@ def relation(ch: Change) -> Relation:
     return Relation.UNCHANGED
 
 
-def rows(comparison: Comparison, changes: Iterable[Change] | None = None) -> tuple[Row, ...]:
-    """The table of a comparison (or of some of its changes), ordered by old number.
+def rows(comparison: Comparison | None, changes: Iterable[Change] | None = None) -> tuple[Row, ...]:
+    """The table of a comparison (or of some of its changes: then the comparison may be None), ordered by old number.
 
     Only clauses both corpora could hold are listed (what one corpus lacks
     is no addition or removal).  Additions follow the old clauses, in new
     number order.
     """
     out: list[Row] = []
-    for ch in comparison.changes if changes is None else changes:
+    if changes is None and comparison is None:
+        raise LawdiffBug("rows() needs a comparison or its changes")
+    for ch in (comparison.changes if comparison is not None else ()) if changes is None else changes:
         if not ch.counterpart_in_corpus:
             continue
         reworded = ""

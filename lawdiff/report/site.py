@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
@@ -28,6 +29,9 @@ from lawdiff.diff.study import Study
 from lawdiff.model import Edition, article_of, parent_address
 from lawdiff.report.files import jobs
 from lawdiff.report.html.markup import Markup
+
+if TYPE_CHECKING:
+    from lawdiff.review.view import ReviewView
 
 # ---------------------------------------------------------------------------
 # Anchors
@@ -64,6 +68,14 @@ def article_file(number: str) -> str:
 def history_file(number: str) -> str:
     """The clause histories of an article: ``articles/45-history.html``."""
     return f"articles/{_UNSAFE.sub('_', number)}-history.html"
+
+
+def correlation_file(old: str, new: str) -> str:
+    """The correlation table of a pair, relative to the report: ``correlation-2007-2017.html``."""
+    return f"correlation-{_UNSAFE.sub('_', old)}-{_UNSAFE.sub('_', new)}.html"
+
+
+REVIEW_FILE = "review.html"  # the decisions that sit on no change of the report
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +125,8 @@ class Site:
     compared: the editions compared, oldest first: the columns of the matrix.
     annotate: what each change's row shows besides the comparison (its review,
         a form), or None; set with :func:`dataclasses.replace`.
+    review: the committee's review as of this report (counts per article,
+        ``review.html``), or None: no store, or ``--no-review``.
     """
 
     corpus: Corpus
@@ -123,6 +137,7 @@ class Site:
     totals: tuple[PairTotal, ...]
     anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
+    review: ReviewView | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:
@@ -153,6 +168,20 @@ class Site:
                 return f"{prefix}#{a}"
             addr = parent_address(addr)
         return prefix or "#top"
+
+    def history_href(self, edition: str, address: str, page: str) -> str | None:
+        """A link from ``page`` to a clause's history (``45-history.html#2017-45C4b``), or None.
+
+        Every clause of an article with a title or text has one, under its
+        canonical anchor, on its article's history page.
+        """
+        number = article_of(address)
+        plan = self.article(number) if number else None
+        ed = next((e for e in plan.editions if e.name == edition), None) if plan is not None else None
+        clause = ed.find(address) if ed is not None else None
+        if clause is None or not (clause.text or clause.title):
+            return None
+        return f"{_relative(page, history_file(number))}#{anchor(edition, address)}"
 
 
 def _relative(page: str, target: str) -> str:

@@ -1,6 +1,8 @@
 /* lawdiff committee report: conveniences only. Every page reads and prints
-   the same without this script; it adds a "show only changes" switch, the
-   keys n / p to jump between changes, and a filter for the index. */
+   the same without this script; it adds a "show only changes" switch, a
+   filter of the rows (by flag, normative, review status), the keys n / p to
+   move between changes (which can be switched off), "print this pair" at
+   once, and a filter for the index. */
 (function () {
   "use strict";
   var doc = document;
@@ -10,23 +12,79 @@
   function bar() {
     var div = doc.createElement("div");
     div.className = "toolbar";
+    div.setAttribute("role", "group");
+    div.setAttribute("aria-label", "View");
     var first = main.querySelector("section.pair");
     main.insertBefore(div, first || main.firstChild);
     return div;
   }
 
-  var changes = Array.prototype.slice.call(doc.querySelectorAll("table.sbs tbody.diff"));
-  if (doc.querySelector("table.sbs")) {
-    var tools = bar();
+  function store(key, value) {
+    try {
+      if (value === undefined) { return window.localStorage.getItem(key); }
+      window.localStorage.setItem(key, value);
+    } catch (e) { /* a file: page may have no storage: the default then */ }
+    return null;
+  }
+
+  function checkbox(parent, id, text, checked) {
     var label = doc.createElement("label");
     var box = doc.createElement("input");
     box.type = "checkbox";
-    box.id = "only-changes";
+    box.id = id;
+    box.checked = checked;
     label.appendChild(box);
-    label.appendChild(doc.createTextNode(" Show only changes"));
-    tools.appendChild(label);
-    box.addEventListener("change", function () {
-      doc.body.classList.toggle("only-changes", box.checked);
+    label.appendChild(doc.createTextNode(" " + text));
+    parent.appendChild(label);
+    return box;
+  }
+
+  var rows = Array.prototype.slice.call(doc.querySelectorAll("table.sbs tbody.change"));
+  var changes = rows.filter(function (r) { return r.classList.contains("diff"); });
+  var keysOn = store("lawdiff-keys") !== "off";
+
+  if (doc.querySelector("table.sbs")) {
+    var tools = bar();
+    var only = checkbox(tools, "only-changes", "Show only changes", false);
+    only.addEventListener("change", function () {
+      doc.body.classList.toggle("only-changes", only.checked);
+    });
+
+    // The filter offers what the rows carry: normative, each flag, each review status.
+    var choices = [["", "all rows"]];
+    var has = function (cls) { return rows.some(function (r) { return r.classList.contains(cls); }); };
+    if (has("normative")) { choices.push(["normative", "normative changes"]); }
+    ["modal", "negation", "actor", "number", "reference", "condition"].forEach(function (f) {
+      if (has("f-" + f)) { choices.push(["f-" + f, "flag: " + f]); }
+    });
+    ["open", "query", "accepted", "translation-fix", "rejected"].forEach(function (s) {
+      if (has("r-" + s)) { choices.push(["r-" + s, "review: " + s]); }
+    });
+    if (has("r-outdated")) { choices.push(["r-outdated", "review: outdated"]); }
+    if (choices.length > 1) {
+      var label = doc.createElement("label");
+      label.appendChild(doc.createTextNode("Filter: "));
+      var select = doc.createElement("select");
+      select.id = "row-filter";
+      choices.forEach(function (c) {
+        var o = doc.createElement("option");
+        o.value = c[0];
+        o.textContent = c[1];
+        select.appendChild(o);
+      });
+      label.appendChild(select);
+      tools.appendChild(label);
+      select.addEventListener("change", function () {
+        var cls = select.value;
+        rows.forEach(function (r) { r.hidden = cls !== "" && !r.classList.contains(cls); });
+      });
+    }
+
+    var keysBox = checkbox(tools, "keys-on", "Keys", keysOn);
+    keysBox.parentNode.className = "keys-switch";
+    keysBox.addEventListener("change", function () {
+      keysOn = keysBox.checked;
+      store("lawdiff-keys", keysOn ? "on" : "off");
     });
     var keys = doc.createElement("span");
     keys.className = "keys";
@@ -37,30 +95,43 @@
     tools.appendChild(keys);
   }
 
+  // n / p: the next or previous change below or above the sticky heads gets
+  // the focus (so that Tab goes on from there, and a screen reader reads it).
   var current = null;
   doc.addEventListener("keydown", function (ev) {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || !changes.length) { return; }
+    if (!keysOn || ev.altKey || ev.ctrlKey || ev.metaKey || !changes.length) { return; }
     var tag = ev.target && ev.target.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") { return; }
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (ev.target && ev.target.isContentEditable)) { return; }
     if (ev.key !== "n" && ev.key !== "p") { return; }
-    var top = 60;
+    var top = 90;
     var target = null;
     var i;
+    var shown = changes.filter(function (r) { return r.offsetParent !== null; });
     if (ev.key === "n") {
-      for (i = 0; i < changes.length; i++) {
-        if (changes[i].getBoundingClientRect().top > top + 1) { target = changes[i]; break; }
+      for (i = 0; i < shown.length; i++) {
+        if (shown[i].getBoundingClientRect().top > top + 1) { target = shown[i]; break; }
       }
     } else {
-      for (i = changes.length - 1; i >= 0; i--) {
-        if (changes[i].getBoundingClientRect().top < top - 1) { target = changes[i]; break; }
+      for (i = shown.length - 1; i >= 0; i--) {
+        if (shown[i].getBoundingClientRect().top < top - 1) { target = shown[i]; break; }
       }
     }
     if (!target) { return; }
     if (current) { current.classList.remove("focus"); }
     current = target;
     target.classList.add("focus");
+    if (!target.hasAttribute("tabindex")) { target.setAttribute("tabindex", "-1"); }
+    target.focus({ preventScroll: true });
     window.scrollTo(0, window.pageYOffset + target.getBoundingClientRect().top - top);
     ev.preventDefault();
+  });
+
+  // "Print this pair": the link makes the pair the page's target (which the
+  // print stylesheet reads); here the print dialog opens at once as well.
+  Array.prototype.forEach.call(doc.querySelectorAll("a.print-link"), function (a) {
+    a.addEventListener("click", function () {
+      window.setTimeout(function () { window.print(); }, 50);
+    });
   });
 
   var matrix = doc.getElementById("matrix");
@@ -72,11 +143,12 @@
     input.placeholder = "Filter articles: number or title";
     input.setAttribute("aria-label", "Filter articles");
     filterBar.appendChild(input);
-    matrix.parentNode.parentNode.insertBefore(filterBar, matrix.parentNode);
-    var rows = Array.prototype.slice.call(matrix.tBodies[0].rows);
+    var box = matrix.parentNode;
+    box.parentNode.insertBefore(filterBar, box);
+    var articleRows = Array.prototype.slice.call(matrix.tBodies[0].rows);
     input.addEventListener("input", function () {
       var q = input.value.trim().toLowerCase();
-      rows.forEach(function (row) {
+      articleRows.forEach(function (row) {
         var head = row.cells[0].textContent.toLowerCase();
         row.hidden = q !== "" && head.indexOf(q) === -1;
       });

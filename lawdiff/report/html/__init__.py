@@ -19,22 +19,29 @@ order everywhere, no dates).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lawdiff.corpus import Corpus
-from lawdiff.diff.article import article_numbers
+from lawdiff.diff.article import article_numbers, pairs_of
 from lawdiff.diff.study import Study
 from lawdiff.report.files import MANIFEST, Item, _check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
+from lawdiff.report.html.correlation import correlation_page
 from lawdiff.report.html.history import history_page
 from lawdiff.report.html.index import index_page
 from lawdiff.report.html.law import _Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, _asset, _sha256, escape, h
 from lawdiff.report.html.pair import KIND_COUNTS, _pct
-from lawdiff.report.site import Site, article_file, history_file, plan
+from lawdiff.report.html.review import annotator, review_page
+from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
+
+if TYPE_CHECKING:
+    from lawdiff.review import ReviewView
 
 Progress = Callable[[int, int], None]
 
@@ -70,6 +77,10 @@ def pages(site: Site) -> list[Item]:
     for a in site.articles:
         out.append((article_file(a.number), functools.partial(article_page, site, a)))
         out.append((history_file(a.number), functools.partial(history_page, site, a)))
+    for t in site.totals:
+        out.append((correlation_file(t.old.name, t.new.name), functools.partial(correlation_page, site, t)))
+    if site.review is not None:
+        out.append((REVIEW_FILE, functools.partial(review_page, site)))
     out.append(("index.html", functools.partial(index_page, site)))
     return out
 
@@ -85,13 +96,19 @@ def write_report(
     study: Study,
     target: Path,
     progress: Progress | None = None,
+    review: ReviewView | None = None,
 ) -> Site:
     """Plan, render and write the report of the study's editions to ``target``.
 
-    ``progress(done, total)`` is called as the work goes on.
+    ``progress(done, total)`` is called as the work goes on.  ``review``: the
+    committee's review to show (:func:`lawdiff.review.attach` over the
+    study's comparisons), or None for a report without it, byte for byte the
+    report of a corpus that has no review store.
     """
     _check_target(target)
-    total = 3 * len(article_numbers(study.editions)) + 1  # each article planned, its two pages, the index
+    numbers = article_numbers(study.editions)
+    # Each article planned, its two pages, each pair's correlation table, the review page, the index.
+    total = 3 * len(numbers) + len(pairs_of(study.editions, numbers)) + (review is not None) + 1
     done = 0
 
     def step(_i: int = 0, _n: int = 0) -> None:
@@ -101,5 +118,7 @@ def write_report(
             progress(done, total)
 
     site = plan(corpus, study, progress=step)
+    if review is not None:
+        site = dataclasses.replace(site, annotate=annotator(review), review=review)
     write_site(pages(site), target, jobs(), step)
     return site

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from lawdiff.diff import Op
+from lawdiff.align import Aspect
+from lawdiff.diff import SHORT_ID, Change, Op
 from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
+from lawdiff.report.html.markup import GENERATOR, Child, Markup, _footer, _section, document, h, scroll_box, span
 from lawdiff.report.html.nav import _nav, _title_span
-from lawdiff.report.html.pair import _edition_head, _heat_tag, pair_section
+from lawdiff.report.html.pair import _arrow, _edition_head, _heat_tag, pair_section, running_rows, sources_line
+from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
 
 
@@ -50,20 +52,98 @@ def article_page(site: Site, a: ArticleView) -> str:
             {"class": "note"},
             f"Only the {names[0]} edition in this corpus holds article {a.number}: there is nothing to compare.",
         )
-    # The pairs first: the synopsis links to the rows they claimed.
+    # The pairs first: the synopsis and the list at the top link to the rows they claimed.
+    page.ids.update({"glance", "glance-h"})
     pairs = [pair_section(pv, page, site, a.number) for pv in a.pairs]
     main = h(
         "main",
-        {"id": "top"},
+        {"id": "top", "tabindex": "-1"},
         h("h1", None, f"Article {a.number}", " — " if a.title else None, _title_span(a.title)),
         facts,
+        review_counts(site, a),
         h("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, toc),
         alone,
+        glance_section(site, a, page) if a.pairs else None,
         pairs,
         synopsis_section(site, a, page),
     )
     title = f"Article {a.number}" + (f" {a.title.rstrip('.')}" if a.title else "") + " · lawdiff report"
     return document(title, "../", "article", _nav(site, a, "../"), main, _footer(site.thresholds))
+
+
+def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
+    """The top of the page: per pair, newest first, one line per change, each linked to its row.
+
+    A line gives the address (old → new where it changed), the kind of
+    change, its flags and the first words of its text, and links to the
+    clause's history.  Clauses unchanged in place are counted, not listed.
+    """
+    blocks: list[Child] = []
+    for pv in reversed(a.pairs):
+        pid = pair_id(pv.old.name, pv.new.name)
+        listed = [ch for ch in pv.changes if ch.noteworthy]
+        same = len(pv.changes) - len(listed)
+        items = [_glance_line(ch, pv.old.name, pv.new.name, pid, site, page) for ch in listed]
+        blocks.append(
+            h(
+                "div",
+                {"class": "glance-pair"},
+                h(
+                    "h3",
+                    None,
+                    h("a", {"href": f"#{pid}"}, f"{pv.old.name} → {pv.new.name}"),
+                    " ",
+                    _heat_tag(pv.heat),
+                ),
+                h("ol", {"class": "glance-list"}, items) if items else None,
+                h("p", {"class": "hint"}, f"{same} clause{'s' if same != 1 else ''} unchanged in place, not listed.")
+                if same
+                else None,
+            )
+        )
+    return _section("glance", ["Changes at a glance"], "glance", blocks)
+
+
+def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: _Page) -> Markup:
+    title = ch.aspect is Aspect.TITLE
+    side, addresses, texts = (new, ch.new, ch.new_texts) if ch.new else (old, ch.old, ch.old_texts)
+    # The row's first block on its side, else the row itself (its id anchor).
+    first = f"{pid}-{anchor(side, addresses[0])}" + ("-title" if title else "")
+    row = f"change-{ch.id[:SHORT_ID]}"
+    href = f"#{first}" if first in page.ids else f"#{row}" if row in page.ids else f"#{pid}"
+    shown = _arrow(ch.old, ch.new) if (ch.renumbered or ch.moved or len(ch.old) + len(ch.new) > 2) else addresses[0]
+    if ch.old and not ch.new:
+        shown = ", ".join(ch.old)
+    gist_text = (ch.new_title or ch.old_title) if title else (texts[0] if texts else "")
+    hist = site.history_href(side, addresses[0], page.path)
+    kind = ("heading " if title else "") + ch.kind.value
+    badges: list[Child] = [span(f"badge b-{ch.kind.value}", kind)]
+    if ch.editorial_only:
+        badges += [" ", span("badge b-editorial", "editorial only")]
+    if ch.stale_references:
+        badges += [" ", span("badge b-stale", "stale reference")]
+    flags = [[" ", span(f"flag f-{s.flag.value}", s.flag.value)] for s in ch.signals]
+    classes = [f"k-{ch.kind.value}"]
+    if ch.normative:
+        classes.append("normative")
+    return h(
+        "li",
+        {"class": " ".join(classes)},
+        h("a", {"class": "addr", "href": href, "aria-label": f"{side} {shown}"}, shown),
+        " ",
+        badges,
+        flags,
+        " ",
+        h("span", {"class": "gist", "lang": "nl"}, _first_words(gist_text)),
+        [" ", h("a", {"class": "hist", "href": hist, "aria-label": f"history of {side} {addresses[0]}"}, "history")]
+        if hist
+        else None,
+    )
+
+
+def _first_words(text: str, words: int = 10) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
 def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
@@ -92,11 +172,17 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
                 )
             )
         rows.append(h("tr", None, cells))
+    head, foot = running_rows(
+        f"Article {a.number} · synopsis · " + "; ".join(sources_line(e, a.number) for e in a.editions),
+        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+        len(a.editions),
+    )
     table = h(
         "table",
         {"class": f"syn cols-{len(a.editions)}"},
         h("caption", None, f"Article {a.number} in every edition of the corpus"),
-        h("thead", None, h("tr", None, [h("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])),
+        h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])),
+        foot,
         h("tbody", None, rows),
     )
     return _section(
@@ -111,7 +197,7 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
             h("code", None, f"{article_file(a.number).split('/')[1]}#{anchor(a.editions[-1].name, a.number)}"),
             ".",
         ),
-        h("div", {"class": "scroll"}, table),
+        scroll_box(f"Article {a.number} in every edition", table),
     )
 
 
@@ -151,7 +237,18 @@ def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: Article
         text = []  # the article's heading line
     elif c.kind is Kind.ARTICLE:
         title = []  # the article's own text, under its heading line
-    links: list[Child] = [" ", h("a", {"class": "hist", "href": f"{hist}#{anchor(e.name, c.address)}"}, "history")]
+    links: list[Child] = [
+        " ",
+        h(
+            "a",
+            {
+                "class": "hist",
+                "href": f"{hist}#{anchor(e.name, c.address)}",
+                "aria-label": f"history of {e.name} {c.address}",
+            },
+            "history",
+        ),
+    ]
     return r.block(
         c,
         ident,

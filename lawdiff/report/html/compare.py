@@ -11,9 +11,17 @@ from lawdiff.diff import Change, Comparison
 from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import Child, _footer, document, h
+from lawdiff.report.html.markup import GENERATOR, Child, _footer, document, h
 from lawdiff.report.html.nav import _title_span
-from lawdiff.report.html.pair import _block_id, _PairContext, counts_list, pair_table
+from lawdiff.report.html.pair import (
+    _block_id,
+    _PairContext,
+    counts_list,
+    left_right,
+    pair_table,
+    significance_counts,
+    sources_line,
+)
 from lawdiff.report.site import pair_id
 
 # ---------------------------------------------------------------------------
@@ -80,13 +88,22 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
                 {"class": "pair", "id": sid},
                 h("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
                 pair_table(
-                    ctx, by_article[n], page, chip, f"{_article_name(n)}: {old.name} (left) and {new.name} (right)"
+                    ctx,
+                    by_article[n],
+                    page,
+                    chip,
+                    left_right(_article_name(n), old.name, new.name),
+                    running=(
+                        f"{_article_name(n)} · {old.name} → {new.name} · "
+                        f"{sources_line(old, n)}; {sources_line(new, n)}",
+                        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+                    ),
                 ),
             )
         )
     main = h(
         "main",
-        {"id": "top"},
+        {"id": "top", "tabindex": "-1"},
         h("h1", None, f"{old.name} → {new.name}"),
         h(
             "p",
@@ -101,6 +118,7 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
             replace(comp, changes=tuple(changes)).counts(),
             editorial_by_kind(changes),
             sum(len(ch.stale_references) for ch in changes),
+            significance_counts(changes),
         ),
         toc,
         h("p", {"class": "note"}, "No change to show.") if not order else None,

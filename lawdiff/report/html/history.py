@@ -77,7 +77,7 @@ def history_page(site: Site, a: ArticleView) -> str:
     )
     main = h(
         "main",
-        {"id": "top"},
+        {"id": "top", "tabindex": "-1"},
         h("h1", None, f"Article {a.number}: clause histories", " — " if a.title else None, _title_span(a.title)),
         h(
             "p",
@@ -198,7 +198,11 @@ def _history_table(
                         cell.append(groups.show(into, hist, step.edition, page, name))
                     segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
             href = page.resolve(step.edition, addr)
-            chip = h("a", {"class": "addr", "href": href}, addr) if href else h("span", {"class": "addr"}, addr)
+            chip = (
+                h("a", {"class": "addr", "href": href, "aria-label": f"{step.edition} {addr}"}, addr)
+                if href
+                else h("span", {"class": "addr"}, addr)
+            )
             clause = edition.find(addr)
             cell.append(
                 h(

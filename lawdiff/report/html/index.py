@@ -5,10 +5,20 @@ from __future__ import annotations
 from lawdiff.diff.article import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
+from lawdiff.report.html.correlation import pair_changes
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box
 from lawdiff.report.html.nav import _title_span
-from lawdiff.report.html.pair import _OUTSIDE, FLAG_COUNTS, KIND_COUNTS, _editorial_note, _pct, counts_phrase
-from lawdiff.report.site import Listed, Site, article_file, pair_id
+from lawdiff.report.html.pair import (
+    _OUTSIDE,
+    FLAG_COUNTS,
+    KIND_COUNTS,
+    _editorial_note,
+    _pct,
+    counts_phrase,
+    significance_counts,
+)
+from lawdiff.report.html.review import matrix_cell
+from lawdiff.report.site import REVIEW_FILE, Listed, Site, article_file, correlation_file, pair_id
 
 
 def index_page(site: Site) -> str:
@@ -16,7 +26,7 @@ def index_page(site: Site) -> str:
     span = first if first == last else f"{first}–{last}"
     main = h(
         "main",
-        {"id": "top"},
+        {"id": "top", "tabindex": "-1"},
         h("h1", None, "Spelregels voor wedstrijdbridge: changes " + span),
         h(
             "p",
@@ -121,10 +131,12 @@ def _pairs_section(site: Site) -> Markup:
     hint = h(
         "p",
         {"class": "hint"},
-        "Consecutive editions are compared on the articles both hold in this corpus. "
+        "Each article is compared between the editions of this corpus that hold it, one after the other; an "
+        "edition whose corpus lacks the article is passed over. "
         "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
         "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
-        "those same clauses again.",
+        "those same clauses again. Normative: a change whose words touch what the rule requires (a modal verb, "
+        "a negation, who acts, a number, a condition); a retargeted reference alone is not normative.",
     )
     if not site.totals:
         note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")
@@ -149,6 +161,7 @@ def _pairs_section(site: Site) -> Markup:
             {"scope": "colgroup", "colspan": str(len(flags) + stale), "class": "group flags"},
             "Of these clauses",
         ),
+        h("th", {"scope": "colgroup", "colspan": "2", "class": "group"}, "Differences"),
     )
     head = h(
         "tr",
@@ -156,35 +169,82 @@ def _pairs_section(site: Site) -> Markup:
         [h("th", {"scope": "col", "class": "num"}, word.capitalize()) for _, word in kinds],
         [h("th", {"scope": "col", "class": "num flag"}, word.capitalize()) for _, word in flags],
         h("th", {"scope": "col", "class": "num flag"}, "Stale references") if stale else None,
+        h("th", {"scope": "col", "class": "num"}, "Normative"),
+        h("th", {"scope": "col", "class": "num"}, "Other wording"),
     )
 
     def cell(n: int, extra: str = "", flag: bool = False) -> Markup:
         cls = "num" + (" flag" if flag else "") + ("" if n else " zero")
         return h("td", {"class": cls}, str(n), h("span", {"class": "sub"}, extra) if extra else None)
 
-    rows = [
-        h(
-            "tr",
-            None,
-            h("th", {"scope": "row"}, f"{t.old.name} → {t.new.name}"),
-            h("td", None, article_ranges(list(t.articles), "–")),
-            [cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
-            [cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
-            cell(t.stale, flag=True) if stale else None,
+    order = [e.name for e in site.compared]
+    rows: list[Child] = []
+    for t in site.totals:
+        sig = significance_counts(pair_changes(site, t.old.name, t.new.name)[0])
+        between = order[order.index(t.old.name) + 1 : order.index(t.new.name)]
+        rows.append(
+            h(
+                "tr",
+                None,
+                h(
+                    "th",
+                    {"scope": "row"},
+                    f"{t.old.name} → {t.new.name}",
+                    " ",
+                    h(
+                        "span",
+                        {"class": "sub passed"},
+                        f"{', '.join(between)} passed over: its corpus lacks these articles",
+                    )
+                    if between
+                    else None,
+                    " ",
+                    h(
+                        "a",
+                        {
+                            "class": "sub",
+                            "href": correlation_file(t.old.name, t.new.name),
+                            "aria-label": f"correlation table {t.old.name} → {t.new.name}",
+                        },
+                        "correlation table",
+                    ),
+                ),
+                h("td", None, article_ranges(list(t.articles), "–")),
+                [cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
+                [cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
+                cell(t.stale, flag=True) if stale else None,
+                cell(sig.normative),
+                cell(sig.wording),
+            )
         )
-        for t in site.totals
-    ]
     table = h(
         "table",
         {"class": "totals"},
-        h("caption", None, "Counts of changes per pair of consecutive editions"),
+        h("caption", None, "Counts of changes per pair of editions compared"),
         h("colgroup", None, h("col"), h("col")),
         h("colgroup", {"span": str(len(kinds))}),
         h("colgroup", {"span": str(len(flags) + stale), "class": "flags"}),
+        h("colgroup", {"span": "2"}),
         h("thead", None, head_top, head),
         h("tbody", None, rows),
     )
-    return _section("pairs", ["Changes per pair of editions"], None, hint, h("div", {"class": "scroll"}, table))
+    review = None
+    if site.review is not None:
+        review = h(
+            "p",
+            {"class": "hint"},
+            "The committee's review is shown as it stood when this report was made; ",
+            h("a", {"href": REVIEW_FILE}, "decisions that sit on no change"),
+            " are listed apart.",
+        )
+    return _section(
+        "pairs",
+        ["Changes per pair of editions"],
+        None,
+        hint,
+        scroll_box("Counts of changes per pair of editions", table),
+        review,
+    )
 
 
 def _matrix_section(site: Site) -> Markup:
@@ -206,12 +266,18 @@ def _matrix_section(site: Site) -> Markup:
                             "class": "cell first",
                             "title": f"{e.name}: earliest edition of article {a.number} in the corpus",
                         },
-                        h("a", {"href": f"{article_file(a.number)}#synopsis"}, "●"),
+                        h(
+                            "a",
+                            {"href": f"{article_file(a.number)}#synopsis"},
+                            h("span", {"aria-hidden": "true"}, "●"),
+                            h("span", {"class": "vh"}, f"Article {a.number} in {e.name}: the earliest in the corpus"),
+                        ),
                     )
                 )
                 continue
             heat = pv.heat
             counts = counts_phrase(heat.counts, heat.editorial, heat.stale)
+            normative = significance_counts(pv.changes).normative
             cells.append(
                 h(
                     "td",
@@ -222,10 +288,18 @@ def _matrix_section(site: Site) -> Markup:
                     h(
                         "a",
                         {"href": f"{article_file(a.number)}#{pair_id(pv.old.name, pv.new.name)}"},
-                        h("span", {"class": "sym"}, HEAT_SYMBOLS[heat.level]),
+                        h(
+                            "span",
+                            {"class": "vh"},
+                            f"Article {a.number}, {pv.old.name} → {e.name}: {HEAT_NAMES[heat.level]}, ",
+                        ),
+                        h("span", {"class": "sym", "aria-hidden": "true"}, HEAT_SYMBOLS[heat.level]),
                         " ",
                         h("span", {"class": "pct"}, _pct(heat.share)),
-                        h("span", {"class": "stale"}, " !") if heat.stale else None,
+                        h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " stale reference"))
+                        if heat.stale
+                        else None,
+                        [" ", h("span", {"class": "nrm"}, f"{normative} normative")] if normative else None,
                     ),
                 )
             )
@@ -234,7 +308,10 @@ def _matrix_section(site: Site) -> Markup:
             {"scope": "row"},
             h("a", {"href": article_file(a.number)}, h("span", {"class": "num"}, a.number), " ", _title_span(a.title)),
         )
-        rows.append(h("tr", None, number, cells))
+        review = matrix_cell(site.review, a) if site.review is not None and a.pairs else None
+        if site.review is not None and not a.pairs:
+            review = h("td", {"class": "rcount"}, "—")
+        rows.append(h("tr", None, number, cells, review))
     table = h(
         "table",
         {"class": "matrix", "id": "matrix"},
@@ -247,6 +324,7 @@ def _matrix_section(site: Site) -> Markup:
                 None,
                 h("th", {"scope": "col"}, "Article"),
                 [h("th", {"scope": "col"}, e.name) for e in site.compared],
+                h("th", {"scope": "col"}, "Review") if site.review is not None else None,
             ),
         ),
         h("tbody", None, rows),
@@ -259,9 +337,10 @@ def _matrix_section(site: Site) -> Markup:
             "p",
             {"class": "hint"},
             "Each cell says how much the article changed from the previous edition that holds it: a symbol, "
-            "and the share of its words inserted or deleted. Follow a cell to its side-by-side view.",
+            "and the share of its words inserted or deleted, and how many of its changes are normative. "
+            "Follow a cell to its side-by-side view.",
         ),
-        h("div", {"class": "scroll"}, table),
+        scroll_box("Articles by editions", table),
         _legend(any(pv.heat.stale for a in site.articles for pv in a.pairs)),
     )
 
@@ -283,6 +362,9 @@ def _legend(stale: bool) -> Markup:
         h("dd", None, "the earliest edition in the corpus that holds the article"),
         h("dt", {"class": "cell none"}, "–"),
         h("dd", None, "not in this edition's corpus"),
+        h("dt", {"class": "cell"}, h("span", {"class": "nrm"}, "3 normative")),
+        h("dd", None, "how many of the changes are normative: a flag other than reference (modal, negation, actor, "
+          "number, condition)"),
     ]
     if stale:
         items += [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -131,11 +132,17 @@ def law_text(
     return h("div", attrs, out)
 
 
+_WORDISH = re.compile(r"\w")
+# A change of punctuation or spacing only (a comma, a full stop, a space)
+# is a character or two wide: it gets a class that makes it stand out.
+_PUNCT = {"class": "pu"}
+
+
 def _op_piece(op: Op, text: str) -> Child:
     if op is Op.INSERT:
-        return h("ins", None, text)
+        return h("ins", None if _WORDISH.search(text) else _PUNCT, text)
     if op is Op.DELETE:
-        return h("del", None, text)
+        return h("del", None if _WORDISH.search(text) else _PUNCT, text)
     return text
 
 
@@ -160,10 +167,11 @@ def _source(edition: Edition, clause: Clause) -> Markup:
     """Where a clause came from: edition, printing, file and place."""
     printing = _printing(edition, clause.source.file)
     parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
-    return h("div", {"class": "src"}, _SOURCE, " · ".join(parts))
+    # Behind a disclosure: a file name and a JSON path are for checking, not for reading.
+    return h("details", {"class": "src"}, _SOURCE, " · ".join(parts))
 
 
-_SOURCE = h("span", {"class": "vh"}, "Source: ")
+_SOURCE = h("summary", None, "source")
 
 
 def _label(clause: Clause) -> str:
@@ -176,7 +184,8 @@ class _Clauses:
     def __init__(self, page: _Page, edition: Edition) -> None:
         self.page = page
         self.edition = edition
-        self._ed = h("span", {"class": "ed"}, edition.name)
+        self._ed = h("span", {"class": "ed", "aria-hidden": "true"}, edition.name)
+        self.name = edition.name
 
     def refs(self, clause: Clause) -> list[_Link]:
         out: list[_Link] = []
@@ -213,8 +222,9 @@ class _Clauses:
         difference marked); an empty list leaves that part out.
         """
         kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
+        # An address alone names no clause: the link's name says the edition too.
         chip = (
-            h("a", {"class": "addr", "href": chip_href}, clause.address)
+            h("a", {"class": "addr", "href": chip_href, "aria-label": f"{self.name} {clause.address}"}, clause.address)
             if chip_href
             else h("span", {"class": "addr"}, clause.address)
         )

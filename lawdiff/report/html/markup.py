@@ -18,8 +18,8 @@ line breaks and serialized); the output is the same HTML.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
-import itertools
 import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -92,7 +92,8 @@ _BLOCKS = frozenset(
     (
         *("html", "head", "body", "meta", "link", "title", "script", "style", "header", "nav", "main", "footer"),
         *("section", "article", "div", "p", "h1", "h2", "h3", "h4", "table", "caption", "colgroup", "col"),
-        *("thead", "tbody", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd", "details", "summary", "label"),
+        *("thead", "tfoot", "tbody", "tr", "td", "th", "ul", "ol", "li", "dl", "dt", "dd", "details", "summary"),
+        "label",
     )
 )
 # No line break is added inside these (a heading, an item, a cell head read
@@ -190,27 +191,43 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
             flat = _flatten(children, [])
             break
     breaks: bool | None = None  # worked out at the first block child
+    blank = True  # nothing but white space so far
     for child in flat:
         kind = type(child)
         if kind is Markup:
             parts.append(child)  # type: ignore[arg-type]
+            if blank and not child.isspace():  # type: ignore[union-attr]
+                blank = False
         elif kind is _Block:
             if breaks is None:
                 breaks = info.breaks and not (attrs and LAW in str(attrs.get("class") or "").split())
             if breaks:
                 # Before a first child that is a block (nothing but blank text before it).
-                if len(parts) == 1 or all(p.isspace() for p in itertools.islice(parts, 1, None)):
+                if blank:
                     parts.append("\n")
                 parts.append(child)  # type: ignore[arg-type]
                 if not info.phrasing:
                     parts.append("\n")
             else:
                 parts.append(child)  # type: ignore[arg-type]
+            blank = False
         elif child:  # a plain string (None and "" add nothing)
             text: str = child  # type: ignore[assignment]
             parts.append(text if _TEXT_SPECIAL.search(text) is None else escape(text))
+            if blank and not text.isspace():
+                blank = False
     parts.append(info.end)
     return (_Block if info.block else Markup)("".join(parts))
+
+
+@functools.cache
+def span(cls: str, text: str) -> Markup:
+    """``<span class="cls">text</span>``, made once: a badge or a flag, the same on thousands of rows.
+
+    Only for the code's own words (kinds of change, flag names): a cache of
+    law text would keep it all alive.
+    """
+    return h("span", {"class": cls}, text)
 
 
 def raw_text(tag: str, text: str) -> Markup:
@@ -224,6 +241,11 @@ def raw_text(tag: str, text: str) -> Markup:
     if re.search(f"</{tag}", text, re.IGNORECASE) or "<!--" in text:
         raise LawdiffBug(f"an inline <{tag}> would end early")
     return _Block(f"<{tag}>{text}</{tag}>")
+
+
+def scroll_box(label: str, content: Child) -> Markup:
+    """A wide table in a box that scrolls sideways: focusable and named, so that a keyboard can scroll it."""
+    return h("div", {"class": "scroll", "tabindex": "0", "role": "region", "aria-label": label}, content)
 
 
 def _section(sid: str, heading: list[Child], cls: str | None, *content: Child) -> Markup:
@@ -283,8 +305,17 @@ def _head(title: str, root: str, inline: bool) -> Markup:
 def document(title: str, root: str, body_class: str, *body: Child, inline: bool = False) -> str:
     """A whole page: doctype, ``<head>`` and a ``<body>`` of class ``body_class`` holding ``body``."""
     script = raw_text("script", _asset("report.js")) if inline else None
-    html = h("html", {"lang": "en"}, _head(title, root, inline), h("body", {"class": body_class}, *body, script))
+    html = h(
+        "html",
+        {"lang": "en"},
+        _head(title, root, inline),
+        h("body", {"class": body_class}, _SKIP, *body, script),
+    )
     return f"<!DOCTYPE html>\n{html}\n"
+
+
+# The first thing a keyboard reaches: past the navigation, to the page's own content.
+_SKIP = h("a", {"class": "skip", "href": "#top"}, "Skip to the content")
 
 
 def _footer(thresholds: Thresholds) -> Markup:
@@ -293,5 +324,5 @@ def _footer(thresholds: Thresholds) -> Markup:
         "footer",
         {"class": "site-footer"},
         h("p", None, f"Made by {GENERATOR}. Law text is shown as read from the sources, never translated or altered."),
-        h("p", {"class": "thresholds"}, f"Alignment thresholds: {values}."),
+        h("details", {"class": "thresholds"}, h("summary", None, "Alignment thresholds"), h("p", None, f"{values}.")),
     )

@@ -6,13 +6,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
-from lawdiff.diff import Change, ChangeKind, Op, Piece, RefChange, word_diff
+from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, RefChange, word_diff
 from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
-from lawdiff.diff.records import RefStatus
+from lawdiff.diff.records import Flag, RefStatus, Signal
 from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import Child, Markup, _section, h
-from lawdiff.report.site import Annotator, Site, anchor, pair_id
+from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h, span
+from lawdiff.report.site import Annotator, Site, anchor, correlation_file, pair_id
 
 # ---------------------------------------------------------------------------
 # The side-by-side view of one pair
@@ -89,12 +89,52 @@ def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale
     return ", ".join(parts)
 
 
-def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None = None, stale: int = 0) -> Markup:
+@dataclass(frozen=True, slots=True)
+class SignificanceCounts:
+    """How many of a pair's changes may change a rule, and which flags they raised.
+
+    normative: differences with any flag but ``reference``.
+    wording: the other differences whose words changed, editorial-only ones
+        not counted (they are counted under their kind).
+    flags: per flag, how many differences raised it.
+    """
+
+    normative: int
+    wording: int
+    flags: dict[str, int]
+
+
+def significance_counts(changes: Iterable[Change]) -> SignificanceCounts:
+    """Counted over the differences both corpora could hold, each change once."""
+    normative = wording = 0
+    flags = {f.value: 0 for f in Flag}
+    seen: set[int] = set()
+    for ch in changes:
+        if not ch.is_difference or not ch.counterpart_in_corpus or id(ch) in seen:
+            continue
+        seen.add(id(ch))
+        for sig in ch.signals:
+            flags[sig.flag.value] += 1
+        if ch.normative:
+            normative += 1
+        elif not ch.editorial_only and any(p.op is not Op.EQUAL for p in ch.diff):
+            wording += 1
+    return SignificanceCounts(normative, wording, flags)
+
+
+def counts_list(
+    counts: Mapping[str, int],
+    editorial: Mapping[str, int] | None = None,
+    stale: int = 0,
+    significance: SignificanceCounts | None = None,
+) -> Markup:
     """The counts of a comparison in the order the committee reads them.
 
     First the kinds, under which every change counts once (an editorial-only
     change counts as modified, and says so in brackets); then, apart, what
-    is true of some of those changes (renumbered, moved, titles changed).
+    is true of some of those changes (renumbered, moved, titles changed);
+    then how many are normative (a flag other than ``reference``) and how
+    many other changes of wording there are, with the flags raised.
     """
     editorial = editorial or {}
     kinds: list[Child] = [
@@ -123,7 +163,30 @@ def counts_list(counts: Mapping[str, int], editorial: Mapping[str, int] | None =
         flags.append(
             h("li", {"class": "n stale"}, h("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}")
         )
-    return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags))
+    sig = None
+    if significance is not None:
+        raised = [f"{n} {flag}" for flag, n in significance.flags.items() if n]
+        sig = h(
+            "ul",
+            {"class": "significance"},
+            h("li", {"class": "of"}, "of the differences:"),
+            h(
+                "li",
+                {"class": "zero" if significance.normative == 0 else "n normative"},
+                h("b", None, str(significance.normative)),
+                " normative",
+            ),
+            h(
+                "li",
+                {"class": "zero" if significance.wording == 0 else "n"},
+                h("b", None, str(significance.wording)),
+                " other changes of wording",
+            ),
+            h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
+        )
+    return h(
+        "div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig
+    )
 
 
 def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:
@@ -172,47 +235,90 @@ def kind_cell(
     moved_targets: Mapping[str, tuple[str, ...]] | None = None,
     rowspan: int = 1,
     extra: Markup | None = None,
+    history: Markup | None = None,
 ) -> Markup:
-    """The middle column: what kind of change, in words.
+    """The middle column: what kind of change, in words; its flags; the clause's history.
 
     ``moved_targets``: where the old targets of stale references went.
+    What only some readers need (the similarity score, the change's id, the
+    alignment's score and reasons) is behind a ``details`` disclosure, so that
+    the column reads as the kind of change and what it touched.
     """
     head = "heading " if ch.aspect is Aspect.TITLE else ""
-    out: list[Child] = [h("span", {"class": f"badge b-{ch.kind.value}"}, head + _KIND_WORD[ch.kind.value])]
+    out: list[Child] = [span(f"badge b-{ch.kind.value}", head + _KIND_WORD[ch.kind.value])]
     if ch.editorial_only:
         out += [" ", _BADGE_EDITORIAL]
     if ch.stale_references:
         out += [" ", _BADGE_STALE]
     if ch.title_changed and ch.aspect is Aspect.TEXT:
         out += [" ", _BADGE_TITLE]
+    if ch.uncertain:
+        out += [" ", _BADGE_UNCERTAIN]
     if ch.renumbered:
         out.append(
             h("div", {"class": "renum"}, _BADGE_RENUMBERED, " ", h("span", {"class": "arrow"}, _arrow(ch.old, ch.new)))
         )
     if ch.moved:
         out.append(h("div", {"class": "moved"}, _BADGE_MOVED, " ", _moves(ch, pv_old, pv_new, page)))
-    if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
-        out.append(h("div", {"class": "sim"}, _similarity(ch)))
+    if ch.signals and ch.is_difference:
+        out.append(flag_list(ch.signals, words=bool(ch.old and ch.new)))
     if not ch.counterpart_in_corpus:
         other = pv_old.name if ch.new else pv_new.name
         out.append(h("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
-    if ch.uncertain:
-        out.append(
-            h(
-                "details",
-                {"class": "why"},
-                h("summary", None, f"uncertain match (score {ch.score:.2f})"),
-                h("ul", None, [h("li", None, r) for r in ch.reasons]),
-            )
-        )
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         moved = moved_targets or {}
         items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
         out.append(h("ul", {"class": "refs"}, items))
+    if history is not None:
+        out.append(history)
+    out.append(_more(ch))
     if extra is not None:
         out.append(extra)
     return h("td", {"class": "kind", "rowspan": str(rowspan) if rowspan > 1 else None}, out)
+
+
+def _more(ch: Change) -> Markup:
+    """The numbers behind a row, for whoever wants them: similarity, id, the alignment's evidence."""
+    # Plain text, one line each (no list): this is in every row of every page.
+    items: list[Child] = []
+    if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
+        items += [h("span", {"class": "sim"}, _similarity(ch)), _BR]
+    if ch.uncertain:
+        items += [f"match score {ch.score:.2f}: {'; '.join(ch.reasons)}", _BR]
+    if ch.pinned_by:
+        items += [f"linked by hand by {ch.pinned_by}", _BR]
+    if ch.id:
+        items += ["id ", h("code", None, ch.id[:SHORT_ID])]
+    return h("details", {"class": "more"}, _MORE, items)
+
+
+_MORE = h("summary", None, "details")
+_BR = h("br")
+
+
+def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
+    """The significance flags of a change, each with the words that raised it (removed, then added).
+
+    The flags are hints for the committee, which decides; an added or removed
+    clause's flags would name every word of their kind, so ``words=False``
+    gives the flags alone.
+    """
+    items: list[Child] = []
+    for s in signals:
+        shown: list[Child] = []
+        if words:
+            shown = [[" ", h("del", None, w)] for w in s.removed]
+            shown += [[" ", h("ins", None, w)] for w in s.added]
+        items.append(
+            h(
+                "li",
+                {"class": f"flag f-{s.flag.value}"},
+                span("fl", s.flag.value),
+                h("span", {"class": "w", "lang": "nl"}, shown) if shown else None,
+            )
+        )
+    return h("ul", {"class": "sig", "aria-label": "What the change touched"}, items)
 
 
 _BADGE_EDITORIAL = h("span", {"class": "badge b-editorial"}, "editorial only")
@@ -220,6 +326,7 @@ _BADGE_STALE = h("span", {"class": "badge b-stale"}, "stale reference")
 _BADGE_TITLE = h("span", {"class": "badge b-title"}, "title changed")
 _BADGE_RENUMBERED = h("span", {"class": "badge b-renumbered"}, "renumbered")
 _BADGE_MOVED = h("span", {"class": "badge b-moved"}, "moved")
+_BADGE_UNCERTAIN = h("span", {"class": "badge b-uncertain"}, "uncertain match")
 
 
 def _moves(ch: Change, old: Edition, new: Edition, page: _Page) -> list[Child]:
@@ -246,6 +353,8 @@ class _PairContext:
     new: Edition
     prefix: str  # id prefix of this view's clause blocks
     moved_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # of stale references
+    # The link to a clause's history page (edition, address) -> href, or None where there is none.
+    history: Callable[[str, str], str | None] | None = None
 
 
 def _block_id(ctx: _PairContext, edition: str, address: str, heading: bool = False) -> str:
@@ -258,13 +367,15 @@ def pair_table(
     changes: Iterable[Change],
     page: _Page,
     chip: Callable[[str, str, str], str | None],
-    caption: str,
+    caption: Child,
     annotate: Annotator | None = None,
+    running: tuple[str, str] | None = None,
 ) -> Markup:
     """The side-by-side table: old | change | new, one ``tbody`` per change.
 
     A split puts its one old clause beside its several new ones (the old
-    cell spans their rows); a merge the other way round.
+    cell spans their rows); a merge the other way round.  ``running``: the
+    running head and foot of the printed pages (see :func:`running_rows`).
     """
     old_r = _Clauses(page, ctx.old)
     new_r = _Clauses(page, ctx.new)
@@ -286,6 +397,7 @@ def pair_table(
         return href
 
     fns = (fn_href(ctx.old.name, in_view_old), fn_href(ctx.new.name, in_view_new))
+    head, foot = running_rows(*running, 3) if running else (None, None)
     return h(
         "table",
         {"class": "sbs"},
@@ -294,6 +406,7 @@ def pair_table(
         h(
             "thead",
             None,
+            head,
             h(
                 "tr",
                 None,
@@ -302,8 +415,38 @@ def pair_table(
                 h("th", {"scope": "col", "class": "new"}, _edition_head(ctx.new)),
             ),
         ),
+        foot,
         [_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled, annotate) for ch in changes],
     )
+
+
+def running_rows(head: str, foot: str, columns: int) -> tuple[Markup, Markup]:
+    """A table's running head and foot on paper: the first row of its ``thead``, and its ``tfoot``.
+
+    A browser repeats a table's head and foot on every printed page the table
+    runs over (Chromium, Firefox and WebKit alike), so these carry the pair,
+    the sources and lawdiff's version onto each page of a printed pair,
+    without the overlap that fixed-position boxes give; the page number is
+    the stylesheet's (``@page`` margin box) or the browser's own footer.  On
+    screen they are not shown.
+    """
+    return (
+        h("tr", {"class": "running", "aria-hidden": "true"}, h("td", {"colspan": str(columns)}, head)),
+        h(
+            "tfoot",
+            {"class": "running", "aria-hidden": "true"},
+            h("tr", None, h("td", {"colspan": str(columns)}, foot)),
+        ),
+    )
+
+
+def left_right(number: str, old: str, new: str) -> list[Child]:
+    """``Article 45: 2007 (left) and 2017 (right)``; the sides are not said where the columns stack (a phone)."""
+    return [f"{number}: {old} ", _LEFT, f" and {new} ", _RIGHT]
+
+
+_LEFT = h("span", {"class": "lr"}, "(left)")
+_RIGHT = h("span", {"class": "lr"}, "(right)")
 
 
 _COLGROUP = h(
@@ -342,6 +485,10 @@ def _change_rows(
         classes.append("renumbered")
     if ch.editorial_only:
         classes.append("editorial")
+    if ch.is_difference and ch.signals:
+        if ch.normative:
+            classes.append("normative")
+        classes.extend(f"f-{s.flag.value}" for s in ch.signals)
     olds = [c for c in (ctx.old.find(a) for a in ch.old) if c is not None]
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
     if any(c.kind is Kind.FOOTNOTE for c in olds + news):
@@ -385,14 +532,30 @@ def _change_rows(
             "tr",
             None,
             _side_cell("old", ctx.old, old_blocks, i, n, ch),
-            kind_cell(ch, ctx.old, ctx.new, page, ctx.moved_targets, n, note.markup if note else None)
+            kind_cell(
+                ch, ctx.old, ctx.new, page, ctx.moved_targets, n, note.markup if note else None, _history_link(ch, ctx)
+            )
             if i == 0
             else None,
             _side_cell("new", ctx.new, new_blocks, i, n, ch),
         )
         for i in range(n)
     ]
-    return h("tbody", {"class": " ".join(classes)}, rows)
+    # The change's id is the row's second anchor (the clauses' anchors are the citation contract).
+    ident = page.claim(f"change-{ch.id[:SHORT_ID]}") if ch.id else None
+    return h("tbody", {"class": " ".join(classes), "id": ident}, rows)
+
+
+def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:
+    """``history of 2017 45C4(b)``: the new clause's history, or for a removal the old one's."""
+    if ctx.history is None:
+        return None
+    for edition, addresses in ((ctx.new.name, ch.new), (ctx.old.name, ch.old)):
+        for a in addresses:
+            href = ctx.history(edition, a)
+            if href:
+                return h("a", {"class": "hist", "href": href, "aria-label": f"history of {edition} {a}"}, "history")
+    return None
 
 
 def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int, ch: Change) -> Markup | None:
@@ -412,27 +575,66 @@ def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int
 
 def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
     pid = pair_id(pv.old.name, pv.new.name)
-    ctx = _PairContext(pv.old, pv.new, pid, pv.moved_targets)
+    path = page.path
+    ctx = _PairContext(pv.old, pv.new, pid, pv.moved_targets, lambda e, a: site.history_href(e, a, path))
 
     def chip(edition: str, address: str, _ident: str) -> str | None:
-        return site.href(edition, address, page.path)
+        return site.href(edition, address, path)
 
+    pair = f"{pv.old.name} → {pv.new.name}"
+    root = "../" if "/" in path else ""
+    links = h(
+        "p",
+        {"class": "pair-links"},
+        h("a", {"class": "print-link", "href": f"#print-{pid}"}, "Print this pair"),
+        " · ",
+        h("a", {"href": f"{root}{correlation_file(pv.old.name, pv.new.name)}"}, f"Correlation table {pair}"),
+    )
+    # "Print this pair" leads to this (empty) target: while it is the page's
+    # :target, the print stylesheet prints this section alone (see report.css).
+    # A separate printable page per pair would double the report's size; a
+    # target needs no script (report.js only opens the print dialog at once)
+    # and the reader's own Ctrl-P prints what the screen says it will.
+    target = h("span", {"class": "print-target", "id": f"print-{pid}"})
+    note = h(
+        "p",
+        {"class": "print-note"},
+        f"Printing this page now gives {pair} alone (Ctrl+P, or the browser's Print). ",
+        h("a", {"href": "#top"}, "Print the whole page instead"),
+        ".",
+    )
+    running = (
+        f"Article {number} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
+        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+    )
     section = _section(
         pid,
-        [f"{pv.old.name} → {pv.new.name} ", _heat_tag(pv.heat)],
+        [f"{pair} ", _heat_tag(pv.heat)],
         "pair",
-        counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale),
+        target,
+        links,
+        note,
+        counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale, significance_counts(pv.changes)),
         pair_table(
             ctx,
             pv.changes,
             page,
             chip,
-            f"Article {number}: {pv.old.name} (left) and {pv.new.name} (right)",
+            left_right(f"Article {number}", pv.old.name, pv.new.name),
             site.annotate,
+            running,
         ),
     )
-    page.ids.update({pid, f"{pid}-h"})
+    page.ids.update({pid, f"{pid}-h", f"print-{pid}"})
     return section
+
+
+def sources_line(e: Edition, number: str) -> str:
+    """``2017 (3e druk): 2017/nuxt-artikel-45.payload.json``: the files an edition's article was read from."""
+    art = e.find(number)
+    files = list(dict.fromkeys(c.source.file for c in art.walk() if c.source.file)) if art is not None else []
+    printing = ", ".join(e.printings)
+    return f"{e.name}" + (f" ({printing})" if printing else "") + (f": {', '.join(files)}" if files else "")
 
 
 def _heat_tag(heat: Heat) -> Markup:

@@ -1,0 +1,326 @@
+"""The committee's review in the static report, as it stood when the report was made.
+
+Read-only: each change's row shows its status, assignee and comment thread
+(through :attr:`Site.annotate`, the hook ``lawdiff serve`` uses for its
+form); a decision made on an earlier text of the change is shown as
+outdated, beside the text it was made on; the index and the article pages
+count the open, queried and decided changes of each article; ``review.html``
+lists the decisions that sit on no change of the report (outdated ones
+too, for a check at one glance), and the hand corrections naming clauses
+that are gone.  All of it is read from the :class:`ReviewView` that
+:func:`lawdiff.review.attach` made: nothing is worked out here but counts.
+
+Comments and names are people's text: escaped like everything else by the
+builder, and their control characters (a terminal escape, a bidirectional
+override) shown as escapes, as ``review list`` shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from lawdiff.diff import SHORT_ID, Change, Op, word_diff
+from lawdiff.diff.article import ArticleView
+from lawdiff.report.html.law import law_text
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
+from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, article_file
+
+if TYPE_CHECKING:
+    from lawdiff.review import Comment, Decision, Entry, ReviewView
+
+# The statuses that close a change (the others are open or queried).
+DECIDED = ("accepted", "translation-fix", "rejected")
+# The order the filter and the counts name them in.
+STATUS_ORDER = ("open", "query", "accepted", "translation-fix", "rejected")
+
+
+def _clean(text: str) -> str:
+    from lawdiff.review.render import clean
+
+    return clean(text)
+
+
+def _when(at: str) -> str:
+    """``2024-05-14T10:02:03.123456Z`` -> ``2024-05-14 10:02 UTC``."""
+    return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
+
+
+def reviewed(ch: Change, entry: Entry | None) -> bool:
+    """Whether a change is one the committee reviews: a difference (or a stale reference), or one decided on."""
+    return ch.noteworthy or (entry is not None and entry.decision is not None)
+
+
+def annotator(view: ReviewView) -> Annotator:
+    """The hook that adds each change's review to its row (see :attr:`Site.annotate`)."""
+
+    def annotate(ch: Change, _old: str, _new: str) -> Annotation | None:
+        entry = view.entries.get(ch.id)
+        if not reviewed(ch, entry):
+            return None
+        status = entry.status.value if entry is not None else "open"
+        classes = ("reviewed", f"r-{status}")
+        if entry is None or entry.decision is None:
+            return Annotation(classes, h("div", {"class": "review"}, _status_line(status, "", None)))
+        outdated = entry.state.value == "outdated"
+        return Annotation(
+            (*classes, "r-outdated") if outdated else classes,
+            h(
+                "div",
+                {"class": "review"},
+                _status_line(status, entry.assignee, entry.decision),
+                _outdated(entry.decision, ch) if outdated else None,
+                _thread(entry.comments),
+                _earlier(entry.earlier),
+            ),
+        )
+
+    return annotate
+
+
+def _status_line(status: str, assignee: str, d: Decision | None) -> Markup:
+    return h(
+        "p",
+        {"class": "rstatus"},
+        h("span", {"class": "vh"}, "Review: "),
+        h("span", {"class": f"rbadge s-{status}"}, status),
+        f" · assigned to {_clean(assignee)}" if assignee else None,
+        h("span", {"class": "by"}, f" · {_clean(d.author)}, {_when(d.updated)}") if d is not None else None,
+    )
+
+
+def _outdated(d: Decision, ch: Change) -> Markup:
+    """A decision made on an earlier text: that text, and what changed in it since (``<del>``/``<ins>``)."""
+    texts: list[Child] = []
+    for side, made, now in (("old", d.old_texts, ch.old_texts), ("new", d.new_texts, ch.new_texts)):
+        if made == now:
+            continue
+        pieces = word_diff("\n".join(made), "\n".join(now))
+        texts.append(
+            h(
+                "details",
+                {"class": "since"},
+                h("summary", None, f"the {side} text it was decided on, with the changes since"),
+                law_text("tx inline", [(p.op, p.text) for p in pieces]),
+            )
+        )
+    return h(
+        "div",
+        {"class": "outdated"},
+        h(
+            "p",
+            None,
+            h("b", None, "Outdated:"),
+            f" decided on an earlier text ({d.id[:SHORT_ID]}, {_when(d.updated)}).",
+        ),
+        texts,
+    )
+
+
+def _thread(comments: Iterable[Comment]) -> Markup | None:
+    items = [
+        h(
+            "li",
+            None,
+            h("span", {"class": "who"}, _clean(c.author)),
+            f", {_when(c.created)}" + (f", edited {_when(c.edited)}" if c.edited else "") + ": ",
+            h("span", {"class": "ctext"}, _clean(c.text)),
+        )
+        for c in comments
+    ]
+    return h("ol", {"class": "thread", "aria-label": "Comments"}, items) if items else None
+
+
+def _earlier(decisions: Sequence[Decision]) -> Markup | None:
+    if not decisions:
+        return None
+    return h(
+        "p",
+        {"class": "earlier"},
+        "Earlier: ",
+        "; ".join(f"{d.status.value} on {d.id[:SHORT_ID]} ({_when(d.updated)}, {_clean(d.author)})" for d in decisions),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Counts
+
+
+def article_tally(view: ReviewView, a: ArticleView) -> dict[str, int]:
+    """Open, query and decided changes of an article (each change once), and how many are outdated."""
+    out = {"open": 0, "query": 0, "decided": 0, "outdated": 0}
+    seen: set[str] = set()
+    for pv in a.pairs:
+        for ch in pv.changes:
+            entry = view.entries.get(ch.id)
+            if ch.id in seen or not reviewed(ch, entry):
+                continue
+            seen.add(ch.id)
+            status = entry.status.value if entry is not None else "open"
+            out["decided" if status in DECIDED else status] += 1
+            out["outdated"] += entry is not None and entry.state.value == "outdated"
+    return out
+
+
+def tally_text(t: dict[str, int]) -> str:
+    """``3 open, 1 query, 5 decided (1 outdated)``."""
+    text = f"{t['open']} open, {t['query']} query, {t['decided']} decided"
+    return text + (f" ({t['outdated']} outdated)" if t["outdated"] else "")
+
+
+def review_counts(site: Site, a: ArticleView) -> Markup | None:
+    """The article page's line of review counts (nothing without a review)."""
+    if site.review is None or not a.pairs:
+        return None
+    return h(
+        "p",
+        {"class": "review-counts"},
+        "Committee review, as of this report: ",
+        tally_text(article_tally(site.review, a)),
+        ". ",
+        h("a", {"href": f"../{REVIEW_FILE}"}, "Decisions that sit on no change"),
+        ".",
+    )
+
+
+# ---------------------------------------------------------------------------
+# The page of decisions that sit on no change
+
+
+def review_page(site: Site) -> str:
+    """``review.html``: outdated, orphaned and not-compared decisions, and stale corrections."""
+    view = site.review
+    assert view is not None
+    rows = _changes_by_id(site)
+    where: Callable[[str], tuple[str, str] | None] = rows.get
+    total = _total(site, view)
+    outdated = [
+        _decision_item(o.decision, view, _link(where(o.change), f"now on change {o.change[:SHORT_ID]}"))
+        for o in view.outdated
+    ]
+    orphaned = [_decision_item(d, view, None) for d in view.orphaned]
+    not_compared = [_decision_item(d, view, None) for d in view.not_compared]
+    stale = [
+        h(
+            "li",
+            None,
+            h("code", None, s.correction.id[:SHORT_ID]),
+            f" {s.correction.kind.value} ",
+            ", ".join(f"{s.correction.old_edition}:{a}" for a in s.correction.old),
+            " = " if s.correction.kind.value == "pin" else " ≠ ",
+            ", ".join(f"{s.correction.new_edition}:{a}" for a in s.correction.new),
+            f" (by {_clean(s.correction.author)}, {_when(s.correction.created)}): no longer in the corpus: ",
+            ", ".join(s.missing),
+        )
+        for s in view.stale_corrections
+    ]
+
+    def part(sid: str, title: str, hint: str, items: list[Markup]) -> Markup:
+        body: Child = h("ol", {"class": "decisions"}, items) if items else h("p", {"class": "note"}, "None.")
+        return _section(sid, [f"{title} ({len(items)})"], None, h("p", {"class": "hint"}, hint), body)
+
+    main = h(
+        "main",
+        {"id": "top", "tabindex": "-1"},
+        h("h1", None, "Committee review: decisions that sit on no change"),
+        h(
+            "p",
+            {"class": "lead"},
+            "The review store as it stood when this report was made: ",
+            tally_text(total),
+            " over the report's changes. Each change's own decision is shown in its row; these are the ones "
+            "that are not, or not as made.",
+        ),
+        part(
+            "outdated",
+            "Outdated",
+            "Decided on an earlier text of a change: shown in the change's row beside the current text, never "
+            "applied to it.",
+            outdated,
+        ),
+        part("orphaned", "Orphaned", "Their clauses are no longer in the editions compared.", orphaned),
+        part("not-compared", "Not compared", "On a pair of editions this report does not compare.", not_compared),
+        part(
+            "stale-corrections",
+            "Hand corrections naming clauses that are gone",
+            "Corrections of the alignment that name a clause no edition of the corpus holds any more.",
+            stale,
+        ),
+    )
+    return document(
+        "Committee review · lawdiff report",
+        "",
+        "review",
+        h("nav", {"class": "crumbs", "aria-label": "Report"}, h("a", {"href": "index.html"}, "Index"), " › Review"),
+        main,
+        _footer(site.thresholds),
+    )
+
+
+def _total(site: Site, view: ReviewView) -> dict[str, int]:
+    out = {"open": 0, "query": 0, "decided": 0, "outdated": 0}
+    for a in site.articles:
+        for k, v in article_tally(view, a).items():
+            out[k] += v
+    return out
+
+
+def _changes_by_id(site: Site) -> dict[str, tuple[str, str]]:
+    """Change id -> (page, row anchor) for every change the report shows."""
+    out: dict[str, tuple[str, str]] = {}
+    for a in site.articles:
+        for pv in a.pairs:
+            for ch in pv.changes:
+                out.setdefault(ch.id, (article_file(a.number), f"change-{ch.id[:SHORT_ID]}"))
+    return out
+
+
+def _link(where: tuple[str, str] | None, text: str) -> Markup:
+    if where is None:
+        return h("span", None, text)
+    return h("a", {"href": f"{where[0]}#{where[1]}"}, text)
+
+
+def _decision_item(d: Decision, view: ReviewView, now: Markup | None) -> Markup:
+    made: list[Child] = []
+    for edition, addresses, texts in ((d.old_edition, d.old, d.old_texts), (d.new_edition, d.new, d.new_texts)):
+        for address, text in zip(addresses, texts, strict=False):
+            made.append(
+                h(
+                    "div",
+                    {"class": "made"},
+                    h("span", {"class": "addr"}, f"{edition} {address}"),
+                    " ",
+                    law_text("tx inline", [(Op.EQUAL, text)]),
+                )
+            )
+    where = ", ".join(d.old or d.new)
+    return h(
+        "li",
+        {"class": f"decision r-{d.status.value}"},
+        h(
+            "p",
+            None,
+            h("code", None, d.id[:SHORT_ID]),
+            " ",
+            h("span", {"class": f"rbadge s-{d.status.value}"}, d.status.value),
+            f" · {d.old_edition} → {d.new_edition} {d.kind} ",
+            where,
+            f" · {_clean(d.author)}, {_when(d.updated)}",
+            f" · assigned to {_clean(d.assignee)}" if d.assignee else None,
+            [" · ", now] if now is not None else None,
+        ),
+        h("p", {"class": "sl"}, "Made on:"),
+        made,
+        _thread(view.comments.get(d.id, ())),
+    )
+
+
+def matrix_cell(view: ReviewView, a: ArticleView) -> Markup:
+    """The index's review column: the article's open, query and decided changes."""
+    t = article_tally(view, a)
+    return h(
+        "td",
+        {"class": "rcount" + ("" if t["open"] + t["query"] else " done")},
+        f"{t['open']} open · {t['query']} query · {t['decided']} decided",
+    )

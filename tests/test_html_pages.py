@@ -1,0 +1,185 @@
+"""What issue 12 added to the report's pages, read from the HTML (no browser).
+
+The list of changes at the top of an article page, the flags on the rows,
+the correlation tables, the wording of the index, the print targets and the
+markup that screen readers need.  Every page is also checked by
+``test_html.check_pages`` (valid HTML5, every link leads somewhere).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from test_html import CORPUS, check_pages, run
+
+from lawdiff.corpus import Corpus
+from lawdiff.diff import Study
+from lawdiff.diff import correlate as table
+from lawdiff.report import site
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, etree._Element]:
+    out = tmp_path_factory.mktemp("report") / "r"
+    assert run("report", "-o", str(out))[0] == 0
+    return check_pages(out)
+
+
+def _text(e: etree._Element, path: str = ".") -> str:
+    return " ".join(str(e.xpath(f"string({path})")).split())
+
+
+def _row(root: etree._Element, ident: str) -> etree._Element:
+    found = root.xpath(f"//tbody[.//*[@id='{ident}']]")
+    assert found, ident
+    return found[0]  # type: ignore[no-any-return]
+
+
+def test_the_top_of_an_article_page_lists_each_pairs_changes_newest_first(
+    pages: dict[str, etree._Element], corpus: Corpus
+) -> None:
+    root = pages["articles/45.html"]
+    glance = root.xpath("//section[@id='glance']")[0]
+    pairs = glance.xpath("div[@class='glance-pair']")
+    assert [_text(p, "h3/a") for p in pairs] == ["2007 → 2017", "1963 → 2007"]
+    assert [p.xpath("string(h3/a/@href)") for p in pairs] == ["#diff-2007-2017", "#diff-1963-2007"]
+    plan = site.plan(corpus)
+    a45 = plan.article("45")
+    assert a45 is not None
+    for block, pv in zip(pairs, reversed(a45.pairs), strict=True):
+        lines = block.xpath("ol/li")
+        listed = [ch for ch in pv.changes if ch.noteworthy]
+        assert len(lines) == len(listed) > 0
+        for li, ch in zip(lines, listed, strict=True):
+            # Address, kind, flags, first words; its row; its history.
+            href = li.xpath("string(a[@class='addr']/@href)")
+            assert href.startswith(f"#diff-{pv.old.name}-{pv.new.name}-"), href
+            assert _row(root, href[1:]) is not None
+            assert _text(li, "span[contains(@class, 'badge')][1]").endswith(ch.kind.value)
+            assert [_text(f) for f in li.xpath("span[contains(@class, 'flag')]")] == [s.flag.value for s in ch.signals]
+            assert li.xpath("string(a[@class='hist']/@href)").startswith("45-history.html#")
+    first = pairs[0].xpath("ol/li")
+    c4b = next(li for li in first if _text(li, "a[@class='addr']") == "45C4(b)")
+    assert _text(c4b, "span[@class='gist']").startswith("De leider mag een onbedoeld aangeduide kaart van de")
+    assert c4b.xpath("string(a[@class='addr']/@aria-label)") == "2017 45C4(b)"
+    renumbered = next(li for li in first if "45E1" in _text(li, "a[@class='addr']"))
+    assert _text(renumbered, "a[@class='addr']") == "45E.p1 → 45E1"
+    assert _text(pairs[0], "p[@class='hint']") == "7 clauses unchanged in place, not listed."
+
+
+def test_rows_carry_their_flags_with_the_words_and_a_history_link(pages: dict[str, etree._Element]) -> None:
+    root = pages["articles/45.html"]
+
+    def flags(ident: str) -> dict[str, str]:
+        return {
+            _text(li, "span[@class='fl']"): _text(li, "span[@class='w']")
+            for li in _row(root, ident).xpath(".//ul[@class='sig']/li")
+        }
+
+    # The seed cases of issue 12, 2007 -> 2017.
+    assert flags("diff-2007-2017-2017-45C4a") == {"modal": "moet", "reference": "47"}
+    assert flags("diff-2007-2017-2017-45D1") == {"reference": "16D 16C"}
+    assert flags("diff-2007-2017-2017-45C2a") == {}
+    assert set(flags("diff-2007-2017-2017-45C4b")) >= {"actor", "modal", "reference"}
+    c4a = _row(root, "diff-2007-2017-2017-45C4a")
+    assert c4a.xpath("string(.//ul[@class='sig']/li[1]//del)") == "moet"  # removed words struck, added underlined
+    assert c4a.xpath("string(.//ul[@class='sig']/li[2]//ins)") == "47"
+    classes = set(c4a.get("class", "").split())
+    assert {"normative", "f-modal", "f-reference"} <= classes
+    d1 = set(_row(root, "diff-2007-2017-2017-45D1").get("class", "").split())
+    assert "f-reference" in d1 and "normative" not in d1  # a retargeted reference alone is not normative
+    # An added clause's flags name no words (they would be all its words of the kind).
+    d2 = _row(root, "diff-2007-2017-2017-45D2")
+    assert d2.xpath(".//ul[@class='sig']/li") and not d2.xpath(".//ul[@class='sig']//span[@class='w']")
+    # The history of the row's clause, named for a screen reader.
+    link = c4a.xpath(".//td[@class='kind']/a[@class='hist']")[0]
+    assert link.get("href") == "45-history.html#2017-45C4a" and link.get("aria-label") == "history of 2017 45C4(a)"
+    # The row's change id: shown behind the disclosure, and the row's second anchor.
+    code = c4a.xpath("string(.//details[@class='more']//code)")
+    assert c4a.get("id") == f"change-{code}" and len(code) == 10
+    # The counts tell normative changes from other changes of wording.
+    counts = root.xpath("//section[@id='diff-2007-2017']//ul[@class='significance']")[0]
+    assert _text(counts).startswith("of the differences: 9 normative 2 other changes of wording")
+
+
+def test_a_change_of_punctuation_only_is_marked_so(pages: dict[str, etree._Element]) -> None:
+    row = _row(pages["articles/45.html"], "diff-2007-2017-2017-45C2a")
+    assert [(d.text, d.get("class")) for d in row.iter("del")] == [(",", "pu")]
+    assert [(i.text, i.get("class")) for i in row.iter("ins")] == [(";", "pu")]
+    word = _row(pages["articles/45.html"], "diff-2007-2017-2017-45C4a")
+    assert all(d.get("class") is None for d in word.iter("del") if any(c.isalpha() for c in d.text or ""))
+
+
+def test_correlation_pages_hold_the_rows_of_lawdiff_correlate_in_both_orders(
+    pages: dict[str, etree._Element], corpus: Corpus
+) -> None:
+    study = Study(corpus.select())
+    for old, new in (("1963", "2007"), ("2007", "2017")):
+        root = pages[f"correlation-{old}-{new}.html"]
+        comp = study.compare(corpus.edition(old), corpus.edition(new))
+        expected = table.rows(comp, [ch for ch in comp.changes if site.touches(ch, {"45"})])
+
+        def cells(section: str, page: etree._Element = root) -> list[tuple[str, str]]:
+            rows = page.xpath(f"//section[@id='{section}']//tbody/tr")
+            return [(_text(tr, "td[1]"), _text(tr, "td[2]")) for tr in rows]
+
+        def addresses(rows: list[table.Row] | tuple[table.Row, ...]) -> list[tuple[str, str]]:
+            return [(", ".join(r.old) or "—", ", ".join(r.new) or "—") for r in rows]
+
+        assert cells("by-old") == addresses(expected)
+        assert cells("by-new") == addresses(sorted(expected, key=table.by_new))
+        for tr in root.xpath("//tbody/tr"):
+            assert tr.xpath("string(td[3]/a/@href)").startswith("articles/45.html#change-")
+    index = pages["index.html"]
+    links = {a.get("href") for a in index.iter("a")}
+    assert {"correlation-1963-2007.html", "correlation-2007-2017.html"} <= links
+    assert "../correlation-2007-2017.html" in {a.get("href") for a in pages["articles/45.html"].iter("a")}
+
+
+def test_the_index_calls_a_pair_consecutive_only_where_it_is(pages: dict[str, etree._Element]) -> None:
+    index = pages["index.html"]
+    text = _text(index)
+    assert "consecutive" not in text
+    rows = index.xpath("//table[@class='totals']/tbody/tr")
+    heads = [_text(r, "th") for r in rows]
+    assert heads[0].startswith("1963 → 2007 1997 passed over: its corpus lacks these articles")
+    assert heads[1] == "2007 → 2017 correlation table"
+    # The heat map's cells say how many changes are normative, and name their link in words.
+    cell = index.xpath("//table[@id='matrix']//tr[.//a[@href='articles/45.html']]/td[contains(@class, 'h3')]")[0]
+    assert _text(cell, ".//span[@class='nrm']") == "9 normative"
+    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 9 normative"
+
+
+def test_every_pair_has_a_print_target_and_a_running_head_and_foot(pages: dict[str, etree._Element]) -> None:
+    root = pages["articles/45.html"]
+    for pid in ("diff-1963-2007", "diff-2007-2017"):
+        section = root.xpath(f"//section[@id='{pid}']")[0]
+        assert section.xpath("string(.//a[@class='print-link']/@href)") == f"#print-{pid}"
+        assert section.xpath(f"boolean(./span[@class='print-target'][@id='print-{pid}'])")
+        head = _text(section, ".//thead/tr[@class='running']")
+        assert head.startswith(f"Article 45 · {pid[5:9]} → {pid[10:]} · ")
+        assert _text(section, ".//tfoot[@class='running']").startswith("Made by lawdiff ")
+    head = _text(root, "//section[@id='diff-2007-2017']//thead/tr[@class='running']")
+    assert head == (
+        "Article 45 · 2007 → 2017 · 2007: 2007/wiki-Sjabloon-2007-45.txt; "
+        "2017 (3e druk): 2017/nuxt-artikel-45.payload.json"
+    )
+
+
+def test_skip_link_named_scroll_boxes_and_named_links_on_every_page(tmp_path: Path) -> None:
+    assert run("report", "--corpus", str(CORPUS), "-o", str(tmp_path / "r"))[0] == 0
+    for name, root in check_pages(tmp_path / "r").items():
+        body = root.find(".//body")
+        assert body is not None
+        first = body[0]
+        assert first.tag == "a" and first.get("href") == "#top" and first.get("class") == "skip", name
+        assert root.xpath("//main/@id") == ["top"], name
+        for box in root.xpath("//div[@class='scroll']"):
+            assert box.get("tabindex") == "0" and box.get("role") == "region" and box.get("aria-label"), name
+        for a in root.iter("a"):
+            label = a.get("aria-label") or _text(a)
+            assert label not in {"●", "history"}, (name, etree.tostring(a))
+        for chip in root.xpath("//a[@class='addr']"):
+            assert chip.get("aria-label", "").split()[0] in {"2001", "2011"}, name
