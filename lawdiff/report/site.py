@@ -28,9 +28,10 @@ from lawdiff.diff.records import Change
 from lawdiff.diff.study import Study
 from lawdiff.model import Edition, article_of, parent_address
 from lawdiff.report.files import jobs
-from lawdiff.report.html.markup import Markup
 
 if TYPE_CHECKING:
+    # Annotations only: the markup builder's package imports this module.
+    from lawdiff.report.html.markup import Markup
     from lawdiff.review.view import ReviewView
 
 # ---------------------------------------------------------------------------
