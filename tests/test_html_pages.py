@@ -90,9 +90,9 @@ def test_rows_carry_their_flags_with_the_words_and_a_history_link(pages: dict[st
     assert {"normative", "f-modal", "f-reference"} <= classes
     d1 = set(_row(root, "diff-2007-2017-2017-45D1").get("class", "").split())
     assert "f-reference" in d1 and "normative" not in d1  # a retargeted reference alone is not normative
-    # An added clause's flags name no words (they would be all its words of the kind).
+    # A clause added whole has no flags (every word of it would raise one) and is not normative.
     d2 = _row(root, "diff-2007-2017-2017-45D2")
-    assert d2.xpath(".//ul[@class='sig']/li") and not d2.xpath(".//ul[@class='sig']//span[@class='w']")
+    assert not d2.xpath(".//ul[@class='sig']") and "normative" not in d2.get("class", "").split()
     # The history of the row's clause, named for a screen reader.
     link = c4a.xpath(".//td[@class='kind']/a[@class='hist']")[0]
     assert link.get("href") == "45-history.html#2017-45C4a" and link.get("aria-label") == "history of 2017 45C4(a)"
@@ -101,7 +101,7 @@ def test_rows_carry_their_flags_with_the_words_and_a_history_link(pages: dict[st
     assert c4a.get("id") == f"change-{code}" and len(code) == 10
     # The counts tell normative changes from other changes of wording.
     counts = root.xpath("//section[@id='diff-2007-2017']//ul[@class='significance']")[0]
-    assert _text(counts).startswith("of the differences: 9 normative 2 other changes of wording")
+    assert _text(counts).startswith("of the rewordings: 8 normative 2 other changes of wording")
 
 
 def test_a_change_of_punctuation_only_is_marked_so(pages: dict[str, etree._Element]) -> None:
@@ -148,8 +148,8 @@ def test_the_index_calls_a_pair_consecutive_only_where_it_is(pages: dict[str, et
     assert heads[1] == "2007 → 2017 correlation table"
     # The heat map's cells say how many changes are normative, and name their link in words.
     cell = index.xpath("//table[@id='matrix']//tr[.//a[@href='articles/45.html']]/td[contains(@class, 'h3')]")[0]
-    assert _text(cell, ".//span[@class='nrm']") == "9 normative"
-    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 9 normative"
+    assert _text(cell, ".//span[@class='nrm']") == "8 normative"
+    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 8 normative"
 
 
 def test_every_pair_has_a_print_target_and_a_running_head_and_foot(pages: dict[str, etree._Element]) -> None:

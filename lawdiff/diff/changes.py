@@ -49,8 +49,11 @@ def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
     order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
     # What kinds of words each difference touched (the committee's hints).
+    # A clause added or removed whole has no difference to weigh: every one
+    # of its words would raise its flag, and each such clause would count as
+    # normative.  Its kind says it, and its references are listed.
     for k, ch in enumerate(changes):
-        if ch.kind is not ChangeKind.UNCHANGED or ch.title_changed:
+        if ch.old and ch.new and (ch.kind is not ChangeKind.UNCHANGED or ch.title_changed):
             signals = significance(ch, old, new)
             if signals:
                 changes[k] = replace(ch, signals=signals)

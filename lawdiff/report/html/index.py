@@ -136,7 +136,8 @@ def _pairs_section(site: Site) -> Markup:
         "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
         "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
         "those same clauses again. Normative: a change whose words touch what the rule requires (a modal verb, "
-        "a negation, who acts, a number, a condition); a retargeted reference alone is not normative.",
+        "a negation, who acts, a number, a condition); a retargeted reference alone is not normative, and a clause "
+        "added or removed whole is counted as added or removed only.",
     )
     if not site.totals:
         note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")

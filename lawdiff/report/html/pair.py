@@ -93,9 +93,12 @@ def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale
 class SignificanceCounts:
     """How many of a pair's changes may change a rule, and which flags they raised.
 
-    normative: differences with any flag but ``reference``.
-    wording: the other differences whose words changed, editorial-only ones
-        not counted (they are counted under their kind).
+    normative: rewordings (a clause on both sides: modified, split, merged)
+        with any flag but ``reference``.
+    wording: the other rewordings whose words changed, editorial-only ones
+        not counted (they are counted under their kind).  A clause added or
+        removed whole is neither: it has no flags (see
+        :func:`lawdiff.diff.changes.compare`) and is counted under its kind.
     flags: per flag, how many differences raised it.
     """
 
@@ -110,7 +113,7 @@ def significance_counts(changes: Iterable[Change]) -> SignificanceCounts:
     flags = {f.value: 0 for f in Flag}
     seen: set[int] = set()
     for ch in changes:
-        if not ch.is_difference or not ch.counterpart_in_corpus or id(ch) in seen:
+        if not ch.is_difference or not ch.counterpart_in_corpus or not (ch.old and ch.new) or id(ch) in seen:
             continue
         seen.add(id(ch))
         for sig in ch.signals:
@@ -169,7 +172,7 @@ def counts_list(
         sig = h(
             "ul",
             {"class": "significance"},
-            h("li", {"class": "of"}, "of the differences:"),
+            h("li", {"class": "of"}, "of the rewordings:"),
             h(
                 "li",
                 {"class": "zero" if significance.normative == 0 else "n normative"},
