@@ -211,6 +211,20 @@ def test_decide_and_comment_then_see_both_after_a_reload(app: object, store: Pat
     assert bert.form("/review/status")["expect"] == "accepted"
 
 
+def test_an_unchanged_clause_keeps_its_forms_behind_a_disclosure_until_someone_writes(app: object) -> None:
+    anne = Member(app, "Anne")
+    row_5 = "diff-2007-2017-2017-45C5"  # 45C5 is unchanged from 2007 to 2017
+
+    def quiet(row: str) -> bool:
+        body = lxml_html.fromstring(anne.page()).xpath(f'//tbody[.//*[@id="{row}"]]')[0]
+        return bool(body.xpath('.//details[@class="rv-quiet"]//form[@action="/review/comment"]'))
+
+    assert quiet(row_5) and not quiet(ROW_45C4B)
+    fields = anne.form("/review/comment", row=row_5)
+    assert anne.post("/review/comment", {**fields, "text": "Vertaling nakijken."}).status_code == 303
+    assert not quiet(row_5)
+
+
 def test_a_stale_form_is_refused_and_shows_the_newer_state_and_who(app: object, store: Path) -> None:
     anne, bert = Member(app, "Anne"), Member(app, "Bert")
     seen_by_bert = bert.form("/review/status")

@@ -214,6 +214,12 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         )
     if may(ctx.chair, Action.CORRECT):
         forms.append(_correct_form(ch, old, new, hidden))
+    controls: Child = forms
+    if not ch.noteworthy and entry.decision is None and not entry.comments:
+        # An unchanged clause is reviewed now and then (a translation fix):
+        # its forms wait behind a disclosure, so that the rows that changed
+        # stand out.
+        controls = h("details", {"class": "rv-quiet"}, h("summary", None, "Review this clause"), forms)
     return h(
         "div",
         {"class": "rv", "id": f"rv-{ch.id}", "data-change": ch.id, "data-status": entry.status.value},
@@ -221,7 +227,7 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         _state(ch, entry, ctx),
         _corrections(ch, old, new, ctx, hidden),
         _thread(entry),
-        forms,
+        controls,
         h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")),
     )
 
