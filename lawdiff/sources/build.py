@@ -498,18 +498,20 @@ def build_page(page: Page) -> PageTree:
 
 
 def page_strings(tree: PageTree) -> list[str]:
-    """Every string the tree holds for its page: what the lossless check counts."""
+    """Every string the tree holds for its page: what the lossless check counts.
+
+    In document order: a clause's strings, its footnotes', then its
+    children's.  Walked with a list, not a recursive inner function: that one
+    is a reference cycle, which keeps every string of the page alive while
+    the collector is paused (as it is while a corpus is read).
+    """
     out: list[str] = []
-
-    def visit(d: Draft) -> None:
-        out.extend([d.label, d.title, d.text, d.extra, d.marker])
-        for f in d.footnotes:
-            visit(f)
-        for c in d.children:
-            visit(c)
-
-    for root in tree.roots:
-        visit(root)
+    stack = list(reversed(tree.roots))
+    while stack:
+        d = stack.pop()
+        out += (d.label, d.title, d.text, d.extra, d.marker)
+        stack += reversed(d.children)
+        stack += reversed(d.footnotes)
     return out
 
 
