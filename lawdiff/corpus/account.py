@@ -233,19 +233,16 @@ def _position(loc: Loc) -> int | None:
 
 
 def _drafts(drafts: list[Draft]) -> list[Draft]:
+    """Every draft under ``drafts`` in document order: a draft, its footnotes', then its children's."""
     out: list[Draft] = []
-    for d in drafts:
+    stack = list(reversed(drafts))
+    while stack:
+        d = stack.pop()
         out.append(d)
-        out.extend(_drafts(d.footnotes))
-        out.extend(_drafts(d.children))
+        stack += reversed(d.children)
+        stack += reversed(d.footnotes)
     return out
 
 
 def _draft_notes(drafts: list[Draft]) -> list[tuple[Loc, str]]:
-    out: list[tuple[Loc, str]] = []
-    for d in drafts:
-        for n in d.notes:
-            out.append((d.source, f"{d.address}: {n}"))
-        out.extend(_draft_notes(d.footnotes))
-        out.extend(_draft_notes(d.children))
-    return out
+    return [(d.source, f"{d.address}: {n}") for d in _drafts(drafts) if d.notes for n in d.notes]

@@ -346,8 +346,9 @@ class _Reader:
     def _markers(self, text: str) -> list[tuple[int, int, str, str, str]]:
         """The footnote markers in ``text``: (start, end, number, printed, note), in order."""
         found: list[tuple[int, int, str, str, str]] = []
-        for m in _SUP_MARK.finditer(text):
-            found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
+        if not text.isascii():  # superscripts are not ASCII (and most lines are)
+            for m in _SUP_MARK.finditer(text):
+                found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
         if self.ascii_numbers:
             for m in _ASCII_MARK.finditer(text):
                 if m.group("num") in self.ascii_numbers:
@@ -376,6 +377,8 @@ class _Reader:
         links = self._links_in(text)
         marks = self._markers(text)
         if not marks:
+            if not links:
+                return _Marked(text, (), ())
             inlines = [Inline(InlineKind.LINK, s, e, t, text[s:e]) for s, e, t in links if s < e]
             return _Marked(text, tuple(inlines), ())
         cut = take_out(text, [(m[0], m[1]) for m in marks])
@@ -575,14 +578,17 @@ class _Reader:
                 )
             )
             return
-        j, blank = self._next_nonblank(i)
-        nxt = self.lines[j] if j < len(self.lines) else ""
         # 1997: "1. Leider speelt tweede kaart", a blank line, then its text.
         # 1987: "1. Informatie verstrekken" and its text on the next line; a
         # next line starting in lower case continues a sentence instead.
-        is_title = _is_capitals_title(rest) or (
-            _is_title(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
-        )
+        # (A line longer than a title is text: the common case, settled first.)
+        is_title = False
+        if len(rest) <= TITLE_MAX_CHARS:
+            j, blank = self._next_nonblank(i)
+            nxt = self.lines[j] if j < len(self.lines) else ""
+            is_title = _is_capitals_title(rest) or (
+                _is_title(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
+            )
         self.add(self._labeled(loc, LabelStyle.NUMBER, label, key, rest, is_title))
 
     def _titles_paragraph(self, i: int, line: str) -> bool:
