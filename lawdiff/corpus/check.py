@@ -23,14 +23,21 @@ is reported.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
+import multiprocessing
+import os
 import re
 import sys
 from array import array
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lawdiff.cache import Cache, key
 from lawdiff.corpus import timeline
@@ -38,12 +45,15 @@ from lawdiff.corpus.account import PageCheck
 from lawdiff.corpus.dangling import Dangling, dangling_references
 from lawdiff.corpus.merge import DRAFT_YEAR
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
-from lawdiff.errors import InputError, UsageError
+from lawdiff.errors import InputError, LawdiffBug, LawdiffError, UsageError
 from lawdiff.model import Edition, Kind, Loc, NavItem, SourceFile, article_of, natural_key, normalize_address
 from lawdiff.model.references import references_in
-from lawdiff.sources import iter_file
+from lawdiff.sources import READERS, SNIFF_BYTES, _checked, iter_file, mediawiki
 from lawdiff.sources.base import Page
 from lawdiff.sources.build import Draft, PageTree, link_spans
+
+if TYPE_CHECKING:
+    from lawdiff.sources.mediawiki.transclusion import Expanded
 
 __all__ = ["Outline", "check", "outline"]
 
@@ -235,11 +245,183 @@ def _content_hash(path: Path) -> bytes:
 
 
 def _records(path: Path, display: str, hint: str) -> Iterator[Record]:
+    """A file's pages as check keeps them; a large MediaWiki export's made in several processes."""
+    workers = jobs() - 1  # besides this process
+    if workers > 0 and _large_export(path) and "fork" in multiprocessing.get_all_start_methods():
+        with _Workers(workers) as pool:
+            render, expanded = mediawiki.read_jobs(path, display)
+            for page, page_check, page_outline in pool.records(render, expanded):
+                # iter_file's refusal of edition names lawdiff keeps for itself, page by page.
+                for _ in _checked([page]):
+                    yield page, page_check, _interned(page_outline)
+        return
     for page in iter_file(path, display, hint):
-        # timeline.read_page, looked up when called: the same tree and
-        # accounting as the full corpus gets (and the tests' stand-ins for it).
-        tree, page_check = timeline.read_page(page)
-        yield tree.page, page_check, outline(tree)
+        yield _record(page)
+
+
+def _record(page: Page) -> Record:
+    # timeline.read_page, looked up when called: the same tree and
+    # accounting as the full corpus gets (and the tests' stand-ins for it).
+    tree, page_check = timeline.read_page(page)
+    return tree.page, page_check, outline(tree)
+
+
+# ---------------------------------------------------------------------------
+# A large export in several processes
+#
+# The parent reads the export and expands each page (what needs the whole
+# dump's text); the workers make each expanded page lines, a tree, its
+# accounting and its outline (nine tenths of the time), knowing only the
+# dump's titles.  The workers are forked before the export is read: forked
+# after, each would share the parent's copy of the dump and be counted with
+# it again in its resident memory; started afresh ("spawn"), each would run
+# the caller's main script again.
+
+# An export smaller than this is read in the one process (the workers cost
+# a few tenths of a second).
+PARALLEL_MIN_BYTES = 4_000_000
+# How much expanded text makes a batch of pages, and how many batches are
+# queued for each worker (one being read, one waiting in its pipe).
+_BATCH_CHARS = 100_000
+_QUEUED_PER_WORKER = 2
+
+
+def jobs() -> int:
+    """How many processes read a large export: ``LAWDIFF_JOBS``, else one per CPU (at most 4), as the report has it."""
+    env = os.environ.get("LAWDIFF_JOBS", "").strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _large_export(path: Path) -> bool:
+    """Whether iter_file would read the file as a MediaWiki export (the first streaming reader that claims it),
+    and it is large enough to be worth the workers."""
+    try:
+        if path.stat().st_size < PARALLEL_MIN_BYTES:
+            return False
+        with path.open("rb") as stream:
+            head = stream.read(SNIFF_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False  # iter_file says what is wrong
+    reader = next((r for r in READERS if r.read_path is not None and r.looks_like(head)), None)
+    return reader is not None and reader.name == mediawiki.FORMAT
+
+
+class _Workers:
+    """Forked processes that make records of expanded pages beside the parent, each fed through its own pipe.
+
+    The parent sends each worker the export's titles once, then keeps two
+    batches of pages queued for each, and reads a batch itself while they
+    work; the records come back in the pages' order.  A worker's error is
+    raised in the parent; a worker that dies is a bug.
+    """
+
+    def __init__(self, n: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self.conns: list[Connection] = []
+        self.procs: list[BaseProcess] = []
+        for _ in range(n):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_worker, args=(theirs,), daemon=True)
+            proc.start()
+            theirs.close()
+            self.conns.append(mine)
+            self.procs.append(proc)
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for conn in self.conns:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+            conn.close()
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+
+    def records(self, render: Callable[[Expanded], Page], expanded: Iterator[Expanded]) -> Iterator[Record]:
+        for conn in self.conns:
+            conn.send(("titles", render))
+        batches = _batches(expanded)
+        queued: dict[Connection, deque[int]] = {conn: deque() for conn in self.conns}
+        done: dict[int, list[Record]] = {}
+        sent = given = 0
+        more = True
+        while more or any(queued.values()):
+            for conn, waiting in queued.items():
+                while more and len(waiting) < _QUEUED_PER_WORKER:
+                    batch = next(batches, None)
+                    if batch is None:
+                        more = False
+                        break
+                    conn.send(("pages", batch))
+                    waiting.append(sent)
+                    sent += 1
+            if more and (batch := next(batches, None)) is not None:
+                # The parent's own share, while the workers are busy.
+                done[sent] = [_record(render(job)) for job in batch]
+                sent += 1
+            else:
+                more = False
+            busy = [conn for conn, waiting in queued.items() if waiting]
+            # Wait for a worker only when the parent has nothing left to read itself.
+            ready = wait(busy, timeout=None if not more else 0) if busy else []
+            for conn in [c for c in busy if c in ready]:
+                try:
+                    kind, payload = conn.recv()
+                except EOFError:
+                    raise LawdiffBug("a process reading the export stopped without a word") from None
+                if kind == "error":
+                    raise payload
+                done[queued[conn].popleft()] = payload
+            while given in done:
+                yield from done.pop(given)
+                given += 1
+
+
+def _batches(expanded: Iterator[Expanded]) -> Iterator[list[Expanded]]:
+    batch: list[Expanded] = []
+    size = 0
+    for job in expanded:
+        batch.append(job)
+        size += sum(len(f.text) for f in job.frags)
+        if size >= _BATCH_CHARS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _worker(conn: Connection) -> None:
+    """A worker's loop: the titles, then batches of pages until told to stop."""
+    render: Callable[[Expanded], Page] | None = None
+    try:
+        while (message := conn.recv()) is not None:
+            kind, payload = message
+            if kind == "titles":
+                render = payload
+                continue
+            if render is None:
+                raise LawdiffBug("a check worker was given pages before the export's titles")
+            try:
+                conn.send(("records", [_record(render(job)) for job in payload]))
+            except (LawdiffError, LawdiffBug) as exc:
+                conn.send(("error", exc))
+    except (EOFError, KeyboardInterrupt):
+        pass  # the parent is gone, or the user stopped it: the parent says so
+    finally:
+        conn.close()
+
+
+def _interned(o: Outline) -> Outline:
+    """An outline from a worker, its strings made one with the same strings of other pages (as :func:`outline` does)."""
+    intern = sys.intern
+    refs = {i: tuple(intern(s) for s in r) for i, r in o.refs.items()}
+    return replace(o, addresses=tuple(intern(a) for a in o.addresses), refs=refs)
 
 
 def _survey(
