@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,17 @@ class _Frag:
     line: int
     title: str
     note: str = ""
+
+    def __reduce__(self) -> tuple[Callable[[bytes, int, str, str], _Frag], tuple[bytes, int, str, str]]:
+        # Pickled (a page sent to another process to be read there) as UTF-8
+        # made for the occasion: pickle keeps the UTF-8 copy of a str it
+        # writes inside that str for as long as it lives, and a run is often
+        # a whole page of the dump, which lives as long as the dump.
+        return _frag_from_utf8, (self.text.encode("utf-8", "surrogatepass"), self.line, self.title, self.note)
+
+
+def _frag_from_utf8(data: bytes, line: int, title: str, note: str) -> _Frag:
+    return _Frag(data.decode("utf-8", "surrogatepass"), line, title, note)
 
 
 
