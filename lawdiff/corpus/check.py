@@ -28,6 +28,7 @@ import gc
 import hashlib
 import multiprocessing
 import os
+import pickle
 import re
 import sys
 from array import array
@@ -45,7 +46,7 @@ from lawdiff.corpus.account import PageCheck
 from lawdiff.corpus.dangling import Dangling, dangling_references
 from lawdiff.corpus.merge import DRAFT_YEAR
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
-from lawdiff.errors import InputError, LawdiffBug, LawdiffError, UsageError
+from lawdiff.errors import InputError, LawdiffBug, UsageError
 from lawdiff.model import Edition, Kind, Loc, NavItem, SourceFile, article_of, natural_key, normalize_address
 from lawdiff.model.references import references_in
 from lawdiff.sources import READERS, SNIFF_BYTES, _checked, iter_file, mediawiki
@@ -332,13 +333,14 @@ class _Workers:
     def __enter__(self) -> _Workers:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         for conn in self.conns:
             with contextlib.suppress(OSError):
                 conn.send(None)
             conn.close()
         for proc in self.procs:
-            proc.join(timeout=5)
+            # After an error, what the workers still hold is not wanted.
+            proc.join(timeout=5 if kind is None else 0)
             if proc.is_alive():
                 proc.terminate()
                 proc.join()
@@ -408,13 +410,24 @@ def _worker(conn: Connection) -> None:
             if render is None:
                 raise LawdiffBug("a check worker was given pages before the export's titles")
             try:
-                conn.send(("records", [_record(render(job)) for job in payload]))
-            except (LawdiffError, LawdiffBug) as exc:
-                conn.send(("error", exc))
-    except (EOFError, KeyboardInterrupt):
-        pass  # the parent is gone, or the user stopped it: the parent says so
+                records = [_record(render(job)) for job in payload]
+            except Exception as exc:  # not caught: raised again in the parent, in order
+                conn.send(("error", _sendable(exc)))
+            else:
+                conn.send(("records", records))
+    except (EOFError, OSError, KeyboardInterrupt):
+        pass  # the parent is gone or stopped reading, or the user stopped it: the parent says so
     finally:
         conn.close()
+
+
+def _sendable(exc: Exception) -> Exception:
+    """The exception to raise in the parent: itself, or a bug that names it when it cannot be pickled."""
+    try:
+        pickle.dumps(exc)
+    except Exception:  # any failure to pickle: name the exception instead
+        return LawdiffBug(f"in a process reading the export: {type(exc).__name__}: {exc}")
+    return exc
 
 
 def _interned(o: Outline) -> Outline:
