@@ -413,7 +413,10 @@ class _Reader:
 
     def line(self, i: int, line: str) -> None:
         loc = self.loc(i)
-        if _RULE.match(line):
+        # Most patterns need a certain first character (or, for the article
+        # range, "t/m"): a line is tried only against those it could match.
+        head = line[0]
+        if head == "-" and _RULE.match(line):
             self.in_notes = True
             self.furniture.append(Furniture(line, loc, "footnote rule"))
             return
@@ -421,7 +424,7 @@ class _Reader:
         if note and self._footnote(note, loc, line):
             return
         self.in_notes = False
-        if m := _ARTICLE.match(line):
+        if head == "A" and (m := _ARTICLE.match(line)):
             self.fragments.append(Fragment(line, loc))
             self.add(
                 Block(
@@ -433,7 +436,8 @@ class _Reader:
                 )
             )
             return
-        if (m := _PARAGRAAF.match(line)) or _RANGE.search(line):
+        m = _PARAGRAAF.match(line) if head in "PHD" else None
+        if m or ("t/m" in line and _RANGE.search(line)):
             self.fragments.append(Fragment(line, loc))
             rng = _RANGE.search(line)
             head = line[: rng.start()].rstrip() if rng else line
@@ -452,28 +456,29 @@ class _Reader:
                 )
             )
             return
-        if m := _DASH.match(line):
+        if head == "-" and (m := _DASH.match(line)):
             self._dash(m.group("rest"), loc)
             return
         self.fragments.append(Fragment(line, loc))
-        if m := _UPPER.match(line):
+        if "A" <= head <= "Z" and (m := _UPPER.match(line)):
             rest = m.group("rest") or ""
             self.add(self._labeled(loc, LabelStyle.UPPER, f"{m.group('key')}.", m.group("key"), rest, _is_title(rest)))
             return
         if m := _NUMBER.match(line):
             self._numbered(i, loc, m.group("key"), m.group("rest") or "")
             return
-        if m := _LOWER.match(line):
+        lower = "a" <= head <= "z"
+        if lower and (m := _LOWER.match(line)):
             self.add(self._labeled(loc, LabelStyle.LOWER, f"{m.group('key')}.", m.group("key"), m.group("rest"), False))
             return
-        if m := _PAREN.match(line):
+        if head == "(" and (m := _PAREN.match(line)):
             self.add(
                 self._labeled(
                     loc, LabelStyle.PAREN, f"({m.group('key')})", m.group("key"), m.group("rest") or "", False
                 )
             )
             return
-        if m := _LOWER_PAREN.match(line):
+        if lower and (m := _LOWER_PAREN.match(line)):
             # 1936: "a) text" is item (a), as "(a) text" is.
             key = m.group("key")
             self.add(self._labeled(loc, LabelStyle.PAREN, f"{key})", key, m.group("rest"), False))

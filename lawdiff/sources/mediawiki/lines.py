@@ -74,6 +74,11 @@ _JOINED_HEADING = re.compile(r"^\s*'{3,5}(?P<label>(?:[A-Z]\.|ARTIKEL\s+\d{1,3}|
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def _is_plain(text: str) -> bool:
+    """Whether a run holds none of the marks :meth:`_Converter.inline` and :func:`_clean` act on (most prose)."""
+    return not ("<" in text or "[" in text or "__" in text or "''" in text or "&" in text or "\n" in text)
+
+
 def _quotes(m: re.Match[str]) -> str:
     # '' italic, ''' bold, ''''' both: marks only.  '''' is an apostrophe
     # then bold; a longer run keeps its extra apostrophes (as the wiki does).
@@ -430,6 +435,8 @@ class _Converter:
 
     def inline(self, text: str, loc: Loc) -> list[Segment]:
         """Links, notes and inline markup of one line: the segments the wiki shows."""
+        if _is_plain(text):
+            return [(text, "")] if text else []  # what plain() makes of it
         if "<ref" in text or "<REF" in text:
             pieces: list[str] = []
             pos = 0
