@@ -159,10 +159,18 @@ def test_an_outline_lists_clauses_in_merge_order_with_their_parents() -> None:
     assert "42(b).fn1" in o.addresses
 
 
-def test_an_outline_keeps_the_references_and_a_digest_of_each_text() -> None:
-    corpus = load([SEEDS / "2017"])
-    edition = corpus.editions[0]
-    (page,) = read_file(SEEDS / "2017" / "nuxt-artikel-45.payload.json", "nuxt-artikel-45.payload.json")
+@pytest.mark.parametrize(
+    "path",
+    [
+        SEEDS / "2017" / "nuxt-artikel-45.payload.json",  # links and words
+        SEEDS / "1963" / "wiki-Sjabloon-1963-HVI-JUISTE-GANG-VAN-ZAKEN.txt",  # words only
+        FIXTURES / "mediawiki" / "2017.xml",
+    ],
+    ids=lambda p: p.name,
+)
+def test_an_outline_keeps_the_references_and_a_digest_of_each_text(path: Path) -> None:
+    edition = load([path]).editions[0]
+    (page, *_) = read_file(path, path.name)
     o = outline(build_page(page))
     for i, address in enumerate(o.addresses):
         clause = edition.find(address)

@@ -48,7 +48,7 @@ from lawdiff.corpus.merge import DRAFT_YEAR
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
 from lawdiff.errors import InputError, LawdiffBug, UsageError
 from lawdiff.model import Edition, Kind, Loc, NavItem, SourceFile, article_of, natural_key, normalize_address
-from lawdiff.model.references import references_in
+from lawdiff.model.references import find_references, references_in
 from lawdiff.sources import READERS, SNIFF_BYTES, _checked, iter_file, mediawiki
 from lawdiff.sources.base import Page
 from lawdiff.sources.build import Draft, PageTree, link_spans
@@ -139,11 +139,17 @@ def outline(tree: PageTree) -> Outline:
         else:
             flags.append(_FOOTNOTE if d.kind is footnote else 0)
             digests += _NO_TEXT
-        if text or d.inlines:
-            found = references_in(text, link_spans(d.inlines))
-            if found:
-                # References repeat ("artikel 45", page after page): one string for each.
-                refs[i] = tuple(intern(s) for r in found for s in (r.target, r.printed))
+        links = link_spans(d.inlines) if d.inlines else None
+        if links:
+            found = [(r.target, r.printed) for r in references_in(text, links)]
+        elif text:
+            # references_in without links: the references read from the words, in order.
+            found = [(target, text[start:end]) for target, start, end in find_references(text)]
+        else:
+            found = []
+        if found:
+            # References repeat ("artikel 45", page after page): one string for each.
+            refs[i] = tuple(intern(s) for pair in found for s in pair)
         loc = d.source
         lines.append(loc.line)
         place = (loc.file, loc.path)
