@@ -29,7 +29,9 @@ from lawdiff.corpus import check as check_module
 from lawdiff.corpus import dangling_references, load
 from lawdiff.corpus.account import _KIND_OF_BYTE, _WIDE, _covered, _latin1_kinds, count_tokens, tokens
 from lawdiff.corpus.check import check, outline
+from lawdiff.model import normalize_address
 from lawdiff.model import references as references_module
+from lawdiff.model.references import find_references
 from lawdiff.report import jsonout, text
 from lawdiff.sources import read_file
 from lawdiff.sources.build import Draft, build_page, page_strings
@@ -239,6 +241,52 @@ def test_the_reference_patterns_match_what_their_plain_spelling_matches(s: str) 
         assert [(m.span(), m.groupdict()) for m in old.finditer(s)] == [
             (m.span(), m.groupdict()) for m in new.finditer(s)
         ]
+
+
+_REFERENCE_PIECES = [
+    *"aAzZrtikelnie. /-_(),12345BCDé٣’\n",
+    *("artikel ", "art. ", "zie ", "45C", "(b)", "sub a van art. 4"),
+]
+
+
+
+def _find_references_plainly(text: str) -> list[tuple[str, int, int]]:
+    """find_references as it was written before its shortcuts (one \\d pattern for every text)."""
+    sub_items = references_module._SUB_ITEMS
+    list_item, list_sep = references_module._LIST_ITEM, references_module._LIST_SEP
+    if not re.search(r"\d", text):
+        return []
+    found: dict[int, tuple[str, int, int]] = {}
+    named_items: set[int] = set()
+    for sub in sub_items.finditer(text):
+        named_items.add(sub.start("art"))
+        for item in re.finditer(r"\b([a-z])\b", sub.group("items")):
+            start = sub.start("items") + item.start(1)
+            found[start] = (f"{sub.group('art')}({item.group(1)})", start, start + 1)
+    for trig in _OLD_TRIGGER.finditer(text):
+        pos = trig.end()
+        while (m := list_item.match(text, pos)) is not None:
+            if m.start() not in named_items:
+                found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
+            sep = list_sep.match(text, m.end())
+            if not sep:
+                break
+            pos = sep.end()
+    for m in _OLD_BARE.finditer(text):
+        if not any(s <= m.start() < e for _, s, e in found.values()):
+            found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
+    return [found[k] for k in sorted(found)]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(_REFERENCE_PIECES),
+        max_size=20,
+    ).map("".join)
+)
+def test_find_references_finds_what_it_found_before_its_shortcuts(s: str) -> None:
+    assert find_references(s) == _find_references_plainly(s)
 
 
 def _normalize_inline_plainly(raw: str) -> str:
