@@ -293,12 +293,20 @@ _BATCH_CHARS = 100_000
 _QUEUED_PER_WORKER = 2
 
 
+# The most processes check reads an export in unless LAWDIFF_JOBS says
+# otherwise: each worker holds 40-50 MB (the interpreter, the titles, a batch
+# of pages), and with the parent three stay well within 300 MB on the
+# largest exports the wiki has.
+MAX_JOBS = 3
+
+
 def jobs() -> int:
-    """How many processes read a large export: ``LAWDIFF_JOBS``, else one per CPU (at most 4), as the report has it."""
+    """How many processes read a large export: ``LAWDIFF_JOBS`` (as the report reads it), else one per CPU,
+    at most :data:`MAX_JOBS`."""
     env = os.environ.get("LAWDIFF_JOBS", "").strip()
     if env.isdigit() and int(env) > 0:
         return int(env)
-    return max(1, min(4, os.cpu_count() or 1))
+    return max(1, min(MAX_JOBS, os.cpu_count() or 1))
 
 
 def _large_export(path: Path) -> bool:

@@ -38,6 +38,7 @@ import re
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.sources.base import (
@@ -105,9 +106,8 @@ class LinkSpan:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Marked:
-    """A block's text with its footnote markers taken out."""
+class _Marked(NamedTuple):
+    """A block's text with its footnote markers taken out (a named tuple: one is made per labeled line)."""
 
     text: str
     inlines: tuple[Inline, ...]
