@@ -134,10 +134,13 @@ def _covered(texts: list[str], strings: list[str]) -> bool:
     "at most" keeps it true or false.
     """
     pool = Counter(strings)
+    # (get, not pool[...]: a Counter's missing key is a call to Python code.)
+    left = pool.get
     rest: list[str] = []
     for text in texts:
-        if pool[text] > 0:
-            pool[text] -= 1
+        n = left(text, 0)
+        if n > 0:
+            pool[text] = n - 1
         elif not _take_split(text, pool):
             rest.append(text)
     if not rest:
@@ -149,18 +152,18 @@ def _covered(texts: list[str], strings: list[str]) -> bool:
 
 def _take_split(text: str, pool: Counter[str]) -> bool:
     """Take ``label`` and ``rest`` from the pool for ``text`` = ``label rest``, trying the first few spaces."""
+    left = pool.get
     cut = -1
     for _ in range(_LABEL_WORDS):
         cut = text.find(" ", cut + 1)
         if cut < 0:
             return False
         head, tail = text[:cut], text[cut + 1 :]
-        if pool[head] > 0:
-            pool[head] -= 1
-            if pool[tail] > 0:
-                pool[tail] -= 1
-                return True
-            pool[head] += 1
+        n = left(head, 0)
+        if n > 0 and left(tail, 0) > (head == tail):
+            pool[head] = n - 1
+            pool[tail] -= 1
+            return True
     return False
 
 
