@@ -291,16 +291,19 @@ def check_process(path: Path, env: dict[str, str] | None = None) -> dict[str, An
     ]
     for t in readers:
         t.start()
-    while proc.poll() is None:
+    while True:
+        # Reaped here (not by Popen) for this run's own peak: the largest
+        # process of its tree, the check or one of the workers it waited for.
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
         peak = max(peak, _tree_rss_kb(proc.pid))
         time.sleep(0.02)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
     for t in readers:
         t.join()
-    seconds = time.perf_counter() - start
-    # The child is reaped by poll(); its peak RSS is the largest of this
-    # process's waited-for descendants so far (runs are sequential and each
-    # is as large as the last, so the figure is this run's).
-    single = _children_maxrss_mb()
+    single = usage.ru_maxrss / 1024
     stdout, stderr = "".join(out), "".join(err)
     last = (stdout.strip().splitlines() or [stderr.strip()])[-1]
     return {
@@ -328,12 +331,6 @@ def _tree_rss_kb(pid: int) -> int:
         total += int(m.group(1)) if m else 0
         todo.extend(int(c) for c in children)
     return total
-
-
-def _children_maxrss_mb() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def _summary(runs: list[dict[str, Any]]) -> tuple[float, float, float, float]:
