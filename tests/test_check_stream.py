@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 
 from lawdiff.cache import Cache
 from lawdiff.cli import main
-from lawdiff.corpus import check as check_module
 from lawdiff.corpus import dangling_references, load
 from lawdiff.corpus.account import _KIND_OF_BYTE, _WIDE, _covered, _latin1_kinds, count_tokens, tokens
-from lawdiff.corpus.check import check, outline
+from lawdiff.corpus.check import check
+from lawdiff.corpus.outline import _FOOTNOTE, _TEXT, outline
 from lawdiff.model import normalize_address
 from lawdiff.model import references as references_module
 from lawdiff.model.references import find_references
@@ -156,7 +156,7 @@ def test_an_outline_lists_clauses_in_merge_order_with_their_parents() -> None:
     assert o.parents[0] == -1
     at = {a: i for i, a in enumerate(o.addresses)}
     assert o.addresses[o.parents[at["48.fn1"]]] == "48"
-    assert o.flags[at["48.fn1"]] & check_module._FOOTNOTE
+    assert o.flags[at["48.fn1"]] & _FOOTNOTE
     assert o.source(at["48.fn1"]).line == 105
     assert "42(b).fn1" in o.addresses
 
@@ -179,8 +179,8 @@ def test_an_outline_keeps_the_references_and_a_digest_of_each_text(path: Path) -
         assert clause is not None
         refs = o.refs.get(i, ())
         assert list(zip(refs[::2], refs[1::2], strict=True)) == [(r.target, r.printed) for r in clause.references]
-        assert bool(o.flags[i] & check_module._TEXT) == bool(clause.text)
-    texts = [i for i in range(len(o.addresses)) if o.flags[i] & check_module._TEXT]
+        assert bool(o.flags[i] & _TEXT) == bool(clause.text)
+    texts = [i for i in range(len(o.addresses)) if o.flags[i] & _TEXT]
     assert len({o.digest(i) for i in texts}) == len({edition.find(o.addresses[i]).text for i in texts})  # type: ignore[union-attr]
 
 
@@ -247,7 +247,6 @@ _REFERENCE_PIECES = [
     *"aAzZrtikelnie. /-_(),12345BCDé٣’\n",
     *("artikel ", "art. ", "zie ", "45C", "(b)", "sub a van art. 4"),
 ]
-
 
 
 def _find_references_plainly(text: str) -> list[tuple[str, int, int]]:

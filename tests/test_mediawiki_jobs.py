@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from lawdiff.corpus import check as check_module
+from lawdiff.corpus import workers
 from lawdiff.corpus.check import check
 from lawdiff.errors import InputError
 from lawdiff.report import jsonout, text
@@ -109,15 +109,15 @@ def report(paths: list[Path]) -> tuple[str, str]:
 def in_processes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every export read with workers, in small batches; the list counts the workers started."""
     started: list[int] = []
-    real = check_module._Workers.__init__
+    real = workers.Workers.__init__
 
     def counting(self: Any, n: int) -> None:
         started.append(n)
         real(self, n)
 
-    monkeypatch.setattr(check_module, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(check_module, "_BATCH_CHARS", 2_000)
-    monkeypatch.setattr(check_module._Workers, "__init__", counting)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(workers, "_BATCH_CHARS", 2_000)
+    monkeypatch.setattr(workers.Workers, "__init__", counting)
     return started
 
 
