@@ -52,12 +52,20 @@ class _Located:
         self.text = text
         self.line = line
         self.title = title
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.entities = entities
         self.entity_offsets = [offset for offset, _ in entities]
+        # The line breaks before an offset are counted on from the last
+        # offset asked for: offsets come in order (comments, then the text),
+        # so a page costs its length, without a list of its line breaks.
+        self._at = 0
+        self._breaks = 0
 
     def line_at(self, offset: int) -> int:
-        return self.line + bisect.bisect_left(self.newlines, offset)
+        if offset < self._at:
+            self._at = self._breaks = 0
+        self._breaks += self.text.count("\n", self._at, offset)
+        self._at = offset
+        return self.line + self._breaks
 
     def frags(self, start: int, end: int) -> list[_Frag]:
         """The text between two offsets, as one fragment (its lines follow on).
@@ -80,7 +88,10 @@ class _Located:
         return out
 
 
-_INCLUDE_TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(noinclude|includeonly|onlyinclude)\s*(/?)>", re.I | re.S)
+# Written with the "<" both start with outside the case-blind part, so that
+# the engine scans for it (re.I on the whole would try every position).
+_INCLUDE_TOKEN = re.compile(r"<(?:!--.*?(?:-->|\Z)|(/?)(?i:(noinclude|includeonly|onlyinclude))\s*(/?)>)", re.S)
+_ONLY_INCLUDE = re.compile(r"<(?i:onlyinclude)\s*>")
 
 
 def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
@@ -91,7 +102,7 @@ def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], l
     has ``<onlyinclude>`` only those parts count.  Read as a page of its
     own: ``<includeonly>`` parts go.  The tags themselves never show.
     """
-    has_only = transcluded and re.search(r"<onlyinclude\s*>", text, re.I) is not None
+    has_only = transcluded and _ONLY_INCLUDE.search(text) is not None
     ranges: list[tuple[int, int]] = []
     comments: list[tuple[int, str]] = []
     pos = 0
@@ -367,7 +378,7 @@ class _Assembler:
 
     def check_text(self, page: _WikiPage) -> None:
         rev = page.revision
-        if rev is None or rev.text is None or rev.deleted or not rev.text.strip():
+        if rev is None or rev.text is None or rev.deleted or not rev.text or rev.text.isspace():
             why = "no revision" if rev is None else "a revision without text"
             if rev is not None and rev.deleted:
                 why = "a revision whose text is deleted"
