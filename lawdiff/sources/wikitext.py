@@ -349,17 +349,19 @@ class _Reader:
         if not text.isascii():  # superscripts are not ASCII (and most lines are)
             for m in _SUP_MARK.finditer(text):
                 found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
-        if self.ascii_numbers:
+        # (Each pattern only where the characters it needs are: the look-behinds
+        # they start with would be tried at every position of every line.)
+        if self.ascii_numbers and ")" in text:
             for m in _ASCII_MARK.finditer(text):
                 if m.group("num") in self.ascii_numbers:
                     found.append((m.start(), m.end(), m.group("num"), m.group(0), ""))
-        if self.note_numbers:
+        if self.note_numbers and _may_hold_digit(text):
             for m in _FUSED_MARK.finditer(text):
                 word, num = m.group("word"), m.group("num")
                 if num in self.note_numbers and word[-1].islower():
                     note = f"footnote marker {num} printed against the word {word!r}, taken out as a marker"
                     found.append((m.start("num"), m.end(), num, num, note))
-        if self.note_stars:
+        if self.note_stars and "*)" in text:
             for m in _STAR_MARK.finditer(text):
                 if m.group("stars") in self.note_stars:
                     found.append((m.start(), m.end(), m.group("stars"), m.group(0), ""))
@@ -616,6 +618,11 @@ class _Reader:
         return Block(
             BlockKind.LABELED, loc, style, label, key, text=marked.text, inlines=marked.inlines, notes=marked.notes
         )
+
+
+def _may_hold_digit(text: str) -> bool:
+    """False only for a text without a decimal digit: an ASCII text without 0-9 (others are not looked at)."""
+    return not text.isascii() or any(d in text for d in "0123456789")
 
 
 def _year(edition: str) -> int:

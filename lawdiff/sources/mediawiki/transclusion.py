@@ -143,6 +143,8 @@ def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
     One pass with a stack, so that hostile text (thousands of ``{{``) costs
     no more than its length.
     """
+    if text.find("{{", start, end) < 0:
+        return []  # most pages of law call nothing: a scan for the pair of braces settles it
     pairs: list[tuple[int, int, bool]] = []
     stack: list[int] = []
     skip = start
