@@ -68,11 +68,10 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> No
 
     Example: lawdiff check mydumps/2017 --format json
     """
-    from lawdiff.corpus import dangling_references, load
+    from lawdiff.corpus.check import check as check_corpus
     from lawdiff.report import jsonout, text
 
-    corpus = load(list(paths) or list(inputs.dirs) or None, cache=inputs.cache())
-    dangling = [d for e in corpus.editions for d in dangling_references(e)]
+    corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache())
     if fmt == "json":
         click.echo(jsonout.check(corpus, dangling), nl=False)
     else:

@@ -34,6 +34,9 @@ from dataclasses import dataclass
 # survive normalization, and every ``\s*`` of the line readers would then
 # rescan the run from each of its characters (quadratic time).
 _HSPACE = re.compile(r"[^\S\n]+")
+# White space other than a plain space or LF: where there is none, and no
+# two spaces meet, rule 3 changes nothing.
+_OTHER_SPACE = re.compile(r"[^\S \n]")
 
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPER_TO_DIGIT = {ch: str(i) for i, ch in enumerate(SUPERSCRIPT_DIGITS)}
@@ -51,6 +54,8 @@ def normalize_inline(raw: str) -> str:
     Used for the text nodes of structured formats, whose edges meet other
     nodes (``"naar boven"`` + marker + ``" voor zich"``).
     """
+    if "\r" not in raw and "  " not in raw and not _OTHER_SPACE.search(raw) and unicodedata.is_normalized("NFC", raw):
+        return raw  # already normal, as most lines of law are: four scans instead of three copies
     text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
     return _HSPACE.sub(" ", text)
 

@@ -38,6 +38,7 @@ import re
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.sources.base import (
@@ -105,9 +106,8 @@ class LinkSpan:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Marked:
-    """A block's text with its footnote markers taken out."""
+class _Marked(NamedTuple):
+    """A block's text with its footnote markers taken out (a named tuple: one is made per labeled line)."""
 
     text: str
     inlines: tuple[Inline, ...]
@@ -346,19 +346,22 @@ class _Reader:
     def _markers(self, text: str) -> list[tuple[int, int, str, str, str]]:
         """The footnote markers in ``text``: (start, end, number, printed, note), in order."""
         found: list[tuple[int, int, str, str, str]] = []
-        for m in _SUP_MARK.finditer(text):
-            found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
-        if self.ascii_numbers:
+        if not text.isascii():  # superscripts are not ASCII (and most lines are)
+            for m in _SUP_MARK.finditer(text):
+                found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
+        # (Each pattern only where the characters it needs are: the look-behinds
+        # they start with would be tried at every position of every line.)
+        if self.ascii_numbers and ")" in text:
             for m in _ASCII_MARK.finditer(text):
                 if m.group("num") in self.ascii_numbers:
                     found.append((m.start(), m.end(), m.group("num"), m.group(0), ""))
-        if self.note_numbers:
+        if self.note_numbers and _may_hold_digit(text):
             for m in _FUSED_MARK.finditer(text):
                 word, num = m.group("word"), m.group("num")
                 if num in self.note_numbers and word[-1].islower():
                     note = f"footnote marker {num} printed against the word {word!r}, taken out as a marker"
                     found.append((m.start("num"), m.end(), num, num, note))
-        if self.note_stars:
+        if self.note_stars and "*)" in text:
             for m in _STAR_MARK.finditer(text):
                 if m.group("stars") in self.note_stars:
                     found.append((m.start(), m.end(), m.group("stars"), m.group(0), ""))
@@ -376,6 +379,8 @@ class _Reader:
         links = self._links_in(text)
         marks = self._markers(text)
         if not marks:
+            if not links:
+                return _Marked(text, (), ())
             inlines = [Inline(InlineKind.LINK, s, e, t, text[s:e]) for s, e, t in links if s < e]
             return _Marked(text, tuple(inlines), ())
         cut = take_out(text, [(m[0], m[1]) for m in marks])
@@ -410,7 +415,10 @@ class _Reader:
 
     def line(self, i: int, line: str) -> None:
         loc = self.loc(i)
-        if _RULE.match(line):
+        # Most patterns need a certain first character (or, for the article
+        # range, "t/m"): a line is tried only against those it could match.
+        head = line[0]
+        if head == "-" and _RULE.match(line):
             self.in_notes = True
             self.furniture.append(Furniture(line, loc, "footnote rule"))
             return
@@ -418,7 +426,7 @@ class _Reader:
         if note and self._footnote(note, loc, line):
             return
         self.in_notes = False
-        if m := _ARTICLE.match(line):
+        if head == "A" and (m := _ARTICLE.match(line)):
             self.fragments.append(Fragment(line, loc))
             self.add(
                 Block(
@@ -430,7 +438,8 @@ class _Reader:
                 )
             )
             return
-        if (m := _PARAGRAAF.match(line)) or _RANGE.search(line):
+        m = _PARAGRAAF.match(line) if head in "PHD" else None
+        if m or ("t/m" in line and _RANGE.search(line)):
             self.fragments.append(Fragment(line, loc))
             rng = _RANGE.search(line)
             head = line[: rng.start()].rstrip() if rng else line
@@ -449,28 +458,29 @@ class _Reader:
                 )
             )
             return
-        if m := _DASH.match(line):
+        if head == "-" and (m := _DASH.match(line)):
             self._dash(m.group("rest"), loc)
             return
         self.fragments.append(Fragment(line, loc))
-        if m := _UPPER.match(line):
+        if "A" <= head <= "Z" and (m := _UPPER.match(line)):
             rest = m.group("rest") or ""
             self.add(self._labeled(loc, LabelStyle.UPPER, f"{m.group('key')}.", m.group("key"), rest, _is_title(rest)))
             return
         if m := _NUMBER.match(line):
             self._numbered(i, loc, m.group("key"), m.group("rest") or "")
             return
-        if m := _LOWER.match(line):
+        lower = "a" <= head <= "z"
+        if lower and (m := _LOWER.match(line)):
             self.add(self._labeled(loc, LabelStyle.LOWER, f"{m.group('key')}.", m.group("key"), m.group("rest"), False))
             return
-        if m := _PAREN.match(line):
+        if head == "(" and (m := _PAREN.match(line)):
             self.add(
                 self._labeled(
                     loc, LabelStyle.PAREN, f"({m.group('key')})", m.group("key"), m.group("rest") or "", False
                 )
             )
             return
-        if m := _LOWER_PAREN.match(line):
+        if lower and (m := _LOWER_PAREN.match(line)):
             # 1936: "a) text" is item (a), as "(a) text" is.
             key = m.group("key")
             self.add(self._labeled(loc, LabelStyle.PAREN, f"{key})", key, m.group("rest"), False))
@@ -575,14 +585,17 @@ class _Reader:
                 )
             )
             return
-        j, blank = self._next_nonblank(i)
-        nxt = self.lines[j] if j < len(self.lines) else ""
         # 1997: "1. Leider speelt tweede kaart", a blank line, then its text.
         # 1987: "1. Informatie verstrekken" and its text on the next line; a
         # next line starting in lower case continues a sentence instead.
-        is_title = _is_capitals_title(rest) or (
-            _is_title(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
-        )
+        # (A line longer than a title is text: the common case, settled first.)
+        is_title = False
+        if len(rest) <= TITLE_MAX_CHARS:
+            j, blank = self._next_nonblank(i)
+            nxt = self.lines[j] if j < len(self.lines) else ""
+            is_title = _is_capitals_title(rest) or (
+                _is_title(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
+            )
         self.add(self._labeled(loc, LabelStyle.NUMBER, label, key, rest, is_title))
 
     def _titles_paragraph(self, i: int, line: str) -> bool:
@@ -605,6 +618,11 @@ class _Reader:
         return Block(
             BlockKind.LABELED, loc, style, label, key, text=marked.text, inlines=marked.inlines, notes=marked.notes
         )
+
+
+def _may_hold_digit(text: str) -> bool:
+    """False only for a text without a decimal digit: an ASCII text without 0-9 (others are not looked at)."""
+    return not text.isascii() or any(d in text for d in "0123456789")
 
 
 def _year(edition: str) -> int:

@@ -67,18 +67,21 @@ pages stand alone, expanded), ``lines`` (wikitext to rendered lines).
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Page
 from lawdiff.sources.mediawiki.sniff import looks_like_export
 
+if TYPE_CHECKING:
+    from lawdiff.sources.mediawiki.transclusion import Expanded
+
 # The reader's modules (lxml among them) are imported when an export is read.
 FORMAT = "mediawiki-xml"
 
-__all__ = ["FORMAT", "looks_like", "read", "read_path", "read_stream"]
+__all__ = ["FORMAT", "looks_like", "read", "read_jobs", "read_path", "read_stream"]
 
 
 def looks_like(text: str) -> bool:
@@ -105,6 +108,28 @@ def read_path(path: Path, file: str, _edition_hint: str = "") -> Iterator[Page]:
             f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
         ) from None
     return _Assembler(file, site, pages).pages()
+
+
+def read_jobs(path: Path, file: str) -> tuple[Callable[[Expanded], Page], Iterator[Expanded]]:
+    """Read an export to make its pages elsewhere (in other processes).
+
+    Returns what makes a page of an expanded one, which holds the dump's
+    titles but not its text (small to send to another process, and it can
+    be pickled), and the pages expanded one at a time: rendering each gives
+    the pages :func:`read_path` gives, in the same order.
+    """
+    from lawdiff.sources.mediawiki.dump import _parse
+    from lawdiff.sources.mediawiki.transclusion import _Assembler
+
+    try:
+        with path.open("rb") as stream:
+            site, pages = _parse(stream, file)
+    except OSError as exc:
+        raise InputError(
+            f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
+        ) from None
+    assembler = _Assembler(file, site, pages)
+    return assembler.titles_only().render, assembler.jobs()
 
 
 def read_stream(stream: IO[bytes], file: str) -> list[Page]:

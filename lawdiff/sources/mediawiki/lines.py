@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,12 +29,24 @@ class _Frag:
     title: str
     note: str = ""
 
+    def __reduce__(self) -> tuple[Callable[[bytes, int, str, str], _Frag], tuple[bytes, int, str, str]]:
+        # Pickled (a page sent to another process to be read there) as UTF-8
+        # made for the occasion: pickle keeps the UTF-8 copy of a str it
+        # writes inside that str for as long as it lives, and a run is often
+        # a whole page of the dump, which lives as long as the dump.
+        return _frag_from_utf8, (self.text.encode("utf-8", "surrogatepass"), self.line, self.title, self.note)
+
+
+def _frag_from_utf8(data: bytes, line: int, title: str, note: str) -> _Frag:
+    return _Frag(data.decode("utf-8", "surrogatepass"), line, title, note)
+
 
 
 Segment = tuple[str, str]  # (text, link target address or "")
 
 _HEADING = re.compile(r"^(={1,6})(.+?)\1\s*$")
 _LIST = re.compile(r"^([*#:;]+)\s*(.*)$")
+_LIST_MARKS = frozenset("*#:;")
 _RULE = re.compile(r"^-{4,}")
 _BR = re.compile(r"<\s*/?\s*br\s*/?\s*>", re.I)
 # Notes are found by a scan (see _find_refs), never by one pattern that runs
@@ -62,6 +74,11 @@ _JOINED_HEADING = re.compile(r"^\s*'{3,5}(?P<label>(?:[A-Z]\.|ARTIKEL\s+\d{1,3}|
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+def _is_plain(text: str) -> bool:
+    """Whether a run holds none of the marks :meth:`_Converter.inline` and :func:`_clean` act on (most prose)."""
+    return not ("<" in text or "[" in text or "__" in text or "''" in text or "&" in text or "\n" in text)
+
+
 def _quotes(m: re.Match[str]) -> str:
     # '' italic, ''' bold, ''''' both: marks only.  '''' is an apostrophe
     # then bold; a longer run keeps its extra apostrophes (as the wiki does).
@@ -82,7 +99,7 @@ def _clean(text: str) -> str:
         text = _QUOTES.sub(_quotes, text)
     if "&" in text:
         text = html.unescape(text)
-    return text.replace("\n", " ")
+    return text.replace("\n", " ") if "\n" in text else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +154,9 @@ def _open_refs(text: str) -> int:
 
 def _render(segments: list[Segment]) -> tuple[str, list[LinkSpan]]:
     """Join segments into one normalized line (:mod:`normalize`), with the links' spans in it."""
+    if len(segments) < 2 and not (segments and segments[0][1]):
+        # One run of plain text (most lines of law), or none: the general case below, shortened.
+        return (normalize_inline(segments[0][0]).strip() if segments else ""), []
     parts: list[str] = []
     spans: list[tuple[int, int, str]] = []
     length = 0
@@ -214,34 +234,42 @@ class _Converter:
 
     # -- raw lines ----------------------------------------------------------
 
-    def raw_lines(self, frags: list[_Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
-        """The expanded text's physical lines, each with the place of its first character."""
+    def raw_lines(self, frags: Sequence[_Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
+        """The expanded text's physical lines, each with the place of its first character.
+
+        The place is that of the line's first piece with more than white
+        space, else of its first piece: kept as (line, title) until the line
+        is complete, so that each line makes one :class:`Loc`.
+        """
+        file = self.file
         parts: list[str] = []
         notes: list[str] = []
-        loc: Loc | None = None
-        first: Loc | None = None
+        loc: tuple[int, str] | None = None
+        first: tuple[int, str] | None = None
         for f in frags:
             if f.note:
                 notes.append(f.note)
             pieces = f.text.split("\n")
             for k, piece in enumerate(pieces):
                 if k:
-                    yield "".join(parts), loc or first or Loc(self.file, f.line + k - 1, f.title), notes
+                    at = loc or first or (f.line + k - 1, f.title)
+                    yield "".join(parts), Loc(file, at[0], at[1]), notes
                     parts, notes, loc, first = [], [], None, None
                 if first is None:
-                    first = Loc(self.file, f.line + k, f.title)
+                    first = (f.line + k, f.title)
                 if piece:
                     parts.append(piece)
-                    if loc is None and piece.strip():
-                        loc = Loc(self.file, f.line + k, f.title)
+                    if loc is None and not piece.isspace():
+                        loc = (f.line + k, f.title)
         if parts or notes:
-            yield "".join(parts), loc or first or Loc(self.file, 0), notes
+            end = loc or first
+            yield "".join(parts), Loc(file, end[0], end[1]) if end else Loc(file, 0), notes
 
-    def joined_lines(self, frags: list[_Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
+    def joined_lines(self, frags: Sequence[_Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
         """Raw lines, with a ``<ref>`` that runs over a few lines joined into one."""
         held: list[tuple[str, Loc, list[str]]] = []
         for raw in self.raw_lines(frags):
-            if "<ref" not in raw[0].lower() and not held:
+            if not held and ("<" not in raw[0] or "<ref" not in raw[0].lower()):
                 yield raw
                 continue
             held.append(raw)
@@ -257,7 +285,7 @@ class _Converter:
 
     # -- block structure ----------------------------------------------------
 
-    def run(self, frags: list[_Frag]) -> None:
+    def run(self, frags: Sequence[_Frag]) -> None:
         for text, loc, notes in self.joined_lines(frags):
             for n in notes:
                 self.note(n)
@@ -278,21 +306,24 @@ class _Converter:
         if refs_here:
             s = (s[: refs_here.start()] + s[refs_here.end() :]).strip()
             self.furniture.append(Furniture(refs_here.group(0), loc, "list of notes (the notes are read there)"))
+        # Each of the patterns below needs its first character: most lines
+        # of law (prose) are tried against none of them.
+        head = s[:1]
         if s.startswith("{|"):
             self.flush()
             self.in_table = True
             self.furniture.append(Furniture(s, loc, "table markup (the table is read one cell per line)"))
             self.note("a table: read one cell per line")
-        elif m := _RULE.match(s):
+        elif head == "-" and (m := _RULE.match(s)):
             self.counters = []
             self.emit([(m.group(), "")], loc)
             rest = s[m.end() :].strip()
             if rest:
                 self.paragraph(rest, loc)
-        elif m := _HEADING.match(s):
+        elif head == "=" and (m := _HEADING.match(s)):
             self.counters = []
             self.emit(self.inline(m.group(2).strip(), loc), loc)
-        elif m := _LIST.match(s):
+        elif head in _LIST_MARKS and (m := _LIST.match(s)):
             self.list_item(m.group(1), m.group(2), loc)
         elif text.startswith(" "):
             # A line that starts with a space is preformatted on the wiki: a line of its own.
@@ -308,7 +339,7 @@ class _Converter:
             self.flush_refs()
 
     def paragraph(self, text: str, loc: Loc) -> None:
-        parts = _BR.split(text)
+        parts = _BR.split(text) if "<" in text else [text]
         for k, part in enumerate(parts):
             if k:
                 self.flush()  # a line break
@@ -404,6 +435,8 @@ class _Converter:
 
     def inline(self, text: str, loc: Loc) -> list[Segment]:
         """Links, notes and inline markup of one line: the segments the wiki shows."""
+        if _is_plain(text):
+            return [(text, "")] if text else []  # what plain() makes of it
         if "<ref" in text or "<REF" in text:
             pieces: list[str] = []
             pos = 0

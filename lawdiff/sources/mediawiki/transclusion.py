@@ -19,6 +19,7 @@ from lawdiff.sources.mediawiki.dump import (
     _law_name,
     _Site,
     _WikiPage,
+    _without_text,
 )
 from lawdiff.sources.mediawiki.lines import _Converter, _Frag, _render
 from lawdiff.sources.wikitext import LinkSpan, read_lines
@@ -51,12 +52,20 @@ class _Located:
         self.text = text
         self.line = line
         self.title = title
-        self.newlines = [m.start() for m in re.finditer("\n", text)]
         self.entities = entities
         self.entity_offsets = [offset for offset, _ in entities]
+        # The line breaks before an offset are counted on from the last
+        # offset asked for: offsets come in order (comments, then the text),
+        # so a page costs its length, without a list of its line breaks.
+        self._at = 0
+        self._breaks = 0
 
     def line_at(self, offset: int) -> int:
-        return self.line + bisect.bisect_left(self.newlines, offset)
+        if offset < self._at:
+            self._at = self._breaks = 0
+        self._breaks += self.text.count("\n", self._at, offset)
+        self._at = offset
+        return self.line + self._breaks
 
     def frags(self, start: int, end: int) -> list[_Frag]:
         """The text between two offsets, as one fragment (its lines follow on).
@@ -79,7 +88,10 @@ class _Located:
         return out
 
 
-_INCLUDE_TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(noinclude|includeonly|onlyinclude)\s*(/?)>", re.I | re.S)
+# Written with the "<" both start with outside the case-blind part, so that
+# the engine scans for it (re.I on the whole would try every position).
+_INCLUDE_TOKEN = re.compile(r"<(?:!--.*?(?:-->|\Z)|(/?)(?i:(noinclude|includeonly|onlyinclude))\s*(/?)>)", re.S)
+_ONLY_INCLUDE = re.compile(r"<(?i:onlyinclude)\s*>")
 
 
 def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
@@ -90,7 +102,7 @@ def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], l
     has ``<onlyinclude>`` only those parts count.  Read as a page of its
     own: ``<includeonly>`` parts go.  The tags themselves never show.
     """
-    has_only = transcluded and re.search(r"<onlyinclude\s*>", text, re.I) is not None
+    has_only = transcluded and _ONLY_INCLUDE.search(text) is not None
     ranges: list[tuple[int, int]] = []
     comments: list[tuple[int, str]] = []
     pos = 0
@@ -131,6 +143,8 @@ def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
     One pass with a stack, so that hostile text (thousands of ``{{``) costs
     no more than its length.
     """
+    if text.find("{{", start, end) < 0:
+        return []  # most pages of law call nothing: a scan for the pair of braces settles it
     pairs: list[tuple[int, int, bool]] = []
     stack: list[int] = []
     skip = start
@@ -185,6 +199,26 @@ class _Report:
     includes: list[_WikiPage] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class Expanded:
+    """A law page of the dump with its transclusions expanded: what :meth:`_Assembler.render` makes a page of.
+
+    key: the page's (namespace, name).
+    frags: its expanded text, in runs that know their place.
+    furniture, lost: what the expansion noticed (comments, parser
+        functions; the calls of pages the dump does not hold).
+    includes: the titles of the pages it includes.
+    extra: furniture of pages that are not law text, given to this page.
+    """
+
+    key: tuple[int, str]
+    frags: tuple[_Frag, ...]
+    furniture: tuple[Furniture, ...]
+    lost: tuple[Fragment, ...]
+    includes: tuple[str, ...]
+    extra: tuple[Furniture, ...] = ()
+
+
 class _Assembler:
     def __init__(self, file: str, site: _Site, pages: list[_WikiPage]) -> None:
         self.file = file
@@ -227,21 +261,28 @@ class _Assembler:
         return list(self.pages())
 
     def pages(self) -> Iterator[Page]:
-        """The pages a reader of the wiki would open, in the dump's order, made one at a time.
+        """The pages a reader of the wiki would open, in the dump's order, made one at a time."""
+        for job in self.jobs():
+            yield self.render(job)
+
+    def jobs(self) -> Iterator[Expanded]:
+        """The pages to emit (see :meth:`pages`), expanded but not yet made into lines, one at a time.
 
         Containers are expanded first (what they include is read as part of
         them, not again); the other law pages are expanded as they are
-        yielded, so that a large dump never holds every rendered page at once.
+        yielded, so that a large dump never holds every expanded page at
+        once.  What is left to do with each (:meth:`render`) needs only the
+        dump's titles, not its text.
         """
         law = [p for p in self.pages_ if p.law is not None]
         for p in law:
             self.check_text(p)
         covered: set[tuple[int, str]] = set()
-        containers: dict[tuple[int, str], Page] = {}
+        containers: dict[tuple[int, str], Expanded] = {}
         for p in law:
             if p.law is not None and p.law.kind == "container":
-                page, includes = self.make_page(p)
-                containers[(p.ns, p.name)] = page
+                job, includes = self.expand_page(p)
+                containers[(p.ns, p.name)] = job
                 covered.update(key for key in includes if self._same_edition_key(key, p))
         rest = [p for p in law if (p.ns, p.name) not in covered and p.law is not None and p.law.kind != "container"]
         rest_keys = {(p.ns, p.name) for p in rest}
@@ -261,37 +302,57 @@ class _Assembler:
         emitted: set[tuple[int, str]] = set()
         first = True
 
-        def out(page: Page) -> Page:
+        def out(job: Expanded, edition: str) -> Expanded:
             nonlocal first
-            furniture = extra.pop(page.edition, [])
+            furniture = extra.pop(edition, [])
             if first:
                 first = False
                 furniture += [f for key in list(extra) if key not in editions for f in extra.pop(key)]
-            return replace(page, furniture=(*page.furniture, *furniture)) if furniture else page
+            return replace(job, extra=tuple(furniture)) if furniture else job
 
         for p in law:
             key = (p.ns, p.name)
+            if p.law is None:
+                continue
             if key in containers:
                 emitted.add(key)
-                yield out(containers.pop(key))
+                yield out(containers.pop(key), p.law.edition)
             elif key in rest_keys and key not in covered and key not in included:
-                page, includes = self.make_page(p)
+                job, includes = self.expand_page(p)
                 covered.update(k for k in includes if self._same_edition_key(k, p))
                 emitted.add(key)
-                yield out(page)
+                yield out(job, p.law.edition)
         # Whatever a cycle of inclusions left over (expanding it reports the cycle).
         for p in rest:
             key = (p.ns, p.name)
-            if key not in covered and key not in emitted:
-                page, _ = self.make_page(p)
+            if key not in covered and key not in emitted and p.law is not None:
+                job, _ = self.expand_page(p)
                 emitted.add(key)
-                yield out(page)
+                yield out(job, p.law.edition)
         if not emitted:
             raise InputError(
                 f"the export holds no law page ({len(self.pages_)} page(s), none titled Sjabloon:<edition>:<name>)",
                 file=self.file,
                 fix="export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export",
             )
+
+    def titles_only(self) -> _Assembler:
+        """This assembler without the dump's text: all that :meth:`render` needs (small to send to a process)."""
+        light = [
+            _WikiPage(
+                p.title,
+                p.ns,
+                p.name,
+                p.line,
+                p.order,
+                None if p.revision is None else _without_text(p.revision),
+                p.revisions,
+                p.redirect,
+                p.law,
+            )
+            for p in self.pages_
+        ]
+        return _Assembler(self.file, self.site, light)
 
     def _same_edition_key(self, key: tuple[int, str], page: _WikiPage) -> bool:
         other = self.by_key.get(key)
@@ -319,7 +380,7 @@ class _Assembler:
 
     def check_text(self, page: _WikiPage) -> None:
         rev = page.revision
-        if rev is None or rev.text is None or rev.deleted or not rev.text.strip():
+        if rev is None or rev.text is None or rev.deleted or not rev.text or rev.text.isspace():
             why = "no revision" if rev is None else "a revision without text"
             if rev is not None and rev.deleted:
                 why = "a revision whose text is deleted"
@@ -433,12 +494,27 @@ class _Assembler:
 
         Returns the page and the keys of the pages it includes.
         """
+        job, includes = self.expand_page(page)
+        return self.render(job), includes
+
+    def expand_page(self, page: _WikiPage) -> tuple[Expanded, list[tuple[int, str]]]:
+        """Expand one law page of the dump; returns it and the keys of the pages it includes."""
         if page.law is None or page.revision is None:
             raise LawdiffBug(f"{page.title}: read as a law page, but it is none")
         report = _Report()
         frags = self.expand(page, {}, (), report, page.line)
+        included = list(dict.fromkeys(report.includes))
+        titles = tuple(p.title for p in included)
+        job = Expanded((page.ns, page.name), tuple(frags), tuple(report.furniture), tuple(report.lost), titles)
+        return job, [(p.ns, p.name) for p in included]
+
+    def render(self, job: Expanded) -> Page:
+        """Make an expanded page rendered lines, and read them."""
+        page = self.by_key[job.key]
+        if page.law is None or page.revision is None:
+            raise LawdiffBug(f"{page.title}: read as a law page, but it is none")
         converter = _Converter(self)
-        converter.run(frags)
+        converter.run(job.frags)
         title_loc = Loc(self.file, page.line, page.title)
         lines = [page.title]
         locs = [title_loc]
@@ -453,10 +529,9 @@ class _Assembler:
         meta = [("title", page.title), ("kind", page.law.kind), ("revisions", str(page.revisions))]
         if page.revision.timestamp:
             meta.append(("timestamp", page.revision.timestamp))
-        included = list(dict.fromkeys(report.includes))
-        if included:
-            meta.append(("includes", ", ".join(p.title for p in included)))
-        lawpage = Page(
+        if job.includes:
+            meta.append(("includes", ", ".join(job.includes)))
+        return Page(
             file=self.file,
             format=FORMAT,
             edition=page.law.edition,
@@ -465,16 +540,16 @@ class _Assembler:
             containers=page.law.containers,
             scope=page.law.scope,
             blocks=tuple(blocks),
-            fragments=(*fragments, *report.lost),
+            fragments=(*fragments, *job.lost),
             furniture=(
                 Furniture(page.title, title_loc, "page title (kept as the page name)"),
                 *furniture,
-                *report.furniture,
+                *job.furniture,
                 *converter.furniture,
+                *job.extra,
             ),
             meta=tuple(meta),
         )
-        return lawpage, [(p.ns, p.name) for p in included]
 
     def other_pages(self) -> list[tuple[str, Furniture]]:
         """The pages that are not law text: (their edition or "", a furniture record saying why)."""
