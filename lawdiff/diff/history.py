@@ -14,7 +14,7 @@ from dataclasses import replace
 from lawdiff.diff.records import Change, ChangeKind, History, Step
 from lawdiff.diff.study import Study
 from lawdiff.errors import UsageError
-from lawdiff.model import Edition, article_of, chronological
+from lawdiff.model import Edition, article_of
 
 
 def history(study: Study, edition: Edition, address: str) -> History:
@@ -24,7 +24,7 @@ def history(study: Study, edition: Edition, address: str) -> History:
         raise UsageError(
             f"{edition.name} has no clause {address!r}", fix="see `lawdiff show EDITION` for its addresses"
         )
-    eds = timeline_with(study.editions, edition)
+    eds = study.timeline(edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)
     steps: dict[str, Step] = {edition.name: Step(edition.name, start, _texts(edition, start), (), (), True)}
@@ -57,19 +57,6 @@ def _covers(e: Edition, addrs: tuple[str, ...]) -> bool:
     """Whether the edition's corpus holds an article of these addresses (or they lie outside articles)."""
     arts = {article_of(a) for a in addrs} - {""}
     return not arts or any(e.find(a) is not None for a in arts)
-
-
-def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
-    """The editions in order, with ``edition`` standing in for its year's edition
-    when it is one of two sources of that year (``2017@wiki``)."""
-    eds = list(editions)
-    if all(e.name != edition.name for e in eds):
-        same = [k for k, e in enumerate(eds) if e.year == edition.year and e.effective == edition.effective]
-        if same:
-            eds[same[0]] = edition
-        else:
-            eds.append(edition)
-    return sorted(eds, key=chronological)
 
 
 def _kinds(changes: tuple[Change, ...]) -> tuple[ChangeKind, ...]:

@@ -23,7 +23,7 @@ from lawdiff.cache import key as cache_key
 from lawdiff.diff.changes import compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.errors import UsageError
-from lawdiff.model import Edition, article_of, from_anchor, natural_key, parent_address
+from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,7 @@ class Study:
     cache: Cache = field(default_factory=lambda: Cache(None))
     _comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, init=False, repr=False)
     _indexes: dict[tuple[str, str], PairIndex] = field(default_factory=dict, init=False, repr=False)
+    _timelines: dict[str, tuple[Edition, list[Edition]]] = field(default_factory=dict, init=False, repr=False)
 
     def compare(self, old: Edition, new: Edition) -> Comparison:
         """The comparison of two editions, computed once per run."""
@@ -144,6 +145,15 @@ class Study:
         self.compare(old, new)
         return self._indexes[(old.name, new.name)]
 
+    def timeline(self, edition: Edition) -> list[Edition]:
+        """The study's editions in order, with ``edition`` standing in for its year's edition
+        (:func:`timeline_with`); made once per edition, not once per history: ordering
+        editions reads all their sources, as many as the articles for wiki pages."""
+        made = self._timelines.get(edition.name)
+        if made is None or made[0] is not edition:
+            made = self._timelines[edition.name] = (edition, timeline_with(self.editions, edition))
+        return list(made[1])
+
     @property
     def comparisons(self) -> tuple[Comparison, ...]:
         """The comparisons computed so far, in the order they were first asked for."""
@@ -172,6 +182,19 @@ class Study:
         """The changes of a pair touching ``article`` on either side, in the comparison's order."""
         comp = self.compare(old, new)
         return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
+
+
+def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
+    """The editions in order, with ``edition`` standing in for its year's edition
+    when it is one of two sources of that year (``2017@wiki``)."""
+    eds = list(editions)
+    if all(e.name != edition.name for e in eds):
+        same = [k for k, e in enumerate(eds) if e.year == edition.year and e.effective == edition.effective]
+        if same:
+            eds[same[0]] = edition
+        else:
+            eds.append(edition)
+    return sorted(eds, key=chronological)
 
 
 # The study and pairs a forked worker computes (inherited, never pickled).
