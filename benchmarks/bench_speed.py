@@ -23,7 +23,9 @@ Parts:
   against difflib.HtmlDiff of the three consecutive pairs in one process; at
   93 and 186 articles.
 * ``scaling``: compare and report at 1x, 2x, 4x and 8x articles, and the
-  exponent of a least-squares fit of log(time) on log(size); peak RSS of each.
+  exponents of a least-squares fit of log(time) on log(size), for the wall
+  time and for the CPU time (of all the command's processes); peak RSS (of
+  its largest process) of each.
 * ``boilerplate``: the generator's boilerplate editions (every article in one
   article's wording) against the distinct ones, compare and report.
 * ``cache``: a warm ``compare`` (nothing changed) against a cold one (empty
@@ -60,13 +62,15 @@ PY = sys.executable
 LAWDIFF = [PY, "-m", "lawdiff.cli"]
 
 # Runs the command given as arguments, its output thrown away, and prints the
-# child's peak RSS (KiB): a fresh child started from here, so that its peak is
-# its own (a child forked from this process would inherit ours).
+# peak RSS (KiB) of its largest process and the CPU seconds of all its
+# processes (report's workers included): a fresh child started from here, so
+# that its peak is its own (a child forked from this process would inherit ours).
 _MEASURE = (
     "import resource, subprocess, sys; "
     "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
     "print(done.returncode, done.stderr.decode()[-300:].replace(chr(10), ' ') if done.returncode > 1 else ''); "
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+    "print(u.ru_maxrss, u.ru_utime + u.ru_stime)"
 )
 
 _DIFFLIB = (
@@ -86,34 +90,40 @@ class Timer:
         self.runs = runs
         self.env = env
 
-    def once(self, cmd: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    def once(self, cmd: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+        """Wall seconds (with the measuring process's start), CPU seconds and peak RSS (KiB) of one run."""
         start = time.perf_counter()
         done = subprocess.run(
             [PY, "-c", _MEASURE, *cmd], check=True, capture_output=True, text=True, env=env or self.env
         )
         seconds = time.perf_counter() - start
-        status, peak = done.stdout.strip().splitlines()[-2:]
+        status, usage = done.stdout.strip().splitlines()[-2:]
         # 0, or 1 from git diff (it found differences): anything else is a failure.
         if int(status.split()[0]) > 1:
             raise SystemExit(f"{' '.join(cmd)} failed: {status}")
-        return seconds, int(peak)
+        peak, cpu = usage.split()
+        return seconds, float(cpu), int(peak)
 
     def compare(
         self, commands: dict[str, Sequence[str]], before: Callable[[str], dict[str, str] | None] | None = None
     ) -> dict[str, dict[str, float]]:
-        """Median seconds and peak RSS (MB) of each command; ``before(name)`` may set up a run (and give its env)."""
+        """Median wall and CPU seconds and peak RSS (MB) of each command; ``before(name)`` may set up a run
+        (and give its env)."""
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
         peaks: dict[str, int] = dict.fromkeys(commands, 0)
         for _ in range(self.runs):
             for name, cmd in commands.items():
                 env = before(name) if before else None
-                seconds, peak = self.once(cmd, env)
+                seconds, cpu, peak = self.once(cmd, env)
                 times[name].append(seconds)
+                cpus[name].append(cpu)
                 peaks[name] = max(peaks[name], peak)
         return {
             name: {
                 "median_s": round(statistics.median(t), 4),
                 "best_s": round(min(t), 4),
+                "median_cpu_s": round(statistics.median(cpus[name]), 4),
                 "peak_rss_mb": round(peaks[name] / 1024, 1),
             }
             for name, t in times.items()
@@ -178,8 +188,8 @@ def part_ratios(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]
 def part_scaling(timer: Timer, work: Path, base: int, factors: list[int]) -> dict[str, object]:
     rows: dict[str, object] = {}
     sizes: list[int] = []
-    compare_t: list[float] = []
-    report_t: list[float] = []
+    wall: dict[str, list[float]] = {"compare": [], "report": []}
+    cpu: dict[str, list[float]] = {"compare": [], "report": []}
     for f in factors:
         articles = base * f
         root = work / f"scale-{articles}"
@@ -192,10 +202,12 @@ def part_scaling(timer: Timer, work: Path, base: int, factors: list[int]) -> dic
         )
         rows[f"{f}x ({articles} articles)"] = r
         sizes.append(articles)
-        compare_t.append(r["compare"]["median_s"])
-        report_t.append(r["report"]["median_s"])
+        for name in wall:
+            wall[name].append(r[name]["median_s"])
+            cpu[name].append(r[name]["median_cpu_s"])
         shutil.rmtree(root)
-    rows["exponent"] = {"compare": slope(sizes, compare_t), "report": slope(sizes, report_t)}
+    rows["exponent"] = {name: slope(sizes, wall[name]) for name in wall}
+    rows["exponent_cpu"] = {name: slope(sizes, cpu[name]) for name in cpu}
     return rows
 
 
@@ -314,9 +326,8 @@ def main() -> None:
         if "boilerplate" in parts:
             results["boilerplate"] = part_boilerplate(timer, work, generate.FULL_ARTICLES)
         if "scaling" in parts:
-            scale_timer = Timer(max(3, args.runs // 2), env)
             results["scaling"] = part_scaling(
-                scale_timer, work, generate.FULL_ARTICLES, [int(f) for f in args.factors.split(",")]
+                timer, work, generate.FULL_ARTICLES, [int(f) for f in args.factors.split(",")]
             )
     text = json.dumps(results, indent=2)
     print(text)
