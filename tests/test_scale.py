@@ -13,7 +13,7 @@ import pytest
 from lawdiff.align.records import Unit
 from lawdiff.align.space import _Space
 from lawdiff.corpus import load
-from lawdiff.diff import Study, timeline_with
+from lawdiff.diff import Study, history, timeline_with
 from lawdiff.diff.study import collector_paused
 from lawdiff.model import Kind
 
@@ -55,3 +55,22 @@ def test_a_word_is_held_once_however_many_clauses_say_it() -> None:
     held = [w for tf in (*space.old_tf, *space.new_tf) for w in tf if w == "kaart"]
     assert len(held) == 3
     assert all(w is held[0] for w in held)
+
+
+def test_histories_share_their_walks_and_say_what_a_fresh_walk_says() -> None:
+    # Each walk from an edition's addresses is made once per study: a clause
+    # followed from two editions of its chain shares the steps beyond them.
+    corpus = load()
+    shared = Study(corpus.editions)
+    for edition in corpus.editions:
+        for clause in edition.walk():
+            if clause.text or clause.title:
+                assert history(shared, edition, clause.address) == history(
+                    Study(corpus.editions), edition, clause.address
+                )
+    e2007, e2017 = corpus.edition("2007"), corpus.edition("2017")
+    from_2007 = history(shared, e2007, "45C4(b)")
+    from_2017 = history(shared, e2017, "45C4(b)")
+    # 2007 and 2017 both reach 1963 45(d) through 2007 45C4(b): one walk.
+    assert from_2007.steps[0].addresses == ("45(d)",)
+    assert from_2007.steps[0] is from_2017.steps[0]
