@@ -27,7 +27,8 @@ Parts:
   time and for the CPU time (of all the command's processes); peak RSS (of
   its largest process) of each.
 * ``boilerplate``: the generator's boilerplate editions (every article in one
-  article's wording) against the distinct ones, compare and report.
+  article's wording) against the distinct ones, compare and report, at 93 and
+  186 articles.
 * ``cache``: a warm ``compare`` (nothing changed) against a cold one (empty
   cache); a warm ``report`` after one article page of the newest edition
   changed against a cold one; the outputs compared byte for byte.
@@ -211,21 +212,24 @@ def part_scaling(timer: Timer, work: Path, base: int, factors: list[int]) -> dic
     return rows
 
 
-def part_boilerplate(timer: Timer, work: Path, articles: int) -> dict[str, object]:
+def part_boilerplate(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]:
     out: dict[str, object] = {}
-    commands: dict[str, list[str]] = {}
-    for name, boiler in (("distinct", False), ("boilerplate", True)):
-        corpus, _ = make_corpus(work / f"boiler-{name}", articles, boiler)
-        commands[f"compare {name}"] = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"]
-        commands[f"report {name}"] = [
-            *LAWDIFF, "report", "--corpus", str(corpus), "-o", str(work / f"boiler-{name}" / "report"), "--no-cache"
-        ]
-    r = timer.compare(commands)
-    out.update(r)
-    out["ratios"] = {
-        "compare boilerplate / distinct": ratio(r["compare boilerplate"], r["compare distinct"]),
-        "report boilerplate / distinct": ratio(r["report boilerplate"], r["report distinct"]),
-    }
+    for articles in sizes:
+        commands: dict[str, list[str]] = {}
+        for name, boiler in (("distinct", False), ("boilerplate", True)):
+            root = work / f"boiler-{name}-{articles}"
+            corpus, _ = make_corpus(root, articles, boiler)
+            commands[f"compare {name}"] = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"]
+            commands[f"report {name}"] = [
+                *LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "report"), "--no-cache"
+            ]
+        r: dict[str, object] = dict(timer.compare(commands))
+        t: dict[str, dict[str, float]] = r  # type: ignore[assignment]
+        r["ratios"] = {
+            "compare boilerplate / distinct": ratio(t["compare boilerplate"], t["compare distinct"]),
+            "report boilerplate / distinct": ratio(t["report boilerplate"], t["report distinct"]),
+        }
+        out[f"{articles} articles"] = r
     return out
 
 
@@ -307,7 +311,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
     parser.add_argument("--parts", default="ratios,scaling,boilerplate,cache,help")
-    parser.add_argument("--sizes", default="93,186", help="article counts of the ratios part")
+    parser.add_argument("--sizes", default="93,186", help="article counts of the ratios and boilerplate parts")
     parser.add_argument("--factors", default="1,2,4,8", help="multiples of 93 articles for the scaling part")
     parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_speed.json")
     args = parser.parse_args()
@@ -324,7 +328,7 @@ def main() -> None:
         if "cache" in parts:
             results["cache"] = part_cache(timer, work, generate.FULL_ARTICLES)
         if "boilerplate" in parts:
-            results["boilerplate"] = part_boilerplate(timer, work, generate.FULL_ARTICLES)
+            results["boilerplate"] = part_boilerplate(timer, work, [int(s) for s in args.sizes.split(",")])
         if "scaling" in parts:
             results["scaling"] = part_scaling(
                 timer, work, generate.FULL_ARTICLES, [int(f) for f in args.factors.split(",")]
