@@ -1,28 +1,36 @@
-"""How long ``lawdiff review list`` takes against ``lawdiff compare`` of the same pairs.
+"""The review store at scale (issue 10's figures): ``review list`` against ``compare``, ``report`` with the store
+against without.
 
 Run from the repository root::
 
-    python3 benchmarks/bench_review.py            # median of 3 runs each
-    python3 benchmarks/bench_review.py --runs 1 --blocks 2
+    python3 benchmarks/bench_review.py                      # 744 articles, medians of 5 runs
+    python3 benchmarks/bench_review.py --articles 93 --runs 3
 
-The editions: four generated full-size editions (``generate.py``) eight
-times over, 744 articles each.  ``generate.generate(articles=744)`` checks
-every new text against all earlier ones and takes hours at that size, so
-the editions are made as eight blocks of 93 articles (seeds 2017 to 2024),
-each block's articles renumbered after the previous block's (1-93, 94-186,
-...), and written as wiki pages.
+The editions: four generated editions (``generate.py``) of 744 articles
+(eight times the full size, about 8,000 clauses with text each), written as
+wiki pages.
 
 The store: a decision on every change of the three consecutive pairs (about
-20,000, unchanged clauses included) and 50,000 comments spread over them,
-imported in one go from a JSONL export (``lawdiff review import``, timed
-too).
+20,000, unchanged clauses included), each with a status and an assignee, and
+50,000 comments spread over them, imported in one go from a JSONL export
+(``lawdiff review import``, timed once).
 
 Each timing is the whole command in a fresh process, as a committee member
-would run it, output to /dev/null: ``lawdiff compare OLD NEW`` for each
-pair, and ``lawdiff review list`` for each pair (``--pair``) and for all
-pairs at once (one process reads the corpus once and compares the three
-pairs).  The issue's bound: ``review list`` at most 1.5 times ``compare`` of
-the same pairs, medians.  Printed and written as JSON to
+would run it, output to /dev/null (``bench_speed.Timer``: the commands
+interleaved run by run, medians of wall and CPU time, peak RSS):
+
+* ``lawdiff compare OLD NEW --no-review`` for each pair against ``lawdiff review
+  list --pair OLD NEW`` (which compares the pair too), and the three
+  ``compare`` runs against one ``review list`` of all pairs (one process reads
+  the corpus once and compares the three pairs).  Bound: 1.5.
+* ``lawdiff report`` with the store against ``lawdiff report --no-review``.
+  Bound: 1.1.
+
+Both cold (``LAWDIFF_CACHE=off``: every comparison computed) and warm (a
+cache folder of this run, filled by one ``report`` first: the comparisons
+read back, so that what the store costs is not hidden behind them).  The
+commands run in an empty folder, so that no ``lawdiff-review.sqlite`` there
+is picked up.  Printed and written as JSON to
 ``benchmarks/output/bench_review.json``.
 """
 
@@ -32,8 +40,7 @@ import argparse
 import json
 import os
 import random
-import re
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,43 +53,22 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import generate  # noqa: E402
+from bench_speed import LAWDIFF, Timer, ratio  # noqa: E402
 
-BLOCK = 93
+ARTICLES = 8 * generate.FULL_ARTICLES
 COMMENTS = 50_000
-
-
-def write_editions(folder: Path, blocks: int) -> None:
-    """Eight blocks of generated editions, their articles numbered one after the other."""
-    for b in range(blocks):
-        g = generate.generate(articles=BLOCK, seed=2017 + b)
-        for edition in g.editions:
-            sub = folder / edition.name
-            sub.mkdir(parents=True, exist_ok=True)
-            for _name, text in edition.pages:
-                m = re.match(r"Sjabloon:(\d+):(\d+)\n", text)
-                assert m, "a generated page starts with its title line"
-                number = int(m.group(2)) + b * BLOCK
-                # The title line and the article heading carry the number;
-                # the clause addresses follow from the heading.
-                renumbered = re.sub(
-                    r"\A(Sjabloon:\d+:)\d+\nARTIKEL \d+",
-                    lambda mm, n=number: f"{mm.group(1)}{n}\nARTIKEL {n}",
-                    text,
-                    count=1,
-                )
-                (sub / f"wiki-Sjabloon-{edition.name}-{number:04}.txt").write_text(renumbered, encoding="utf-8")
 
 
 def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], int]:
     """A JSONL export with a decision on every change and 50,000 comments; the pairs and the decision count."""
-    from lawdiff.align import DEFAULT_THRESHOLDS
     from lawdiff.corpus import load
+    from lawdiff.diff import Study
     from lawdiff.review import Status, records, runs, target
     from lawdiff.review.schema import SCHEMA_VERSION
     from lawdiff.review.store import new_id, texts_hash
 
     corpus = load([corpus_dir])
-    comps = runs.comparisons(corpus, None, DEFAULT_THRESHOLDS)
+    comps = runs.comparisons(Study(runs.timeline(corpus)), corpus, None)
     rng = random.Random(2017)
     statuses = [s.value for s in Status]
     lines = [json.dumps({"type": "lawdiff-review", "schema": SCHEMA_VERSION, "lawdiff": "bench"})]
@@ -132,77 +118,102 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
     return [(c.old, c.new) for c in comps], len(ids)
 
 
-def timed(args: list[str], runs: int, env: dict[str, str]) -> dict[str, float]:
-    times: list[float] = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "lawdiff.cli", *args], check=True, stdout=subprocess.DEVNULL, cwd=ROOT, env=env
-        )
-        times.append(time.perf_counter() - start)
-    return {"best_s": round(min(times), 3), "median_s": round(statistics.median(times), 3)}
+def measure(timer: Timer, corpus: Path, store: Path, pairs: list[tuple[str, str]], reports: Path) -> dict[str, object]:
+    """The timings of one state of the cache (the timer's environment), and their ratios."""
+    src = ["--corpus", str(corpus)]
+    commands: dict[str, list[str]] = {}
+    for old, new in pairs:
+        commands[f"compare {old} {new}"] = [*LAWDIFF, "compare", old, new, *src, "--no-review"]
+        commands[f"review list --pair {old} {new}"] = [
+            *LAWDIFF,
+            "review",
+            "list",
+            "--pair",
+            old,
+            new,
+            "--review",
+            str(store),
+            *src,
+        ]
+    commands["review list (all pairs)"] = [*LAWDIFF, "review", "list", "--review", str(store), *src]
+    commands["report --no-review"] = [*LAWDIFF, "report", *src, "-o", str(reports / "without"), "--no-review"]
+    commands["report with the store"] = [*LAWDIFF, "report", *src, "-o", str(reports / "with"), "--review", str(store)]
+    timings = timer.compare(commands)
+    summed = {
+        key: round(sum(timings[f"compare {o} {n}"][key] for o, n in pairs), 4) for key in ("median_s", "median_cpu_s")
+    }
+    timings["compare (all pairs, summed)"] = summed
+    # (what is timed, what it is measured against)
+    against = {
+        **{f"review list / compare, {o} -> {n}": (f"review list --pair {o} {n}", f"compare {o} {n}") for o, n in pairs},
+        "review list (all pairs) / compare x3": ("review list (all pairs)", "compare (all pairs, summed)"),
+        "report with the store / without": ("report with the store", "report --no-review"),
+    }
+    r: dict[str, object] = dict(timings)
+    r["ratios"] = {name: ratio(timings[a], timings[b]) for name, (a, b) in against.items()}
+    r["ratios_cpu"] = {
+        name: round(timings[a]["median_cpu_s"] / timings[b]["median_cpu_s"], 3) for name, (a, b) in against.items()
+    }
+    return r
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--blocks", type=int, default=8, help="blocks of 93 articles (default 8: 744 articles)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
+    parser.add_argument("--articles", type=int, default=ARTICLES, help=f"articles per edition (default {ARTICLES})")
+    parser.add_argument("--parts", default="cold,warm", help="cold, warm or both (default)")
     parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_review.json")
     args = parser.parse_args()
-    env = {**os.environ, "LAWDIFF_AUTHOR": "bench", "PYTHONPATH": str(ROOT)}
+    parts = set(args.parts.split(","))
+    base_env = {**os.environ, "LAWDIFF_AUTHOR": "bench", "PYTHONPATH": str(ROOT)}
+    base_env.pop("LAWDIFF_REVIEW", None)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        editions, store, export = root / "editions", root / "review.sqlite", root / "export.jsonl"
+        corpus, store, export = root / "editions", root / "review.sqlite", root / "export.jsonl"
         start = time.perf_counter()
-        write_editions(editions, args.blocks)
+        generated = generate.generate(articles=args.articles)
+        generate.write(generated, corpus)
         made = time.perf_counter() - start
-        pairs, decisions = build_export(editions, export)
+        pairs, decisions = build_export(corpus, export)
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "lawdiff.cli", "review", "import", str(export), "--review", str(store)],
+            [*LAWDIFF, "review", "import", str(export), "--review", str(store)],
             check=True,
             stdout=subprocess.DEVNULL,
-            cwd=ROOT,
-            env=env,
+            env={**base_env, "LAWDIFF_CACHE": "off"},
         )
         imported = time.perf_counter() - start
-        corpus = ["--corpus", str(editions)]
         results: dict[str, object] = {
-            "articles": args.blocks * BLOCK,
+            "articles": args.articles,
+            "clauses_with_text": [len(e.units) for e in generated.editions],
             "decisions": decisions,
             "comments": COMMENTS,
             "store_mb": round(store.stat().st_size / 2**20, 1),
             "generate_s": round(made, 1),
             "import_s": round(imported, 2),
             "runs": args.runs,
+            "python": sys.version.split()[0],
         }
-        rows: list[dict[str, object]] = []
-        for old, new in pairs:
-            compare = timed(["compare", old, new, *corpus], args.runs, env)
-            listed = timed(["review", "list", "--pair", old, new, "--review", str(store), *corpus], args.runs, env)
-            rows.append({"pair": f"{old} -> {new}", "compare": compare, "review_list": listed})
-        all_pairs = timed(["review", "list", "--review", str(store), *corpus], args.runs, env)
-        results["pairs"] = rows
-        results["review_list_all_pairs"] = all_pairs
-        compare_sum = sum(float(r["compare"]["median_s"]) for r in rows)  # type: ignore[index]
-        results["compare_sum_median_s"] = round(compare_sum, 3)
-        results["ratio_all_pairs"] = round(all_pairs["median_s"] / compare_sum, 2)
-    print(
-        f"{results['articles']} articles x 4 editions; {decisions} decisions, {COMMENTS} comments; "
-        f"store {results['store_mb']} MB, imported in {results['import_s']} s"
-    )
-    print("whole commands, fresh processes (seconds, median of", args.runs, "runs)")
-    for r in rows:
-        c, v = r["compare"], r["review_list"]
-        ratio = v["median_s"] / c["median_s"]  # type: ignore[index]
-        r["ratio"] = round(ratio, 2)
-        print(
-            f"  {r['pair']:16} compare {c['median_s']:7.3f}  review list --pair {v['median_s']:7.3f}  ratio {ratio:.2f}"
-        )  # type: ignore[index]
-    print(
-        f"  all pairs        compare x3 {compare_sum:7.3f}  review list {all_pairs['median_s']:7.3f}  "
-        f"ratio {results['ratio_all_pairs']}"
-    )
+        # An empty working folder: no lawdiff-review.sqlite of the caller's is found.
+        work = root / "cwd"
+        work.mkdir()
+        os.chdir(work)
+        if "cold" in parts:
+            timer = Timer(args.runs, {**base_env, "LAWDIFF_CACHE": "off"})
+            results["cold"] = measure(timer, corpus, store, pairs, root / "reports-cold")
+        if "warm" in parts:
+            cache = root / "cache"
+            env = {**base_env, "LAWDIFF_CACHE": str(cache)}
+            subprocess.run(
+                [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "fill"), "--no-review"],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                env=env,
+            )
+            results["warm"] = measure(Timer(args.runs, env), corpus, store, pairs, root / "reports-warm")
+        os.chdir(ROOT)
+        shutil.rmtree(root / "cwd", ignore_errors=True)
+    print(json.dumps(results, indent=2))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
 

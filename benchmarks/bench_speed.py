@@ -23,9 +23,12 @@ Parts:
   against difflib.HtmlDiff of the three consecutive pairs in one process; at
   93 and 186 articles.
 * ``scaling``: compare and report at 1x, 2x, 4x and 8x articles, and the
-  exponent of a least-squares fit of log(time) on log(size); peak RSS of each.
+  exponents of a least-squares fit of log(time) on log(size), for the wall
+  time and for the CPU time (of all the command's processes); peak RSS (of
+  its largest process) of each.
 * ``boilerplate``: the generator's boilerplate editions (every article in one
-  article's wording) against the distinct ones, compare and report.
+  article's wording) against the distinct ones, compare and report, at 93 and
+  186 articles.
 * ``cache``: a warm ``compare`` (nothing changed) against a cold one (empty
   cache); a warm ``report`` after one article page of the newest edition
   changed against a cold one; the outputs compared byte for byte.
@@ -60,13 +63,15 @@ PY = sys.executable
 LAWDIFF = [PY, "-m", "lawdiff.cli"]
 
 # Runs the command given as arguments, its output thrown away, and prints the
-# child's peak RSS (KiB): a fresh child started from here, so that its peak is
-# its own (a child forked from this process would inherit ours).
+# peak RSS (KiB) of its largest process and the CPU seconds of all its
+# processes (report's workers included): a fresh child started from here, so
+# that its peak is its own (a child forked from this process would inherit ours).
 _MEASURE = (
     "import resource, subprocess, sys; "
     "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE); "
     "print(done.returncode, done.stderr.decode()[-300:].replace(chr(10), ' ') if done.returncode > 1 else ''); "
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+    "print(u.ru_maxrss, u.ru_utime + u.ru_stime)"
 )
 
 _DIFFLIB = (
@@ -86,34 +91,40 @@ class Timer:
         self.runs = runs
         self.env = env
 
-    def once(self, cmd: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    def once(self, cmd: Sequence[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+        """Wall seconds (with the measuring process's start), CPU seconds and peak RSS (KiB) of one run."""
         start = time.perf_counter()
         done = subprocess.run(
             [PY, "-c", _MEASURE, *cmd], check=True, capture_output=True, text=True, env=env or self.env
         )
         seconds = time.perf_counter() - start
-        status, peak = done.stdout.strip().splitlines()[-2:]
+        status, usage = done.stdout.strip().splitlines()[-2:]
         # 0, or 1 from git diff (it found differences): anything else is a failure.
         if int(status.split()[0]) > 1:
             raise SystemExit(f"{' '.join(cmd)} failed: {status}")
-        return seconds, int(peak)
+        peak, cpu = usage.split()
+        return seconds, float(cpu), int(peak)
 
     def compare(
         self, commands: dict[str, Sequence[str]], before: Callable[[str], dict[str, str] | None] | None = None
     ) -> dict[str, dict[str, float]]:
-        """Median seconds and peak RSS (MB) of each command; ``before(name)`` may set up a run (and give its env)."""
+        """Median wall and CPU seconds and peak RSS (MB) of each command; ``before(name)`` may set up a run
+        (and give its env)."""
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
         peaks: dict[str, int] = dict.fromkeys(commands, 0)
         for _ in range(self.runs):
             for name, cmd in commands.items():
                 env = before(name) if before else None
-                seconds, peak = self.once(cmd, env)
+                seconds, cpu, peak = self.once(cmd, env)
                 times[name].append(seconds)
+                cpus[name].append(cpu)
                 peaks[name] = max(peaks[name], peak)
         return {
             name: {
                 "median_s": round(statistics.median(t), 4),
                 "best_s": round(min(t), 4),
+                "median_cpu_s": round(statistics.median(cpus[name]), 4),
                 "peak_rss_mb": round(peaks[name] / 1024, 1),
             }
             for name, t in times.items()
@@ -178,8 +189,8 @@ def part_ratios(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]
 def part_scaling(timer: Timer, work: Path, base: int, factors: list[int]) -> dict[str, object]:
     rows: dict[str, object] = {}
     sizes: list[int] = []
-    compare_t: list[float] = []
-    report_t: list[float] = []
+    wall: dict[str, list[float]] = {"compare": [], "report": []}
+    cpu: dict[str, list[float]] = {"compare": [], "report": []}
     for f in factors:
         articles = base * f
         root = work / f"scale-{articles}"
@@ -192,28 +203,33 @@ def part_scaling(timer: Timer, work: Path, base: int, factors: list[int]) -> dic
         )
         rows[f"{f}x ({articles} articles)"] = r
         sizes.append(articles)
-        compare_t.append(r["compare"]["median_s"])
-        report_t.append(r["report"]["median_s"])
+        for name in wall:
+            wall[name].append(r[name]["median_s"])
+            cpu[name].append(r[name]["median_cpu_s"])
         shutil.rmtree(root)
-    rows["exponent"] = {"compare": slope(sizes, compare_t), "report": slope(sizes, report_t)}
+    rows["exponent"] = {name: slope(sizes, wall[name]) for name in wall}
+    rows["exponent_cpu"] = {name: slope(sizes, cpu[name]) for name in cpu}
     return rows
 
 
-def part_boilerplate(timer: Timer, work: Path, articles: int) -> dict[str, object]:
+def part_boilerplate(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]:
     out: dict[str, object] = {}
-    commands: dict[str, list[str]] = {}
-    for name, boiler in (("distinct", False), ("boilerplate", True)):
-        corpus, _ = make_corpus(work / f"boiler-{name}", articles, boiler)
-        commands[f"compare {name}"] = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"]
-        commands[f"report {name}"] = [
-            *LAWDIFF, "report", "--corpus", str(corpus), "-o", str(work / f"boiler-{name}" / "report"), "--no-cache"
-        ]
-    r = timer.compare(commands)
-    out.update(r)
-    out["ratios"] = {
-        "compare boilerplate / distinct": ratio(r["compare boilerplate"], r["compare distinct"]),
-        "report boilerplate / distinct": ratio(r["report boilerplate"], r["report distinct"]),
-    }
+    for articles in sizes:
+        commands: dict[str, list[str]] = {}
+        for name, boiler in (("distinct", False), ("boilerplate", True)):
+            root = work / f"boiler-{name}-{articles}"
+            corpus, _ = make_corpus(root, articles, boiler)
+            commands[f"compare {name}"] = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"]
+            commands[f"report {name}"] = [
+                *LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "report"), "--no-cache"
+            ]
+        r: dict[str, object] = dict(timer.compare(commands))
+        t: dict[str, dict[str, float]] = r  # type: ignore[assignment]
+        r["ratios"] = {
+            "compare boilerplate / distinct": ratio(t["compare boilerplate"], t["compare distinct"]),
+            "report boilerplate / distinct": ratio(t["report boilerplate"], t["report distinct"]),
+        }
+        out[f"{articles} articles"] = r
     return out
 
 
@@ -295,7 +311,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default 5)")
     parser.add_argument("--parts", default="ratios,scaling,boilerplate,cache,help")
-    parser.add_argument("--sizes", default="93,186", help="article counts of the ratios part")
+    parser.add_argument("--sizes", default="93,186", help="article counts of the ratios and boilerplate parts")
     parser.add_argument("--factors", default="1,2,4,8", help="multiples of 93 articles for the scaling part")
     parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_speed.json")
     args = parser.parse_args()
@@ -312,11 +328,10 @@ def main() -> None:
         if "cache" in parts:
             results["cache"] = part_cache(timer, work, generate.FULL_ARTICLES)
         if "boilerplate" in parts:
-            results["boilerplate"] = part_boilerplate(timer, work, generate.FULL_ARTICLES)
+            results["boilerplate"] = part_boilerplate(timer, work, [int(s) for s in args.sizes.split(",")])
         if "scaling" in parts:
-            scale_timer = Timer(max(3, args.runs // 2), env)
             results["scaling"] = part_scaling(
-                scale_timer, work, generate.FULL_ARTICLES, [int(f) for f in args.factors.split(",")]
+                timer, work, generate.FULL_ARTICLES, [int(f) for f in args.factors.split(",")]
             )
     text = json.dumps(results, indent=2)
     print(text)

@@ -47,14 +47,17 @@ iterated, so the same seed gives the same bytes.
 
 from __future__ import annotations
 
+import bisect
 import copy
 import itertools
+import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import overload
 
 from lawdiff.corpus import load
 
@@ -82,6 +85,9 @@ DIALECT = 0.1
 _PREFIXES = ("aan", "af", "her", "in", "mee", "na", "om", "onder", "op", "over", "toe", "uit", "voor", "weg")
 # New compounds of two seed nouns per article: its telling words.
 TOPIC_COMPOUNDS = 16
+# Draws in a row that find no unused compound of two nouns before the
+# articles' compounds are made of three (only past some 350 articles).
+COMPOUND_TRIES = 200
 # How many of the seeds' most frequent words count as function words.
 FUNCTION_WORDS = 60
 
@@ -339,10 +345,11 @@ class _Writer:
         self.rng = rng
         self.used_compounds: set[str] = set(lex.content_words) | set(lex.nouns)
         self.topics: dict[int, tuple[list[str], list[str]]] = {}
+        self.long_compounds = False
         self.dialects: dict[int, dict[str, str]] = {}
         self.nouns = frozenset(lex.nouns)
-        self.seen: list[frozenset[str]] = []
-        self.sentences = _Sentences()
+        self.seen = _Similar(DISTINCT_MAX)
+        self.sentences = _Similar(SENTENCE_DISTINCT_MAX)
 
     # -- topics ---------------------------------------------------------------
 
@@ -351,12 +358,21 @@ class _Writer:
         if article not in self.topics:
             rng = self.rng
             compounds: list[str] = []
+            misses = 0
             while len(compounds) < TOPIC_COMPOUNDS:
                 head, mod = rng.choice(self.lex.nouns), rng.choice(self.lex.nouns)
                 word = mod + head
+                if self.long_compounds:
+                    word = rng.choice(self.lex.nouns) + word
                 if mod != head and word not in self.used_compounds:
                     self.used_compounds.add(word)
                     compounds.append(word)
+                    misses = 0
+                else:
+                    misses += 1
+                    # The seeds' nouns make a few thousand compounds of two:
+                    # the topics of some 350 articles.  Past them, three.
+                    self.long_compounds = self.long_compounds or misses >= COMPOUND_TRIES
             nouns = compounds + rng.sample(self.lex.nouns, 3)
             words = rng.sample(sorted(set(self.lex.content_words)), 4)
             self.topics[article] = (nouns, words)
@@ -472,15 +488,10 @@ class _Writer:
         return " ".join(toks).rstrip(".;:,)")
 
     def distinct(self, text: str) -> bool:
-        words = frozenset(_words(text))
-        for other in self.seen:
-            inter = len(words & other)
-            if inter and inter / len(words | other) > DISTINCT_MAX:
-                return False
-        return True
+        return not self.seen.clashes(frozenset(_words(text)))
 
     def remember(self, text: str) -> None:
-        self.seen.append(frozenset(_words(text)))
+        self.seen.add(frozenset(_words(text)))
 
     # -- edits of a text ---------------------------------------------------------
 
@@ -510,23 +521,75 @@ class _Writer:
         return out
 
 
-class _Sentences:
-    """The telling words of every sentence made so far, indexed by word."""
+class _Similar:
+    """Word sets made so far, to tell whether a new one is too close to any of
+    them (Jaccard above ``limit``) without comparing it with each in turn.
 
-    def __init__(self) -> None:
+    Comparing a new text with every earlier one made the generator quadratic
+    (744 articles took hours).  Instead every word keeps the set of earlier
+    sets holding it as the bits of an integer, and the integers of the new
+    set's words are added up bit-parallel, in binary (``planes[b]`` holds bit
+    ``b`` of every earlier set's count of shared words): a few operations on
+    long integers per word, whatever the number of sets.  Two sets closer
+    than ``limit`` share more than ``limit`` of the new set's words, so only
+    the sets that reach that count (and have a size that allows it) are
+    compared in full, by the same test as before: the answer is exactly the
+    one comparing with all of them gives.
+    """
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
         self.sets: list[frozenset[str]] = []
-        self.index: dict[str, list[int]] = {}
+        self.holders: dict[str, int] = {}  # word -> bit i set when sets[i] holds it
+        self.sizes: dict[int, int] = {}  # size -> bit i set when sets[i] has that many words
 
     def clashes(self, words: frozenset[str]) -> bool:
-        shared: Counter[int] = Counter()
+        planes: list[int] = []
         for w in words:
-            shared.update(self.index.get(w, ()))
-        return any(n / len(words | self.sets[i]) > SENTENCE_DISTINCT_MAX for i, n in shared.items())
+            carry = self.holders.get(w, 0)
+            for b in range(len(planes)):
+                if not carry:
+                    break
+                planes[b], carry = planes[b] ^ carry, planes[b] & carry
+            if carry:
+                planes.append(carry)
+        # Jaccard above limit needs more than limit * n shared words, and a
+        # size between limit * n and n / limit (n the new set's size); the
+        # bounds here are a little wider, so no set that may clash is left out.
+        n = len(words)
+        sizes = 0
+        for size in range(math.floor(self.limit * n), math.ceil(n / self.limit) + 1):
+            sizes |= self.sizes.get(size, 0)
+        found = _at_least(planes, max(1, math.ceil(self.limit * n)), sizes)
+        while found:
+            low = found & -found
+            found ^= low
+            other = self.sets[low.bit_length() - 1]
+            inter = len(words & other)
+            if inter / len(words | other) > self.limit:
+                return True
+        return False
 
     def add(self, words: frozenset[str]) -> None:
-        for w in sorted(words):
-            self.index.setdefault(w, []).append(len(self.sets))
+        bit = 1 << len(self.sets)
+        for w in words:
+            self.holders[w] = self.holders.get(w, 0) | bit
+        self.sizes[len(words)] = self.sizes.get(len(words), 0) | bit
         self.sets.append(words)
+
+
+def _at_least(planes: list[int], need: int, everyone: int) -> int:
+    """The bits of the counts held bit-sliced in ``planes`` that are at least ``need``."""
+    above = 0  # counts already known to be greater
+    equal = everyone  # counts equal to ``need`` on the bits seen so far
+    for b in reversed(range(max(len(planes), need.bit_length()))):
+        plane = planes[b] if b < len(planes) else 0
+        if need >> b & 1:
+            equal &= plane
+        else:
+            above |= equal & plane
+            equal &= ~plane
+    return above | equal
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -814,6 +877,36 @@ def _transition(old: GeneratedEdition, new: GeneratedEdition, tree: list[Node], 
     return Transition(old.name, new.name, tuple(links), tuple(log))
 
 
+def _below(art: Node, node: Node) -> Iterator[tuple[Node, Node, Node]]:
+    """(article, parent, child) for every non-note node below ``node``, in document order."""
+    for child in node.children:
+        yield art, node, child
+        yield from _below(art, child)
+
+
+class _Chained(Sequence[tuple[Node, Node, Node]]):
+    """Lists read as one, without copying them (what :meth:`_Editing.pick` draws from)."""
+
+    def __init__(self, lists: list[list[tuple[Node, Node, Node]]]) -> None:
+        self.lists = lists
+        self.ends = list(itertools.accumulate(len(x) for x in lists))
+
+    def __len__(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Node, Node, Node]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[Node, Node, Node]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[Node, Node, Node] | Sequence[tuple[Node, Node, Node]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        k = bisect.bisect_right(self.ends, i)
+        return self.lists[k][i - (self.ends[k - 1] if k else 0)]
+
+
 class _Editing:
     """One round of edits on a copied tree (one successor edition)."""
 
@@ -827,6 +920,8 @@ class _Editing:
         self.pending: list[tuple[str, list[Node], list[Node], str]] = []
         self.units_count = sum(1 for art in tree for n in art.walk() if n.text)
         self.before: dict[str, str] = {}
+        # What each edit may pick, per article (by id): see pick().
+        self.candidates: dict[str, dict[int, list[tuple[Node, Node, Node]]]] = {}
 
     # -- helpers --------------------------------------------------------------------
 
@@ -835,14 +930,14 @@ class _Editing:
 
     def parents(self) -> Iterator[tuple[Node, Node, Node]]:
         """(article, parent, child) for every non-note node below an article, in document order."""
-
-        def rec(art: Node, node: Node) -> Iterator[tuple[Node, Node, Node]]:
-            for child in node.children:
-                yield art, node, child
-                yield from rec(art, child)
-
         for art in self.tree:
-            yield from rec(art, art)
+            yield from _below(art, art)
+
+    def changed(self, *articles: Node) -> None:
+        """An edit changed these articles: what they offer to pick is listed again."""
+        for cached in self.candidates.values():
+            for art in articles:
+                cached.pop(id(art), None)
 
     def free(self, node: Node) -> bool:
         return all(n.uid not in self.touched for n in node.walk())
@@ -907,9 +1002,23 @@ class _Editing:
             if edit():
                 made += 1
 
-    def pick(self, ok: Callable[[Node, Node, Node], bool]) -> tuple[Node, Node, Node] | None:
-        cands = [t for t in self.parents() if ok(*t)]
-        return self.rng.choice(cands) if cands else None
+    def pick(self, edit: str, ok: Callable[[Node, Node, Node], bool]) -> tuple[Node, Node, Node] | None:
+        """One of the (article, parent, node) that ``ok`` accepts, drawn from all of them in document order.
+
+        The candidates are kept per article and listed again only in the
+        articles an edit changed (:meth:`changed`), rather than all of them
+        for every edit, which made the generator quadratic; ``ok`` looks only
+        at its article, and the draw is the one the full list would give.
+        """
+        cached = self.candidates.setdefault(edit, {})
+        lists: list[list[tuple[Node, Node, Node]]] = []
+        for art in self.tree:
+            found = cached.get(id(art))
+            if found is None:
+                found = cached[id(art)] = [t for t in _below(art, art) if ok(*t)]
+            lists.append(found)
+        cands = _Chained(lists)
+        return self.rng.choice(cands) if len(cands) else None
 
     # -- structural edits ---------------------------------------------------------
 
@@ -924,17 +1033,19 @@ class _Editing:
             if not (self.free(a) and self.free(b)):
                 continue
             art.children[i], art.children[j] = b, a
+            self.changed(art)
             self.record(
                 "swap", [n for n in (*a.walk(), *b.walk()) if n.text], [n for n in (*a.walk(), *b.walk()) if n.text]
             )
 
     def number_lists(self, rate: float) -> None:
         """Unnumbered list items become numbered subsections (45E.p1 -> 45E1)."""
-        for _, _, sec in list(self.parents()):
+        for art, _, sec in list(self.parents()):
             lists = sec.kind == "section" and bool(sec.children) and all(c.kind == "dash" for c in sec.children)
             if lists and self.rng.random() < rate and self.free(sec):
                 for c in sec.children:
                     c.kind = "sub"
+                self.changed(art)
                 self.record("number-list", list(sec.children), list(sec.children))
 
     def move(self) -> bool:
@@ -950,7 +1061,7 @@ class _Editing:
                 return node.is_leaf and len(parent.children) >= 3
             return False
 
-        hit = self.pick(ok)
+        hit = self.pick("move", ok)
         if hit is None:
             return False
         art, parent, node = hit
@@ -961,19 +1072,21 @@ class _Editing:
             dest = rng.choice(dests)
             parent.children.remove(node)
             dest.children.append(node)
+            self.changed(art, dest)
         else:
-            dests = [
-                s
+            sections = [
+                (a, s)
                 for a in self.tree
                 if a is not art
                 for s in a.children
                 if s.kind == "section" and s.children and all(c.kind == "sub" for c in s.children)
             ]
-            if not dests:
+            if not sections:
                 return False
-            dest = rng.choice(dests)
+            dest_art, dest = rng.choice(sections)
             parent.children.remove(node)
             dest.children.append(node)
+            self.changed(art, dest_art)
         for n in node.walk():
             if n.text:
                 n.text = self.light(n.text, n.article)
@@ -996,10 +1109,11 @@ class _Editing:
                 and len(_sentences(node.text)) >= 2
             )
 
-        hit = self.pick(ok)
+        hit = self.pick("split", ok)
         if hit is None:
             return False
-        _art, parent, node = hit
+        art, parent, node = hit
+        self.changed(art)
         sents = _sentences(node.text)
         ways = 3 if len(sents) >= 4 and rng.random() < 0.2 else 2
         cuts = sorted(rng.sample(range(1, len(sents)), ways - 1))
@@ -1034,10 +1148,11 @@ class _Editing:
             nxt = parent.children[at + 1]
             return nxt.kind == node.kind and nxt.is_leaf and not nxt.notes and self.free(nxt) and bool(nxt.text)
 
-        hit = self.pick(ok)
+        hit = self.pick("merge", ok)
         if hit is None or not hit[2].text:
             return False
-        _art, parent, node = hit
+        art, parent, node = hit
+        self.changed(art)
         at = parent.children.index(node)
         nxt = parent.children[at + 1]
         text = self.light(node.text + " " + nxt.text, node.article)
@@ -1069,10 +1184,11 @@ class _Editing:
                 return True
             return len(parent.children) >= 3 or bool(parent.text)
 
-        hit = self.pick(ok)
+        hit = self.pick("remove", ok)
         if hit is None:
             return False
-        _, parent, node = hit
+        art, parent, node = hit
+        self.changed(art)
         parent.children.remove(node)
         self.touch(node)
         self.record("remove", [n for n in node.walk() if n.text], [])
@@ -1084,10 +1200,11 @@ class _Editing:
         def ok(art: Node, parent: Node, node: Node) -> bool:
             return self.free(node) and node.is_leaf and not node.notes and bool(node.text) and node.kind != "close"
 
-        hit = self.pick(ok)
+        hit = self.pick("replace", ok)
         if hit is None:
             return False
-        _, parent, node = hit
+        art, parent, node = hit
+        self.changed(art)
         sentences = len(_sentences(node.text))
         new = self.fresh(node.kind, node.article, self.w.clause(node.article, sentences, lower=node.text[:1].islower()))
         new.title = self.w.title(node.article) if node.kind == "section" else ""
@@ -1111,16 +1228,18 @@ class _Editing:
             node = self.fresh("section", art.article, self.w.clause(art.article))
             node.title = self.w.title(art.article)
             art.children.insert(at, node)
+            self.changed(art)
             self.record("add-section", [], [node])
             return True
 
         def ok(art: Node, parent: Node, node: Node) -> bool:
             return node.kind in ("sub", "item", "dash") and self.free(node)
 
-        hit = self.pick(ok)
+        hit = self.pick("add", ok)
         if hit is None:
             return False
         art, parent, node = hit
+        self.changed(art)
         text = self.w.clause(
             node.article, 0 if node.kind == "sub" else 1, lower=node.kind == "item" and rng.random() < 0.5
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from lawdiff.diff.changes import compare, describe
 from lawdiff.diff.editorial import TERMINOLOGY, canonical, editorial_only
-from lawdiff.diff.history import history, timeline_with
+from lawdiff.diff.history import history
 from lawdiff.diff.records import (
     SHORT_ID,
     Change,
@@ -31,7 +31,7 @@ from lawdiff.diff.records import (
     RefStatus,
     Step,
 )
-from lawdiff.diff.study import PairIndex, Study, scopes, within
+from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.words import rebuild, word_diff
 
 __all__ = [

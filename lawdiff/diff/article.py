@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from lawdiff.align import Aspect
 from lawdiff.diff.history import history
 from lawdiff.diff.records import Change, ChangeKind, History, Op, counts
-from lawdiff.diff.study import Study
+from lawdiff.diff.study import Study, collector_paused
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 
@@ -260,10 +260,11 @@ def article_views(
     wanted = article_numbers(study.editions) if numbers is None else list(numbers)
     study.prepare(pairs_of(study.editions, wanted), workers)
     out: list[ArticleView] = []
-    for i, n in enumerate(wanted):
-        out.append(article_view(study, n))
-        if progress is not None:
-            progress(i + 1, len(wanted))
+    with collector_paused():
+        for i, n in enumerate(wanted):
+            out.append(article_view(study, n))
+            if progress is not None:
+                progress(i + 1, len(wanted))
     return tuple(out)
 
 

@@ -9,12 +9,12 @@ not hold the clause's article is skipped and said so (``in_corpus``).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import cast
 
 from lawdiff.diff.records import Change, ChangeKind, History, Step
 from lawdiff.diff.study import Study
 from lawdiff.errors import UsageError
-from lawdiff.model import Edition, article_of, chronological
+from lawdiff.model import Edition, article_of
 
 
 def history(study: Study, edition: Edition, address: str) -> History:
@@ -24,52 +24,87 @@ def history(study: Study, edition: Edition, address: str) -> History:
         raise UsageError(
             f"{edition.name} has no clause {address!r}", fix="see `lawdiff show EDITION` for its addresses"
         )
-    eds = timeline_with(study.editions, edition)
+    eds = study.timeline(edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)
-    steps: dict[str, Step] = {edition.name: Step(edition.name, start, _texts(edition, start), (), (), True)}
+    walks = _Walks(study, eds)
+    # The change into the starting edition belongs to its step; the walk
+    # backwards finds it.
+    first, older = walks.back(idx - 1, idx, start)
+    kinds, changes = first or ((), ())
+    here = Step(edition.name, start, _texts(edition, start), kinds, changes, True)
+    ordered = (*reversed(older), here, *walks.forth(idx + 1, idx, start))
+    return History(f"{edition.name}:{clause.address}", ordered, _introduced(ordered))
 
-    def walk(editions: list[Edition], older: bool) -> None:
-        """Follow the clause edition by edition, away from where it started."""
-        cur, cur_ed = start, edition
-        for e in editions:
+
+# What a walk backwards gives the step it leaves from: the kinds and records of
+# the change into it (None when no comparison was made), and the older steps,
+# nearest first.
+_Back = tuple[tuple[tuple[ChangeKind, ...], tuple[Change, ...]] | None, tuple[Step, ...]]
+
+
+class _Walks:
+    """A clause followed edition by edition, away from where it started.
+
+    A walk from an edition's addresses onwards does not depend on where the
+    history started, and the clauses of a chain each start one (a clause in
+    four editions has four histories): each walk is made once per study
+    (:attr:`Study.walks`) and its steps shared, so that the histories of
+    every clause cost what their distinct walks cost.
+
+    ``j``: the next edition to reach; ``at``: the edition the clause was last
+    found in (an edition whose corpus lacks the article is skipped, and the
+    next one compared with ``at``); ``cur``: its addresses there.
+    """
+
+    def __init__(self, study: Study, eds: list[Edition]) -> None:
+        self.study = study
+        self.eds = eds
+        self.memo = study.walks.setdefault(tuple(e.name for e in eds), {})
+
+    def forth(self, j: int, at: int, cur: tuple[str, ...]) -> tuple[Step, ...]:
+        if j >= len(self.eds):
+            return ()
+        key = ("forth", j, at, cur)
+        found = self.memo.get(key)
+        if found is None:
+            e = self.eds[j]
             if not cur or not _covers(e, cur):
                 # Gone (in_corpus) or in an article this edition's corpus lacks.
-                steps[e.name] = Step(e.name, (), (), (), (), not cur)
-                continue
-            involved = study.involved(e, cur_ed, new_side=cur) if older else study.involved(cur_ed, e, old_side=cur)
-            there = tuple(dict.fromkeys(a for ch in involved for a in (ch.old if older else ch.new)))
-            if older:
-                # The change belongs to the later edition's step.
-                steps[cur_ed.name] = replace(steps[cur_ed.name], kinds=_kinds(involved), changes=involved)
-                steps[e.name] = Step(e.name, there, _texts(e, there), (), (), True)
+                found = (Step(e.name, (), (), (), (), not cur), *self.forth(j + 1, at, cur))
             else:
-                steps[e.name] = Step(e.name, there, _texts(e, there), _kinds(involved), involved, True)
-            cur, cur_ed = there, e
+                involved = self.study.involved(self.eds[at], e, old_side=cur)
+                there = tuple(dict.fromkeys(a for ch in involved for a in ch.new))
+                step = Step(e.name, there, _texts(e, there), _kinds(involved), involved, True)
+                found = (step, *self.forth(j + 1, j, there))
+            self.memo[key] = found
+        return cast(tuple[Step, ...], found)
 
-    walk(list(reversed(eds[:idx])), older=True)
-    walk(eds[idx + 1 :], older=False)
-    ordered = tuple(steps[e.name] for e in eds if e.name in steps)
-    return History(f"{edition.name}:{clause.address}", ordered, _introduced(ordered))
+    def back(self, j: int, at: int, cur: tuple[str, ...]) -> _Back:
+        if j < 0:
+            return None, ()
+        key = ("back", j, at, cur)
+        found = self.memo.get(key)
+        if found is None:
+            e = self.eds[j]
+            if not cur or not _covers(e, cur):
+                first, rest = self.back(j - 1, at, cur)
+                found = (first, (Step(e.name, (), (), (), (), not cur), *rest))
+            else:
+                involved = self.study.involved(e, self.eds[at], new_side=cur)
+                there = tuple(dict.fromkeys(a for ch in involved for a in ch.old))
+                before, rest = self.back(j - 1, j, there)
+                kinds, changes = before or ((), ())
+                step = Step(e.name, there, _texts(e, there), kinds, changes, True)
+                found = ((_kinds(involved), involved), (step, *rest))
+            self.memo[key] = found
+        return cast(_Back, found)
 
 
 def _covers(e: Edition, addrs: tuple[str, ...]) -> bool:
     """Whether the edition's corpus holds an article of these addresses (or they lie outside articles)."""
     arts = {article_of(a) for a in addrs} - {""}
     return not arts or any(e.find(a) is not None for a in arts)
-
-
-def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
-    """The editions in order, with ``edition`` standing in for its year's edition
-    when it is one of two sources of that year (``2017@wiki``)."""
-    eds = list(editions)
-    if all(e.name != edition.name for e in eds):
-        same = [k for k, e in enumerate(eds) if e.year == edition.year and e.effective == edition.effective]
-        if same:
-            eds[same[0]] = edition
-        else:
-            eds.append(edition)
-    return sorted(eds, key=chronological)
 
 
 def _kinds(changes: tuple[Change, ...]) -> tuple[ChangeKind, ...]:

@@ -13,8 +13,10 @@ compute nothing of their own: a fact a renderer needs is added here.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import multiprocessing
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
@@ -23,7 +25,27 @@ from lawdiff.cache import key as cache_key
 from lawdiff.diff.changes import compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.errors import UsageError
-from lawdiff.model import Edition, article_of, from_anchor, natural_key, parent_address
+from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a stage that makes many small objects and no cycles.
+
+    Comparing two editions, and walking the histories of every clause, make
+    hundreds of thousands of vectors, scores and records, many of them kept
+    to the end of the stage; each time enough have survived, the collector
+    walks every object alive, the corpus included, and finds nothing to free.
+    At 744 articles that was a fifth of a comparison's time, and a share that
+    grows with the editions (as :func:`lawdiff.corpus.load` found for reading).
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +95,11 @@ class Study:
     cache: Cache = field(default_factory=lambda: Cache(None))
     _comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, init=False, repr=False)
     _indexes: dict[tuple[str, str], PairIndex] = field(default_factory=dict, init=False, repr=False)
+    _timelines: dict[str, tuple[Edition, list[Edition]]] = field(default_factory=dict, init=False, repr=False)
+    # The walks of the histories made so far, per timeline (lawdiff.diff.history).
+    walks: dict[tuple[str, ...], dict[tuple[object, ...], object]] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     def compare(self, old: Edition, new: Edition) -> Comparison:
         """The comparison of two editions, computed once per run."""
@@ -81,7 +108,8 @@ class Study:
         if comp is None:
             comp = self._cached(old, new)
             if comp is None:
-                comp = compare(old, new, self.thresholds, self.corrections.get(key))
+                with collector_paused():
+                    comp = compare(old, new, self.thresholds, self.corrections.get(key))
                 self._put(old, new, comp)
             self.add(comp)
         return comp
@@ -107,7 +135,7 @@ class Study:
             global _PENDING
             _PENDING = (self, todo)
             try:
-                with multiprocessing.get_context("fork").Pool(min(workers, len(todo))) as pool:
+                with collector_paused(), multiprocessing.get_context("fork").Pool(min(workers, len(todo))) as pool:
                     for comp in pool.map(_compare_one, range(len(todo))):
                         self._store(comp, todo)
             finally:
@@ -144,6 +172,15 @@ class Study:
         self.compare(old, new)
         return self._indexes[(old.name, new.name)]
 
+    def timeline(self, edition: Edition) -> list[Edition]:
+        """The study's editions in order, with ``edition`` standing in for its year's edition
+        (:func:`timeline_with`); made once per edition, not once per history: ordering
+        editions reads all their sources, as many as the articles for wiki pages."""
+        made = self._timelines.get(edition.name)
+        if made is None or made[0] is not edition:
+            made = self._timelines[edition.name] = (edition, timeline_with(self.editions, edition))
+        return list(made[1])
+
     @property
     def comparisons(self) -> tuple[Comparison, ...]:
         """The comparisons computed so far, in the order they were first asked for."""
@@ -172,6 +209,19 @@ class Study:
         """The changes of a pair touching ``article`` on either side, in the comparison's order."""
         comp = self.compare(old, new)
         return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
+
+
+def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
+    """The editions in order, with ``edition`` standing in for its year's edition
+    when it is one of two sources of that year (``2017@wiki``)."""
+    eds = list(editions)
+    if all(e.name != edition.name for e in eds):
+        same = [k for k, e in enumerate(eds) if e.year == edition.year and e.effective == edition.effective]
+        if same:
+            eds[same[0]] = edition
+        else:
+            eds.append(edition)
+    return sorted(eds, key=chronological)
 
 
 # The study and pairs a forked worker computes (inherited, never pickled).
