@@ -171,7 +171,13 @@ def part_ratios(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]
                 "lawdiff compare": [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"],
                 "difflib pair": [PY, "-c", _DIFFLIB, str(flat["2007"]), str(flat["2017"])],
                 "git word diff": [
-                    "git", "diff", "--no-index", "--word-diff", "--no-color", str(flat["2007"]), str(flat["2017"])
+                    "git",
+                    "diff",
+                    "--no-index",
+                    "--word-diff",
+                    "--no-color",
+                    str(flat["2007"]),
+                    str(flat["2017"]),
                 ],
                 "lawdiff report": [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(report_dir), "--no-cache"],
                 "difflib 3 pairs": [PY, "-c", _DIFFLIB, *pairs],
@@ -221,7 +227,13 @@ def part_boilerplate(timer: Timer, work: Path, sizes: list[int]) -> dict[str, ob
             corpus, _ = make_corpus(root, articles, boiler)
             commands[f"compare {name}"] = [*LAWDIFF, "compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"]
             commands[f"report {name}"] = [
-                *LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "report"), "--no-cache"
+                *LAWDIFF,
+                "report",
+                "--corpus",
+                str(corpus),
+                "-o",
+                str(root / "report"),
+                "--no-cache",
             ]
         r: dict[str, object] = dict(timer.compare(commands))
         t: dict[str, dict[str, float]] = r  # type: ignore[assignment]
@@ -262,8 +274,12 @@ def part_cache(timer: Timer, work: Path, articles: int) -> dict[str, object]:
         # warm report: the cache filled from the original page, then one page edited.
         shutil.rmtree(store, ignore_errors=True)
         newest.write_text(original, encoding="utf-8")
-        subprocess.run([*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "fill")], check=True,
-                       capture_output=True, env=env_with(store))
+        subprocess.run(
+            [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "fill")],
+            check=True,
+            capture_output=True,
+            env=env_with(store),
+        )
         newest.write_text(edited, encoding="utf-8")
         return env_with(store)
 
@@ -272,24 +288,32 @@ def part_cache(timer: Timer, work: Path, articles: int) -> dict[str, object]:
             "cold compare": compare_cmd,
             "warm compare": compare_cmd,
             "cold report": [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "cold")],
-            "warm report after one page changed": [*LAWDIFF, "report", "--corpus", str(corpus), "-o",
-                                                   str(root / "warm")],
+            "warm report after one page changed": [
+                *LAWDIFF,
+                "report",
+                "--corpus",
+                str(corpus),
+                "-o",
+                str(root / "warm"),
+            ],
         },
         before,
     )
     # Byte identity: the warm report of the edited corpus against a cold one of it.
     shutil.rmtree(store, ignore_errors=True)
     newest.write_text(edited, encoding="utf-8")
-    subprocess.run([*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "cold-edited"), "--no-cache"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*LAWDIFF, "report", "--corpus", str(corpus), "-o", str(root / "cold-edited"), "--no-cache"],
+        check=True,
+        capture_output=True,
+    )
     same_report = _same_tree(root / "warm", root / "cold-edited")
     cold_out = subprocess.run([*compare_cmd, "--no-cache"], check=True, capture_output=True).stdout
     warm_out = subprocess.run(compare_cmd, check=True, capture_output=True, env=env_with(store)).stdout
     newest.write_text(original, encoding="utf-8")
     r["ratios"] = {
         "warm compare / cold": ratio(r["warm compare"], r["cold compare"]),
-        "warm report after one page changed / cold": ratio(r["warm report after one page changed"],
-                                                           r["cold report"]),
+        "warm report after one page changed / cold": ratio(r["warm report after one page changed"], r["cold report"]),
     }
     r["identical"] = {"compare": cold_out == warm_out, "report": same_report}
     return r

@@ -51,8 +51,16 @@ def _store(folder: Path) -> Path:
         result = runner.invoke(main, [*args, "--review", str(store)])
         assert result.exit_code == 0, result.output
 
-    run("review", "set", "2017:45C4(b)", "accepted", "--comment", "Agreed: <b>follows</b> the English & text.",
-        "--author", "Anne")
+    run(
+        "review",
+        "set",
+        "2017:45C4(b)",
+        "accepted",
+        "--comment",
+        "Agreed: <b>follows</b> the English & text.",
+        "--author",
+        "Anne",
+    )
     run("review", "comment", "2017:45C4b", "Is 'onbedoeld' right?\x1b[31m", "--author", "Bert")
     run("review", "set", "2017:45D2", "query", "--comment", "'blinde' should be 'de blinde'.", "--author", "Carla")
     run("review", "assign", "2017:45D2", "Carla", "--author", "Bert")
@@ -61,8 +69,9 @@ def _store(folder: Path) -> Path:
     shutil.copytree(HERE.parent / "corpus", draft)
     payload = draft / "2017" / "nuxt-artikel-45.payload.json"
     text = payload.read_text(encoding="utf-8")
-    payload.write_text(text.replace("mag een onbedoeld aangeduide kaart", "mag een per ongeluk aangeduide kaart"),
-                       encoding="utf-8")
+    payload.write_text(
+        text.replace("mag een onbedoeld aangeduide kaart", "mag een per ongeluk aangeduide kaart"), encoding="utf-8"
+    )
     return store
 
 
@@ -325,8 +334,10 @@ def test_the_review_shows_in_the_rows_and_filters_by_status(browser: Any, review
     shown = page.locator("table.sbs tbody.change:visible")
     assert shown.count() == 1 and "45D2" in shown.first.inner_text()
     page.locator("#row-filter").select_option("normative")
-    assert all("normative" in (c or "") for c in page.locator("table.sbs tbody.change:visible").evaluate_all(
-        "rows => rows.map(r => r.className)"))
+    assert all(
+        "normative" in (c or "")
+        for c in page.locator("table.sbs tbody.change:visible").evaluate_all("rows => rows.map(r => r.className)")
+    )
     page.locator("#row-filter").select_option("")
     assert page.locator("table.sbs tbody.change:visible").count() == page.locator("table.sbs tbody.change").count()
     assert page.evaluate("window.PWNED === undefined")

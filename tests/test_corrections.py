@@ -110,5 +110,3 @@ def _article(address: str) -> str:
             break
         digits += ch
     return digits
-
-

@@ -193,7 +193,7 @@ def test_markup_passes_through_and_a_plain_string_never_does() -> None:
         assert type(derived) is str
         assert "&lt;" in html.h("p", None, derived)
     assert html.h("p", None, html.escape("<b>")) == "<p>&amp;lt;b&amp;gt;</p>"  # an escaped str is still a str
-    assert html.escape("a<b>&\"c") == 'a&lt;b&gt;&amp;"c'
+    assert html.escape('a<b>&"c') == 'a&lt;b&gt;&amp;"c'
 
 
 def test_builder_skips_none_flattens_lists_and_knows_void_elements() -> None:

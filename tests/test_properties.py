@@ -135,11 +135,11 @@ def test_wiki_text_reader_whole_file(seed: Path, edits: list[tuple[str, float, i
 
 def _inside_text(xml: str, edits: list[tuple[str, float, int, str]]) -> str:
     """Edits to the wikitext of the exports' pages (escaped, so that the XML stays well formed)."""
-    parts = xml.split("xml:space=\"preserve\">")
+    parts = xml.split('xml:space="preserve">')
     for i in range(1, len(parts)):
         body, sep, rest = parts[i].partition("</text>")
         parts[i] = _mutate(body, edits[i % len(edits) :: 3] or edits[:1], escape=True) + sep + rest
-    return "xml:space=\"preserve\">".join(parts)
+    return 'xml:space="preserve">'.join(parts)
 
 
 @BUDGET

@@ -192,5 +192,3 @@ def test_the_target_records_the_runs_thresholds(bundled_run: list[Comparison]) -
 
 def test_short_ids_are_the_diff_stages() -> None:
     assert REVIEW_SHORT_ID == SHORT_ID
-
-

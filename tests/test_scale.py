@@ -26,9 +26,7 @@ def test_a_studys_timeline_is_the_one_timeline_with_gives() -> None:
         assert [e.name for e in first] == [e.name for e in timeline_with(corpus.editions, edition)]
         # Each caller gets its own list: changing one leaves the next alone.
         first.clear()
-        assert [e.name for e in study.timeline(edition)] == [
-            e.name for e in timeline_with(corpus.editions, edition)
-        ]
+        assert [e.name for e in study.timeline(edition)] == [e.name for e in timeline_with(corpus.editions, edition)]
 
 
 @pytest.mark.parametrize("enabled", [True, False])

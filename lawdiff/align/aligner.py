@@ -84,9 +84,7 @@ class _Aligner:
                 self.pins.append((olds, news, pin.by))
         self.closed_old = {i for olds, _, _ in self.pins for i in olds}
         self.closed_new = {j for _, news, _ in self.pins for j in news}
-        self.forbidden = {
-            (old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at
-        }
+        self.forbidden = {(old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at}
         self.pinned_by: dict[tuple[int, int], str] = {}
         self.space = _Space(old, new)
         self.scores: dict[tuple[int, int], float] = {}

@@ -306,8 +306,10 @@ class Step:
     @property
     def changed(self) -> bool:
         """A step whose wording changed, beyond editorial changes."""
-        return bool(self.kinds) and self.kinds != (ChangeKind.UNCHANGED,) and not all(
-            ch.editorial_only for ch in self.changes
+        return (
+            bool(self.kinds)
+            and self.kinds != (ChangeKind.UNCHANGED,)
+            and not all(ch.editorial_only for ch in self.changes)
         )
 
 

@@ -83,6 +83,7 @@ def _index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, .
     found = _INDEX.get(id(phrases))
     return found if found is not None else _by_first_word(phrases)
 
+
 # ---------------------------------------------------------------------------
 # Words on each side of a difference
 

@@ -97,9 +97,7 @@ class Study:
     _indexes: dict[tuple[str, str], PairIndex] = field(default_factory=dict, init=False, repr=False)
     _timelines: dict[str, tuple[Edition, list[Edition]]] = field(default_factory=dict, init=False, repr=False)
     # The walks of the histories made so far, per timeline (lawdiff.diff.history).
-    walks: dict[tuple[str, ...], dict[tuple[object, ...], object]] = field(
-        default_factory=dict, init=False, repr=False
-    )
+    walks: dict[tuple[str, ...], dict[tuple[object, ...], object]] = field(default_factory=dict, init=False, repr=False)
 
     def compare(self, old: Edition, new: Edition) -> Comparison:
         """The comparison of two editions, computed once per run."""

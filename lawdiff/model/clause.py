@@ -189,8 +189,18 @@ class Edition:
             digest.update(json.dumps(head, ensure_ascii=False).encode("utf-8", "surrogatepass"))
             for c in self.walk():
                 row = [
-                    c.kind.value, c.address, c.label, c.title, c.text, c.marker, c.anchor, c.extra, list(c.notes),
-                    [c.source.file, c.source.line, c.source.path], len(c.children), len(c.footnotes),
+                    c.kind.value,
+                    c.address,
+                    c.label,
+                    c.title,
+                    c.text,
+                    c.marker,
+                    c.anchor,
+                    c.extra,
+                    list(c.notes),
+                    [c.source.file, c.source.line, c.source.path],
+                    len(c.children),
+                    len(c.footnotes),
                     [[r.target, r.start, r.end, r.printed, r.via] for r in c.references],
                 ]
                 digest.update(b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass"))
@@ -237,4 +247,3 @@ def chronological(edition: Edition) -> tuple[int, str, int, str]:
     """Sort key of editions, oldest first: year, amendment date, then the
     printing (an unnumbered one first, as the older), then the name."""
     return (edition.year, edition.effective, printing_number(edition), edition.name)
-

@@ -27,8 +27,6 @@ class Reference:
     via: str
 
 
-
-
 # ---------------------------------------------------------------------------
 # Cross-references read from text
 
@@ -152,4 +150,3 @@ def references_in(text: str, links: Iterable[tuple[int, int, str]]) -> tuple[Ref
             refs.append(Reference(target, s, e, text[s:e], "text"))
     refs.sort(key=lambda r: (r.start, r.end))
     return tuple(refs)
-

@@ -759,9 +759,7 @@ class Store:
     def set_mark(self, name: str, value: str, author: str) -> Mark | None:
         """Set a shared mark ("" clears it); logged like every write, never undone by ``undo``."""
         with self._write(author) as w:
-            before = w.conn.execute(
-                "SELECT name, value, author, updated FROM marks WHERE name = ?", (name,)
-            ).fetchone()
+            before = w.conn.execute("SELECT name, value, author, updated FROM marks WHERE name = ?", (name,)).fetchone()
             after = {"name": name, "value": value, "author": w.author, "updated": w.now}
             w.conn.execute(
                 "INSERT INTO marks (name, value, author, updated) VALUES (:name, :value, :author, :updated) "

@@ -37,7 +37,6 @@ def child_address(parent: str, style: LabelStyle, key: str, article_rooted: bool
     return parent + part
 
 
-
 # ---------------------------------------------------------------------------
 # Building the tree from blocks
 
@@ -525,5 +524,3 @@ def page_strings(tree: PageTree) -> list[str]:
         stack += reversed(d.children)
         stack += reversed(d.footnotes)
     return out
-
-

@@ -46,6 +46,7 @@ _CHAPTER = re.compile(r"^H(?P<ch>[IVXL]+)(?P<part>\d+)?(?P<par>[IVX]+)?$")
 _NAMED_PART = re.compile(r"^H(?P<ch>[IVXL]+)\s+(?P<name>.+)$")
 _TOC = re.compile(r"^inhoudsopgave\b", re.IGNORECASE)
 
+
 def slug(text: str) -> str:
     """A lowercase ASCII slug: ``JUISTE GANG VAN ZAKEN`` -> ``juiste-gang-van-zaken``."""
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()

@@ -364,8 +364,12 @@ def _legend(stale: bool) -> Markup:
         h("dt", {"class": "cell none"}, "–"),
         h("dd", None, "not in this edition's corpus"),
         h("dt", {"class": "cell"}, h("span", {"class": "nrm"}, "3 normative")),
-        h("dd", None, "how many of the changes are normative: a flag other than reference (modal, negation, actor, "
-          "number, condition)"),
+        h(
+            "dd",
+            None,
+            "how many of the changes are normative: a flag other than reference (modal, negation, actor, "
+            "number, condition)",
+        ),
     ]
     if stale:
         items += [

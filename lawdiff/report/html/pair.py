@@ -187,9 +187,7 @@ def counts_list(
             ),
             h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
         )
-    return h(
-        "div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig
-    )
+    return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig)
 
 
 def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:

@@ -95,9 +95,7 @@ def _state(state: State | str) -> State:
     try:
         return state if isinstance(state, State) else State(state)
     except ValueError:
-        raise InputError(
-            f"unknown draft state {state!r}", fix="give 'accepted' or 'original'"
-        ) from None
+        raise InputError(f"unknown draft state {state!r}", fix="give 'accepted' or 'original'") from None
 
 
 def _no_edition(file: str) -> InputError:
@@ -257,8 +255,7 @@ def read_draft(path: Path, name: str = "", state: State | str = State.ACCEPTED, 
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"the file is neither a .docx, an .odt nor UTF-8 text (byte 0x{data[exc.start]:02x} at offset"
-            f" {exc.start})",
+            f"the file is neither a .docx, an .odt nor UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
             file=file,
             fix="give the draft as .docx, .odt or UTF-8 text",
         ) from None

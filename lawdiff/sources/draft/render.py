@@ -61,9 +61,7 @@ _CONTAINER_KINDS = ("chapter", "part", "paragraph")  # by the address's depth
 LABEL_BOOKMARK = "_LawLabel"
 # A note whose text starts with its own label as the book prints notes
 # ("1) ...", "1. ...", "¹⁾ ...", the 1963 misprint "!) ..."), then a space.
-_TYPED_LABEL = re.compile(
-    f"^(?P<label>(?P<num>[0-9]{{1,3}})[).]|(?P<sup>[{SUPERSCRIPT_DIGITS}]{{1,3}})⁾?|!\\))\\s+"
-)
+_TYPED_LABEL = re.compile(f"^(?P<label>(?P<num>[0-9]{{1,3}})[).]|(?P<sup>[{SUPERSCRIPT_DIGITS}]{{1,3}})⁾?|!\\))\\s+")
 
 
 def superscript(number: str) -> str:

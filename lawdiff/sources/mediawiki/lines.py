@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------------------
 # Wikitext to rendered lines
 
+
 @dataclass(frozen=True, slots=True)
 class _Frag:
     """A run of expanded wikitext: where it starts, and a note to report there."""
@@ -39,7 +40,6 @@ class _Frag:
 
 def _frag_from_utf8(data: bytes, line: int, title: str, note: str) -> _Frag:
     return _Frag(data.decode("utf-8", "surrogatepass"), line, title, note)
-
 
 
 Segment = tuple[str, str]  # (text, link target address or "")

@@ -34,7 +34,6 @@ def looks_like(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n")[:1] in ("[", "{")
 
 
-
 def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
     """Read one payload file into its page (one page per payload)."""
     try:
@@ -106,7 +105,6 @@ def _meta_text(value: Any) -> str:
     if isinstance(value, dict):
         return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     return str(value)
-
 
 
 def _page(
