@@ -53,7 +53,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 import generate  # noqa: E402
-from bench_speed import LAWDIFF, Timer, ratio  # noqa: E402
+from bench_speed import LAWDIFF, Timer, installed_env, ratio  # noqa: E402
 
 ARTICLES = 8 * generate.FULL_ARTICLES
 COMMENTS = 50_000
@@ -165,10 +165,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_review.json")
     args = parser.parse_args()
     parts = set(args.parts.split(","))
-    base_env = {**os.environ, "LAWDIFF_AUTHOR": "bench", "PYTHONPATH": str(ROOT)}
-    base_env.pop("LAWDIFF_REVIEW", None)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
+        base_env = installed_env(root, LAWDIFF_AUTHOR="bench", PYTHONPATH=str(ROOT))
+        base_env.pop("LAWDIFF_REVIEW", None)
         corpus, store, export = root / "editions", root / "review.sqlite", root / "export.jsonl"
         start = time.perf_counter()
         generated = generate.generate(articles=args.articles)
