@@ -1,7 +1,7 @@
 """Naming a change wherever an id is asked for.
 
 A change is named by a unique prefix of its id (at least
-:data:`~lawdiff.review.store.MIN_PREFIX` hex digits; the text output shows
+:data:`MIN_PREFIX` hex digits; the text output shows
 :data:`SHORT_ID` of them), or by the new side's ``EDITION:ADDRESS``
 (``2017:45C4(b)``, or the report's anchor form ``2017:45C4b``), with the
 pair given where several pairs hold that clause.  An edition that is no
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from lawdiff.errors import UsageError
 from lawdiff.model import normalize_address
 from lawdiff.review.records import Decision
-from lawdiff.review.store import MIN_PREFIX, Store, Target
+from lawdiff.review.store import Store, Target
 from lawdiff.review.view import target
 
 if TYPE_CHECKING:
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 # As lawdiff.diff.records.SHORT_ID (not imported: this package must load
 # without the diff stage, see lawdiff.review.corrections); a test keeps them equal.
 SHORT_ID = 10
+# A prefix shorter than this could name any record.
+MIN_PREFIX = 4
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 FULL_ID = 40
 # Candidates listed in a message about an ambiguous name.
