@@ -357,39 +357,18 @@ def log(
     Example: lawdiff review log 2017:45C4(b)
     """
     from lawdiff.review import render
-    from lawdiff.review.ids import resolve
+    from lawdiff.review.ids import log_records, resolve
 
     with _reader(inputs.review) as store:
         records = None
         if record_id:
-            records = _log_records(
+            records = log_records(
                 store,
                 record_id,
                 lambda: resolve(record_id, store, _runner(inputs, pair, overrides, store), pair).target.id,
             )
         entries = store.log(records)
     click.echo(render.log_json(entries) if fmt == "json" else render.log_text(entries), nl=False)
-
-
-def _log_records(store: Store, name: str, change: Callable[[], str]) -> set[str]:
-    """The records whose log ``name`` asks for: any record with that id prefix, else a change."""
-    import re
-
-    prefix = name.strip().lower()
-    found: list[str] = []
-    if re.fullmatch(r"[0-9a-f]{4,}", prefix):
-        for table in ("comments", "meetings", "corrections"):
-            found.extend(store.resolve(table, prefix))
-        decisions = store.resolve("decisions", prefix)
-        found.extend(decisions)
-        if len(found) > 1:
-            raise UsageError(f"id {prefix!r} is ambiguous: {', '.join(f[:10] for f in found)}", fix="give more digits")
-    ids = set(found) or {change()}
-    wanted = set(ids)
-    for c in store.comments(include_deleted=True):
-        if c.decision in ids:
-            wanted.add(c.id)
-    return wanted
 
 
 @review.command("undo")
