@@ -64,8 +64,9 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
     from lawdiff.corpus import load
     from lawdiff.diff import Study
     from lawdiff.review import Status, records, runs, target
+    from lawdiff.review.journal import new_id
     from lawdiff.review.schema import SCHEMA_VERSION
-    from lawdiff.review.store import new_id, texts_hash
+    from lawdiff.review.store import texts_hash
 
     corpus = load([corpus_dir])
     comps = runs.comparisons(Study(runs.timeline(corpus)), corpus, None)

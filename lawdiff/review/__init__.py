@@ -2,7 +2,7 @@
 
 A rules committee decides about each change over several meetings while
 the draft is corrected and the report regenerated.  The store is one SQLite
-file (:mod:`~lawdiff.review.store`) of decisions (one per change id, with
+file (:mod:`~lawdiff.review.connect`) of decisions (one per change id, with
 the texts it was made on), comment threads, meetings, hand corrections of the
 alignment and an append-only audit log.  :func:`attach` matches its
 decisions to the comparisons of a run (current, outdated, orphaned, not
@@ -10,8 +10,10 @@ compared); the report, the server and the meeting documents render from the
 :class:`ReviewView` it returns.
 
 Modules: ``records`` (the values), ``schema`` (tables and migrations),
-``rows`` (rows as dicts), ``store`` (opening, reading, writing, undo,
-merging), ``view`` (matching decisions to a run), ``ids`` (naming a change),
+``rows`` (rows as dicts), ``connect`` (finding, opening and migrating the
+file), ``sqlite_errors`` (SQLite's errors as input errors), ``reading`` (the
+store's reads), ``store`` (its writes, undo, merging), ``journal`` (a write's
+audit-log entries), ``view`` (matching decisions to a run), ``ids`` (naming a change),
 ``runs`` (which pairs a run compares), ``pins`` (corrections named on the
 command line), ``corrections`` (the value the aligner takes), ``render``
 (``review list`` and ``review log``), ``exchange`` (JSONL, CSV, Markdown
@@ -26,6 +28,15 @@ or for type checking), so that :mod:`lawdiff.align` may import
 from __future__ import annotations
 
 from lawdiff.align.records import Corrections, Forbid, Pin
+from lawdiff.review.connect import (
+    DEFAULT_FILE,
+    ENV_STORE,
+    StoreLocation,
+    empty_store,
+    find_store,
+    open_for_reading,
+    open_for_writing,
+)
 from lawdiff.review.records import (
     STATUSES,
     Comment,
@@ -36,17 +47,7 @@ from lawdiff.review.records import (
     Meeting,
     Status,
 )
-from lawdiff.review.store import (
-    DEFAULT_FILE,
-    ENV_STORE,
-    Store,
-    StoreLocation,
-    Target,
-    empty_store,
-    find_store,
-    open_for_reading,
-    open_for_writing,
-)
+from lawdiff.review.store import Store, Target
 from lawdiff.review.view import Entry, Outdated, ReviewView, StaleCorrection, State, attach, stale_corrections, target
 
 __all__ = [

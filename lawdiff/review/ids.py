@@ -1,13 +1,14 @@
 """Naming a change wherever an id is asked for.
 
 A change is named by a unique prefix of its id (at least
-:data:`~lawdiff.review.store.MIN_PREFIX` hex digits; the text output shows
+:data:`MIN_PREFIX` hex digits; the text output shows
 :data:`SHORT_ID` of them), or by the new side's ``EDITION:ADDRESS``
 (``2017:45C4(b)``, or the report's anchor form ``2017:45C4b``), with the
 pair given where several pairs hold that clause.  An edition that is no
 pair's new side (the oldest, or a removed clause's) is looked up on the old
 side.  An unknown or ambiguous name
-lists the candidates.
+lists the candidates.  What ``review log NAME`` shows (:func:`log_records`)
+is the record with that id prefix, else the change named and its comments.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING
 from lawdiff.errors import UsageError
 from lawdiff.model import normalize_address
 from lawdiff.review.records import Decision
-from lawdiff.review.store import MIN_PREFIX, Store, Target
+from lawdiff.review.store import Store, Target
 from lawdiff.review.view import target
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 # As lawdiff.diff.records.SHORT_ID (not imported: this package must load
 # without the diff stage, see lawdiff.review.corrections); a test keeps them equal.
 SHORT_ID = 10
+# A prefix shorter than this could name any record.
+MIN_PREFIX = 4
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 FULL_ID = 40
 # Candidates listed in a message about an ambiguous name.
@@ -192,3 +195,22 @@ def resolve_record(store: Store, table: str, prefix: str, what: str) -> str:
         listed = ", ".join(short(f) for f in found[:_LISTED])
         raise UsageError(f"{what} id {p!r} is ambiguous: {listed}", fix="give more digits")
     return found[0]
+
+
+def log_records(store: Store, name: str, change: Callable[[], str]) -> set[str]:
+    """The records whose log ``name`` asks for: any record with that id prefix, else a change."""
+    prefix = name.strip().lower()
+    found: list[str] = []
+    if re.fullmatch(r"[0-9a-f]{4,}", prefix):
+        for table in ("comments", "meetings", "corrections"):
+            found.extend(store.resolve(table, prefix))
+        decisions = store.resolve("decisions", prefix)
+        found.extend(decisions)
+        if len(found) > 1:
+            raise UsageError(f"id {prefix!r} is ambiguous: {', '.join(f[:10] for f in found)}", fix="give more digits")
+    ids = set(found) or {change()}
+    wanted = set(ids)
+    for c in store.comments(include_deleted=True):
+        if c.decision in ids:
+            wanted.add(c.id)
+    return wanted

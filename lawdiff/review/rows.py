@@ -186,3 +186,8 @@ def record(table: str, row: dict[str, Any]) -> Record:
         updated=row["updated"],
         removed=row["removed"],
     )
+
+
+def quote(name: str) -> str:
+    """A column's name as a statement names it, quoted: whatever the name, it is never taken for a keyword."""
+    return f'"{name}"'

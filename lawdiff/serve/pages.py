@@ -21,7 +21,7 @@ from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.report.site import article_file
 from lawdiff.review import Decision, Entry, Meeting, ReviewView, State, Status
-from lawdiff.review.store import Involvement, Mark
+from lawdiff.review.reading import Involvement, Mark
 from lawdiff.serve.auth import TOKEN_FIELD
 from lawdiff.serve.rows import row_anchor, when
 from lawdiff.serve.state import Located, Snapshot

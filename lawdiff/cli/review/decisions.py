@@ -1,0 +1,212 @@
+"""The decisions on changes and their threads: ``review list``, ``set``, ``assign``, ``comment``,
+``comment-edit`` and ``comment-delete``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_option, thresholds_option
+from lawdiff.cli.review.options import (
+    author_option,
+    pair_option,
+    parse_status,
+    reader,
+    runner,
+    store_option,
+    writer,
+)
+
+if TYPE_CHECKING:
+    from lawdiff.review.ids import Named
+
+
+@click.command("list")
+@click.option("--status", "status_name", metavar="STATUS", help="Only changes with this status.")
+@click.option("--article", "articles", multiple=True, metavar="N", help="Only changes touching article N (repeatable).")
+@click.option("--outdated", is_flag=True, help="Only changes whose decision was made on an earlier text.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@pair_option
+@corpus_option
+@review_option
+@format_option("text", "json", "csv")
+@thresholds_option
+def list_(
+    status_name: str | None,
+    articles: tuple[str, ...],
+    outdated: bool,
+    output: Path | None,
+    pair: tuple[str, str] | None,
+    inputs: Inputs,
+    fmt: str,
+    overrides: dict[str, float],
+) -> None:
+    """List the changes of the corpus with their review status.
+
+    Runs the comparisons (all consecutive pairs, or --pair) and shows each
+    change with its id, status, assignee and comments; decisions made on an
+    earlier text (outdated), decisions whose clauses vanished (orphaned) or
+    whose pair is not compared, and hand corrections naming clauses that no
+    longer exist.
+
+    Example: lawdiff review list --article 45 --status open
+    """
+    from lawdiff.review import attach, render, runs
+
+    status = parse_status(status_name) if status_name else None
+    corpus = inputs.load()
+    with reader(inputs.review) as store:
+        study = inputs.study(corpus, runs.timeline(corpus), overrides, store)
+        comps = runs.comparisons(study, corpus, pair)
+        editions = {e.name: e for e in (*corpus.variants, *corpus.editions)}
+        view = attach(store, comps, editions)
+    items = render.select(view, comps, status, articles, outdated)
+    if fmt == "json":
+        rendered = render.as_json(view, items)
+    elif fmt == "csv":
+        rendered = render.as_csv(items)
+    else:
+        rendered = render.text(view, items)
+    emit(rendered, output)
+
+
+@click.command("set")
+@click.argument("change_id", metavar="ID")
+@click.argument("status_name", metavar="STATUS")
+@click.option("--comment", "comment", metavar="TEXT", help="Add this comment in the same write.")
+@pair_option
+@author_option
+@corpus_option
+@review_option
+@thresholds_option
+def set_(
+    change_id: str,
+    status_name: str,
+    comment: str | None,
+    pair: tuple[str, str] | None,
+    author: str,
+    inputs: Inputs,
+    overrides: dict[str, float],
+) -> None:
+    """Set a change's status: open, accepted, query, translation-fix or rejected.
+
+    ID is an id prefix (at least 4 hex digits, as review list shows) or the
+    new side's EDITION:ADDRESS.
+
+    Example: lawdiff review set 2017:45C4(b) accepted --comment "Agreed in the meeting."
+    """
+    from lawdiff.review.ids import resolve
+
+    status = parse_status(status_name)
+    with writer(inputs.review) as store:
+        named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
+        d = store.set_status(named.target, status, author, comment or "")
+    click.echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
+
+
+@click.command("comment")
+@click.argument("change_id", metavar="ID")
+@click.argument("text")
+@pair_option
+@author_option
+@corpus_option
+@review_option
+@thresholds_option
+def comment(
+    change_id: str,
+    text: str,
+    pair: tuple[str, str] | None,
+    author: str,
+    inputs: Inputs,
+    overrides: dict[str, float],
+) -> None:
+    """Add a comment to a change's thread.
+
+    Example: lawdiff review comment 2017:45C4(b) "Check the 2007 wording of (b)."
+    """
+    from lawdiff.review.ids import resolve, short
+
+    with writer(inputs.review) as store:
+        named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
+        c = store.add_comment(named.target, text, author)
+    click.echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
+
+
+@click.command("assign")
+@click.argument("change_id", metavar="ID")
+@click.argument("name")
+@pair_option
+@author_option
+@corpus_option
+@review_option
+@thresholds_option
+def assign(
+    change_id: str,
+    name: str,
+    pair: tuple[str, str] | None,
+    author: str,
+    inputs: Inputs,
+    overrides: dict[str, float],
+) -> None:
+    """Assign a change to a committee member ("" for nobody).
+
+    Example: lawdiff review assign 2017:45C4(b) Anne
+    """
+    from lawdiff.review.ids import resolve
+
+    with writer(inputs.review) as store:
+        named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
+        d = store.assign(named.target, name.strip(), author)
+    click.echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
+
+
+@click.command("comment-edit")
+@click.argument("comment_id", metavar="COMMENT_ID")
+@click.argument("text")
+@author_option
+@store_option
+def comment_edit(comment_id: str, text: str, author: str, review_file: Path | None) -> None:
+    """Change the text of one of your comments (the old text stays in the log).
+
+    Example: lawdiff review comment-edit 1a2b3c4d "Check the 2007 wording of (a)."
+    """
+    from lawdiff.review.ids import resolve_record, short
+
+    with writer(review_file) as store:
+        c = store.edit_comment(resolve_record(store, "comments", comment_id, "comment"), text, author)
+    click.echo(f"comment {short(c.id)} edited")
+
+
+@click.command("comment-delete")
+@click.argument("comment_id", metavar="COMMENT_ID")
+@author_option
+@store_option
+def comment_delete(comment_id: str, author: str, review_file: Path | None) -> None:
+    """Delete one of your comments (its text stays in the log).
+
+    Example: lawdiff review comment-delete 1a2b3c4d
+    """
+    from lawdiff.review.ids import resolve_record, short
+
+    with writer(review_file) as store:
+        c = store.delete_comment(resolve_record(store, "comments", comment_id, "comment"), author)
+    click.echo(f"comment {short(c.id)} deleted")
+
+
+def _named(n: Named) -> str:
+    from lawdiff.review.ids import short
+
+    t = n.target
+    where = ", ".join(t.new or t.old)
+    if t.old and t.new and t.old != t.new:
+        where = f"{', '.join(t.old)} -> {', '.join(t.new)}"
+    heading = " (heading)" if t.aspect == "title" else ""
+    return f"{short(t.id)} {t.old_edition} -> {t.new_edition} {t.kind} {where}{heading}"
+
+
+def _meeting_note(meeting: str) -> str:
+    from lawdiff.review.ids import short
+
+    return f" (meeting {short(meeting)})" if meeting else ""

@@ -1,0 +1,59 @@
+"""``review export`` and ``review import``: the store as JSONL, CSV or minutes, and merging another's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lawdiff.cli.options import emit, format_option
+from lawdiff.cli.review.options import author_option, reader, store_option, writer
+
+
+@click.command("export")
+@click.option(
+    "--meeting", "meeting_name", metavar="M", default="", help="Only what was decided in meeting M (id or date)."
+)
+@click.option("--since", metavar="DATE", default="", help="Only what changed on or after DATE (UTC, YYYY-MM-DD).")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@store_option
+@format_option("jsonl", "csv", "md")
+def export(meeting_name: str, since: str, output: Path | None, review_file: Path | None, fmt: str) -> None:
+    """Export the store: JSONL (to merge or back up), CSV, or the minutes in Markdown.
+
+    The minutes (--format md) give decisions and comments per pair and
+    article, each with its change as decided on: old and new wording and the
+    differences marked [-...-]{+...+}.
+
+    Example: lawdiff review export --format md --meeting 2024-05-14 -o minutes.md
+    """
+    from lawdiff.review import exchange
+
+    with reader(review_file) as store:
+        rendered = exchange.export(store, fmt, meeting_name, since)
+    emit(rendered, output)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@author_option
+@store_option
+def import_(file: Path, author: str, review_file: Path | None) -> None:
+    """Merge a JSONL export of another store into this one.
+
+    Records keep their ids, so importing a file twice adds nothing; where
+    both stores changed a record, the later version (UTC) is kept and the
+    other is logged.
+
+    Example: lawdiff review import anne.jsonl
+    """
+    from lawdiff.review import exchange
+
+    with writer(review_file) as store:
+        result = exchange.import_file(store, file, author)
+    click.echo(
+        f"{file}: {result.added} added, {result.replaced} replaced by a later version, {result.kept} kept "
+        f"(this store's was later), {result.unchanged} already here; {result.log_added} log entries added"
+    )
+    for line in result.conflicts:
+        click.echo(f"  {line}")

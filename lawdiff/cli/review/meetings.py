@@ -1,0 +1,80 @@
+"""``review meeting start``, ``end`` and ``list``: the committee's meetings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from lawdiff.cli.review.options import author_option, reader, store_option, writer
+from lawdiff.errors import UsageError
+
+
+@click.group("meeting")
+def meeting() -> None:
+    """Start and end committee meetings; decisions made during one carry it.
+
+    Example: lawdiff review meeting start --attendees Anne,Bert
+    """
+
+
+@meeting.command("start")
+@click.option("--date", "date_", metavar="YYYY-MM-DD", help="The meeting's date. Default: today.")
+@click.option("--attendees", metavar="A,B,...", default="", help="Who attends, separated by commas.")
+@author_option
+@store_option
+def meeting_start(date_: str | None, attendees: str, author: str, review_file: Path | None) -> None:
+    """Start a meeting: statuses set and comments made until it ends carry it.
+
+    Example: lawdiff review meeting start --date 2024-05-14 --attendees Anne,Bert,Carla
+    """
+    import datetime
+
+    from lawdiff.review.ids import short
+
+    if date_:
+        try:
+            day = datetime.date.fromisoformat(date_).isoformat()
+        except ValueError:
+            raise UsageError(f"--date {date_!r} is not a date", fix="write YYYY-MM-DD, e.g. 2024-05-14") from None
+    else:
+        day = datetime.date.today().isoformat()
+    people = tuple(a.strip() for a in attendees.split(",") if a.strip())
+    with writer(review_file) as store:
+        m = store.start_meeting(day, people, author)
+    click.echo(f"meeting {short(m.id)} of {m.date} started" + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
+
+
+@meeting.command("end")
+@author_option
+@store_option
+def meeting_end(author: str, review_file: Path | None) -> None:
+    """End the open meeting.
+
+    Example: lawdiff review meeting end
+    """
+    from lawdiff.review.ids import short
+
+    with writer(review_file) as store:
+        m = store.end_meeting(author)
+    click.echo(f"meeting {short(m.id)} of {m.date} ended")
+
+
+@meeting.command("list")
+@store_option
+def meeting_list(review_file: Path | None) -> None:
+    """List the meetings: id, date, attendees, start and end (UTC).
+
+    Example: lawdiff review meeting list
+    """
+    from lawdiff.review.ids import short
+    from lawdiff.review.render import clean
+
+    with reader(review_file) as store:
+        meetings = store.meetings()
+    if not meetings:
+        click.echo("no meetings")
+    for m in meetings:
+        span = f"{m.started[11:16]}-{m.ended[11:16] if m.ended else 'open'} UTC"
+        people = clean(", ".join(m.attendees)) or "(attendees not given)"
+        click.echo(f"{short(m.id)}  {m.date}  {span}  {people}")

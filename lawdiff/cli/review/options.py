@@ -1,0 +1,115 @@
+"""The options the review commands share, and the store and the run they open from them."""
+
+from __future__ import annotations
+
+import functools
+import getpass
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from lawdiff.cli.options import Inputs
+from lawdiff.errors import UsageError
+
+if TYPE_CHECKING:
+    from lawdiff.diff.records import Comparison
+    from lawdiff.review import Status, Store
+
+F = TypeVar("F", bound=Callable[..., Any])
+ENV_AUTHOR = "LAWDIFF_AUTHOR"
+
+
+def store_option(f: F) -> F:
+    """``--review FILE`` for the commands that read no corpus."""
+    return click.option(
+        "--review",
+        "review_file",
+        type=click.Path(path_type=Path, dir_okay=False),
+        metavar="FILE",
+        help="The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder.",
+    )(f)
+
+
+def author_option(f: F) -> F:
+    @click.option(
+        "--author",
+        "author",
+        metavar="NAME",
+        help=f"Who writes. Default: ${ENV_AUTHOR}, else git's user.name, else the login name.",
+    )
+    @functools.wraps(f)
+    def wrapper(*args: Any, author: str | None, **kwargs: Any) -> Any:
+        return f(*args, author=author or default_author(), **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def pair_option(f: F) -> F:
+    return click.option(
+        "--pair",
+        nargs=2,
+        metavar="OLD NEW",
+        default=None,
+        help="The edition pair (when several pairs hold a clause, or to compare only it).",
+    )(f)
+
+
+def default_author() -> str:
+    """``$LAWDIFF_AUTHOR``, else git's ``user.name``, else the login name."""
+    name = os.environ.get(ENV_AUTHOR, "").strip()
+    if name:
+        return name
+    try:
+        done = subprocess.run(["git", "config", "user.name"], capture_output=True, text=True, timeout=5, check=False)
+        if done.returncode == 0 and done.stdout.strip():
+            return done.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "unknown"
+
+
+def reader(review_file: Path | None) -> Store:
+    from lawdiff.review import find_store, open_for_reading
+
+    loc = find_store(review_file)
+    if not loc.exists and loc.rule != "default":
+        # Not an error (the first write creates it), but a typo should not pass unseen.
+        click.echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
+    return open_for_reading(loc)
+
+
+def writer(review_file: Path | None) -> Store:
+    from lawdiff.review import find_store, open_for_writing
+
+    return open_for_writing(find_store(review_file))
+
+
+def runner(
+    inputs: Inputs, pair: tuple[str, str] | None, overrides: dict[str, float], store: Store
+) -> Callable[[], list[Comparison]]:
+    """The run's comparisons (with the store's hand corrections), computed when first asked for."""
+
+    @functools.cache
+    def run() -> list[Comparison]:
+        from lawdiff.review import runs
+
+        corpus = inputs.load()
+        study = inputs.study(corpus, runs.timeline(corpus), overrides, store)
+        return runs.comparisons(study, corpus, pair)
+
+    return run
+
+
+def parse_status(value: str) -> Status:
+    from lawdiff.review import STATUSES, Status
+
+    if value not in STATUSES:
+        raise UsageError(f"unknown status {value!r}", fix=f"use one of: {', '.join(STATUSES)}")
+    return Status(value)

@@ -1,0 +1,86 @@
+"""``review pin``, ``forbid`` and ``unpin``: the hand corrections of the alignment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from lawdiff.cli.options import Inputs, corpus_option, review_option
+from lawdiff.cli.review.options import author_option, store_option, writer
+from lawdiff.errors import UsageError
+
+
+@click.command("pin")
+@click.argument("clauses", nargs=-1, required=True, metavar="OLD_EDITION:ADDR NEW_EDITION:ADDR [MORE...]")
+@author_option
+@corpus_option
+@review_option
+def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
+    """Tell the aligner that these clauses are the same (one to several for a split or merge).
+
+    Example: lawdiff review pin 2007:45D 2017:45D1 2017:45D2
+    """
+    from lawdiff.review import CorrectionKind, pins
+
+    if len(clauses) < 2:
+        raise UsageError("a pin names at least two clauses", fix="e.g. lawdiff review pin 2007:45D 2017:45D1")
+    pair, old, new = pins.sides(inputs.load(), clauses)
+    with writer(inputs.review) as store:
+        c = store.add_correction(CorrectionKind.PIN, pair, old, new, author)
+    click.echo(_correction_text(c, "pinned"))
+
+
+@click.command("forbid")
+@click.argument("first", metavar="A")
+@click.argument("second", metavar="B")
+@author_option
+@corpus_option
+@review_option
+def forbid(first: str, second: str, author: str, inputs: Inputs) -> None:
+    """Tell the aligner never to pair these two clauses.
+
+    Example: lawdiff review forbid 2007:45D 2017:45E
+    """
+    from lawdiff.review import CorrectionKind, pins
+
+    pair, old, new = pins.forbid_sides(inputs.load(), first, second)
+    with writer(inputs.review) as store:
+        c = store.add_correction(CorrectionKind.FORBID, pair, old, new, author)
+    click.echo(_correction_text(c, "forbidden"))
+
+
+@click.command("unpin")
+@click.argument("names", nargs=-1, required=True, metavar="ID|EDITION:ADDR...")
+@author_option
+@store_option
+def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None:
+    """Remove hand corrections: by id, or every one naming all the clauses given.
+
+    Example: lawdiff review unpin 2007:45D
+    """
+    from lawdiff.review import pins
+    from lawdiff.review.ids import resolve_record
+
+    with writer(review_file) as store:
+        if all(":" not in n for n in names):
+            ids = [resolve_record(store, "corrections", n, "correction") for n in names]
+        else:
+            found = pins.matching(store.corrections(), names)
+            if not found:
+                raise UsageError(f"no correction names {' '.join(names)}", fix="see them with: lawdiff review list")
+            ids = [c.id for c in found]
+        removed = store.remove_corrections(ids, author)
+    for c in removed:
+        click.echo(_correction_text(c, "removed"))
+    if not removed:
+        click.echo("nothing to remove: already removed")
+
+
+def _correction_text(c: Any, verb: str) -> str:
+    from lawdiff.review.ids import short
+
+    old = " ".join(f"{c.old_edition}:{a}" for a in c.old)
+    new = " ".join(f"{c.new_edition}:{a}" for a in c.new)
+    return f"{short(c.id)} {verb}: {old} {'=' if c.kind.value == 'pin' else '!='} {new}"

@@ -1,0 +1,279 @@
+"""Reading the review store: every table, the audit log and the shared marks, each in one query.
+
+:class:`StoreReader` is what a store opened read-only can do;
+:class:`lawdiff.review.store.Store` adds the writes.  A reader never
+writes, and SQLite's errors become :class:`~lawdiff.errors.InputError`
+naming the file (:mod:`lawdiff.review.sqlite_errors`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Self
+
+from lawdiff.align.records import Corrections, Forbid, Pin
+from lawdiff.review import rows
+from lawdiff.review.records import Comment, Correction, CorrectionKind, Decision, LogEntry, Meeting, Status
+from lawdiff.review.schema import TABLES
+from lawdiff.review.sqlite_errors import sqlite_errors
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A mark the meeting shares: ``discussing`` holds the change id the chair has everyone look at."""
+
+    name: str
+    value: str
+    author: str
+    updated: str
+
+
+@dataclass(frozen=True, slots=True)
+class Involvement:
+    """What one person did in the review: decision ids commented on, assigned to them, and decided by them."""
+
+    commented: tuple[str, ...]
+    assigned: tuple[str, ...]
+    decided: tuple[str, ...]
+
+
+class StoreReader:
+    """An open review store, to read.  Reading methods load a table in one query."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None, *, timeout: float) -> None:
+        self._conn = conn
+        self.path = path
+        self.timeout = timeout
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        with sqlite_errors(self.path, self.timeout):
+            yield
+
+    def _rows(self, table: str, where: str = "", params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        cols = rows.COLUMNS[table]
+        sql = f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM {table} {where}"
+        with self._guard():
+            cursor = self._conn.execute(sql, params)
+            return [rows.from_columns(table, dict(zip(cols, r, strict=True))) for r in cursor]
+
+    def decisions(self, pairs: Collection[tuple[str, str]] | None = None) -> list[Decision]:
+        """All decisions (or those of the pairs named), oldest first: one query."""
+        out = self._decisions("ORDER BY created, id")
+        if pairs is not None:
+            wanted = set(pairs)
+            out = [d for d in out if d.pair in wanted]
+        return out
+
+    def decision(self, change_id: str) -> Decision | None:
+        found = self._decisions("WHERE id = ?", (change_id,))
+        return found[0] if found else None
+
+    def _decisions(self, where: str, params: tuple[Any, ...] = ()) -> list[Decision]:
+        # A run's decisions are read on every `review list` and report: built
+        # straight from the rows, the JSON columns of a row parsed in one go.
+        cols = rows.COLUMNS["decisions"]
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM decisions {where}", params
+            )
+            thresholds: dict[str, tuple[tuple[str, float], ...]] = {}
+            out: list[Decision] = []
+            loads = json.loads
+            for r in found:
+                old, new, old_texts, new_texts = loads(f"[{r[6]},{r[7]},{r[10]},{r[11]}]")
+                t = thresholds.get(r[16])
+                if t is None:
+                    t = thresholds[r[16]] = tuple(loads(r[16]).items())
+                out.append(
+                    Decision(
+                        r[0], r[1], r[2], r[3], r[4], r[5], tuple(old), tuple(new), r[8], r[9], tuple(old_texts),
+                        tuple(new_texts), Status(r[12]), r[13], r[14], r[15], t, r[17], r[18], r[19],
+                    )
+                )  # fmt: skip
+        return out
+
+    def comments(self, include_deleted: bool = False) -> list[Comment]:
+        """All comments, oldest first (deleted ones only when asked): one query."""
+        where = "" if include_deleted else "WHERE deleted = 0"
+        cols = rows.COLUMNS["comments"]
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments {where} ORDER BY created, id"
+            )
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+
+    def thread(self, decision: str) -> list[Comment]:
+        """One decision's comments, oldest first (not deleted): what one row shows."""
+        cols = rows.COLUMNS["comments"]
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments WHERE decision = ? AND deleted = 0 "
+                "ORDER BY created, id",
+                (decision,),
+            )
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+
+    def meetings(self) -> list[Meeting]:
+        found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
+        return [m for m in found if isinstance(m, Meeting)]
+
+    def open_meeting(self) -> Meeting | None:
+        return next((m for m in self.meetings() if not m.ended), None)
+
+    def version(self) -> int:
+        """A number that grows with every write to the store (the last audit-log entry's)."""
+        with self._guard():
+            return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM log").fetchone()[0])
+
+    def mark(self, name: str) -> Mark | None:
+        """A shared mark ("discussing"), or None when it is not set."""
+        with self._guard():
+            found = self._conn.execute("SELECT name, value, author, updated FROM marks WHERE name = ?", (name,))
+            row = found.fetchone()
+        return Mark(*row) if row is not None and row[1] else None
+
+    def involvement(self, name: str) -> Involvement:
+        """The changes (decision ids) that ``name`` commented on, was assigned, or decided."""
+        with self._guard():
+            commented = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT DISTINCT decision FROM comments WHERE deleted = 0 AND author = ? ORDER BY decision", (name,)
+                )
+            ]
+            assigned = [
+                r[0] for r in self._conn.execute("SELECT id FROM decisions WHERE assignee = ? ORDER BY id", (name,))
+            ]
+            decided = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT DISTINCT record FROM log WHERE \"table\" = 'decisions' AND action = 'status' "
+                    "AND author = ? ORDER BY record",
+                    (name,),
+                )
+            ]
+        return Involvement(tuple(commented), tuple(assigned), tuple(decided))
+
+    def last_writes(self, record: str | None = None) -> dict[str, tuple[str, str]]:
+        """Per decision id (or of the one named), who wrote it last and when (UTC): who made the state a reader sees."""
+        with self._guard():
+            if record is not None:
+                found = self._conn.execute(
+                    "SELECT record, author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (record,)
+                ).fetchall()
+            else:
+                found = self._conn.execute(
+                    'SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE "table" = '
+                    "'decisions' GROUP BY record)"
+                ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in found}
+
+    def people(self) -> list[str]:
+        """Everyone the store names: authors of comments and decisions, assignees; sorted."""
+        with self._guard():
+            found = self._conn.execute(
+                "SELECT author FROM comments WHERE deleted = 0 UNION SELECT assignee FROM decisions "
+                "UNION SELECT author FROM log WHERE local = 1"
+            ).fetchall()
+        return sorted({r[0] for r in found if r[0]}, key=str.casefold)
+
+    def corrections(self, include_removed: bool = False) -> list[Correction]:
+        where = "" if include_removed else "WHERE removed = 0"
+        found = [rows.record("corrections", r) for r in self._rows("corrections", f"{where} ORDER BY created, id")]
+        return [c for c in found if isinstance(c, Correction)]
+
+    def all_corrections(self) -> dict[tuple[str, str], Corrections]:
+        """The hand corrections of every edition pair, as the aligner takes them."""
+        pairs = dict.fromkeys(c.pair for c in self.corrections())
+        return {pair: self.corrections_for(*pair) for pair in pairs}
+
+    def corrections_for(self, old: str, new: str) -> Corrections:
+        """The hand corrections of one edition pair, as the aligner takes them."""
+        pins: list[Pin] = []
+        forbids: list[Forbid] = []
+        for c in self.corrections():
+            if c.pair != (old, new):
+                continue
+            if c.kind is CorrectionKind.PIN:
+                pins.append(Pin(c.old, c.new, c.author, c.id))
+            else:
+                forbids.append(Forbid(c.old[0], c.new[0], c.author, c.id))
+        return Corrections(tuple(pins), tuple(forbids))
+
+    def log(self, records: Collection[str] | None = None) -> list[LogEntry]:
+        """The audit log in order (of the records named, when given)."""
+        sql = 'SELECT seq, id, write, author, at, action, "table", record, meeting, before, after, undoes FROM log'
+        params: tuple[str, ...] = ()
+        if records is not None:
+            wanted = sorted(set(records))
+            sql += f" WHERE record IN ({', '.join('?' * len(wanted))})"
+            params = tuple(wanted)
+        with self._guard():
+            found = self._conn.execute(sql + " ORDER BY seq", params).fetchall()
+        return [
+            LogEntry(
+                seq,
+                id_,
+                write,
+                author,
+                at,
+                action,
+                table,
+                record,
+                meeting,
+                json.loads(before) if before is not None else None,
+                json.loads(after) if after is not None else None,
+                undoes,
+            )
+            for seq, id_, write, author, at, action, table, record, meeting, before, after, undoes in found
+        ]
+
+    def counts(self) -> dict[str, int]:
+        with self._guard():
+            return {t: self._conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in (*TABLES, "log")}
+
+    def integrity(self) -> str:
+        with self._guard():
+            return str(self._conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def resolve(self, table: str, prefix: str) -> list[str]:
+        """Ids of the table's records starting with ``prefix`` (case-insensitive)."""
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT id FROM {table} WHERE id >= ? AND id < ? ORDER BY id",
+                (prefix.lower(), prefix.lower() + "g"),
+            ).fetchall()
+        return [r[0] for r in found]
+
+    def export_log_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": e.id,
+                "write": e.write,
+                "author": e.author,
+                "at": e.at,
+                "action": e.action,
+                "table": e.table,
+                "record": e.record,
+                "meeting": e.meeting,
+                "before": e.before,
+                "after": e.after,
+                "undoes": e.undoes,
+            }
+            for e in self.log()
+        ]

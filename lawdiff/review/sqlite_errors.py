@@ -1,0 +1,62 @@
+"""SQLite's errors as :class:`~lawdiff.errors.InputError`, naming the review store's file.
+
+Not a database, corrupt, locked beyond the timeout, read-only, disk full:
+each becomes one message with what to do, for the file being opened
+(:mod:`lawdiff.review.connect`) or read and written (:mod:`lawdiff.review.store`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from lawdiff.errors import InputError
+
+
+@contextmanager
+def sqlite_errors(path: Path | None, timeout: float) -> Iterator[None]:
+    """SQLite's errors as one message naming the file and what to do."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        raise input_error(exc, path, timeout) from None
+
+
+def primary(exc: sqlite3.Error) -> str:
+    """The primary result code's name: ``SQLITE_READONLY`` for ``SQLITE_READONLY_CANTINIT``."""
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    return "_".join(name.split("_")[:2])
+
+
+def input_error(exc: sqlite3.DatabaseError, path: Path | None, timeout: float) -> InputError:
+    name = primary(exc)
+    file = str(path) if path else ""
+    if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in str(exc):
+        return InputError(
+            f"the review store is locked by another program for more than {timeout:g} s",
+            file=file,
+            fix="wait for the other command to finish or close the program holding the file, then run this again",
+        )
+    if name == "SQLITE_NOTADB" or "not a database" in str(exc):
+        return InputError(
+            "is not a lawdiff review store (not an SQLite database)",
+            file=file,
+            fix="name the review store with --review FILE, or move this file away",
+        )
+    if name == "SQLITE_CORRUPT" or "malformed" in str(exc):
+        return InputError(
+            "the review store is corrupt (SQLite: database disk image is malformed)",
+            file=file,
+            fix="restore it from a backup or from an export (lawdiff review import FILE into a new store)",
+        )
+    if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH"):
+        return InputError(
+            f"cannot write the review store ({exc})",
+            file=file,
+            fix="check that the file and its folder may be written, or copy the store somewhere writable",
+        )
+    if name == "SQLITE_FULL":
+        return InputError("the disk is full", file=file, fix="free some space and run the command again")
+    return InputError(f"SQLite: {exc}", file=file, fix="check the review store file")
