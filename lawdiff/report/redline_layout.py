@@ -97,67 +97,90 @@ def lay_out(
     where only the new one does.  A line break inside a clause's own text
     stays a line break.
     """
-
-    def words(c: Clause) -> str:
-        return c.title if role is Role.TITLE else c.text
-
-    old = _Side([words(c) for c in olds], old_marks)
-    new = _Side([words(c) for c in news], new_marks)
-    rebuilt_old = "".join(p.text for p in pieces if p.op is not Op.INSERT)
-    rebuilt_new = "".join(p.text for p in pieces if p.op is not Op.DELETE)
-    if rebuilt_old != "\n".join(old.texts) or rebuilt_new != "\n".join(new.texts):
-        raise LawdiffBug("a difference does not rebuild the texts of its clauses")
-    first = Built(_label_bits(olds[0] if olds else None, news[0] if news else None, role))
-    first.starts_old = 0 if olds else -1
-    first.starts_new = 0 if news else -1
-    out = [first]
-
-    def marks() -> None:
-        out[-1].bits.extend(old.pending())
-        out[-1].bits.extend(new.pending())
-
-    def start_next(mark: Op, starts_old: bool, starts_new: bool) -> None:
-        out[-1].mark = mark
-        o = olds[old.clause] if starts_old else None
-        n = news[new.clause] if starts_new else None
-        built = Built(_label_bits(o, n, role))
-        built.starts_old = old.clause if starts_old else -1
-        built.starts_new = new.clause if starts_new else -1
-        built.new_at = new.clause
-        out.append(built)
-
+    layout = _Layout(role, olds, news, old_marks, new_marks)
+    layout.check(pieces)
     for piece in pieces:
+        layout.piece(piece)
+    layout.marks()
+    return layout.out
+
+
+class _Layout:
+    """The paragraphs of a difference as it is cut, and where each side stands."""
+
+    def __init__(
+        self, role: Role, olds: Sequence[Clause], news: Sequence[Clause], old_marks: Marks, new_marks: Marks
+    ) -> None:
+        self.role = role
+        self.olds = olds
+        self.news = news
+        self.old = _Side([self.words(c) for c in olds], old_marks)
+        self.new = _Side([self.words(c) for c in news], new_marks)
+        first = Built(_label_bits(olds[0] if olds else None, news[0] if news else None, role))
+        first.starts_old = 0 if olds else -1
+        first.starts_new = 0 if news else -1
+        self.out = [first]
+
+    def words(self, c: Clause) -> str:
+        return c.title if self.role is Role.TITLE else c.text
+
+    def check(self, pieces: Sequence[Piece]) -> None:
+        rebuilt_old = "".join(p.text for p in pieces if p.op is not Op.INSERT)
+        rebuilt_new = "".join(p.text for p in pieces if p.op is not Op.DELETE)
+        if rebuilt_old != "\n".join(self.old.texts) or rebuilt_new != "\n".join(self.new.texts):
+            raise LawdiffBug("a difference does not rebuild the texts of its clauses")
+
+    def marks(self) -> None:
+        self.out[-1].bits.extend(self.old.pending())
+        self.out[-1].bits.extend(self.new.pending())
+
+    def piece(self, piece: Piece) -> None:
+        """A piece's text, cut at each join of clauses and each footnote reference."""
+        old, new = self.old, self.new
         text = piece.text
         on_old = piece.op is not Op.INSERT
         on_new = piece.op is not Op.DELETE
         while text:
-            marks()
+            self.marks()
             old_join = on_old and old.at_join()
             new_join = on_new and new.at_join()
             if old_join or new_join:
                 if text[0] != "\n":
                     raise LawdiffBug("the texts of a split or merge are not joined by a line break")
-                if old_join and not new_join and on_new:
-                    # One side's own line break is the other side's join.
-                    out[-1].bits.append(Bit(Op.INSERT, "\n"))
-                    new.pos += 1
-                elif new_join and not old_join and on_old:
-                    out[-1].bits.append(Bit(Op.DELETE, "\n"))
-                    old.pos += 1
-                if old_join:
-                    old.clause, old.pos = old.clause + 1, 0
-                if new_join:
-                    new.clause, new.pos = new.clause + 1, 0
-                mark = Op.EQUAL if old_join and new_join else Op.DELETE if old_join else Op.INSERT
-                start_next(mark, old_join, new_join)
+                self.join(on_old, on_new, old_join, new_join)
                 text = text[1:]
                 continue
             take = min(len(text), old.room() if on_old else len(text), new.room() if on_new else len(text))
-            out[-1].bits.append(Bit(piece.op, text[:take]))
+            self.out[-1].bits.append(Bit(piece.op, text[:take]))
             if on_old:
                 old.pos += take
             if on_new:
                 new.pos += take
             text = text[take:]
-    marks()
-    return out
+
+    def join(self, on_old: bool, on_new: bool, old_join: bool, new_join: bool) -> None:
+        """The line break where a clause's text ends on one side or both: a paragraph mark."""
+        old, new, out = self.old, self.new, self.out
+        if old_join and not new_join and on_new:
+            # One side's own line break is the other side's join.
+            out[-1].bits.append(Bit(Op.INSERT, "\n"))
+            new.pos += 1
+        elif new_join and not old_join and on_old:
+            out[-1].bits.append(Bit(Op.DELETE, "\n"))
+            old.pos += 1
+        if old_join:
+            old.clause, old.pos = old.clause + 1, 0
+        if new_join:
+            new.clause, new.pos = new.clause + 1, 0
+        mark = Op.EQUAL if old_join and new_join else Op.DELETE if old_join else Op.INSERT
+        self.start_next(mark, old_join, new_join)
+
+    def start_next(self, mark: Op, starts_old: bool, starts_new: bool) -> None:
+        self.out[-1].mark = mark
+        o = self.olds[self.old.clause] if starts_old else None
+        n = self.news[self.new.clause] if starts_new else None
+        built = Built(_label_bits(o, n, self.role))
+        built.starts_old = self.old.clause if starts_old else -1
+        built.starts_new = self.new.clause if starts_new else -1
+        built.new_at = self.new.clause
+        self.out.append(built)
