@@ -147,25 +147,28 @@ def counts_list(
         flags.append(
             h("li", {"class": "n stale"}, h("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}")
         )
-    sig = None
-    if significance is not None:
-        raised = [f"{n} {flag}" for flag, n in significance.flags.items() if n]
-        sig = h(
-            "ul",
-            {"class": "significance"},
-            h("li", {"class": "of"}, "of the rewordings:"),
-            h(
-                "li",
-                {"class": "zero" if significance.normative == 0 else "n normative"},
-                h("b", None, str(significance.normative)),
-                " normative",
-            ),
-            h(
-                "li",
-                {"class": "zero" if significance.wording == 0 else "n"},
-                h("b", None, str(significance.wording)),
-                " other changes of wording",
-            ),
-            h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
-        )
+    sig = _significance_list(significance) if significance is not None else None
     return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig)
+
+
+def _significance_list(significance: SignificanceCounts) -> Markup:
+    """How many rewordings are normative, how many other changes of wording, and the flags raised."""
+    raised = [f"{n} {flag}" for flag, n in significance.flags.items() if n]
+    return h(
+        "ul",
+        {"class": "significance"},
+        h("li", {"class": "of"}, "of the rewordings:"),
+        h(
+            "li",
+            {"class": "zero" if significance.normative == 0 else "n normative"},
+            h("b", None, str(significance.normative)),
+            " normative",
+        ),
+        h(
+            "li",
+            {"class": "zero" if significance.wording == 0 else "n"},
+            h("b", None, str(significance.wording)),
+            " other changes of wording",
+        ),
+        h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
+    )

@@ -13,7 +13,7 @@ from lawdiff.report.html.counts import _pct, counts_list, significance_counts
 from lawdiff.report.html.kind import kind_cell
 from lawdiff.report.html.law import _Clauses, _Page, split_side
 from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h
-from lawdiff.report.site import Annotator, Site, anchor, correlation_file, pair_id
+from lawdiff.report.site import Annotation, Annotator, Site, anchor, correlation_file, pair_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,29 +142,10 @@ def _change_rows(
     titled: tuple[set[str], set[str]],
     annotate: Annotator | None = None,
 ) -> Markup:
-    stale = bool(ch.stale_references)
-    # A row whose text is unchanged but whose reference went stale is a
-    # finding: never filed among (or hidden with) the unchanged rows.
-    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
-    if stale:
-        classes.append("stale")
-    if ch.aspect is Aspect.TITLE:
-        classes.append("heading")
-    if ch.renumbered:
-        classes.append("renumbered")
-    if ch.editorial_only:
-        classes.append("editorial")
-    if ch.is_difference and ch.signals:
-        if ch.normative:
-            classes.append("normative")
-        classes.extend(f"f-{s.flag.value}" for s in ch.signals)
     olds = [c for c in (ctx.old.find(a) for a in ch.old) if c is not None]
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
-    if any(c.kind is Kind.FOOTNOTE for c in olds + news):
-        classes.append("footnote")
     note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
-    if note:
-        classes.extend(note.classes)
+    classes = _row_classes(ch, olds + news, note)
     title_aspect = ch.aspect is Aspect.TITLE
     old_parts = split_side(ch.diff, "old", ch.old_texts)
     new_parts = split_side(ch.diff, "new", ch.new_texts)
@@ -213,6 +194,31 @@ def _change_rows(
     # The change's id is the row's second anchor (the clauses' anchors are the citation contract).
     ident = page.claim(f"change-{ch.id[:SHORT_ID]}") if ch.id else None
     return h("tbody", {"class": " ".join(classes), "id": ident}, rows)
+
+
+def _row_classes(ch: Change, clauses: list[Clause], note: Annotation | None) -> list[str]:
+    """The classes of a change's ``tbody``: its kind, its flags, the review's own (for filters and styles)."""
+    stale = bool(ch.stale_references)
+    # A row whose text is unchanged but whose reference went stale is a
+    # finding: never filed among (or hidden with) the unchanged rows.
+    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
+    if stale:
+        classes.append("stale")
+    if ch.aspect is Aspect.TITLE:
+        classes.append("heading")
+    if ch.renumbered:
+        classes.append("renumbered")
+    if ch.editorial_only:
+        classes.append("editorial")
+    if ch.is_difference and ch.signals:
+        if ch.normative:
+            classes.append("normative")
+        classes.extend(f"f-{s.flag.value}" for s in ch.signals)
+    if any(c.kind is Kind.FOOTNOTE for c in clauses):
+        classes.append("footnote")
+    if note:
+        classes.extend(note.classes)
+    return classes
 
 
 def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:
