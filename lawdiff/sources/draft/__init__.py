@@ -24,8 +24,9 @@ Tracked changes are read in one of two states (:class:`State`): ``accepted``
 corpus reads) or ``original`` (as it was before them).
 
 Modules: ``zipsafe`` (the zip and XML, safely), ``numbering`` (automatic
-numbering), ``docx``, ``odt``, ``text`` (the formats), ``render``
-(paragraphs to lines to blocks).
+numbering), ``docx``, ``odt``, ``text`` (the formats; ``docx_package`` and
+``docx_styles`` hold the package and the paragraph styles of a .docx),
+``render`` (paragraphs to lines to blocks).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def _no_edition(file: str) -> InputError:
 
 def read_package(path: Path, file: str, edition_hint: str = "", state: State | str = State.ACCEPTED) -> list[Page]:
     """Read a .docx or .odt draft (recognised by its parts) as one page of edition ``edition_hint``."""
-    from lawdiff.sources.draft.docx import is_docx, read_docx
+    from lawdiff.sources.draft.docx import read_docx
+    from lawdiff.sources.draft.docx_package import is_docx
     from lawdiff.sources.draft.odt import is_odt, read_odt
     from lawdiff.sources.draft.zipsafe import SafeZip
 

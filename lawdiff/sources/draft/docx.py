@@ -1,12 +1,8 @@
 """Reader for Word drafts (.docx, WordprocessingML), with lxml from the zip.
 
-The package: ``_rels/.rels`` names the main part (normally
-``word/document.xml``), whose content type must be that of a document
-(a macro document, ``.docm``, or a template, ``.dotx``/``.dotm``, is
-refused); the main part's relationships name the footnotes, endnotes,
-comments, numbering, styles, settings, headers and footers.  Nothing is ever
-fetched: external relationships (linked images, a remote template) are
-listed as furniture.
+The package (the main part, the parts related to it, the notes' bodies, and
+the comments, headers and footers listed as furniture): see
+:mod:`lawdiff.sources.draft.docx_package`.
 
 The body is read paragraph by paragraph (in tables cell by cell, in content
 controls and custom XML through their content):
@@ -19,7 +15,8 @@ controls and custom XML through their content):
   original) joins the paragraph to the next one, which keeps its own
   properties, as Word does when it accepts the change.  What a state leaves
   out is listed as furniture, with its author;
-* **numbering**: see :mod:`lawdiff.sources.draft.numbering`;
+* **numbering**: see :mod:`lawdiff.sources.draft.numbering`, and
+  :mod:`lawdiff.sources.draft.docx_styles` for what a paragraph's style gives;
 * **footnotes and endnotes** are numbered in the order of their references
   (``w:footnotePr`` in the settings gives the start and format); a custom
   mark (``w:customMarkFollows``, e.g. ``1)``) is the mark as printed, and
@@ -34,7 +31,6 @@ controls and custom XML through their content):
 
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import dataclass, field
 
@@ -42,28 +38,23 @@ from lxml import etree
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft.docx_package import (
+    MC,
+    WP,
+    M,
+    R,
+    open_package,
+    q,
+    read_notes,
+    read_part,
+    side_parts,
+    texts,
+)
+from lawdiff.sources.draft.docx_styles import Styles
 from lawdiff.sources.draft.numbering import WordNumbering, format_number
 from lawdiff.sources.draft.render import LABEL_BOOKMARK, Note, Para, superscript, typed_label
 from lawdiff.sources.draft.zipsafe import SafeZip
 from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
-
-W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-PR = "http://schemas.openxmlformats.org/package/2006/relationships"
-CT = "http://schemas.openxmlformats.org/package/2006/content-types"
-MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
-WP = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
-M = "http://schemas.openxmlformats.org/officeDocument/2006/math"
-V = "urn:schemas-microsoft-com:vml"
-_W = f"{{{W}}}"
-
-MAIN_TYPES = {
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml": "",
-    "application/vnd.ms-word.document.macroEnabled.main+xml": "a macro-enabled document (.docm)",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": "a template (.dotx)",
-    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": "a macro-enabled template (.dotm)",
-}
-_OFFICE_DOCUMENT = "/officeDocument"
 
 # Fields whose result shows a fact of the document, not law text.
 FURNITURE_FIELDS = frozenset(
@@ -106,22 +97,8 @@ FURNITURE_FIELDS = frozenset(
         "TITLE",
     )
 )
-_HEADING_STYLE = re.compile(r"^(?:heading|kop|titel|title|berschrift|überschrift)\s*\d*$", re.IGNORECASE)
 _SUPERSCRIPT_MARK = re.compile(r"^\d{1,3}\)?$")
 _DIGITS = re.compile(f"[0-9]+|[{SUPERSCRIPT_DIGITS}]+")
-
-
-def q(tag: str) -> str:
-    return f"{_W}{tag}"
-
-
-@dataclass
-class _Style:
-    name: str = ""
-    based_on: str = ""
-    num_id: str | None = None
-    ilvl: int | None = None
-    outline: int | None = None
 
 
 @dataclass
@@ -149,107 +126,6 @@ class _Field:
     shown: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _Notes:
-    """The footnotes or endnotes of the document and how they are numbered."""
-
-    kind: str  # "footnote" or "endnote"
-    bodies: dict[str, etree._Element]
-    fmt: str = "decimal"
-    start: int = 1
-    count: int = 0
-
-
-@dataclass
-class Package:
-    """The parts of a .docx that the reader needs (see :func:`open_package`)."""
-
-    main: str
-    document: etree._Element
-    parts: dict[str, str]  # relationship type tail -> part name
-    headers: list[tuple[str, str]]  # (part, "header" / "footer")
-    external: list[tuple[str, str, str]]  # (rels part, type tail, target)
-
-
-def _rels(z: SafeZip, rels: str) -> list[tuple[str, str, str]]:
-    """(type, target, mode) of a relationships part, or [] when there is none."""
-    if not z.has(rels):
-        return []
-    root = z.xml(rels)
-    return [
-        (r.get("Type", ""), r.get("Target", ""), r.get("TargetMode", "Internal"))
-        for r in root.iterfind(f"{{{PR}}}Relationship")
-    ]
-
-
-def _content_type(z: SafeZip, part: str) -> str:
-    if not z.has("[Content_Types].xml"):
-        return ""
-    root = z.xml("[Content_Types].xml")
-    for o in root.iterfind(f"{{{CT}}}Override"):
-        if o.get("PartName", "").lstrip("/") == part:
-            return o.get("ContentType", "")
-    ext = part.rsplit(".", 1)[-1].lower()
-    for d in root.iterfind(f"{{{CT}}}Default"):
-        if d.get("Extension", "").lower() == ext:
-            return d.get("ContentType", "")
-    return ""
-
-
-def is_docx(z: SafeZip) -> bool:
-    """Whether the zip is a WordprocessingML package (of any kind: the reader refuses the wrong kinds)."""
-    return z.has("[Content_Types].xml") and any(n.startswith("word/") for n in z.names())
-
-
-def open_package(z: SafeZip, file: str) -> Package:
-    """Find the main part and its related parts, refusing macros and templates."""
-    main = ""
-    for typ, target, mode in _rels(z, "_rels/.rels"):
-        if typ.endswith(_OFFICE_DOCUMENT) and mode != "External":
-            main = target.lstrip("/")
-            break
-    if not main:
-        main = "word/document.xml"
-    if not z.has(main):
-        raise InputError(
-            "the package has no main document part", file=file, fix="open it in Word and save it as .docx again"
-        )
-    ctype = _content_type(z, main)
-    kind = MAIN_TYPES.get(ctype)
-    if kind is None:
-        raise InputError(
-            f"the main part is not a Word document (content type {ctype!r})",
-            file=file,
-            fix="give a .docx document",
-        )
-    if kind or any(n.lower().endswith("vbaproject.bin") for n in z.names()):
-        raise InputError(
-            f"the file is {kind or 'a document with macros (vbaProject.bin)'}, not a plain .docx document",
-            file=file,
-            fix="save it as a Word document (.docx) without macros, then read that file",
-        )
-    base = posixpath.dirname(main)
-    rels_name = posixpath.join(base, "_rels", posixpath.basename(main) + ".rels")
-    parts: dict[str, str] = {}
-    headers: list[tuple[str, str]] = []
-    external: list[tuple[str, str, str]] = []
-    for typ, target, mode in _rels(z, rels_name):
-        tail = typ.rsplit("/", 1)[-1]
-        if mode == "External":
-            continue
-        name = posixpath.normpath(posixpath.join(base, target)) if not target.startswith("/") else target[1:]
-        if tail in ("header", "footer"):
-            headers.append((name, tail))
-        else:
-            parts.setdefault(tail, name)
-    for rels in z.names():
-        if rels.endswith(".rels"):
-            for typ, target, mode in _rels(z, rels):
-                if mode == "External":
-                    external.append((rels, typ.rsplit("/", 1)[-1], target))
-    return Package(main, z.xml(main), parts, headers, external)
-
-
 class DocxReader:
     """Reads one .docx in one state (see the module docstring)."""
 
@@ -262,85 +138,12 @@ class DocxReader:
         self.changes = {"insertions": 0, "deletions": 0}
         self.fields: list[_Field] = []
         self.custom: Note | None = None  # a footnote whose custom mark is still to come
-        self.styles: dict[str, _Style] = {}
-        style_num: dict[str, str] = {}
-        if (styles := self._part("styles")) is not None:
-            self._read_styles(styles)
-            style_num = {sid: s.num_id for sid, s in self.styles.items() if s.num_id}
-        self.numbering = WordNumbering(self._part("numbering"), style_num)
-        settings = self._part("settings")
-        self.footnotes = self._notes("footnotes", "footnote", settings, "decimal")
-        self.endnotes = self._notes("endnotes", "endnote", settings, "lowerRoman")
+        self.styles = Styles(read_part(z, self.pkg, "styles"))
+        self.numbering = WordNumbering(read_part(z, self.pkg, "numbering"), self.styles.numbered())
+        settings = read_part(z, self.pkg, "settings")
+        self.footnotes = read_notes(z, self.pkg, "footnotes", "footnote", settings, "decimal")
+        self.endnotes = read_notes(z, self.pkg, "endnotes", "endnote", settings, "lowerRoman")
         self.loc = Loc(file, 0, "")
-        self._style_cache: dict[str, tuple[str | None, int | None, bool]] = {}
-
-    # -- parts ------------------------------------------------------------
-
-    def _part(self, tail: str) -> etree._Element | None:
-        name = self.pkg.parts.get(tail)
-        if name is None or not self.z.has(name):
-            return None
-        return self.z.xml(name)
-
-    def _read_styles(self, root: etree._Element) -> None:
-        for st in root.iterfind(q("style")):
-            if st.get(q("type"), "paragraph") != "paragraph":
-                continue
-            sid = st.get(q("styleId"), "")
-            s = _Style()
-            if (n := st.find(q("name"))) is not None:
-                s.name = n.get(q("val"), "")
-            if (b := st.find(q("basedOn"))) is not None:
-                s.based_on = b.get(q("val"), "")
-            ppr = st.find(q("pPr"))
-            if ppr is not None:
-                if (num := ppr.find(q("numPr"))) is not None:
-                    nid = num.find(q("numId"))
-                    lvl = num.find(q("ilvl"))
-                    s.num_id = nid.get(q("val"), "") if nid is not None else None
-                    s.ilvl = _int(lvl.get(q("val"))) if lvl is not None else None
-                if (ol := ppr.find(q("outlineLvl"))) is not None:
-                    s.outline = _int(ol.get(q("val")))
-            self.styles[sid] = s
-
-    def _style_props(self, sid: str) -> tuple[str | None, int | None, bool]:
-        """(numId, ilvl, heading) a paragraph style gives, through its basedOn chain."""
-        if sid in self._style_cache:
-            return self._style_cache[sid]
-        num_id: str | None = None
-        ilvl: int | None = None
-        heading = False
-        outline: int | None = None
-        seen: set[str] = set()
-        cur = sid
-        while cur and cur not in seen and cur in self.styles:
-            seen.add(cur)
-            s = self.styles[cur]
-            if num_id is None and s.num_id is not None:
-                num_id, ilvl = s.num_id, s.ilvl
-            if outline is None and s.outline is not None:
-                outline = s.outline
-            heading = heading or bool(_HEADING_STYLE.match(s.name.strip()))
-            cur = s.based_on
-        heading = heading or (outline is not None and outline < 9)
-        self._style_cache[sid] = (num_id, ilvl, heading)
-        return num_id, ilvl, heading
-
-    def _notes(self, tail: str, kind: str, settings: etree._Element | None, fmt: str) -> _Notes:
-        bodies: dict[str, etree._Element] = {}
-        root = self._part(tail)
-        if root is not None:
-            for n in root.iterfind(q(kind)):
-                if n.get(q("type"), "normal") == "normal":
-                    bodies[n.get(q("id"), "")] = n
-        notes = _Notes(kind, bodies, fmt)
-        pr = settings.find(q(f"{kind}Pr")) if settings is not None else None
-        if pr is not None:
-            if (f := pr.find(q("numFmt"))) is not None:
-                notes.fmt = f.get(q("val"), fmt)
-            if (s := pr.find(q("numStart"))) is not None:
-                notes.start = _int(s.get(q("val")), 1)
-        return notes
 
     # -- the document -----------------------------------------------------
 
@@ -352,7 +155,7 @@ class DocxReader:
             )
         raws: list[_Raw] = []
         self._blocks(body, raws)
-        self._side_parts()
+        self.furniture.extend(side_parts(self.z, self.pkg, self.file))
         return self._number(self._join(raws))
 
     def _blocks(self, parent: etree._Element, raws: list[_Raw]) -> None:
@@ -416,7 +219,7 @@ class DocxReader:
                 if keep or not shown:
                     self._inline(el, raw, loc, shown)
                 else:
-                    text = "".join(_texts(el))
+                    text = "".join(texts(el))
                     author = el.get(q("author"), "")
                     state = "original" if inserted else "accepted"
                     by = f" by {author}" if author else ""
@@ -457,7 +260,7 @@ class DocxReader:
         if shown and instr:
             self.furniture.append(Furniture(instr, loc, "field code"))
         if _field_kind(instr) in FURNITURE_FIELDS:
-            text = "".join(_texts(el))
+            text = "".join(texts(el))
             if shown and text.strip():
                 self.furniture.append(Furniture(text, loc, f"field result ({_field_kind(instr)}, not law text)"))
             self._inline(el, raw, loc, shown=False)
@@ -603,7 +406,7 @@ class DocxReader:
     def _graphic(self, el: etree._Element, loc: Loc) -> None:
         boxes = list(el.iter(q("txbxContent")))
         if boxes:
-            text = " ".join(" ".join(_texts(p)) for box in boxes for p in box.iter(q("p")))
+            text = " ".join(" ".join(texts(p)) for box in boxes for p in box.iter(q("p")))
             self.furniture.append(Furniture(text.strip(), loc, "text box (not read as law text)"))
             return
         names = [d.get("descr") or d.get("name") or "" for d in el.iter(f"{{{WP}}}docPr")]
@@ -613,25 +416,6 @@ class DocxReader:
         linked = any(b.get(f"{{{R}}}link") for b in el.iter() if isinstance(b.tag, str) and b.tag.endswith("blip"))
         reason = "linked image (never fetched)" if linked else "image"
         self.furniture.append(Furniture(" ".join(n for n in names if n), loc, reason))
-
-    def _side_parts(self) -> None:
-        comments = self._part("comments")
-        if comments is not None:
-            for c in comments.iterfind(q("comment")):
-                author = c.get(q("author"), "")
-                text = " ".join(t for p in c.iter(q("p")) if (t := "".join(_texts(p)).strip()))
-                loc = Loc(self.file, 0, f"comment {c.get(q('id'), '')}")
-                by = f" by {author}" if author else ""
-                self.furniture.append(Furniture(text, loc, f"comment{by} (not law text)"))
-        for part, kind in self.pkg.headers:
-            if not self.z.has(part):
-                continue
-            root = self.z.xml(part)
-            text = " ".join(t for p in root.iter(q("p")) if (t := "".join(_texts(p)).strip()))
-            if text:
-                self.furniture.append(Furniture(text, Loc(self.file, 0, part), f"page {kind} (not law text)"))
-        for rels, tail, target in self.pkg.external:
-            self.furniture.append(Furniture(target, Loc(self.file, 0, rels), f"external {tail} (never fetched)"))
 
     # -- joins and numbering ------------------------------------------------
 
@@ -660,7 +444,7 @@ class DocxReader:
     def _number(self, raws: list[_Raw]) -> list[Para]:
         out: list[Para] = []
         for raw in raws:
-            num_id, ilvl, heading, style = self._props(raw.ppr)
+            num_id, ilvl, heading, style = self.styles.props(raw.ppr)
             label = ""
             if num_id and num_id != "0":
                 if ilvl is None:
@@ -671,46 +455,10 @@ class DocxReader:
             )
         return out
 
-    def _props(self, ppr: etree._Element | None) -> tuple[str | None, int | None, bool, str]:
-        style = ""
-        num_id: str | None = None
-        ilvl: int | None = None
-        outline: int | None = None
-        if ppr is not None:
-            if (ps := ppr.find(q("pStyle"))) is not None:
-                style = ps.get(q("val"), "")
-            if (num := ppr.find(q("numPr"))) is not None:
-                nid = num.find(q("numId"))
-                lvl = num.find(q("ilvl"))
-                num_id = nid.get(q("val")) if nid is not None else None
-                ilvl = _int(lvl.get(q("val"))) if lvl is not None else None
-            if (ol := ppr.find(q("outlineLvl"))) is not None:
-                outline = _int(ol.get(q("val")))
-        s_num, s_ilvl, heading = self._style_props(style) if style else (None, None, False)
-        if num_id is None:
-            num_id = s_num
-            if ilvl is None:
-                ilvl = s_ilvl
-        if outline is not None:
-            heading = outline < 9
-        return num_id, ilvl, heading, style
-
-
-def _int(value: str | None, default: int = 0) -> int:
-    try:
-        return int(value or default)
-    except ValueError:
-        return default
-
 
 def _field_kind(instr: str) -> str:
     words = instr.split()
     return words[0].upper().lstrip("\\") if words else ""
-
-
-def _texts(el: etree._Element) -> list[str]:
-    """The text of every w:t and w:delText under ``el``."""
-    return [t.text or "" for t in el.iter(q("t"), q("delText"))]
 
 
 def _alternative(el: etree._Element) -> etree._Element:

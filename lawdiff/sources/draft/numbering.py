@@ -138,7 +138,7 @@ class WordNumbering:
     """The numbering definitions of one document, and the running counts.
 
     ``style_num`` maps a paragraph style id to the numId its ``w:numPr``
-    names (see :func:`lawdiff.sources.draft.docx`), for ``w:numStyleLink``.
+    names (see :class:`lawdiff.sources.draft.docx_styles.Styles`), for ``w:numStyleLink``.
     """
 
     def __init__(self, root: etree._Element | None, style_num: dict[str, str] | None = None) -> None:
