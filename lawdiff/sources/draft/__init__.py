@@ -24,9 +24,9 @@ Tracked changes are read in one of two states (:class:`State`): ``accepted``
 corpus reads) or ``original`` (as it was before them).
 
 Modules: ``zipsafe`` (the zip and XML, safely), ``numbering`` (automatic
-numbering), ``docx``, ``odt``, ``text`` (the formats; ``docx_package`` and
-``docx_styles`` hold the package and the paragraph styles of a .docx),
-``render`` (paragraphs to lines to blocks).
+numbering), ``docx``, ``odt``, ``text`` (the formats; ``docx_package``,
+``docx_styles`` and ``docx_fields`` hold the package, the paragraph styles
+and the fields of a .docx), ``render`` (paragraphs to lines to blocks).
 """
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ controls and custom XML through their content):
 * **fields**: the code (``w:instrText``, ``w:fldSimple``'s ``w:instr``) is
   furniture; the result is text as shown, except for fields that show
   document facts rather than law text (page numbers, dates, file name,
-  author, table of contents), whose result is furniture;
+  author, table of contents), whose result is furniture (see
+  :mod:`lawdiff.sources.draft.docx_fields`);
 * **comments**, **headers and footers**, **images**, **text boxes**,
   **embedded objects** and **equations** are furniture with a reason.
 """
@@ -38,6 +39,7 @@ from lxml import etree
 
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft.docx_fields import FURNITURE_FIELDS, Fields, field_kind
 from lawdiff.sources.draft.docx_package import (
     MC,
     WP,
@@ -56,47 +58,6 @@ from lawdiff.sources.draft.render import LABEL_BOOKMARK, Note, Para, superscript
 from lawdiff.sources.draft.zipsafe import SafeZip
 from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
 
-# Fields whose result shows a fact of the document, not law text.
-FURNITURE_FIELDS = frozenset(
-    (
-        "PAGE",
-        "NUMPAGES",
-        "SECTIONPAGES",
-        "SECTION",
-        "DATE",
-        "TIME",
-        "CREATEDATE",
-        "SAVEDATE",
-        "PRINTDATE",
-        "EDITTIME",
-        "FILENAME",
-        "FILESIZE",
-        "AUTHOR",
-        "LASTSAVEDBY",
-        "USERNAME",
-        "USERINITIALS",
-        "USERADDRESS",
-        "TOC",
-        "TOA",
-        "INDEX",
-        "PAGEREF",
-        "XE",
-        "TC",
-        "RD",
-        "TA",
-        "DOCPROPERTY",
-        "DOCVARIABLE",
-        "NUMWORDS",
-        "NUMCHARS",
-        "REVNUM",
-        "TEMPLATE",
-        "INFO",
-        "COMMENTS",
-        "KEYWORDS",
-        "SUBJECT",
-        "TITLE",
-    )
-)
 _SUPERSCRIPT_MARK = re.compile(r"^\d{1,3}\)?$")
 _DIGITS = re.compile(f"[0-9]+|[{SUPERSCRIPT_DIGITS}]+")
 
@@ -118,14 +79,6 @@ class _Raw:
         return f"paragraph {self.index}"
 
 
-@dataclass
-class _Field:
-    instr: list[str] = field(default_factory=list)
-    result: bool = False
-    furniture: bool = False
-    shown: list[str] = field(default_factory=list)
-
-
 class DocxReader:
     """Reads one .docx in one state (see the module docstring)."""
 
@@ -136,7 +89,7 @@ class DocxReader:
         self.pkg = open_package(z, file)
         self.furniture: list[Furniture] = []
         self.changes = {"insertions": 0, "deletions": 0}
-        self.fields: list[_Field] = []
+        self.fields = Fields(self.furniture)
         self.custom: Note | None = None  # a footnote whose custom mark is still to come
         self.styles = Styles(read_part(z, self.pkg, "styles"))
         self.numbering = WordNumbering(read_part(z, self.pkg, "numbering"), self.styles.numbered())
@@ -197,9 +150,7 @@ class DocxReader:
                 effective = change.find(q("pPr"))
         raw.ppr = effective
         self._inline(p, raw, self._at(raw.index), shown=True)
-        for f in self.fields:
-            if f.furniture:
-                f.shown.append(" ")  # a field result over several paragraphs (a table of contents)
+        self.fields.paragraph_end()
         if self.custom is not None:
             # A custom mark that never came: the note keeps its number.
             raw.pieces.append(superscript(self.custom.number))
@@ -259,10 +210,10 @@ class DocxReader:
         instr = el.get(q("instr"), "").strip()
         if shown and instr:
             self.furniture.append(Furniture(instr, loc, "field code"))
-        if _field_kind(instr) in FURNITURE_FIELDS:
+        if field_kind(instr) in FURNITURE_FIELDS:
             text = "".join(texts(el))
             if shown and text.strip():
-                self.furniture.append(Furniture(text, loc, f"field result ({_field_kind(instr)}, not law text)"))
+                self.furniture.append(Furniture(text, loc, f"field result ({field_kind(instr)}, not law text)"))
             self._inline(el, raw, loc, shown=False)
         else:
             self._inline(el, raw, loc, shown)
@@ -291,10 +242,9 @@ class DocxReader:
                     text = superscript(text[:-1] if text.endswith(")") else text) + ("⁾" if text.endswith(")") else "")
                 self._text(text, raw, loc, shown)
             elif tag in (q("instrText"), q("delInstrText")):
-                if self.fields and not self.fields[-1].result:
-                    self.fields[-1].instr.append(el.text or "")
+                self.fields.instr(el.text or "")
             elif tag == q("fldChar"):
-                self._field_char(el.get(q("fldCharType"), ""), loc, shown)
+                self.fields.char(el.get(q("fldCharType"), ""), loc, shown)
             elif tag in (q("tab"), q("ptab")):
                 self._text(" ", raw, loc, shown)
             elif tag in (q("br"), q("cr")):
@@ -313,7 +263,7 @@ class DocxReader:
                 elif shown:
                     self.furniture.append(Furniture(code, loc, "symbol in a symbol font (not read)"))
             elif tag in (q("footnoteReference"), q("endnoteReference")):
-                if shown and not self._hidden():
+                if shown and not self.fields.hidden():
                     self.custom = self._reference(el, raw, loc)
                     after = [x.text or "" for x in el.itersiblings(q("t"), q("delText"))]
                     if self.custom is not None and "".join(after):
@@ -333,35 +283,9 @@ class DocxReader:
             elif tag == q("pgNum") and shown:
                 self.furniture.append(Furniture("", loc, "page number"))
 
-    def _hidden(self) -> bool:
-        return any(f.furniture or not f.result for f in self.fields)
-
     def _text(self, text: str, raw: _Raw, loc: Loc, shown: bool) -> None:
-        if not shown:
-            return
-        for f in reversed(self.fields):
-            if not f.result:
-                return  # text in a field's code (rare): the code is furniture
-            if f.furniture:
-                f.shown.append(text)
-                return
-        raw.pieces.append(text)
-
-    def _field_char(self, kind: str, loc: Loc, shown: bool) -> None:
-        if kind == "begin":
-            self.fields.append(_Field())
-        elif kind == "separate" and self.fields:
-            f = self.fields[-1]
-            f.result = True
-            f.furniture = _field_kind("".join(f.instr)) in FURNITURE_FIELDS
-        elif kind == "end" and self.fields:
-            f = self.fields.pop()
-            instr = "".join(f.instr).strip()
-            if shown and instr:
-                self.furniture.append(Furniture(instr, loc, "field code"))
-            text = "".join(f.shown)
-            if shown and text.strip():
-                self.furniture.append(Furniture(text, loc, f"field result ({_field_kind(instr)}, not law text)"))
+        if shown and not self.fields.keeps(text):
+            raw.pieces.append(text)
 
     def _reference(self, el: etree._Element, raw: _Raw, loc: Loc) -> Note | None:
         notes = self.footnotes if el.tag == q("footnoteReference") else self.endnotes
@@ -392,7 +316,7 @@ class DocxReader:
 
     def _note_text(self, body: etree._Element, loc: Loc) -> str:
         saved = self.fields
-        self.fields = []
+        self.fields = Fields(self.furniture)
         pieces: list[str] = []
         for p in body.iter(q("p")):
             raw = _Raw(0)
@@ -454,11 +378,6 @@ class DocxReader:
                 Para("".join(raw.pieces), self._at(raw.index), label, heading, tuple(raw.notes), raw.marked_label)
             )
         return out
-
-
-def _field_kind(instr: str) -> str:
-    words = instr.split()
-    return words[0].upper().lstrip("\\") if words else ""
 
 
 def _alternative(el: etree._Element) -> etree._Element:
