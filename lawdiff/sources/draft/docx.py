@@ -163,25 +163,7 @@ class DocxReader:
             if tag == q("r"):
                 self._run(el, raw, loc, shown)
             elif tag in (q("ins"), q("moveTo"), q("del"), q("moveFrom")):
-                inserted = tag in (q("ins"), q("moveTo"))
-                keep = inserted == self.accepted
-                if shown:
-                    self.changes["insertions" if inserted else "deletions"] += 1
-                if keep or not shown:
-                    self._inline(el, raw, loc, shown)
-                else:
-                    text = "".join(texts(el))
-                    author = el.get(q("author"), "")
-                    state = "original" if inserted else "accepted"
-                    by = f" by {author}" if author else ""
-                    if tag in (q("moveFrom"), q("moveTo")):
-                        reason = f"tracked move{by} (the moved text stands at its other place in the {state} text)"
-                    else:
-                        reason = f"tracked {'insertion' if inserted else 'deletion'}{by} (not in the {state} text)"
-                    if text.strip():
-                        self.furniture.append(Furniture(text, loc, reason))
-                    # A dropped revision still ends the fields it holds.
-                    self._inline(el, raw, loc, shown=False)
+                self._revision(el, raw, loc, shown)
             elif tag in (q("hyperlink"), q("smartTag"), q("customXml"), q("dir"), q("bdo"), q("sdtContent")):
                 self._inline(el, raw, loc, shown)
             elif tag == q("sdt"):
@@ -196,6 +178,29 @@ class DocxReader:
                 self._inline(_alternative(el), raw, loc, shown)
             elif tag in (f"{{{M}}}oMath", f"{{{M}}}oMathPara") and shown:
                 self.furniture.append(Furniture("".join(str(x) for x in el.itertext()), loc, "equation (not read)"))
+
+    def _revision(self, el: etree._Element, raw: _Raw, loc: Loc, shown: bool) -> None:
+        """A tracked insertion, deletion or move: read where this state keeps it, else listed as furniture."""
+        tag = el.tag
+        inserted = tag in (q("ins"), q("moveTo"))
+        keep = inserted == self.accepted
+        if shown:
+            self.changes["insertions" if inserted else "deletions"] += 1
+        if keep or not shown:
+            self._inline(el, raw, loc, shown)
+        else:
+            text = "".join(texts(el))
+            author = el.get(q("author"), "")
+            state = "original" if inserted else "accepted"
+            by = f" by {author}" if author else ""
+            if tag in (q("moveFrom"), q("moveTo")):
+                reason = f"tracked move{by} (the moved text stands at its other place in the {state} text)"
+            else:
+                reason = f"tracked {'insertion' if inserted else 'deletion'}{by} (not in the {state} text)"
+            if text.strip():
+                self.furniture.append(Furniture(text, loc, reason))
+            # A dropped revision still ends the fields it holds.
+            self._inline(el, raw, loc, shown=False)
 
     def _label_bookmark(self, el: etree._Element, raw: _Raw) -> None:
         """Where lawdiff's redline marks a container's label (see :mod:`lawdiff.sources.draft.render`)."""
@@ -227,20 +232,9 @@ class DocxReader:
         marked = False  # the rest of the run's text was a custom mark
         for el in r:
             tag = el.tag
-            if marked and tag in (q("t"), q("delText")):
-                continue
             if tag in (q("t"), q("delText")):
-                text = el.text or ""
-                if self.custom is not None and shown:
-                    # The custom mark of the footnote just referenced (a
-                    # mark this state drops, a deleted "1)" before an
-                    # inserted "1.", is not it).
-                    self._custom_mark(self.custom, text, raw)
-                    self.custom = None
-                    continue
-                if sup and _SUPERSCRIPT_MARK.match(text):
-                    text = superscript(text[:-1] if text.endswith(")") else text) + ("⁾" if text.endswith(")") else "")
-                self._text(text, raw, loc, shown)
+                if not marked:
+                    self._run_text(el.text or "", sup, raw, loc, shown)
             elif tag in (q("instrText"), q("delInstrText")):
                 self.fields.instr(el.text or "")
             elif tag == q("fldChar"):
@@ -253,26 +247,10 @@ class DocxReader:
             elif tag == q("noBreakHyphen"):
                 self._text("-", raw, loc, shown)
             elif tag == q("sym"):
-                code = el.get(q("char"), "")
-                try:
-                    ch = chr(int(code, 16))
-                except ValueError:
-                    ch = ""
-                if ch and not 0xE000 <= ord(ch) <= 0xF8FF:
-                    self._text(ch, raw, loc, shown)
-                elif shown:
-                    self.furniture.append(Furniture(code, loc, "symbol in a symbol font (not read)"))
+                self._symbol(el, raw, loc, shown)
             elif tag in (q("footnoteReference"), q("endnoteReference")):
-                if shown and not self.fields.hidden():
-                    self.custom = self._reference(el, raw, loc)
-                    after = [x.text or "" for x in el.itersiblings(q("t"), q("delText"))]
-                    if self.custom is not None and "".join(after):
-                        # The rest of the reference's run is its mark: one
-                        # w:t, or one per character (as LibreOffice reads it
-                        # best); else the next text is (see above).
-                        self._custom_mark(self.custom, "".join(after), raw)
-                        self.custom = None
-                        marked = True
+                if shown and not self.fields.hidden() and self._note_reference(el, raw, loc):
+                    marked = True
             elif tag in (q("drawing"), q("pict"), q("object")):
                 if shown:
                     self._graphic(el, loc)
@@ -282,6 +260,43 @@ class DocxReader:
                     self._graphic(alt, loc)
             elif tag == q("pgNum") and shown:
                 self.furniture.append(Furniture("", loc, "page number"))
+
+    def _run_text(self, text: str, sup: bool, raw: _Raw, loc: Loc, shown: bool) -> None:
+        """A ``w:t`` (or ``w:delText``) of a run in superscript or not."""
+        if self.custom is not None and shown:
+            # The custom mark of the footnote just referenced (a mark this
+            # state drops, a deleted "1)" before an inserted "1.", is not it).
+            self._custom_mark(self.custom, text, raw)
+            self.custom = None
+            return
+        if sup and _SUPERSCRIPT_MARK.match(text):
+            text = superscript(text[:-1] if text.endswith(")") else text) + ("⁾" if text.endswith(")") else "")
+        self._text(text, raw, loc, shown)
+
+    def _symbol(self, el: etree._Element, raw: _Raw, loc: Loc, shown: bool) -> None:
+        """A ``w:sym``: its character, unless it is one of a symbol font's own (private use)."""
+        code = el.get(q("char"), "")
+        try:
+            ch = chr(int(code, 16))
+        except ValueError:
+            ch = ""
+        if ch and not 0xE000 <= ord(ch) <= 0xF8FF:
+            self._text(ch, raw, loc, shown)
+        elif shown:
+            self.furniture.append(Furniture(code, loc, "symbol in a symbol font (not read)"))
+
+    def _note_reference(self, el: etree._Element, raw: _Raw, loc: Loc) -> bool:
+        """A footnote or endnote reference; whether the rest of its run's text was its custom mark."""
+        self.custom = self._reference(el, raw, loc)
+        after = [x.text or "" for x in el.itersiblings(q("t"), q("delText"))]
+        if self.custom is not None and "".join(after):
+            # The rest of the reference's run is its mark: one w:t, or one per
+            # character (as LibreOffice reads it best); else the next text is
+            # (see _run_text).
+            self._custom_mark(self.custom, "".join(after), raw)
+            self.custom = None
+            return True
+        return False
 
     def _text(self, text: str, raw: _Raw, loc: Loc, shown: bool) -> None:
         if shown and not self.fields.keeps(text):
