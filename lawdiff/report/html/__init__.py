@@ -32,11 +32,11 @@ from lawdiff.report.files import MANIFEST, Item, _check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
 from lawdiff.report.html.correlation import correlation_page
+from lawdiff.report.html.counts import KIND_COUNTS, _pct
 from lawdiff.report.html.history import history_page
 from lawdiff.report.html.index import index_page
 from lawdiff.report.html.law import _Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, _asset, _sha256, escape, h
-from lawdiff.report.html.pair import KIND_COUNTS, _pct
 from lawdiff.report.html.review import annotator, review_page
 from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
 

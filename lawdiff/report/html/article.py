@@ -7,10 +7,11 @@ from lawdiff.diff import SHORT_ID, Change, Op
 from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
+from lawdiff.report.html.kind import _arrow
 from lawdiff.report.html.law import _Clauses, _Page
 from lawdiff.report.html.markup import GENERATOR, Child, Markup, _footer, _section, document, h, scroll_box, span
 from lawdiff.report.html.nav import _nav, _title_span
-from lawdiff.report.html.pair import _arrow, _edition_head, _heat_tag, pair_section, running_rows, sources_line
+from lawdiff.report.html.pair import _edition_head, _heat_tag, pair_section, running_rows, sources_line
 from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
 

@@ -10,18 +10,11 @@ from lawdiff.align import Aspect
 from lawdiff.diff import Change, Comparison
 from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
+from lawdiff.report.html.counts import counts_list, significance_counts
 from lawdiff.report.html.law import _Page
 from lawdiff.report.html.markup import GENERATOR, Child, _footer, document, h
 from lawdiff.report.html.nav import _title_span
-from lawdiff.report.html.pair import (
-    _block_id,
-    _PairContext,
-    counts_list,
-    left_right,
-    pair_table,
-    significance_counts,
-    sources_line,
-)
+from lawdiff.report.html.pair import _block_id, _PairContext, left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
 
 # ---------------------------------------------------------------------------

@@ -17,10 +17,10 @@ from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, History, Op
 from lawdiff.diff.article import ArticleView
 from lawdiff.model import Clause, Edition
+from lawdiff.report.html.kind import _arrow
 from lawdiff.report.html.law import _Page, _source, law_text, split_side
 from lawdiff.report.html.markup import Child, Markup, _footer, document, h
 from lawdiff.report.html.nav import _nav, _title_span
-from lawdiff.report.html.pair import _arrow
 from lawdiff.report.site import Site, anchor, article_file, history_file
 
 

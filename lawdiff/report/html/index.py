@@ -6,9 +6,7 @@ from lawdiff.diff.article import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOL
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
 from lawdiff.report.html.correlation import pair_changes
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box
-from lawdiff.report.html.nav import _title_span
-from lawdiff.report.html.pair import (
+from lawdiff.report.html.counts import (
     _OUTSIDE,
     FLAG_COUNTS,
     KIND_COUNTS,
@@ -17,6 +15,8 @@ from lawdiff.report.html.pair import (
     counts_phrase,
     significance_counts,
 )
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box
+from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.review import matrix_cell
 from lawdiff.report.site import REVIEW_FILE, Listed, Site, article_file, correlation_file, pair_id
 

@@ -1,4 +1,4 @@
-"""The side-by-side view of one pair of editions: rows, kinds of change, counts."""
+"""The side-by-side view of one pair of editions: its section, its table and the rows of each change."""
 
 from __future__ import annotations
 
@@ -6,346 +6,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
-from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, RefChange, word_diff
+from lawdiff.diff import SHORT_ID, Change, Op, Piece, word_diff
 from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
-from lawdiff.diff.records import Flag, RefStatus, Signal
-from lawdiff.model import Clause, Edition, Kind, article_of
+from lawdiff.model import Clause, Edition, Kind
+from lawdiff.report.html.counts import _pct, counts_list, significance_counts
+from lawdiff.report.html.kind import kind_cell
 from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h, span
-from lawdiff.report.site import Annotator, Site, anchor, correlation_file, pair_id
-
-# ---------------------------------------------------------------------------
-# The side-by-side view of one pair
-
-
-_KIND_WORD = {
-    "unchanged": "unchanged",
-    "modified": "modified",
-    "split": "split",
-    "merged": "merged",
-    "added": "added",
-    "removed": "removed",
-}
-
-
-def _pct(x: float) -> str:
-    """A share as a percentage that never rounds a difference away.
-
-    0.998 is "99.8 %", not "100 %", and 0.002 is "0.2 %", not "0 %": only
-    what is identical reads 100 % (or, for a share of change, 0 %).
-    """
-    if x <= 0:
-        return "0 %"
-    if x >= 1:
-        return "100 %"
-    whole = round(x * 100)
-    if 0 < whole < 100:
-        return f"{whole} %"
-    tenth = round(x * 100, 1)
-    if 0 < tenth < 100:
-        return f"{tenth:.1f} %"
-    return "<0.1 %" if x < 0.5 else ">99.9 %"
-
-
-def _similarity(ch: Change) -> str:
-    if ch.similarity >= 1:
-        # A title changed, or a split cut the same words differently.
-        return "no word of the text changed"
-    return f"similarity {_pct(ch.similarity)}"
-
-
-# The kinds of change: each change is counted under exactly one of them.
-KIND_COUNTS = (
-    ("unchanged", "unchanged"),
-    ("modified", "modified"),
-    ("split", "split"),
-    ("merged", "merged"),
-    ("added", "added"),
-    ("removed", "removed"),
-)
-# What may be true of a change of any kind, counted among those above.
-FLAG_COUNTS = (
-    ("renumbered", "renumbered"),
-    ("moved", "moved"),
-    ("title_changed", "titles changed"),
-)
-_OUTSIDE = ("outside_corpus", "outside the corpus")
-
-
-def _editorial_note(key: str, editorial: Mapping[str, int]) -> str:
-    k = editorial.get(key, 0)
-    return f" ({k} editorial only)" if k else ""
-
-
-def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale: int = 0) -> str:
-    """``5 modified (1 editorial only), 3 renumbered``: the counts that are not zero, in words."""
-    parts = [
-        f"{counts[key]} {word}{_editorial_note(key, editorial)}"
-        for key, word in (*KIND_COUNTS, _OUTSIDE, *FLAG_COUNTS)
-        if counts.get(key)
-    ]
-    if stale:
-        parts.append(f"{stale} stale reference{'s' if stale > 1 else ''}")
-    return ", ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class SignificanceCounts:
-    """How many of a pair's changes may change a rule, and which flags they raised.
-
-    normative: rewordings (a clause on both sides: modified, split, merged)
-        with any flag but ``reference``.
-    wording: the other rewordings whose words changed, editorial-only ones
-        not counted (they are counted under their kind).  A clause added or
-        removed whole is neither: it has no flags (see
-        :func:`lawdiff.diff.changes.compare`) and is counted under its kind.
-    flags: per flag, how many differences raised it.
-    """
-
-    normative: int
-    wording: int
-    flags: dict[str, int]
-
-
-def significance_counts(changes: Iterable[Change]) -> SignificanceCounts:
-    """Counted over the differences both corpora could hold, each change once."""
-    normative = wording = 0
-    flags = {f.value: 0 for f in Flag}
-    seen: set[int] = set()
-    for ch in changes:
-        if not ch.is_difference or not ch.counterpart_in_corpus or not (ch.old and ch.new) or id(ch) in seen:
-            continue
-        seen.add(id(ch))
-        for sig in ch.signals:
-            flags[sig.flag.value] += 1
-        if ch.normative:
-            normative += 1
-        elif not ch.editorial_only and any(p.op is not Op.EQUAL for p in ch.diff):
-            wording += 1
-    return SignificanceCounts(normative, wording, flags)
-
-
-def counts_list(
-    counts: Mapping[str, int],
-    editorial: Mapping[str, int] | None = None,
-    stale: int = 0,
-    significance: SignificanceCounts | None = None,
-) -> Markup:
-    """The counts of a comparison in the order the committee reads them.
-
-    First the kinds, under which every change counts once (an editorial-only
-    change counts as modified, and says so in brackets); then, apart, what
-    is true of some of those changes (renumbered, moved, titles changed);
-    then how many are normative (a flag other than ``reference``) and how
-    many other changes of wording there are, with the flags raised.
-    """
-    editorial = editorial or {}
-    kinds: list[Child] = [
-        h(
-            "li",
-            {"class": "zero" if counts.get(key, 0) == 0 else "n"},
-            h("b", None, str(counts.get(key, 0))),
-            f" {word}{_editorial_note(key, editorial)}",
-        )
-        for key, word in KIND_COUNTS
-    ]
-    if counts.get(_OUTSIDE[0]):
-        kinds.append(
-            h(
-                "li",
-                {"class": "n"},
-                h("b", None, str(counts[_OUTSIDE[0]])),
-                " added or removed where the other edition's corpus lacks the article",
-            )
-        )
-    flags: list[Child] = [h("li", {"class": "of"}, "of these:")]
-    for key, word in FLAG_COUNTS:
-        n = counts.get(key, 0)
-        flags.append(h("li", {"class": "zero" if n == 0 else "n"}, h("b", None, str(n)), f" {word}"))
-    if stale:
-        flags.append(
-            h("li", {"class": "n stale"}, h("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}")
-        )
-    sig = None
-    if significance is not None:
-        raised = [f"{n} {flag}" for flag, n in significance.flags.items() if n]
-        sig = h(
-            "ul",
-            {"class": "significance"},
-            h("li", {"class": "of"}, "of the rewordings:"),
-            h(
-                "li",
-                {"class": "zero" if significance.normative == 0 else "n normative"},
-                h("b", None, str(significance.normative)),
-                " normative",
-            ),
-            h(
-                "li",
-                {"class": "zero" if significance.wording == 0 else "n"},
-                h("b", None, str(significance.wording)),
-                " other changes of wording",
-            ),
-            h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
-        )
-    return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig)
-
-
-def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:
-    def target(edition: str, address: str) -> Markup:
-        href = page.resolve(edition, address)
-        return h("a", {"href": href}, address) if href else h("span", None, address)
-
-    verdict = {True: "consistent", False: "not the successor of the old target", None: "not verifiable in this corpus"}
-    if r.status is RefStatus.ADDED:
-        return h("li", {"class": "ref-added"}, "reference added: ", target(new, r.new))
-    if r.status is RefStatus.REMOVED:
-        return h("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
-    if r.status is RefStatus.KEPT:
-        went: list[Child] = []
-        for i, a in enumerate(moved_to):
-            went.extend([", " if i else None, target(new, a)])
-        return h(
-            "li",
-            {"class": "ref-kept"},
-            "reference ",
-            target(old, r.old),
-            " kept as written, but ",
-            *(([f"{old} {r.old} is now {new} ", *went]) if went else [f"{old} {r.old} is no longer at {r.new}"]),
-            ": check the reference",
-        )
-    return h(
-        "li",
-        {"class": "ref-retargeted"},
-        "reference retargeted: ",
-        target(old, r.old),
-        " → ",
-        target(new, r.new),
-        f" ({verdict[r.consistent]})",
-    )
-
-
-def _arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    return f"{', '.join(old)} → {', '.join(new)}"
-
-
-def kind_cell(
-    ch: Change,
-    pv_old: Edition,
-    pv_new: Edition,
-    page: _Page,
-    moved_targets: Mapping[str, tuple[str, ...]] | None = None,
-    rowspan: int = 1,
-    extra: Markup | None = None,
-    history: Markup | None = None,
-) -> Markup:
-    """The middle column: what kind of change, in words; its flags; the clause's history.
-
-    ``moved_targets``: where the old targets of stale references went.
-    What only some readers need (the similarity score, the change's id, the
-    alignment's score and reasons) is behind a ``details`` disclosure, so that
-    the column reads as the kind of change and what it touched.
-    """
-    head = "heading " if ch.aspect is Aspect.TITLE else ""
-    out: list[Child] = [span(f"badge b-{ch.kind.value}", head + _KIND_WORD[ch.kind.value])]
-    if ch.editorial_only:
-        out += [" ", _BADGE_EDITORIAL]
-    if ch.stale_references:
-        out += [" ", _BADGE_STALE]
-    if ch.title_changed and ch.aspect is Aspect.TEXT:
-        out += [" ", _BADGE_TITLE]
-    if ch.uncertain:
-        out += [" ", _BADGE_UNCERTAIN]
-    if ch.renumbered:
-        out.append(
-            h("div", {"class": "renum"}, _BADGE_RENUMBERED, " ", h("span", {"class": "arrow"}, _arrow(ch.old, ch.new)))
-        )
-    if ch.moved:
-        out.append(h("div", {"class": "moved"}, _BADGE_MOVED, " ", _moves(ch, pv_old, pv_new, page)))
-    if ch.signals and ch.is_difference:
-        out.append(flag_list(ch.signals, words=bool(ch.old and ch.new)))
-    if not ch.counterpart_in_corpus:
-        other = pv_old.name if ch.new else pv_new.name
-        out.append(h("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
-    refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
-    if refs:
-        moved = moved_targets or {}
-        items = [_ref_item(r, page, pv_old.name, pv_new.name, moved.get(r.old, ())) for r in refs]
-        out.append(h("ul", {"class": "refs"}, items))
-    if history is not None:
-        out.append(history)
-    out.append(_more(ch))
-    if extra is not None:
-        out.append(extra)
-    return h("td", {"class": "kind", "rowspan": str(rowspan) if rowspan > 1 else None}, out)
-
-
-def _more(ch: Change) -> Markup:
-    """The numbers behind a row, for whoever wants them: similarity, id, the alignment's evidence."""
-    # Plain text, one line each (no list): this is in every row of every page.
-    items: list[Child] = []
-    if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
-        items += [h("span", {"class": "sim"}, _similarity(ch)), _BR]
-    if ch.uncertain:
-        items += [f"match score {ch.score:.2f}: {'; '.join(ch.reasons)}", _BR]
-    if ch.pinned_by:
-        items += [f"linked by hand by {ch.pinned_by}", _BR]
-    if ch.id:
-        items += ["id ", h("code", None, ch.id[:SHORT_ID])]
-    return h("details", {"class": "more"}, _MORE, items)
-
-
-_MORE = h("summary", None, "details")
-_BR = h("br")
-
-
-def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
-    """The significance flags of a change, each with the words that raised it (removed, then added).
-
-    The flags are hints for the committee, which decides; an added or removed
-    clause's flags would name every word of their kind, so ``words=False``
-    gives the flags alone.
-    """
-    items: list[Child] = []
-    for s in signals:
-        shown: list[Child] = []
-        if words:
-            shown = [[" ", h("del", None, w)] for w in s.removed]
-            shown += [[" ", h("ins", None, w)] for w in s.added]
-        items.append(
-            h(
-                "li",
-                {"class": f"flag f-{s.flag.value}"},
-                span("fl", s.flag.value),
-                h("span", {"class": "w", "lang": "nl"}, shown) if shown else None,
-            )
-        )
-    return h("ul", {"class": "sig", "aria-label": "What the change touched"}, items)
-
-
-_BADGE_EDITORIAL = h("span", {"class": "badge b-editorial"}, "editorial only")
-_BADGE_STALE = h("span", {"class": "badge b-stale"}, "stale reference")
-_BADGE_TITLE = h("span", {"class": "badge b-title"}, "title changed")
-_BADGE_RENUMBERED = h("span", {"class": "badge b-renumbered"}, "renumbered")
-_BADGE_MOVED = h("span", {"class": "badge b-moved"}, "moved")
-_BADGE_UNCERTAIN = h("span", {"class": "badge b-uncertain"}, "uncertain match")
-
-
-def _moves(ch: Change, old: Edition, new: Edition, page: _Page) -> list[Child]:
-    """``from article 12 (12C) to article 13 (13A)``, each address linked where the report has it."""
-
-    def side(edition: Edition, addresses: tuple[str, ...]) -> list[Child]:
-        out: list[Child] = []
-        for art in dict.fromkeys(article_of(a) for a in addresses):
-            if out:
-                out.append(", ")
-            out.append(f"article {art} (")
-            for i, a in enumerate(x for x in addresses if article_of(x) == art):
-                href = page.resolve(edition.name, a)
-                out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
-            out.append(")")
-        return out
-
-    return ["from ", *side(old, ch.old), " to ", *side(new, ch.new)]
+from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h
+from lawdiff.report.site import Annotation, Annotator, Site, anchor, correlation_file, pair_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,29 +142,10 @@ def _change_rows(
     titled: tuple[set[str], set[str]],
     annotate: Annotator | None = None,
 ) -> Markup:
-    stale = bool(ch.stale_references)
-    # A row whose text is unchanged but whose reference went stale is a
-    # finding: never filed among (or hidden with) the unchanged rows.
-    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
-    if stale:
-        classes.append("stale")
-    if ch.aspect is Aspect.TITLE:
-        classes.append("heading")
-    if ch.renumbered:
-        classes.append("renumbered")
-    if ch.editorial_only:
-        classes.append("editorial")
-    if ch.is_difference and ch.signals:
-        if ch.normative:
-            classes.append("normative")
-        classes.extend(f"f-{s.flag.value}" for s in ch.signals)
     olds = [c for c in (ctx.old.find(a) for a in ch.old) if c is not None]
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
-    if any(c.kind is Kind.FOOTNOTE for c in olds + news):
-        classes.append("footnote")
     note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
-    if note:
-        classes.extend(note.classes)
+    classes = _row_classes(ch, olds + news, note)
     title_aspect = ch.aspect is Aspect.TITLE
     old_parts = split_side(ch.diff, "old", ch.old_texts)
     new_parts = split_side(ch.diff, "new", ch.new_texts)
@@ -545,6 +194,31 @@ def _change_rows(
     # The change's id is the row's second anchor (the clauses' anchors are the citation contract).
     ident = page.claim(f"change-{ch.id[:SHORT_ID]}") if ch.id else None
     return h("tbody", {"class": " ".join(classes), "id": ident}, rows)
+
+
+def _row_classes(ch: Change, clauses: list[Clause], note: Annotation | None) -> list[str]:
+    """The classes of a change's ``tbody``: its kind, its flags, the review's own (for filters and styles)."""
+    stale = bool(ch.stale_references)
+    # A row whose text is unchanged but whose reference went stale is a
+    # finding: never filed among (or hidden with) the unchanged rows.
+    classes = ["change", f"k-{ch.kind.value}", "diff" if ch.is_difference or stale else "same"]
+    if stale:
+        classes.append("stale")
+    if ch.aspect is Aspect.TITLE:
+        classes.append("heading")
+    if ch.renumbered:
+        classes.append("renumbered")
+    if ch.editorial_only:
+        classes.append("editorial")
+    if ch.is_difference and ch.signals:
+        if ch.normative:
+            classes.append("normative")
+        classes.extend(f"f-{s.flag.value}" for s in ch.signals)
+    if any(c.kind is Kind.FOOTNOTE for c in clauses):
+        classes.append("footnote")
+    if note:
+        classes.extend(note.classes)
+    return classes
 
 
 def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:

@@ -24,8 +24,11 @@ Tracked changes are read in one of two states (:class:`State`): ``accepted``
 corpus reads) or ``original`` (as it was before them).
 
 Modules: ``zipsafe`` (the zip and XML, safely), ``numbering`` (automatic
-numbering), ``docx``, ``odt``, ``text`` (the formats), ``render``
-(paragraphs to lines to blocks).
+numbering), ``docx``, ``odt``, ``text`` (the formats; ``docx_package``,
+``docx_styles`` and ``docx_fields`` hold the package, the paragraph styles
+and the fields of a .docx, ``odt_package`` and ``odt_tokens`` the package of
+an .odt and its body flattened into tokens), ``render`` (paragraphs to lines
+to blocks).
 """
 
 from __future__ import annotations
@@ -108,8 +111,10 @@ def _no_edition(file: str) -> InputError:
 
 def read_package(path: Path, file: str, edition_hint: str = "", state: State | str = State.ACCEPTED) -> list[Page]:
     """Read a .docx or .odt draft (recognised by its parts) as one page of edition ``edition_hint``."""
-    from lawdiff.sources.draft.docx import is_docx, read_docx
-    from lawdiff.sources.draft.odt import is_odt, read_odt
+    from lawdiff.sources.draft.docx import read_docx
+    from lawdiff.sources.draft.docx_package import is_docx
+    from lawdiff.sources.draft.odt import read_odt
+    from lawdiff.sources.draft.odt_package import is_odt
     from lawdiff.sources.draft.zipsafe import SafeZip
 
     accepted = _state(state) is State.ACCEPTED

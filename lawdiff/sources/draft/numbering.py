@@ -38,6 +38,8 @@ from lxml import etree
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 _W = f"{{{W}}}"
+_TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+_STYLE = "urn:oasis:names:tc:opendocument:xmlns:style:1.0"
 
 BULLET = "-"  # how a bullet is shown to the line reader ("- " list items)
 MAX_LEVELS = 9
@@ -138,7 +140,7 @@ class WordNumbering:
     """The numbering definitions of one document, and the running counts.
 
     ``style_num`` maps a paragraph style id to the numId its ``w:numPr``
-    names (see :func:`lawdiff.sources.draft.docx`), for ``w:numStyleLink``.
+    names (see :class:`lawdiff.sources.draft.docx_styles.Styles`), for ``w:numStyleLink``.
     """
 
     def __init__(self, root: etree._Element | None, style_num: dict[str, str] | None = None) -> None:
@@ -357,3 +359,53 @@ class OdfCounter:
 def odf_format(value: str) -> str:
     """An ODF ``style:num-format`` as a Word format name."""
     return _ODF_FORMATS.get(value, "decimal")
+
+
+# The outline style's key among the list styles (no list style can be named so).
+OUTLINE_STYLE = "\0outline"
+
+
+def odf_list_styles(*roots: etree._Element | None) -> dict[str, dict[int, OdfLevel]]:
+    """The list styles (``text:list-style``) of the parts given, by name; the outline style as :data:`OUTLINE_STYLE`."""
+    styles: dict[str, dict[int, OdfLevel]] = {}
+    for root in roots:
+        if root is not None:
+            for ls in root.iter(_t("list-style")):
+                styles[ls.get(f"{{{_STYLE}}}name", "")] = _odf_levels(ls)
+            for os_ in root.iter(_t("outline-style")):
+                styles[OUTLINE_STYLE] = _odf_levels(os_)
+    return styles
+
+
+def _t(tag: str) -> str:
+    return f"{{{_TEXT}}}{tag}"
+
+
+def _odf_levels(style: etree._Element) -> dict[int, OdfLevel]:
+    out: dict[int, OdfLevel] = {}
+    for lvl in style:
+        if not isinstance(lvl.tag, str):
+            continue
+        name = etree.QName(lvl).localname
+        try:
+            level = int(lvl.get(_t("level"), "1"))
+        except ValueError:
+            continue
+        if name in ("list-level-style-bullet", "list-level-style-image"):
+            out[level] = OdfLevel(bullet=True)
+        elif name in ("list-level-style-number", "outline-level-style"):
+            fmt = lvl.get(f"{{{_STYLE}}}num-format", "")
+            try:
+                display = int(lvl.get(_t("display-levels"), "1"))
+                start = int(lvl.get(_t("start-value"), "1"))
+            except ValueError:
+                display, start = 1, 1
+            out[level] = OdfLevel(
+                False,
+                odf_format(fmt),
+                lvl.get(f"{{{_STYLE}}}num-prefix", ""),
+                lvl.get(f"{{{_STYLE}}}num-suffix", ""),
+                display,
+                start,
+            )
+    return out
