@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from lawdiff.diff.study import collector_paused
 from lawdiff.review.records import Comment, Correction, Decision, Status
 from lawdiff.review.store import Store, Target
 
@@ -138,6 +139,14 @@ def attach(
     clause no longer there are listed as stale).  ``partial``: only the compared pairs' editions were read
     (``review list --pair``), so only the corrections of those pairs are checked.
     """
+    # Tens of thousands of decisions, comments and entries, and no cycle among them.
+    with collector_paused():
+        return _attach(store, comparisons, editions, partial)
+
+
+def _attach(
+    store: Store, comparisons: Iterable[Comparison], editions: Mapping[str, Edition] | None, partial: bool
+) -> ReviewView:
     comps = list(comparisons)
     pairs = tuple(dict.fromkeys((c.old, c.new) for c in comps))
     decisions = store.decisions()
