@@ -211,6 +211,21 @@ def test_pins_forbids_and_unpin(env: dict[str, str]) -> None:
     assert "1 hand correction(s)" in ok(env, "list", "--pair", "2007", "2017")
 
 
+def test_list_of_one_pair_checks_that_pairs_corrections_only(env: dict[str, str]) -> None:
+    """`--pair` reads only its two editions (as `compare` does), so only its corrections can be checked."""
+    from lawdiff.review import CorrectionKind, open_for_writing
+
+    with open_for_writing(Path(env["LAWDIFF_REVIEW"])) as store:
+        store.add_correction(CorrectionKind.FORBID, ("2007", "2017"), ("45D",), ("45Z9",), "Anne")
+        store.add_correction(CorrectionKind.FORBID, ("1963", "2007"), ("45Z8",), ("45D",), "Anne")
+    one = ok(env, "list", "--pair", "2007", "2017")
+    assert "1 correction(s) naming clauses that no longer exist" in one
+    assert "missing 2017:45Z9" in one and "45Z8" not in one
+    every = ok(env, "list")
+    assert "2 correction(s) naming clauses that no longer exist" in every
+    assert "missing 2017:45Z9" in every and "missing 1963:45Z8" in every
+
+
 # ---------------------------------------------------------------------------
 # Bad input: one line, exit 2
 

@@ -153,7 +153,8 @@ class Study:
     def _cached(self, old: Edition, new: Edition) -> Comparison | None:
         if self.cache.folder is None:
             return None
-        hit = self.cache.get("pairs", self._key(old, new))
+        with collector_paused():  # unpickling a comparison makes as many objects as computing it
+            hit = self.cache.get("pairs", self._key(old, new))
         return hit if isinstance(hit, Comparison) else None
 
     def _put(self, old: Edition, new: Edition, comp: Comparison) -> None:
@@ -164,7 +165,8 @@ class Study:
         """Take a comparison computed elsewhere (read from the cache)."""
         key = (comparison.old, comparison.new)
         self._comparisons[key] = comparison
-        self._indexes[key] = PairIndex.of(comparison.changes)
+        with collector_paused():
+            self._indexes[key] = PairIndex.of(comparison.changes)
 
     def index(self, old: Edition, new: Edition) -> PairIndex:
         self.compare(old, new)

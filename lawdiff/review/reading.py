@@ -22,6 +22,9 @@ from lawdiff.review.records import Comment, Correction, CorrectionKind, Decision
 from lawdiff.review.schema import TABLES
 from lawdiff.review.sqlite_errors import sqlite_errors
 
+# A status by its stored value: a dict lookup, where calling the enum costs a Python call per row.
+_STATUS = {s.value: s for s in Status}
+
 
 @dataclass(frozen=True, slots=True)
 class Mark:
@@ -96,13 +99,14 @@ class StoreReader:
             loads = json.loads
             for r in found:
                 old, new, old_texts, new_texts = loads(f"[{r[6]},{r[7]},{r[10]},{r[11]}]")
+                status = _STATUS.get(r[12]) or Status(r[12])
                 t = thresholds.get(r[16])
                 if t is None:
                     t = thresholds[r[16]] = tuple(loads(r[16]).items())
                 out.append(
                     Decision(
                         r[0], r[1], r[2], r[3], r[4], r[5], tuple(old), tuple(new), r[8], r[9], tuple(old_texts),
-                        tuple(new_texts), Status(r[12]), r[13], r[14], r[15], t, r[17], r[18], r[19],
+                        tuple(new_texts), status, r[13], r[14], r[15], t, r[17], r[18], r[19],
                     )
                 )  # fmt: skip
         return out

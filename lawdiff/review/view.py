@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from lawdiff.diff.study import collector_paused
 from lawdiff.review.records import Comment, Correction, Decision, Status
 from lawdiff.review.store import Store, Target
 
@@ -126,9 +127,26 @@ def target(comparison: Comparison, change: Change) -> Target:
 
 
 def attach(
-    store: Store, comparisons: Iterable[Comparison], editions: Mapping[str, Edition] | None = None
+    store: Store,
+    comparisons: Iterable[Comparison],
+    editions: Mapping[str, Edition] | None = None,
+    *,
+    partial: bool = False,
 ) -> ReviewView:
-    """Match the store's decisions to the changes of a run (loaded in one query per table)."""
+    """Match the store's decisions to the changes of a run (loaded in one query per table).
+
+    ``editions``: the editions whose clauses the hand corrections are checked against (those naming a
+    clause no longer there are listed as stale).  ``partial``: only the compared pairs' editions were read
+    (``review list --pair``), so only the corrections of those pairs are checked.
+    """
+    # Tens of thousands of decisions, comments and entries, and no cycle among them.
+    with collector_paused():
+        return _attach(store, comparisons, editions, partial)
+
+
+def _attach(
+    store: Store, comparisons: Iterable[Comparison], editions: Mapping[str, Edition] | None, partial: bool
+) -> ReviewView:
     comps = list(comparisons)
     pairs = tuple(dict.fromkeys((c.old, c.new) for c in comps))
     decisions = store.decisions()
@@ -152,7 +170,8 @@ def attach(
     compared = set(pairs)
     not_compared = [d for d in decisions if d.pair not in compared]
     corrections = [c for c in store.corrections() if c.pair in compared]
-    stale = stale_corrections(store.corrections(), editions) if editions is not None else []
+    checked = [c for c in store.corrections() if not partial or c.pair in compared]
+    stale = stale_corrections(checked, editions) if editions is not None else []
     order = {d.id: i for i, d in enumerate(decisions)}
     return ReviewView(
         entries=entries,
@@ -173,14 +192,17 @@ def _match(
     pair = (comp.old, comp.new)
     ids = {ch.id for ch in comp.changes}
     own = {d.id: d for d in decisions if d.id in ids}
+    # The address indexes are made only when some decision is not on a current change: on a run that
+    # changed nothing since the decisions were made, every decision is found by its id.
     exact: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
     single: dict[tuple[str, str, str], list[int]] = {}
-    for i, ch in enumerate(comp.changes):
-        for side, addresses in (("old", ch.old), ("new", ch.new)):
-            if addresses:
-                exact.setdefault((side, ch.aspect.value, addresses), []).append(i)
-                for a in addresses:
-                    single.setdefault((side, ch.aspect.value, a), []).append(i)
+    if len(own) < len(decisions):
+        for i, ch in enumerate(comp.changes):
+            for side, addresses in (("old", ch.old), ("new", ch.new)):
+                if addresses:
+                    exact.setdefault((side, ch.aspect.value, addresses), []).append(i)
+                    for a in addresses:
+                        single.setdefault((side, ch.aspect.value, a), []).append(i)
     matched: dict[int, list[Decision]] = {}
     lost: list[Decision] = []
     for d in decisions:
@@ -193,7 +215,8 @@ def _match(
             matched.setdefault(at, []).append(d)
     entries: dict[str, Entry] = {}
     for i, ch in enumerate(comp.changes):
-        others = sorted(matched.get(i, []), key=lambda d: (d.updated, d.id), reverse=True)
+        moved = matched.get(i)
+        others = sorted(moved, key=lambda d: (d.updated, d.id), reverse=True) if moved else []
         mine = own.get(ch.id)
         if mine is not None:
             entries[ch.id] = Entry(ch.id, pair, State.CURRENT, mine, comments.get(mine.id, ()), tuple(others))

@@ -45,7 +45,8 @@ def list_(
 ) -> None:
     """List the changes of the corpus with their review status.
 
-    Runs the comparisons (all consecutive pairs, or --pair) and shows each
+    Runs the comparisons (all consecutive pairs, or --pair: then only its
+    two editions are read, and only its hand corrections checked) and shows each
     change with its id, status, assignee and comments; decisions made on an
     earlier text (outdated), decisions whose clauses vanished (orphaned) or
     whose pair is not compared, and hand corrections naming clauses that no
@@ -56,12 +57,13 @@ def list_(
     from lawdiff.review import attach, render, runs
 
     status = parse_status(status_name) if status_name else None
-    corpus = inputs.load()
+    # With --pair only the two editions are read (as `compare` reads them); their corrections are checked.
+    corpus = inputs.load(editions=pair or ())
     with reader(inputs.review) as store:
         study = inputs.study(corpus, runs.timeline(corpus), overrides, store)
         comps = runs.comparisons(study, corpus, pair)
         editions = {e.name: e for e in (*corpus.variants, *corpus.editions)}
-        view = attach(store, comps, editions)
+        view = attach(store, comps, editions, partial=pair is not None)
     items = render.select(view, comps, status, articles, outdated)
     if fmt == "json":
         rendered = render.as_json(view, items)

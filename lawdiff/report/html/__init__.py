@@ -118,6 +118,9 @@ def write_report(
             progress(done, total)
 
     site = plan(corpus, study, progress=step)
+    # The histories are in the plan now; the walks that made them (a memo, 13 MB at 744 articles) are
+    # not needed to render, and every page-making process would carry them.
+    study.walks.clear()
     if review is not None:
         site = dataclasses.replace(site, annotate=annotator(review), review=review)
     write_site(pages(site), target, jobs(), step)

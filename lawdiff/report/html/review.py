@@ -17,6 +17,7 @@ override) shown as escapes, as ``review list`` shows them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -35,10 +36,17 @@ DECIDED = ("accepted", "translation-fix", "rejected")
 STATUS_ORDER = ("open", "query", "accepted", "translation-fix", "rejected")
 
 
-def _clean(text: str) -> str:
+@functools.cache
+def _cleaner() -> Callable[[str], str]:
+    # Imported when a review is shown (a report without one never loads the review package); once, as a
+    # report with a comment on every change calls it some hundred thousand times.
     from lawdiff.review.render import clean
 
-    return clean(text)
+    return clean
+
+
+def _clean(text: str) -> str:
+    return _cleaner()(text)
 
 
 def _when(at: str) -> str:
