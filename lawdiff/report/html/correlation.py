@@ -30,6 +30,9 @@ _RELATION_WORDS = {
 
 
 _NONE = h("span", {"class": "none"}, "—")
+# Where each order's rows go (see ``body`` in :func:`correlation_page`); law text is escaped, so that no
+# "<!--" of a source can be taken for one.
+_PLACEHOLDERS = (_Block("<!--rows by old-->"), _Block("<!--rows by new-->"))
 
 
 def pair_changes(site: Site, old: str, new: str) -> tuple[list[Change], dict[str, str]]:
@@ -99,7 +102,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             out.append(row)
         if not out:
             return h("tbody", None)
-        mark = _Block(f"<!--rows {len(bodies)}-->")
+        mark = _PLACEHOLDERS[len(bodies)]
         bodies[mark] = out
         return h("tbody", None, mark)
 
