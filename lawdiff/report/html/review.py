@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from lawdiff.diff import SHORT_ID, Change, Op, word_diff
 from lawdiff.diff.article import ArticleView
 from lawdiff.report.html.law import law_text
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, span
 from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, article_file
 
 if TYPE_CHECKING:
@@ -90,8 +90,8 @@ def _status_line(status: str, assignee: str, d: Decision | None) -> Markup:
     return h(
         "p",
         {"class": "rstatus"},
-        h("span", {"class": "vh"}, "Review: "),
-        h("span", {"class": f"rbadge s-{status}"}, status),
+        span("vh", "Review: "),
+        span(f"rbadge s-{status}", status),  # the same few badges on every row: made once
         f" · assigned to {_clean(assignee)}" if assignee else None,
         h("span", {"class": "by"}, f" · {_clean(d.author)}, {_when(d.updated)}") if d is not None else None,
     )
