@@ -133,7 +133,10 @@ class Study:
             global _PENDING
             _PENDING = (self, todo)
             try:
-                with collector_paused(), multiprocessing.get_context("fork").Pool(min(workers, len(todo))) as pool:
+                # A process per comparison, up to twice the workers: three pairs on two workers took two
+                # rounds, the second with one processor idle; three processes share both to the end.
+                size = min(len(todo), 2 * workers)
+                with collector_paused(), multiprocessing.get_context("fork").Pool(size) as pool:
                     for comp in pool.map(_compare_one, range(len(todo))):
                         self._store(comp, todo)
             finally:
