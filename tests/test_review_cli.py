@@ -211,6 +211,17 @@ def test_pins_forbids_and_unpin(env: dict[str, str]) -> None:
     assert "1 hand correction(s)" in ok(env, "list", "--pair", "2007", "2017")
 
 
+def test_a_change_only_one_corpus_holds_is_said_so(env: dict[str, str]) -> None:
+    """Article 6 is in the 2017 corpus only: listed (a decision may be made on it), never as a bare addition."""
+    listed = ok(env, "list", "--pair", "2007", "2017")
+    line = next(x for x in listed.splitlines() if x.endswith("  6  (heading; not in the 2007 corpus)"))
+    assert " added " in line
+    as_json = json.loads(ok(env, "list", "--pair", "2007", "2017", "--format", "json"))
+    six = next(c for c in as_json["changes"] if c["new"] == ["6"])
+    c45 = next(c for c in as_json["changes"] if c["new"] == ["45C4(b)"])
+    assert (six["counterpart_in_corpus"], c45["counterpart_in_corpus"]) == (False, True)
+
+
 def test_list_of_one_pair_checks_that_pairs_corrections_only(env: dict[str, str]) -> None:
     """`--pair` reads only its two editions (as `compare` does), so only its corrections can be checked."""
     from lawdiff.review import CorrectionKind, open_for_writing

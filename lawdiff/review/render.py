@@ -133,6 +133,9 @@ def text(view: ReviewView, items: Sequence[Item]) -> str:
         flags = []
         if ch.aspect.value == "title":
             flags.append("heading")
+        if not ch.counterpart_in_corpus:
+            # Added or removed only as far as the corpora go: the other edition's corpus lacks the article.
+            flags.append(f"not in the {comp.old if not ch.old else comp.new} corpus")
         if entry.assignee:
             flags.append(f"assigned to {clean(entry.assignee)}")
         if entry.state is State.OUTDATED:
@@ -232,6 +235,7 @@ def as_json(view: ReviewView, items: Sequence[Item]) -> str:
             "article": i.change.article,
             "aspect": i.change.aspect.value,
             "kind": i.change.kind.value,
+            "counterpart_in_corpus": i.change.counterpart_in_corpus,
             "old": list(i.change.old),
             "new": list(i.change.new),
             "status": i.entry.status.value,
