@@ -14,9 +14,7 @@ Screenshots and a printed PDF of the article page go to ``tests/output/``
 
 from __future__ import annotations
 
-import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,37 +27,6 @@ HERE = Path(__file__).parent
 OUTPUT = HERE / "output"
 HOSTILE = HERE / "fixtures" / "html" / "hostile"
 FIXTURE = HERE / "fixtures" / "html" / "corpus"
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _unavailable(why: str) -> None:
-    if os.environ.get("CI", "").lower() in ("true", "1"):
-        pytest.fail(f"{why}: CI must run the browser tests (scripts/test.sh installs chromium and playwright)")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.is_file():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is missing (pip install -e '.[test]')")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def _report(folder: Path, *args: str) -> Path:

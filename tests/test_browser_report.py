@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 import test_browser
+from chromium import unavailable
 from click.testing import CliRunner
-from test_browser import OUTPUT, _new_page, _report, _row, _unavailable
+from test_browser import OUTPUT, _new_page, _report, _row
 
 from lawdiff.cli import main
 
-# The fixtures of tests/test_browser.py: one headless chromium, the bundled corpus's report.
-browser = test_browser.browser
+# The fixture of tests/test_browser.py: the bundled corpus's report (the browser is conftest's).
 report = test_browser.report
 
 HERE = Path(__file__).parent
@@ -37,7 +37,7 @@ def _axe_script() -> str:
 
         return (resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
     except (ImportError, FileNotFoundError):
-        _unavailable("axe-core is missing (pip install -e '.[test]' installs axe-playwright-python)")
+        unavailable("axe-core is missing (pip install -e '.[test]' installs axe-playwright-python)")
         raise
 
 

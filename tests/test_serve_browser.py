@@ -9,7 +9,6 @@ tests are skipped on a developer's machine and fail on CI, as in
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Iterator
@@ -24,41 +23,10 @@ from lawdiff.serve.run import make_server, prepare, serve
 
 HERE = Path(__file__).parent
 OUTPUT = HERE / "output"
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROW = "diff-2007-2017-2017-45C4b"
 # A POST made by a script on the page, not by the page's forms.
 POST_BY_HAND = "(f) => fetch('/review/status', {method: 'POST', body: new URLSearchParams(f)}).then(r => r.status)"
 PASSWORD = "committee secret"
-
-
-def _unavailable(why: str) -> None:
-    if os.environ.get("CI", "").lower() in ("true", "1"):
-        pytest.fail(f"{why}: CI must run the browser tests (scripts/test.sh installs chromium and playwright)")
-    pytest.skip(why)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.is_file():
-        _unavailable(f"{CHROMIUM} is missing (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("the playwright package is missing (pip install -e '.[test]')")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 class Served:
