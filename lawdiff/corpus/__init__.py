@@ -20,7 +20,6 @@ nowhere); this module finds and reads the files.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import re
 from collections.abc import Iterable
@@ -29,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 from lawdiff.cache import Cache, key
+from lawdiff.collector import collector_paused
 from lawdiff.corpus.account import PageCheck, Unplaced, account, tokens
 from lawdiff.corpus.dangling import Dangling, dangling_references
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
@@ -133,13 +133,8 @@ def load(
     makes millions of small objects and no reference cycles, so that its
     passes over the growing heap cost a fifth of the time and free nothing.
     """
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _load(paths, editions, cache, drafts)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _load(

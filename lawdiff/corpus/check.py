@@ -15,13 +15,13 @@ trees).  When either turns up, the corpus is read the full way
 
 from __future__ import annotations
 
-import gc
 import hashlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from lawdiff.cache import Cache, key
+from lawdiff.collector import collector_paused
 from lawdiff.corpus import timeline
 from lawdiff.corpus.dangling import Dangling, dangling_references
 from lawdiff.corpus.outline import EditionOutline, NeedsWords, Record, interned, record
@@ -50,10 +50,8 @@ def check(paths: list[Path] | None = None, cache: Cache | None = None) -> tuple[
 
     roots = paths or [default_corpus()]
     cache = cache or Cache(None)
-    paused = gc.isenabled()
     # As in lawdiff.corpus.load: reading makes many small objects and no cycles.
-    gc.disable()
-    try:
+    with collector_paused():
         ignored: list[str] = []
         files = corpus_files(roots, ignored)
         records: list[Record] = []
@@ -79,9 +77,6 @@ def check(paths: list[Path] | None = None, cache: Cache | None = None) -> tuple[
             corpus = load(roots, cache=cache)
             return corpus, [d for e in corpus.editions for d in dangling_references(e)]
         return replace(corpus, skipped=tuple(ignored)), dangling
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[Record]:

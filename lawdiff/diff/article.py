@@ -26,9 +26,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lawdiff.align import Aspect
+from lawdiff.collector import collector_paused
 from lawdiff.diff.history import history
 from lawdiff.diff.records import Change, ChangeKind, History, Op, counts
-from lawdiff.diff.study import Study, collector_paused
+from lawdiff.diff.study import Study
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 

@@ -13,39 +13,18 @@ compute nothing of their own: a fact a renderer needs is added here.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import multiprocessing
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
+from lawdiff.collector import collector_paused
 from lawdiff.diff.changes import compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.errors import UsageError
 from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a stage that makes many small objects and no cycles.
-
-    Comparing two editions, and walking the histories of every clause, make
-    hundreds of thousands of vectors, scores and records, many of them kept
-    to the end of the stage; each time enough have survived, the collector
-    walks every object alive, the corpus included, and finds nothing to free.
-    At 744 articles that was a fifth of a comparison's time, and a share that
-    grows with the editions (as :func:`lawdiff.corpus.load` found for reading).
-    """
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)

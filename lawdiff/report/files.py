@@ -12,7 +12,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from lawdiff.diff.study import collector_paused
+from lawdiff.collector import collector_paused
 from lawdiff.errors import LawdiffBug, UsageError
 
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from lawdiff.collector import collector_paused
 from lawdiff.review.records import Comment, Correction, Decision, Status
 from lawdiff.review.store import Store, Target
 
@@ -138,10 +139,7 @@ def attach(
     clause no longer there are listed as stale).  ``partial``: only the compared pairs' editions were read
     (``review list --pair``), so only the corrections of those pairs are checked.
     """
-    # Tens of thousands of decisions, comments and entries, and no cycle among them.  (Imported here: the
-    # store alone, as `review` commands that compare nothing open it, needs no diff machinery.)
-    from lawdiff.diff.study import collector_paused
-
+    # Tens of thousands of decisions, comments and entries, and no cycle among them.
     with collector_paused():
         return _attach(store, comparisons, editions, partial)
 
