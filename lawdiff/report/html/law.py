@@ -87,6 +87,17 @@ def law_text(
     if not link_list and not mark_list:
         # Most clauses: no reference, no footnote; one piece per segment.
         return h("div", attrs, first, [_op_piece(op, t) for op, t in segments if t])
+    return h("div", attrs, first, _overlaid(segments, link_list, mark_list))
+
+
+def _overlaid(
+    segments: list[tuple[Op, str]], link_list: list[_Link], mark_list: list[tuple[int, Markup]]
+) -> list[Child]:
+    """The pieces of a text with its differences, reference links and footnote markers laid over each other.
+
+    The text is cut wherever any of them starts or ends; a reference's pieces
+    go inside its link.  Links and markers that fall outside the text are left out.
+    """
     full = "".join(t for _, t in segments)
     ops: list[tuple[int, int, Op]] = []
     pos = 0
@@ -102,7 +113,7 @@ def law_text(
         | {lk.end for lk in link_list}
         | {o for o, _ in mark_list}
     )
-    out: list[Child] = first
+    out: list[Child] = []
     # The reference being built (its pieces in ``inside``), or None.
     current: _Link | None = None
     inside: list[Child] = []
@@ -129,7 +140,7 @@ def law_text(
         (out if current is None else inside).append(_op_piece(op, full[a:b]))
     close()
     out.extend(m for _, m in mark_list[mi:])
-    return h("div", attrs, out)
+    return out
 
 
 _WORDISH = re.compile(r"\w")
