@@ -18,7 +18,7 @@ from lawdiff.diff import Change, ChangeKind, History, Op, Step
 from lawdiff.diff.article import ArticleView
 from lawdiff.model import Clause, Edition
 from lawdiff.report.html.kind import _arrow
-from lawdiff.report.html.law import _Page, _source, law_text, split_side
+from lawdiff.report.html.law import _Page, _source, addr_chip, law_text, split_side
 from lawdiff.report.html.markup import Child, Markup, _footer, document, h
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.site import Site, anchor, article_file, history_file
@@ -224,12 +224,7 @@ def _step_clause(
     edition_name: str, addr: str, segments: list[tuple[Op, str]], whole: bool, page: _Page, edition: Edition
 ) -> Markup:
     """One clause of a step: its address (linked where the report shows it), its wording, its source."""
-    href = page.resolve(edition_name, addr)
-    chip = (
-        h("a", {"class": "addr", "href": href, "aria-label": f"{edition_name} {addr}"}, addr)
-        if href
-        else h("span", {"class": "addr"}, addr)
-    )
+    chip = addr_chip(edition_name, addr, page.resolve(edition_name, addr))
     clause = edition.find(addr)
     return h(
         "div",

@@ -185,6 +185,14 @@ def _source(edition: Edition, clause: Clause) -> Markup:
 _SOURCE = h("summary", None, "source")
 
 
+def addr_chip(edition: str, address: str, href: str | None) -> Markup:
+    """A clause's address, linked to ``href`` when there is one."""
+    if href:
+        # An address alone names no clause: the link's name says the edition too.
+        return h("a", {"class": "addr", "href": href, "aria-label": f"{edition} {address}"}, address)
+    return h("span", {"class": "addr"}, address)
+
+
 def _label(clause: Clause) -> str:
     return clause.label.strip()
 
@@ -233,12 +241,7 @@ class _Clauses:
         difference marked); an empty list leaves that part out.
         """
         kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
-        # An address alone names no clause: the link's name says the edition too.
-        chip = (
-            h("a", {"class": "addr", "href": chip_href, "aria-label": f"{self.name} {clause.address}"}, clause.address)
-            if chip_href
-            else h("span", {"class": "addr"}, clause.address)
-        )
+        chip = addr_chip(self.name, clause.address, chip_href)
         title_segs = [(Op.EQUAL, clause.title)] if title is None and clause.title else title or []
         text_segs = [(Op.EQUAL, clause.text)] if text is None and clause.text else text or []
         label = _label(clause)
