@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
-from lawdiff.diff import Change, ChangeKind, History, Op
+from lawdiff.diff import Change, ChangeKind, History, Op, Step
 from lawdiff.diff.article import ArticleView
 from lawdiff.model import Clause, Edition
 from lawdiff.report.html.kind import _arrow
-from lawdiff.report.html.law import _Page, _source, law_text, split_side
+from lawdiff.report.html.law import _Page, _source, addr_chip, law_text, split_side
 from lawdiff.report.html.markup import Child, Markup, _footer, document, h
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.site import Site, anchor, article_file, history_file
@@ -153,76 +153,86 @@ _HEAD = h(
 def _history_table(
     hist: History, site: Site, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
 ) -> Markup:
-    rows: list[Child] = []
-    for step in hist.steps:
-        th = h("th", {"scope": "row"}, step.edition)
-        if not step.in_corpus:
-            note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this article")
-            rows.append(h("tr", {"class": "absent"}, th, _EMPTY_TD, h("td", None, note)))
-            continue
-        kind: list[Child] = []
-        if step.kinds:
-            kind.append(h("span", {"class": f"badge b-{step.kinds[0].value}"}, step.change))
-            stale = [r.old for ch in step.changes for r in ch.stale_references]
-            if stale:
-                kind += [
-                    " ",
-                    h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference"),
-                ]
-            for ch in step.changes:
-                if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
-                    kind.append(h("div", {"class": "arrow"}, _arrow(ch.old, ch.new)))
-        cell: list[Child] = []
-        if not step.addresses:
-            cell.append(h("span", {"class": "none"}, "not present" if not step.kinds else "removed"))
-        edition = editions[step.edition]
-        diffs = {a: ch for ch in step.changes if ch.aspect is Aspect.TEXT for a in ch.new}
-        shown: set[int] = set()
-        for addr, txt in zip(step.addresses, step.texts, strict=True):
-            into = diffs.get(addr)
-            segments: list[tuple[Op, str]] = [(Op.EQUAL, txt)]
-            whole = False
-            if into is not None and into.kind is not ChangeKind.UNCHANGED and into.kind is not ChangeKind.ADDED:
-                if len(into.new) == 1:
-                    # One clause takes all of the new text: the whole
-                    # difference is this clause's.
-                    segments = [(p.op, p.text) for p in into.diff]
-                    whole = True
-                else:
-                    # Pieces of a split share one difference, which cannot say
-                    # whose a deleted word was: it is shown once for the
-                    # group, labelled, and each piece shows its own wording
-                    # (its inserted words marked).
-                    if id(into) not in shown:
-                        shown.add(id(into))
-                        cell.append(groups.show(into, hist, step.edition, page, name))
-                    segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
-            href = page.resolve(step.edition, addr)
-            chip = (
-                h("a", {"class": "addr", "href": href, "aria-label": f"{step.edition} {addr}"}, addr)
-                if href
-                else h("span", {"class": "addr"}, addr)
-            )
-            clause = edition.find(addr)
-            cell.append(
-                h(
-                    "div",
-                    {"class": "hstep"},
-                    h("div", {"class": "ch"}, chip),
-                    law_text("tx inline" if whole else "tx", segments),
-                    _source(edition, clause) if clause is not None else None,
-                )
-            )
-        rows.append(
-            h(
-                "tr",
-                {"class": "absent"} if not step.addresses else None,
-                th,
-                h("td", {"class": "kind"}, kind),
-                h("td", None, cell),
-            )
-        )
+    rows = [_step_row(step, hist, page, editions, groups, name) for step in hist.steps]
     return h("table", {"class": "hist"}, _HEAD, h("tbody", None, rows))
+
+
+def _step_row(
+    step: Step, hist: History, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
+) -> Markup:
+    """One edition's row of a history: the change that led there, and the clause's wording in it."""
+    th = h("th", {"scope": "row"}, step.edition)
+    if not step.in_corpus:
+        note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this article")
+        return h("tr", {"class": "absent"}, th, _EMPTY_TD, h("td", None, note))
+    return h(
+        "tr",
+        {"class": "absent"} if not step.addresses else None,
+        th,
+        h("td", {"class": "kind"}, _step_kind(step)),
+        h("td", None, _step_wording(step, hist, page, editions[step.edition], groups, name)),
+    )
+
+
+def _step_kind(step: Step) -> list[Child]:
+    """The change cell: its badge, a stale reference's, and the arrow of a renumbering, split or merge."""
+    if not step.kinds:
+        return []
+    kind: list[Child] = [h("span", {"class": f"badge b-{step.kinds[0].value}"}, step.change)]
+    stale = [r.old for ch in step.changes for r in ch.stale_references]
+    if stale:
+        kind += [" ", h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference")]
+    for ch in step.changes:
+        if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
+            kind.append(h("div", {"class": "arrow"}, _arrow(ch.old, ch.new)))
+    return kind
+
+
+def _step_wording(
+    step: Step, hist: History, page: _Page, edition: Edition, groups: _GroupDiffs, name: str
+) -> list[Child]:
+    """The wording cell: each clause the history is in this edition, its inserted and deleted words marked."""
+    cell: list[Child] = []
+    if not step.addresses:
+        cell.append(h("span", {"class": "none"}, "not present" if not step.kinds else "removed"))
+    diffs = {a: ch for ch in step.changes if ch.aspect is Aspect.TEXT for a in ch.new}
+    shown: set[int] = set()
+    for addr, txt in zip(step.addresses, step.texts, strict=True):
+        into = diffs.get(addr)
+        segments: list[tuple[Op, str]] = [(Op.EQUAL, txt)]
+        whole = False
+        if into is not None and into.kind is not ChangeKind.UNCHANGED and into.kind is not ChangeKind.ADDED:
+            if len(into.new) == 1:
+                # One clause takes all of the new text: the whole
+                # difference is this clause's.
+                segments = [(p.op, p.text) for p in into.diff]
+                whole = True
+            else:
+                # Pieces of a split share one difference, which cannot say
+                # whose a deleted word was: it is shown once for the
+                # group, labelled, and each piece shows its own wording
+                # (its inserted words marked).
+                if id(into) not in shown:
+                    shown.add(id(into))
+                    cell.append(groups.show(into, hist, step.edition, page, name))
+                segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
+        cell.append(_step_clause(step.edition, addr, segments, whole, page, edition))
+    return cell
+
+
+def _step_clause(
+    edition_name: str, addr: str, segments: list[tuple[Op, str]], whole: bool, page: _Page, edition: Edition
+) -> Markup:
+    """One clause of a step: its address (linked where the report shows it), its wording, its source."""
+    chip = addr_chip(edition_name, addr, page.resolve(edition_name, addr))
+    clause = edition.find(addr)
+    return h(
+        "div",
+        {"class": "hstep"},
+        h("div", {"class": "ch"}, chip),
+        law_text("tx inline" if whole else "tx", segments),
+        _source(edition, clause) if clause is not None else None,
+    )
 
 
 _EMPTY_TD = h("td", None)

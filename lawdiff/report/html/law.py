@@ -87,6 +87,17 @@ def law_text(
     if not link_list and not mark_list:
         # Most clauses: no reference, no footnote; one piece per segment.
         return h("div", attrs, first, [_op_piece(op, t) for op, t in segments if t])
+    return h("div", attrs, first, _overlaid(segments, link_list, mark_list))
+
+
+def _overlaid(
+    segments: list[tuple[Op, str]], link_list: list[_Link], mark_list: list[tuple[int, Markup]]
+) -> list[Child]:
+    """The pieces of a text with its differences, reference links and footnote markers laid over each other.
+
+    The text is cut wherever any of them starts or ends; a reference's pieces
+    go inside its link.  Links and markers that fall outside the text are left out.
+    """
     full = "".join(t for _, t in segments)
     ops: list[tuple[int, int, Op]] = []
     pos = 0
@@ -102,7 +113,7 @@ def law_text(
         | {lk.end for lk in link_list}
         | {o for o, _ in mark_list}
     )
-    out: list[Child] = first
+    out: list[Child] = []
     # The reference being built (its pieces in ``inside``), or None.
     current: _Link | None = None
     inside: list[Child] = []
@@ -129,7 +140,7 @@ def law_text(
         (out if current is None else inside).append(_op_piece(op, full[a:b]))
     close()
     out.extend(m for _, m in mark_list[mi:])
-    return h("div", attrs, out)
+    return out
 
 
 _WORDISH = re.compile(r"\w")
@@ -172,6 +183,14 @@ def _source(edition: Edition, clause: Clause) -> Markup:
 
 
 _SOURCE = h("summary", None, "source")
+
+
+def addr_chip(edition: str, address: str, href: str | None) -> Markup:
+    """A clause's address, linked to ``href`` when there is one."""
+    if href:
+        # An address alone names no clause: the link's name says the edition too.
+        return h("a", {"class": "addr", "href": href, "aria-label": f"{edition} {address}"}, address)
+    return h("span", {"class": "addr"}, address)
 
 
 def _label(clause: Clause) -> str:
@@ -222,12 +241,7 @@ class _Clauses:
         difference marked); an empty list leaves that part out.
         """
         kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
-        # An address alone names no clause: the link's name says the edition too.
-        chip = (
-            h("a", {"class": "addr", "href": chip_href, "aria-label": f"{self.name} {clause.address}"}, clause.address)
-            if chip_href
-            else h("span", {"class": "addr"}, clause.address)
-        )
+        chip = addr_chip(self.name, clause.address, chip_href)
         title_segs = [(Op.EQUAL, clause.title)] if title is None and clause.title else title or []
         text_segs = [(Op.EQUAL, clause.text)] if text is None and clause.text else text or []
         label = _label(clause)

@@ -146,38 +146,82 @@ def _change_rows(
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
     note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
     classes = _row_classes(ch, olds + news, note)
-    title_aspect = ch.aspect is Aspect.TITLE
+    heading = ch.aspect is Aspect.TITLE
     old_parts = split_side(ch.diff, "old", ch.old_texts)
     new_parts = split_side(ch.diff, "new", ch.new_texts)
     title_diff: tuple[Piece, ...] = ()
-    if not title_aspect and ch.title_changed:
+    if not heading and ch.title_changed:
         title_diff = word_diff(ch.old_title, ch.new_title)
+    old_segments = _clause_segments(heading, "old", olds, old_parts, title_diff, titled[0])
+    new_segments = _clause_segments(heading, "new", news, new_parts, title_diff, titled[1])
+    old_blocks = _side_blocks(ctx, ctx.old.name, olds, old_segments, heading, page, renderers[0], chip, fns[0])
+    new_blocks = _side_blocks(ctx, ctx.new.name, news, new_segments, heading, page, renderers[1], chip, fns[1])
+    rows = _side_by_side(ch, ctx, page, old_blocks, new_blocks, note)
+    # The change's id is the row's second anchor (the clauses' anchors are the citation contract).
+    ident = page.claim(f"change-{ch.id[:SHORT_ID]}") if ch.id else None
+    return h("tbody", {"class": " ".join(classes), "id": ident}, rows)
 
-    def blocks(side: int, clauses: list[Clause], parts: list[list[tuple[Op, str]]]) -> list[Markup]:
-        edition = (ctx.old.name, ctx.new.name)[side]
-        fn = fns[side]
-        r = renderers[side]
-        out: list[Markup] = []
-        for c, segs in zip(clauses, parts, strict=True):
-            title: list[tuple[Op, str]] | None
-            if title_aspect:
-                title, text = segs, []
-            else:
-                text = segs
-                if title_diff and len(clauses) == 1:
-                    title = split_side(title_diff, ("old", "new")[side], (c.title,))[0]
-                elif c.address in titled[side]:
-                    title = []
-                else:
-                    title = None
-            ident = page.claim(_block_id(ctx, edition, c.address, title_aspect))
-            out.append(r.block(c, ident, chip(edition, c.address, ident or ""), title, text, fn))
-        return out
 
-    old_blocks = blocks(0, olds, old_parts)
-    new_blocks = blocks(1, news, new_parts)
+_Segments = list[tuple[Op, str]]
+
+
+def _clause_segments(
+    heading: bool,
+    side: str,
+    clauses: list[Clause],
+    parts: list[_Segments],
+    title_diff: tuple[Piece, ...],
+    titled: set[str],
+) -> list[tuple[_Segments | None, _Segments]]:
+    """Each clause's title and text on one side of a change's row (None: the clause's own title, unmarked).
+
+    A heading's change marks the title alone.  A text change of one clause
+    also marks the difference of its title; a heading with a row of its own
+    is not repeated above its text.
+    """
+    out: list[tuple[_Segments | None, _Segments]] = []
+    for c, segs in zip(clauses, parts, strict=True):
+        if heading:
+            out.append((segs, []))
+        elif title_diff and len(clauses) == 1:
+            out.append((split_side(title_diff, side, (c.title,))[0], segs))
+        elif c.address in titled:
+            out.append(([], segs))
+        else:
+            out.append((None, segs))
+    return out
+
+
+def _side_blocks(
+    ctx: _PairContext,
+    edition: str,
+    clauses: list[Clause],
+    segments: list[tuple[_Segments | None, _Segments]],
+    heading: bool,
+    page: _Page,
+    renderer: _Clauses,
+    chip: Callable[[str, str, str], str | None],
+    fn: Callable[[Clause], str | None],
+) -> list[Markup]:
+    """The clause blocks of one side of a change, each claiming its anchor on the page."""
+    out: list[Markup] = []
+    for c, (title, text) in zip(clauses, segments, strict=True):
+        ident = page.claim(_block_id(ctx, edition, c.address, heading))
+        out.append(renderer.block(c, ident, chip(edition, c.address, ident or ""), title, text, fn))
+    return out
+
+
+def _side_by_side(
+    ch: Change,
+    ctx: _PairContext,
+    page: _Page,
+    old_blocks: list[Markup],
+    new_blocks: list[Markup],
+    note: Annotation | None,
+) -> list[Markup]:
+    """A change's rows: the old and new blocks side by side, the change's cell in the first row spanning all."""
     n = max(len(old_blocks), len(new_blocks), 1)
-    rows = [
+    return [
         h(
             "tr",
             None,
@@ -191,9 +235,6 @@ def _change_rows(
         )
         for i in range(n)
     ]
-    # The change's id is the row's second anchor (the clauses' anchors are the citation contract).
-    ident = page.claim(f"change-{ch.id[:SHORT_ID]}") if ch.id else None
-    return h("tbody", {"class": " ".join(classes), "id": ident}, rows)
 
 
 def _row_classes(ch: Change, clauses: list[Clause], note: Annotation | None) -> list[str]:

@@ -28,7 +28,7 @@ from lawdiff.report.html.markup import Child, Markup, _footer, _section, documen
 from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, article_file
 
 if TYPE_CHECKING:
-    from lawdiff.review import Comment, Decision, Entry, ReviewView
+    from lawdiff.review import Comment, Decision, Entry, ReviewView, StaleCorrection
 
 # The statuses that close a change (the others are open or queried).
 DECIDED = ("accepted", "translation-fix", "rejected")
@@ -208,25 +208,7 @@ def review_page(site: Site) -> str:
     ]
     orphaned = [_decision_item(d, view, None) for d in view.orphaned]
     not_compared = [_decision_item(d, view, None) for d in view.not_compared]
-    stale = [
-        h(
-            "li",
-            None,
-            h("code", None, s.correction.id[:SHORT_ID]),
-            f" {s.correction.kind.value} ",
-            ", ".join(f"{s.correction.old_edition}:{a}" for a in s.correction.old),
-            " = " if s.correction.kind.value == "pin" else " ≠ ",
-            ", ".join(f"{s.correction.new_edition}:{a}" for a in s.correction.new),
-            f" (by {_clean(s.correction.author)}, {_when(s.correction.created)}): no longer in the corpus: ",
-            ", ".join(s.missing),
-        )
-        for s in view.stale_corrections
-    ]
-
-    def part(sid: str, title: str, hint: str, items: list[Markup]) -> Markup:
-        body: Child = h("ol", {"class": "decisions"}, items) if items else h("p", {"class": "note"}, "None.")
-        return _section(sid, [f"{title} ({len(items)})"], None, h("p", {"class": "hint"}, hint), body)
-
+    stale = [_stale_item(s) for s in view.stale_corrections]
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
@@ -239,16 +221,16 @@ def review_page(site: Site) -> str:
             " over the report's changes. Each change's own decision is shown in its row; these are the ones "
             "that are not, or not as made.",
         ),
-        part(
+        _part(
             "outdated",
             "Outdated",
             "Decided on an earlier text of a change: shown in the change's row beside the current text, never "
             "applied to it.",
             outdated,
         ),
-        part("orphaned", "Orphaned", "Their clauses are no longer in the editions compared.", orphaned),
-        part("not-compared", "Not compared", "On a pair of editions this report does not compare.", not_compared),
-        part(
+        _part("orphaned", "Orphaned", "Their clauses are no longer in the editions compared.", orphaned),
+        _part("not-compared", "Not compared", "On a pair of editions this report does not compare.", not_compared),
+        _part(
             "stale-corrections",
             "Hand corrections naming clauses that are gone",
             "Corrections of the alignment that name a clause no edition of the corpus holds any more.",
@@ -262,6 +244,28 @@ def review_page(site: Site) -> str:
         h("nav", {"class": "crumbs", "aria-label": "Report"}, h("a", {"href": "index.html"}, "Index"), " › Review"),
         main,
         _footer(site.thresholds),
+    )
+
+
+def _part(sid: str, title: str, hint: str, items: list[Markup]) -> Markup:
+    """One section of the page: its title with the count, a hint of what it lists, the list (or "None.")."""
+    body: Child = h("ol", {"class": "decisions"}, items) if items else h("p", {"class": "note"}, "None.")
+    return _section(sid, [f"{title} ({len(items)})"], None, h("p", {"class": "hint"}, hint), body)
+
+
+def _stale_item(s: StaleCorrection) -> Markup:
+    """A hand correction and the clauses it names that the corpus no longer holds."""
+    c = s.correction
+    return h(
+        "li",
+        None,
+        h("code", None, c.id[:SHORT_ID]),
+        f" {c.kind.value} ",
+        ", ".join(f"{c.old_edition}:{a}" for a in c.old),
+        " = " if c.kind.value == "pin" else " ≠ ",
+        ", ".join(f"{c.new_edition}:{a}" for a in c.new),
+        f" (by {_clean(c.author)}, {_when(c.created)}): no longer in the corpus: ",
+        ", ".join(s.missing),
     )
 
 
