@@ -130,7 +130,7 @@ def _section(
             " ",
             h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
         ),
-        _history_table(hist, site, page, editions, groups, s.names[0]),
+        _history_table(hist, page, editions, groups, s.names[0]),
         h("p", {"class": "introduced"}, f"Current wording introduced in {hist.introduced}.")
         if hist.introduced
         else None,
@@ -150,9 +150,7 @@ _HEAD = h(
 )
 
 
-def _history_table(
-    hist: History, site: Site, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
-) -> Markup:
+def _history_table(hist: History, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str) -> Markup:
     rows = [_step_row(step, hist, page, editions, groups, name) for step in hist.steps]
     return h("table", {"class": "hist"}, _HEAD, h("tbody", None, rows))
 
