@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from lawdiff.align import Aspect
@@ -12,7 +12,7 @@ from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.counts import counts_list, significance_counts
 from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import GENERATOR, Child, _footer, document, h
+from lawdiff.report.html.markup import GENERATOR, Child, Markup, _footer, document, h
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _block_id, _PairContext, left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
@@ -30,70 +30,8 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
     for ch in changes:
         by_article.setdefault(ch.article, []).append(ch)
     order = sorted(by_article, key=natural_key)
-    # Links lead to clauses shown in this file (their first block), walking
-    # up to a parent shown here; a clause not in the file is not linked.
-    shown: dict[tuple[str, str], str] = {}
-    for ch in sorted(changes, key=lambda ch: ch.aspect is Aspect.TITLE):
-        for a in ch.old:
-            shown.setdefault((old.name, a), _block_id(ctx, old.name, a, ch.aspect is Aspect.TITLE))
-        for a in ch.new:
-            shown.setdefault((new.name, a), _block_id(ctx, new.name, a, ch.aspect is Aspect.TITLE))
-
-    def resolve(edition: str, address: str) -> str | None:
-        addr = address
-        while addr:
-            ident = shown.get((edition, addr))
-            if ident:
-                return f"#{ident}"
-            addr = parent_address(addr)
-        return None
-
-    page = _Page("compare.html", resolve)
+    page = _Page("compare.html", _resolver(_shown_blocks(ctx, changes)))
     page.ids.add("top")
-    toc = None
-    if len(order) > 1:
-        items: list[Child] = []
-        for n in order:
-            held = [e.name for e in (old, new) if e.find(n) is not None]
-            note = f" (only in {held[0]})" if len(held) == 1 else ""
-            items.append(
-                h(
-                    "li",
-                    None,
-                    h("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
-                    " ",
-                    _title_span(_title_of(n, old, new)),
-                    note,
-                )
-            )
-        toc = h("nav", {"class": "contents", "aria-label": "Articles"}, h("ol", {"class": "toc"}, items))
-
-    def chip(_edition: str, _address: str, ident: str) -> str | None:
-        return f"#{ident}" if ident else None
-
-    sections: list[Child] = []
-    for n in order:
-        sid = page.claim(f"article-{_safe(n)}") or f"article-{_safe(n)}-2"
-        title = _title_of(n, old, new)
-        sections.append(
-            h(
-                "section",
-                {"class": "pair", "id": sid},
-                h("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
-                pair_table(
-                    ctx,
-                    by_article[n],
-                    page,
-                    chip,
-                    left_right(_article_name(n), old.name, new.name),
-                    running=(
-                        f"{_article_name(n)} · {old.name} → {new.name} · "
-                        f"{sources_line(old, n)}; {sources_line(new, n)}",
-                        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
-                    ),
-                ),
-            )
-        )
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
@@ -113,11 +51,90 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
             sum(len(ch.stale_references) for ch in changes),
             significance_counts(changes),
         ),
-        toc,
+        _contents(order, old, new) if len(order) > 1 else None,
         h("p", {"class": "note"}, "No change to show.") if not order else None,
-        sections,
+        [_article_section(ctx, page, n, by_article[n]) for n in order],
     )
     return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, _footer(comp.thresholds), inline=True)
+
+
+def _shown_blocks(ctx: _PairContext, changes: list[Change]) -> dict[tuple[str, str], str]:
+    """(edition, address) -> the id of the clause's first block in this file, its own row rather than its
+    heading's where it has both."""
+    old, new = ctx.old.name, ctx.new.name
+    shown: dict[tuple[str, str], str] = {}
+    for ch in sorted(changes, key=lambda ch: ch.aspect is Aspect.TITLE):
+        for a in ch.old:
+            shown.setdefault((old, a), _block_id(ctx, old, a, ch.aspect is Aspect.TITLE))
+        for a in ch.new:
+            shown.setdefault((new, a), _block_id(ctx, new, a, ch.aspect is Aspect.TITLE))
+    return shown
+
+
+def _resolver(shown: dict[tuple[str, str], str]) -> Callable[[str, str], str | None]:
+    """How the file links to a clause.
+
+    Links lead to clauses shown in this file (their first block), walking
+    up to a parent shown here; a clause not in the file is not linked.
+    """
+
+    def resolve(edition: str, address: str) -> str | None:
+        addr = address
+        while addr:
+            ident = shown.get((edition, addr))
+            if ident:
+                return f"#{ident}"
+            addr = parent_address(addr)
+        return None
+
+    return resolve
+
+
+def _contents(order: list[str], old: Edition, new: Edition) -> Markup:
+    """The list of the articles shown, each linked to its section; one held by one edition only says so."""
+    items: list[Child] = []
+    for n in order:
+        held = [e.name for e in (old, new) if e.find(n) is not None]
+        note = f" (only in {held[0]})" if len(held) == 1 else ""
+        items.append(
+            h(
+                "li",
+                None,
+                h("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
+                " ",
+                _title_span(_title_of(n, old, new)),
+                note,
+            )
+        )
+    return h("nav", {"class": "contents", "aria-label": "Articles"}, h("ol", {"class": "toc"}, items))
+
+
+def _article_section(ctx: _PairContext, page: _Page, n: str, changes: list[Change]) -> Markup:
+    """Article ``n``'s changes side by side, under its number and title."""
+    old, new = ctx.old, ctx.new
+    sid = page.claim(f"article-{_safe(n)}") or f"article-{_safe(n)}-2"
+    title = _title_of(n, old, new)
+    return h(
+        "section",
+        {"class": "pair", "id": sid},
+        h("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
+        pair_table(
+            ctx,
+            changes,
+            page,
+            _chip,
+            left_right(_article_name(n), old.name, new.name),
+            running=(
+                f"{_article_name(n)} · {old.name} → {new.name} · {sources_line(old, n)}; {sources_line(new, n)}",
+                f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+            ),
+        ),
+    )
+
+
+def _chip(_edition: str, _address: str, ident: str) -> str | None:
+    """A clause block's chip links to the block itself: the file is the whole view, with no page to go to."""
+    return f"#{ident}" if ident else None
 
 
 def _title_of(address: str, old: Edition, new: Edition) -> str:

@@ -10,6 +10,9 @@ orders work without JavaScript and both print.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Literal
+
 from lawdiff.diff import SHORT_ID, Change
 from lawdiff.diff import correlate as table
 from lawdiff.diff.article import PairTotal, PairView
@@ -30,7 +33,7 @@ _RELATION_WORDS = {
 
 
 _NONE = h("span", {"class": "none"}, "—")
-# Where each order's rows go (see ``body`` in :func:`correlation_page`); law text is escaped, so that no
+# Where each order's rows go (see :func:`_body`); law text is escaped, so that no
 # "<!--" of a source can be taken for one.
 _PLACEHOLDERS = (_Block("<!--rows by old-->"), _Block("<!--rows by new-->"))
 
@@ -55,82 +58,13 @@ def correlation_page(site: Site, total: PairTotal) -> str:
     path = correlation_file(old, new)
     changes, pages = pair_changes(site, old, new)
     rows = table.rows(None, changes)
-    by_new = sorted(rows, key=table.by_new)
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
-
-    def side(edition: str, addresses: tuple[str, ...]) -> list[Child]:
-        if not addresses:
-            return [_NONE]
-        out: list[Child] = []
-        for i, a in enumerate(addresses):
-            # Named by the address alone: the column's head names the edition.
-            href = site.href(edition, a, path)
-            out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
-        return out
-
     # Each row is made once and stands in both orders.
-    made: dict[int, Markup] = {}
-
-    def tr(r: table.Row) -> Markup:
-        page = pages.get(r.change)
-        relation: Child = _RELATION_WORDS[r.relation.value] + (" (heading)" if r.heading else "")
-        if page:
-            relation = h("a", {"href": f"{page}#change-{r.change[:SHORT_ID]}"}, relation)
-        return h(
-            "tr",
-            {"class": f"rel-{r.relation.value}"},
-            h("td", None, side(old, r.old)),
-            h("td", None, side(new, r.new)),
-            h("td", None, relation),
-            h("td", {"class": "num"}, r.ratio),
-            h("td", None, r.reworded or ("same" if r.old and r.new else "—")),
-        )
-
+    made = [_row(site, path, pages, old, new, r) for r in rows]
+    by_new = [tr for _, tr in sorted(zip(rows, made, strict=True), key=lambda pair: table.by_new(pair[0]))]
     # Each order's rows stand in the page as a placeholder row, replaced by the rows themselves when the
     # page is joined: the table is some 5 MB at 744 articles, and building it inside the elements around
     # it copied it once per element (45 MB at a time, the report's peak memory).
     bodies: dict[str, list[Markup]] = {}
-
-    def body(ordered: list[table.Row]) -> Markup:
-        out: list[Markup] = []
-        for r in ordered:
-            row = made.get(id(r))
-            if row is None:
-                row = made[id(r)] = tr(r)
-            out.append(row)
-        if not out:
-            return h("tbody", None)
-        mark = _PLACEHOLDERS[len(bodies)]
-        bodies[mark] = out
-        return h("tbody", None, mark)
-
-    def section(sid: str, title: str, other: str, other_title: str, ordered: list[table.Row]) -> Markup:
-        head = h(
-            "tr",
-            None,
-            [
-                h("th", {"scope": "col"}, text)
-                for text in (f"{old} number", f"{new} number", "Relation (to the change)", "Ratio", "Words")
-            ],
-        )
-        t = h(
-            "table",
-            {"class": "corr"},
-            h("caption", None, f"{old} → {new}: {title.lower()}"),
-            h("thead", None, head),
-            body(ordered),
-        )
-        return _section(
-            sid,
-            [title],
-            "corr-order",
-            h("p", {"class": "hint"}, "The same table ", h("a", {"href": f"#{other}"}, other_title.lower()), "."),
-            t,
-        )
-
-    summary = ", ".join(f"{n} {_RELATION_WORDS[k]}" for k, n in counts.items())
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
@@ -141,7 +75,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             f"Where each clause of {old} went in {new}, and where each clause of {new} came from, as EU recasts and "
             f"consolidations print it: one row per clause, over the articles both corpora hold ",
             f"({article_ranges(list(total.articles), '–')}). ",
-            summary + "." if summary else "No clause to list.",
+            _summary(rows),
         ),
         h(
             "nav",
@@ -153,8 +87,8 @@ def correlation_page(site: Site, total: PairTotal) -> str:
                 h("li", None, h("a", {"href": "#by-new"}, f"Ordered by the {new} number")),
             ),
         ),
-        section("by-old", f"Ordered by the {old} number", "by-new", f"ordered by the {new} number", list(rows)),
-        section("by-new", f"Ordered by the {new} number", "by-old", f"ordered by the {old} number", by_new),
+        _order_section(old, new, "old", _body(made, bodies)),
+        _order_section(old, new, "new", _body(by_new, bodies)),
     )
     page = document(
         f"Correlation table {old} → {new} · lawdiff report",
@@ -170,6 +104,84 @@ def correlation_page(site: Site, total: PairTotal) -> str:
         _footer(site.thresholds),
     )
     return _filled(page, bodies)
+
+
+def _summary(rows: Iterable[table.Row]) -> str:
+    """How many rows of each relation, in words: ``12 same number, 3 renumbered.``"""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
+    summary = ", ".join(f"{n} {_RELATION_WORDS[k]}" for k, n in counts.items())
+    return summary + "." if summary else "No clause to list."
+
+
+def _side(site: Site, path: str, edition: str, addresses: tuple[str, ...]) -> list[Child]:
+    """One side's numbers, each linked to its clause where the report has a page for it."""
+    if not addresses:
+        return [_NONE]
+    out: list[Child] = []
+    for i, a in enumerate(addresses):
+        # Named by the address alone: the column's head names the edition.
+        href = site.href(edition, a, path)
+        out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
+    return out
+
+
+def _row(site: Site, path: str, pages: dict[str, str], old: str, new: str, r: table.Row) -> Markup:
+    """A clause's row: its numbers on each side, the relation (linked to its change), the ratio, the words."""
+    page = pages.get(r.change)
+    relation: Child = _RELATION_WORDS[r.relation.value] + (" (heading)" if r.heading else "")
+    if page:
+        relation = h("a", {"href": f"{page}#change-{r.change[:SHORT_ID]}"}, relation)
+    return h(
+        "tr",
+        {"class": f"rel-{r.relation.value}"},
+        h("td", None, _side(site, path, old, r.old)),
+        h("td", None, _side(site, path, new, r.new)),
+        h("td", None, relation),
+        h("td", {"class": "num"}, r.ratio),
+        h("td", None, r.reworded or ("same" if r.old and r.new else "—")),
+    )
+
+
+def _body(rows: list[Markup], bodies: dict[str, list[Markup]]) -> Markup:
+    """An order's ``<tbody>``: a placeholder row, its rows kept in ``bodies`` for :func:`_filled`."""
+    if not rows:
+        return h("tbody", None)
+    mark = _PLACEHOLDERS[len(bodies)]
+    bodies[mark] = rows
+    return h("tbody", None, mark)
+
+
+def _order_section(old: str, new: str, by: Literal["old", "new"], body: Markup) -> Markup:
+    """The table ordered by one side's numbers (``by``: "old" or "new"), in a section of its own that links to
+    the other order's."""
+    other = "new" if by == "old" else "old"
+    names = {"old": old, "new": new}
+    title = f"Ordered by the {names[by]} number"
+    other_title = f"ordered by the {names[other]} number"
+    head = h(
+        "tr",
+        None,
+        [
+            h("th", {"scope": "col"}, text)
+            for text in (f"{old} number", f"{new} number", "Relation (to the change)", "Ratio", "Words")
+        ],
+    )
+    t = h(
+        "table",
+        {"class": "corr"},
+        h("caption", None, f"{old} → {new}: {title.lower()}"),
+        h("thead", None, head),
+        body,
+    )
+    return _section(
+        f"by-{by}",
+        [title],
+        "corr-order",
+        h("p", {"class": "hint"}, "The same table ", h("a", {"href": f"#by-{other}"}, other_title.lower()), "."),
+        t,
+    )
 
 
 def _filled(page: str, bodies: dict[str, list[Markup]]) -> str:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from lawdiff.diff.article import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lawdiff.diff.article import (
+    HEAT_LARGE,
+    HEAT_NAMES,
+    HEAT_SMALL,
+    HEAT_SYMBOLS,
+    ArticleView,
+    PairTotal,
+    PairView,
+)
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
 from lawdiff.report.html.correlation import pair_changes
@@ -128,6 +139,7 @@ def _editions_section(site: Site) -> Markup:
 
 
 def _pairs_section(site: Site) -> Markup:
+    """The counts of changes per pair of editions compared: one row per pair."""
     hint = h(
         "p",
         {"class": "hint"},
@@ -142,12 +154,56 @@ def _pairs_section(site: Site) -> Markup:
     if not site.totals:
         note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")
         return _section("pairs", ["Changes per pair of editions"], None, hint, note)
-    kinds = list(KIND_COUNTS)
-    if any(t.counts.get(_OUTSIDE[0]) for t in site.totals):
-        kinds.append(("outside_corpus", "Outside the corpus"))
-    flags = list(FLAG_COUNTS)
-    stale = any(t.stale for t in site.totals)
-    head_top = h(
+    columns = _PairColumns.of(site.totals)
+    order = [e.name for e in site.compared]
+    table = h(
+        "table",
+        {"class": "totals"},
+        h("caption", None, "Counts of changes per pair of editions compared"),
+        h("colgroup", None, h("col"), h("col")),
+        h("colgroup", {"span": str(len(columns.kinds))}),
+        h("colgroup", {"span": str(len(columns.flags) + columns.stale), "class": "flags"}),
+        h("colgroup", {"span": "2"}),
+        _pairs_head(columns),
+        h("tbody", None, [_pair_row(site, t, order, columns) for t in site.totals]),
+    )
+    return _section(
+        "pairs",
+        ["Changes per pair of editions"],
+        None,
+        hint,
+        scroll_box("Counts of changes per pair of editions", table),
+        _review_hint(site),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _PairColumns:
+    """The count columns of the pairs table, the same for every pair.
+
+    kinds: each clause once, under the kind of its change; "outside the
+        corpus" only when some pair has such changes.
+    flags: what may be true of a change of any kind.
+    stale: whether there is a column of stale references (some pair has one).
+    """
+
+    kinds: tuple[tuple[str, str], ...]
+    flags: tuple[tuple[str, str], ...]
+    stale: bool
+
+    @classmethod
+    def of(cls, totals: Iterable[PairTotal]) -> _PairColumns:
+        totals = list(totals)
+        kinds: tuple[tuple[str, str], ...] = KIND_COUNTS
+        if any(t.counts.get(_OUTSIDE[0]) for t in totals):
+            kinds += (("outside_corpus", "Outside the corpus"),)
+        return cls(kinds, FLAG_COUNTS, any(t.stale for t in totals))
+
+
+def _pairs_head(columns: _PairColumns) -> Markup:
+    """The table's two rows of heads: groups of columns above, the columns themselves below."""
+    kinds, flags, stale = columns.kinds, columns.flags, columns.stale
+    groups = h(
         "tr",
         None,
         h("th", {"scope": "col", "rowspan": "2"}, "Editions"),
@@ -164,7 +220,7 @@ def _pairs_section(site: Site) -> Markup:
         ),
         h("th", {"scope": "colgroup", "colspan": "2", "class": "group"}, "Differences"),
     )
-    head = h(
+    heads = h(
         "tr",
         None,
         [h("th", {"scope": "col", "class": "num"}, word.capitalize()) for _, word in kinds],
@@ -173,146 +229,73 @@ def _pairs_section(site: Site) -> Markup:
         h("th", {"scope": "col", "class": "num"}, "Normative"),
         h("th", {"scope": "col", "class": "num"}, "Other wording"),
     )
+    return h("thead", None, groups, heads)
 
-    def cell(n: int, extra: str = "", flag: bool = False) -> Markup:
-        cls = "num" + (" flag" if flag else "") + ("" if n else " zero")
-        return h("td", {"class": cls}, str(n), h("span", {"class": "sub"}, extra) if extra else None)
 
-    order = [e.name for e in site.compared]
-    rows: list[Child] = []
-    for t in site.totals:
-        sig = significance_counts(pair_changes(site, t.old.name, t.new.name)[0])
-        between = order[order.index(t.old.name) + 1 : order.index(t.new.name)]
-        rows.append(
-            h(
-                "tr",
-                None,
-                h(
-                    "th",
-                    {"scope": "row"},
-                    f"{t.old.name} → {t.new.name}",
-                    " ",
-                    h(
-                        "span",
-                        {"class": "sub passed"},
-                        f"{', '.join(between)} passed over: its corpus lacks these articles",
-                    )
-                    if between
-                    else None,
-                    " ",
-                    h(
-                        "a",
-                        {
-                            "class": "sub",
-                            "href": correlation_file(t.old.name, t.new.name),
-                            "aria-label": f"correlation table {t.old.name} → {t.new.name}",
-                        },
-                        "correlation table",
-                    ),
-                ),
-                h("td", None, article_ranges(list(t.articles), "–")),
-                [cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in kinds],
-                [cell(t.counts.get(k, 0), flag=True) for k, _ in flags],
-                cell(t.stale, flag=True) if stale else None,
-                cell(sig.normative),
-                cell(sig.wording),
-            )
-        )
-    table = h(
-        "table",
-        {"class": "totals"},
-        h("caption", None, "Counts of changes per pair of editions compared"),
-        h("colgroup", None, h("col"), h("col")),
-        h("colgroup", {"span": str(len(kinds))}),
-        h("colgroup", {"span": str(len(flags) + stale), "class": "flags"}),
-        h("colgroup", {"span": "2"}),
-        h("thead", None, head_top, head),
-        h("tbody", None, rows),
-    )
-    review = None
-    if site.review is not None:
-        review = h(
-            "p",
-            {"class": "hint"},
-            "The committee's review is shown as it stood when this report was made; ",
-            h("a", {"href": REVIEW_FILE}, "decisions that sit on no change"),
-            " are listed apart.",
-        )
-    return _section(
-        "pairs",
-        ["Changes per pair of editions"],
+def _pair_row(site: Site, t: PairTotal, order: list[str], columns: _PairColumns) -> Markup:
+    """One pair's counts; ``order``: the names of the editions compared, oldest first."""
+    sig = significance_counts(pair_changes(site, t.old.name, t.new.name)[0])
+    between = order[order.index(t.old.name) + 1 : order.index(t.new.name)]
+    return h(
+        "tr",
         None,
-        hint,
-        scroll_box("Counts of changes per pair of editions", table),
-        review,
+        _pair_head(t, between),
+        h("td", None, article_ranges(list(t.articles), "–")),
+        [_count_cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in columns.kinds],
+        [_count_cell(t.counts.get(k, 0), flag=True) for k, _ in columns.flags],
+        _count_cell(t.stale, flag=True) if columns.stale else None,
+        _count_cell(sig.normative),
+        _count_cell(sig.wording),
+    )
+
+
+def _pair_head(t: PairTotal, between: list[str]) -> Markup:
+    """A pair's row head: its editions, those passed over between them, a link to its correlation table."""
+    return h(
+        "th",
+        {"scope": "row"},
+        f"{t.old.name} → {t.new.name}",
+        " ",
+        h(
+            "span",
+            {"class": "sub passed"},
+            f"{', '.join(between)} passed over: its corpus lacks these articles",
+        )
+        if between
+        else None,
+        " ",
+        h(
+            "a",
+            {
+                "class": "sub",
+                "href": correlation_file(t.old.name, t.new.name),
+                "aria-label": f"correlation table {t.old.name} → {t.new.name}",
+            },
+            "correlation table",
+        ),
+    )
+
+
+def _count_cell(n: int, extra: str = "", flag: bool = False) -> Markup:
+    cls = "num" + (" flag" if flag else "") + ("" if n else " zero")
+    return h("td", {"class": cls}, str(n), h("span", {"class": "sub"}, extra) if extra else None)
+
+
+def _review_hint(site: Site) -> Markup | None:
+    """Under the counts, when the report shows the committee's review: where its other decisions are."""
+    if site.review is None:
+        return None
+    return h(
+        "p",
+        {"class": "hint"},
+        "The committee's review is shown as it stood when this report was made; ",
+        h("a", {"href": REVIEW_FILE}, "decisions that sit on no change"),
+        " are listed apart.",
     )
 
 
 def _matrix_section(site: Site) -> Markup:
-    rows: list[Child] = []
-    for a in site.articles:
-        held = {e.name for e in a.editions}
-        by_new = {pv.new.name: pv for pv in a.pairs}
-        cells: list[Child] = []
-        for e in site.compared:
-            if e.name not in held:
-                cells.append(h("td", {"class": "cell none", "title": f"not in the {e.name} corpus"}, "–"))
-                continue
-            pv = by_new.get(e.name)
-            if pv is None:
-                cells.append(
-                    h(
-                        "td",
-                        {
-                            "class": "cell first",
-                            "title": f"{e.name}: earliest edition of article {a.number} in the corpus",
-                        },
-                        h(
-                            "a",
-                            {"href": f"{article_file(a.number)}#synopsis"},
-                            h("span", {"aria-hidden": "true"}, "●"),
-                            h("span", {"class": "vh"}, f"Article {a.number} in {e.name}: the earliest in the corpus"),
-                        ),
-                    )
-                )
-                continue
-            heat = pv.heat
-            counts = counts_phrase(heat.counts, heat.editorial, heat.stale)
-            normative = significance_counts(pv.changes).normative
-            cells.append(
-                h(
-                    "td",
-                    {
-                        "class": f"cell h{heat.level}",
-                        "title": f"{pv.old.name} → {e.name}: {HEAT_NAMES[heat.level]}; {counts}",
-                    },
-                    h(
-                        "a",
-                        {"href": f"{article_file(a.number)}#{pair_id(pv.old.name, pv.new.name)}"},
-                        h(
-                            "span",
-                            {"class": "vh"},
-                            f"Article {a.number}, {pv.old.name} → {e.name}: {HEAT_NAMES[heat.level]}, ",
-                        ),
-                        h("span", {"class": "sym", "aria-hidden": "true"}, HEAT_SYMBOLS[heat.level]),
-                        " ",
-                        h("span", {"class": "pct"}, _pct(heat.share)),
-                        h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " stale reference"))
-                        if heat.stale
-                        else None,
-                        [" ", h("span", {"class": "nrm"}, f"{normative} normative")] if normative else None,
-                    ),
-                )
-            )
-        number = h(
-            "th",
-            {"scope": "row"},
-            h("a", {"href": article_file(a.number)}, h("span", {"class": "num"}, a.number), " ", _title_span(a.title)),
-        )
-        review = matrix_cell(site.review, a) if site.review is not None and a.pairs else None
-        if site.review is not None and not a.pairs:
-            review = h("td", {"class": "rcount"}, "—")
-        rows.append(h("tr", None, number, cells, review))
+    """The articles-by-editions matrix: how much each article changed in each edition, with its legend."""
     table = h(
         "table",
         {"class": "matrix", "id": "matrix"},
@@ -328,7 +311,7 @@ def _matrix_section(site: Site) -> Markup:
                 h("th", {"scope": "col"}, "Review") if site.review is not None else None,
             ),
         ),
-        h("tbody", None, rows),
+        h("tbody", None, [_matrix_row(site, a) for a in site.articles]),
     )
     return _section(
         "articles",
@@ -344,6 +327,84 @@ def _matrix_section(site: Site) -> Markup:
         scroll_box("Articles by editions", table),
         _legend(any(pv.heat.stale for a in site.articles for pv in a.pairs)),
     )
+
+
+def _matrix_row(site: Site, a: ArticleView) -> Markup:
+    """An article's row: its number and title, a cell per edition compared, its review when shown."""
+    held = {e.name for e in a.editions}
+    by_new = {pv.new.name: pv for pv in a.pairs}
+    cells: list[Child] = []
+    for e in site.compared:
+        pv = by_new.get(e.name)
+        if e.name not in held:
+            cells.append(_absent_cell(e.name))
+        elif pv is None:
+            cells.append(_first_cell(a.number, e.name))
+        else:
+            cells.append(_heat_cell(a.number, pv))
+    number = h(
+        "th",
+        {"scope": "row"},
+        h("a", {"href": article_file(a.number)}, h("span", {"class": "num"}, a.number), " ", _title_span(a.title)),
+    )
+    return h("tr", None, number, cells, _review_cell(site, a))
+
+
+def _absent_cell(edition: str) -> Markup:
+    return h("td", {"class": "cell none", "title": f"not in the {edition} corpus"}, "–")
+
+
+def _first_cell(number: str, edition: str) -> Markup:
+    """The cell of the earliest edition that holds the article: nothing to compare it with."""
+    return h(
+        "td",
+        {
+            "class": "cell first",
+            "title": f"{edition}: earliest edition of article {number} in the corpus",
+        },
+        h(
+            "a",
+            {"href": f"{article_file(number)}#synopsis"},
+            h("span", {"aria-hidden": "true"}, "●"),
+            h("span", {"class": "vh"}, f"Article {number} in {edition}: the earliest in the corpus"),
+        ),
+    )
+
+
+def _heat_cell(number: str, pv: PairView) -> Markup:
+    """How much the article changed from the previous edition that holds it, linked to its side-by-side view."""
+    old, new = pv.old.name, pv.new.name
+    heat = pv.heat
+    counts = counts_phrase(heat.counts, heat.editorial, heat.stale)
+    normative = significance_counts(pv.changes).normative
+    return h(
+        "td",
+        {
+            "class": f"cell h{heat.level}",
+            "title": f"{old} → {new}: {HEAT_NAMES[heat.level]}; {counts}",
+        },
+        h(
+            "a",
+            {"href": f"{article_file(number)}#{pair_id(old, new)}"},
+            h(
+                "span",
+                {"class": "vh"},
+                f"Article {number}, {old} → {new}: {HEAT_NAMES[heat.level]}, ",
+            ),
+            h("span", {"class": "sym", "aria-hidden": "true"}, HEAT_SYMBOLS[heat.level]),
+            " ",
+            h("span", {"class": "pct"}, _pct(heat.share)),
+            h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " stale reference")) if heat.stale else None,
+            [" ", h("span", {"class": "nrm"}, f"{normative} normative")] if normative else None,
+        ),
+    )
+
+
+def _review_cell(site: Site, a: ArticleView) -> Markup | None:
+    """The article's review counts, when the report shows the review; a dash where there is nothing to review."""
+    if site.review is None:
+        return None
+    return matrix_cell(site.review, a) if a.pairs else h("td", {"class": "rcount"}, "—")
 
 
 def _legend(stale: bool) -> Markup:
