@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lawdiff.review.records import Comment, Correction, Decision, Status
-from lawdiff.review.store import Store, Target
+from lawdiff.review.store import Store
+from lawdiff.review.targets import Target
 
 if TYPE_CHECKING:
     from lawdiff.diff.records import Change, Comparison

@@ -43,7 +43,7 @@ from lawdiff.report.html.markup import Markup, h
 from lawdiff.report.site import article_file, history_file
 from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, target
 from lawdiff.review import pins as review_pins
-from lawdiff.review.store import Expect, StaleWrite
+from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
 from lawdiff.serve.auth import (
     SESSION_NAME,
