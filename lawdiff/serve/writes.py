@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from lawdiff.report.html.markup import h
-from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, target
+from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, Target, target
 from lawdiff.review import pins as review_pins
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
@@ -123,6 +123,19 @@ class Writes(Endpoints):
 
         return handle
 
+    def _decide(
+        self, request: Request, name: str, form: FormData, write: Callable[[Store, Target], object], said: str
+    ) -> Response:
+        """Write to the change the form names (``write`` is given the store and the change as it is now);
+        refused (:class:`Stale`) when the change moved on since the member saw it."""
+        snap, found = self._change(form)
+        tgt = target(found.comparison, found.change)
+        try:
+            self.ws.write(lambda store: write(store, tgt))
+        except StaleWrite as exc:
+            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
+        return self._done(request, name, form, snap, found, said)
+
     def set_status(self, request: Request, name: str, form: FormData) -> Response:
         value = str(form.get("status", ""))
         if value not in {s.value for s in Status}:
@@ -130,13 +143,14 @@ class Writes(Endpoints):
         status = Status(value)
         if not may(self.chair(name), status_action(status)):
             raise Refused(403, f"Only the chairs may set a change to {status.value}; you may set it to query.")
-        snap, found = self._change(form)
-        try:
-            tgt, expect = target(found.comparison, found.change), self._expect(form, status=True)
-            self.ws.write(lambda store: store.set_status(tgt, status, name, expect=expect))
-        except StaleWrite as exc:
-            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
-        return self._done(request, name, form, snap, found, f"Saved: {status.value}.")
+        expect = self._expect(form, status=True)
+        return self._decide(
+            request,
+            name,
+            form,
+            lambda store, tgt: store.set_status(tgt, status, name, expect=expect),
+            f"Saved: {status.value}.",
+        )
 
     def comment(self, request: Request, name: str, form: FormData) -> Response:
         text = str(form.get("text", "")).replace("\r\n", "\n")
@@ -144,26 +158,24 @@ class Writes(Endpoints):
             raise Refused(400, "The comment is empty.")
         if len(text) > COMMENT_MAX:
             raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
-        snap, found = self._change(form)
-        try:
-            tgt, expect = target(found.comparison, found.change), self._expect(form)
-            self.ws.write(lambda store: store.add_comment(tgt, text, name, expect=expect))
-        except StaleWrite as exc:
-            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
-        return self._done(request, name, form, snap, found, "Comment added.")
+        expect = self._expect(form)
+        return self._decide(
+            request, name, form, lambda store, tgt: store.add_comment(tgt, text, name, expect=expect), "Comment added."
+        )
 
     def assign(self, request: Request, name: str, form: FormData) -> Response:
         raw = str(form.get("assignee", ""))
         who = clean_name(raw) if raw.strip() else ""
         if who is None:
             raise Refused(400, "Give a name (up to 60 letters, no control characters), or nothing for nobody.")
-        snap, found = self._change(form)
-        try:
-            tgt, expect = target(found.comparison, found.change), self._expect(form, assignee=True)
-            self.ws.write(lambda store: store.assign(tgt, who, name, expect=expect))
-        except StaleWrite as exc:
-            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
-        return self._done(request, name, form, snap, found, f"Assigned to {who or 'nobody'}.")
+        expect = self._expect(form, assignee=True)
+        return self._decide(
+            request,
+            name,
+            form,
+            lambda store, tgt: store.assign(tgt, who, name, expect=expect),
+            f"Assigned to {who or 'nobody'}.",
+        )
 
     def correct(self, request: Request, name: str, form: FormData) -> Response:
         snap, found = self._change(form)
