@@ -66,7 +66,7 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
     from lawdiff.review import Status, records, runs, target
     from lawdiff.review.journal import new_id
     from lawdiff.review.schema import SCHEMA_VERSION
-    from lawdiff.review.store import texts_hash
+    from lawdiff.review.targets import texts_hash
 
     corpus = load([corpus_dir])
     comps = runs.comparisons(Study(runs.timeline(corpus)), corpus, None)

@@ -11,7 +11,7 @@ import pytest
 from lawdiff.errors import UsageError
 from lawdiff.review import Status, Store, Target, open_for_reading, open_for_writing
 from lawdiff.review.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from lawdiff.review.store import Expect, StaleWrite, texts_hash
+from lawdiff.review.targets import Expect, StaleWrite, texts_hash
 
 
 def tgt(n: int = 1) -> Target:

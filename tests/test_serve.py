@@ -728,7 +728,7 @@ def test_a_page_filled_in_its_slots_is_the_page_rendered_with_the_review(app: ob
 
 def test_writers_at_once_are_committed_in_batches_and_none_is_lost(store: Path) -> None:
     from lawdiff.review import Target
-    from lawdiff.review.store import Expect, StaleWrite
+    from lawdiff.review.targets import Expect, StaleWrite
 
     ws = Workspace(ServeConfig(store=store))
     errors: list[Exception] = []

@@ -12,9 +12,11 @@ compared); the report, the server and the meeting documents render from the
 Modules: ``records`` (the values), ``schema`` (tables and migrations),
 ``rows`` (rows as dicts), ``connect`` (finding, opening and migrating the
 file), ``sqlite_errors`` (SQLite's errors as input errors), ``reading`` (the
-store's reads), ``store`` (its writes, undo, merging), ``journal`` (a write's
-audit-log entries), ``view`` (matching decisions to a run), ``ids`` (naming a change),
-``runs`` (which pairs a run compares), ``pins`` (corrections named on the
+store's reads), ``store`` (its writes and undo), ``targets`` (what a write is
+made on, and the refusal of a stale one), ``merging`` (merging another
+store's records), ``journal`` (a write's audit-log entries), ``view``
+(matching decisions to a run), ``ids`` (naming a change), ``runs`` (which
+pairs a run compares), ``pins`` (corrections named on the
 command line), ``corrections`` (the value the aligner takes), ``render``
 (``review list`` and ``review log``), ``exchange`` (JSONL, CSV, Markdown
 minutes, import).
@@ -47,7 +49,8 @@ from lawdiff.review.records import (
     Meeting,
     Status,
 )
-from lawdiff.review.store import Store, Target
+from lawdiff.review.store import Store
+from lawdiff.review.targets import Target
 from lawdiff.review.view import Entry, Outdated, ReviewView, StaleCorrection, State, attach, stale_corrections, target
 
 __all__ = [

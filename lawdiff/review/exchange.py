@@ -26,10 +26,11 @@ from lawdiff.errors import InputError, UsageError
 from lawdiff.model import natural_key
 from lawdiff.review import rows
 from lawdiff.review.ids import resolve_record, short
+from lawdiff.review.merging import MergeResult
 from lawdiff.review.records import Comment, Decision, Meeting, as_row
 from lawdiff.review.render import clean, marked
 from lawdiff.review.schema import SCHEMA_VERSION
-from lawdiff.review.store import MergeResult, Store
+from lawdiff.review.store import Store
 
 HEADER_TYPE = "lawdiff-review"
 # The record types of a JSONL line and their tables, in the order written

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 from lawdiff.errors import UsageError
 from lawdiff.model import normalize_address
 from lawdiff.review.records import Decision
-from lawdiff.review.store import Store, Target
+from lawdiff.review.store import Store
+from lawdiff.review.targets import Target
 from lawdiff.review.view import target
 
 if TYPE_CHECKING:

@@ -10,17 +10,16 @@ writes its records and, in the same transaction, one audit-log entry per
 record written (before and after, as JSON, :mod:`lawdiff.review.journal`),
 so that a writer killed midway leaves either all of it or nothing.  ``undo``
 takes back the author's last command and is itself logged.  A write asked
-on a state that has moved on since is refused (:class:`Expect`,
-:class:`StaleWrite`).
+on a state that has moved on since is refused
+(:class:`~lawdiff.review.targets.Expect`, :class:`~lawdiff.review.targets.StaleWrite`).
+Merging another store's records is :mod:`lawdiff.review.merging`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from lawdiff import __version__
 from lawdiff.errors import InputError, LawdiffBug, UsageError
 from lawdiff.review import rows
 from lawdiff.review.journal import Write, new_id
+from lawdiff.review.merging import MergeResult, merge_into
 from lawdiff.review.reading import Mark, StoreReader
 from lawdiff.review.records import (
     Comment,
@@ -40,7 +40,7 @@ from lawdiff.review.records import (
     Record,
     Status,
 )
-from lawdiff.review.schema import TABLES
+from lawdiff.review.targets import Expect, StaleWrite, Target, texts_hash
 
 # Log actions that record a version without changing anything (an import
 # that kept the store's newer version logs the other): undo skips them.
@@ -50,96 +50,6 @@ _NO_CHANGE = frozenset({"import-lost"})
 def utc_now() -> str:
     """The current UTC time as the store writes it: ISO 8601, microseconds, ``Z``."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def texts_hash(texts: Iterable[str]) -> str:
-    """SHA-256 of a side's texts (JSON list), to tell which side of a change moved on."""
-    return hashlib.sha256(rows.dumps(list(texts)).encode("utf-8")).hexdigest()
-
-
-# ---------------------------------------------------------------------------
-# What a decision is made on
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """A change as a decision records it: built from a run's change (:func:`lawdiff.review.view.target`)
-    or from a decision already in the store."""
-
-    id: str
-    old_edition: str
-    new_edition: str
-    aspect: str
-    kind: str
-    article: str
-    old: tuple[str, ...]
-    new: tuple[str, ...]
-    old_texts: tuple[str, ...]
-    new_texts: tuple[str, ...]
-    thresholds: tuple[tuple[str, float], ...] = ()
-
-    @classmethod
-    def of(cls, d: Decision) -> Target:
-        return cls(
-            d.id,
-            d.old_edition,
-            d.new_edition,
-            d.aspect,
-            d.kind,
-            d.article,
-            d.old,
-            d.new,
-            d.old_texts,
-            d.new_texts,
-            d.thresholds,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Expect:
-    """The state a write was asked on (a form of ``lawdiff serve`` carries it): a compare-and-set.
-
-    status, assignee: the change's status and assignee as the writer saw
-        them (None: not checked).  A change without a decision is ``open``,
-        assigned to nobody ("").
-    old_hash, new_hash: :func:`texts_hash` of the texts the writer saw
-        ("": not checked), compared with the target's.
-    """
-
-    status: Status | None = None
-    assignee: str | None = None
-    old_hash: str = ""
-    new_hash: str = ""
-
-
-class StaleWrite(UsageError):
-    """A write refused because the change moved on since the writer saw it: nothing is overwritten unseen.
-
-    decision: the change's decision as it is now (None: still none).
-    by, at: who last wrote it, and when (UTC), or "" when the text changed.
-    """
-
-    def __init__(self, what: str, *, decision: Decision | None, by: str = "", at: str = "", fix: str = "") -> None:
-        self.decision = decision
-        self.by = by
-        self.at = at
-        super().__init__(what, fix=fix or "look at the change as it is now, and decide again")
-
-
-@dataclass(frozen=True, slots=True)
-class MergeResult:
-    """What an import did: records added, replaced by a later version, kept (ours was later), log entries added."""
-
-    added: int = 0
-    replaced: int = 0
-    kept: int = 0
-    log_added: int = 0
-    unchanged: int = 0
-    conflicts: tuple[str, ...] = field(default=())
-
-
-# ---------------------------------------------------------------------------
-# The store
 
 
 class Store(StoreReader):
@@ -463,44 +373,8 @@ class Store(StoreReader):
         later by ``updated`` (UTC) wins and the other is logged
         ("import-lost"), never silently dropped.
         """
-        added = replaced = kept = unchanged = log_added = 0
-        conflicts: list[str] = []
         with self._write(author, action_meeting=False) as w:
-            known = {t: {r[0] for r in w.conn.execute(f"SELECT id FROM {t}")} for t in TABLES}
-            fresh: list[tuple[str, dict[str, Any]]] = []
-            for table, row in records:
-                if row["id"] not in known[table]:
-                    # New records go in by the batch; tables come in the order
-                    # that the foreign keys need (see exchange.TYPES).
-                    fresh.append((table, row))
-                    known[table].add(row["id"])
-                    added += 1
-                    continue
-                w.insert_many(fresh, "import")
-                fresh = []
-                current = w.get(table, row["id"])
-                assert current is not None  # known, and the batch holding it was just written
-                if current == row:
-                    unchanged += 1
-                elif (row["updated"], rows.dumps(row)) > (current["updated"], rows.dumps(current)):
-                    w.put(table, row, "import")
-                    replaced += 1
-                    conflicts.append(f"{table[:-1]} {row['id'][:10]}: kept the imported version of {row['updated']}")
-                else:
-                    kept += 1
-                    if not w.known_version(row["id"], row):
-                        w.entry("import-lost", table, row["id"], row, current)
-                        conflicts.append(
-                            f"{table[:-1]} {row['id'][:10]}: kept this store's version of {current['updated']}"
-                        )
-            w.insert_many(fresh, "import")
-            have = {r[0] for r in w.conn.execute("SELECT id FROM log")}
-            for entry in log:
-                if entry["id"] not in have:
-                    w.foreign_entry(entry)
-                    have.add(entry["id"])
-                    log_added += 1
-        return MergeResult(added, replaced, kept, log_added, unchanged, tuple(conflicts))
+            return merge_into(w, records, log)
 
 
 def _check_text(text: str) -> None:

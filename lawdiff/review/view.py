@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from lawdiff.collector import collector_paused
 from lawdiff.review.records import Comment, Correction, Decision, Status
-from lawdiff.review.store import Store, Target
+from lawdiff.review.store import Store
+from lawdiff.review.targets import Target
 
 if TYPE_CHECKING:
     from lawdiff.diff.records import Change, Comparison

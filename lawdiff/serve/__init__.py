@@ -12,8 +12,11 @@ Modules: ``config`` (what the server is told, checked before it starts),
 hand corrections change; one store connection per thread; rendered pages
 kept per store version), ``rows`` (the review block of a change row),
 ``pages`` (the served pages: the report's with the server's bar, the agenda,
-meeting mode, people, sign-in), ``app`` (the Starlette application),
-``run`` (binding the port and running uvicorn).
+meeting mode, people, sign-in), ``endpoints`` (the guards every endpoint
+passes, and what the endpoints share), ``signin`` (signing in and out),
+``views`` (the GET endpoints), ``writes`` (the POST endpoints that write
+to the store), ``app`` (the Starlette application: its routes, cookie and
+headers), ``run`` (binding the port and running uvicorn).
 
 This package sits after :mod:`lawdiff.report` in the pipeline; only
 :mod:`lawdiff.cli` imports it.

@@ -6,7 +6,7 @@ builder, so a name or a comment holding ``<script>`` is text.  Every form
 works without JavaScript (a POST, then a redirect back to the row's anchor)
 and carries the state it was rendered with (the status, the assignee and the
 texts' hashes): the server refuses a write made on a state that has changed
-since (:class:`lawdiff.review.store.Expect`).
+since (:class:`lawdiff.review.targets.Expect`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from lawdiff.diff.records import Change
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import Annotation, Annotator, anchor, pair_id
 from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State, Status
-from lawdiff.review.store import texts_hash
+from lawdiff.review.targets import texts_hash
 from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
 
 # The forgery token's place in a page kept for many members: each member's

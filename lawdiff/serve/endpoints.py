@@ -1,0 +1,151 @@
+"""The guards every endpoint passes, and what the endpoints share.
+
+Every page but the sign-in page needs a signed-in member
+(:meth:`Endpoints.page`); every POST needs the session's forgery token and an
+Origin of the app's own, and what a member may do is decided by
+:func:`lawdiff.serve.auth.may` (:meth:`Endpoints.post`).  The work of a
+request (reading the corpus state, the store, rendering) runs in
+Starlette's thread pool; each thread has its own store connection.  A
+request refused gets, when the page's script sent it (header
+``X-Lawdiff-Fetch: 1``), JSON saying why; without the script, a page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from lawdiff.errors import LawdiffError, UsageError
+from lawdiff.report.html.markup import Markup, h
+from lawdiff.serve import pages
+from lawdiff.serve.auth import (
+    SESSION_NAME,
+    SESSION_TOKEN,
+    TOKEN_FIELD,
+    TOKEN_HEADER,
+    Action,
+    Throttle,
+    may,
+    new_token,
+    same_origin,
+    token_ok,
+)
+from lawdiff.serve.config import ServeConfig
+from lawdiff.serve.rows import BlockCache
+from lawdiff.serve.state import Snapshot, Workspace
+
+DISCUSSING = "discussing"
+BODY_MAX = 256 * 1024
+FETCH_HEADER = "x-lawdiff-fetch"
+_LOCAL = re.compile(r"^/(?!/)[A-Za-z0-9._~/?=&%#:+-]*$")
+
+
+def local(url: str, default: str = "/agenda") -> str:
+    """``url`` when it is a path of this app (never another site: ``//host``, ``\\``, a scheme), else ``default``."""
+    return url if url and _LOCAL.match(url) and "\\" not in url else default
+
+
+class Refused(Exception):
+    """A request refused with a status code and a message to the member."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class Endpoints:
+    """What the endpoints share: the workspace, the guards, the sign-in throttle, the rendered review blocks."""
+
+    def __init__(self, config: ServeConfig, workspace: Workspace) -> None:
+        self.config = config
+        self.ws = workspace
+        self.throttle = Throttle(config.login_attempts, config.login_window)
+        self.blocks = BlockCache()
+
+    # -- the guards -------------------------------------------------------
+
+    def page(self, render: Callable[[Request, str], Response]) -> Callable[[Request], Awaitable[Response]]:
+        """A GET endpoint for signed-in members; others are sent to the sign-in page."""
+
+        async def endpoint(request: Request) -> Response:
+            name = request.session.get(SESSION_NAME)
+            if not name:
+                wanted = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+                return RedirectResponse(f"/signin?next={quote(wanted, safe='/')}", 303)
+            session_token(request)
+            return await run_in_threadpool(self._guarded, request, lambda: render(request, name))
+
+        return endpoint
+
+    def post(
+        self, handle: Callable[[Request, str, FormData], Response], need: Action | None = None
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """A POST endpoint: same origin, the session's token, a signed-in member allowed ``need``."""
+
+        async def endpoint(request: Request) -> Response:
+            if not same_origin(request.headers, request.url.scheme):
+                return self._refuse(request, 403, "This form was sent from another site: refused.")
+            form = await request.form(max_files=0, max_fields=40, max_part_size=BODY_MAX)
+            given = form.get(TOKEN_FIELD) or request.headers.get(TOKEN_HEADER)
+            if not token_ok(request.session.get(SESSION_TOKEN), given if isinstance(given, str) else None):
+                return self._refuse(
+                    request, 403, "The form's security token is missing or out of date: reload the page and try again."
+                )
+            name = request.session.get(SESSION_NAME)
+            if not name:
+                return self._refuse(request, 403, "Sign in first.")
+            if need is not None and not may(self.chair(name), need):
+                return self._refuse(request, 403, f"Only the chairs may do that ({need.value}).")
+            return await run_in_threadpool(self._guarded, request, lambda: handle(request, name, form))
+
+        return endpoint
+
+    def _guarded(self, request: Request, work: Callable[[], Response]) -> Response:
+        try:
+            return work()
+        except Refused as exc:
+            return self._refuse(request, exc.status, exc.message)
+        except LawdiffError as exc:
+            # The corpus or the store cannot be read now (a file half saved,
+            # the store locked): say so, and try again on the next request.
+            return self._refuse(request, 503 if not isinstance(exc, UsageError) else 400, exc.message())
+
+    def _refuse(self, request: Request, status: int, message: str) -> Response:
+        if request.headers.get(FETCH_HEADER) == "1":
+            return JSONResponse({"ok": False, "message": message}, status)
+        name = request.session.get(SESSION_NAME)
+        if not name:
+            return HTMLResponse(pages.message_page("Refused", _anonymous_bar(), message, back="/signin"), status)
+        bar = self._bar(request, name, None)
+        back = local(str(request.headers.get("referer", "")).split(request.url.netloc, 1)[-1], "/agenda")
+        return HTMLResponse(pages.message_page("Not done", bar, message, back=back), status)
+
+    def chair(self, name: str) -> bool:
+        return self.config.is_chair(name)
+
+    def _bar(self, request: Request, name: str, snap: Snapshot | None) -> Any:
+        now = None
+        if snap is not None:
+            now = pages.now_of(self.ws.store().mark(DISCUSSING), snap)
+        return pages.bar(name, self.chair(name), now, session_token(request))
+
+
+def session_token(request: Request) -> str:
+    """The session's forgery token, made on first use."""
+    token = request.session.get(SESSION_TOKEN)
+    if not token:
+        token = new_token()
+        request.session[SESSION_TOKEN] = token
+    return str(token)
+
+
+def _anonymous_bar() -> Markup:
+    return h("div", {"class": "serve-bar", "role": "banner"}, "lawdiff serve")

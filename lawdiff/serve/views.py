@@ -1,0 +1,138 @@
+"""The pages a member reads: the report's (with the review controls in its rows), the agenda, meeting
+mode, a person's involvement, the assets.
+
+Nothing is served from a folder, so no path can reach a file outside the
+app: an article page is looked up by its name in the report's plan, an
+asset by its name in a fixed list.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import replace
+from importlib import resources
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from lawdiff.report.html import index_page
+from lawdiff.report.html.article import article_page
+from lawdiff.report.html.history import history_page
+from lawdiff.report.site import article_file, history_file
+from lawdiff.serve import pages
+from lawdiff.serve.endpoints import DISCUSSING, Endpoints, session_token
+from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, slots
+from lawdiff.serve.state import Snapshot
+
+_ASSETS = {
+    "report.css": ("lawdiff.report", "text/css; charset=utf-8"),
+    "report.js": ("lawdiff.report", "text/javascript; charset=utf-8"),
+    "serve.css": ("lawdiff.serve", "text/css; charset=utf-8"),
+    "serve.js": ("lawdiff.serve", "text/javascript; charset=utf-8"),
+}
+
+
+class Views(Endpoints):
+    """The GET endpoints: the report's pages and the server's own."""
+
+    # -- the report's pages -----------------------------------------------
+
+    def root(self, request: Request, name: str) -> Response:
+        return RedirectResponse("/index.html", 303)
+
+    def index(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        page = self.ws.page((snap.key, "index"), lambda: index_page(snap.site))
+        return HTMLResponse(pages.served(page, self._bar(request, name, snap)))
+
+    def article(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        path = f"articles/{request.path_params['file']}"
+        found = _article_pages(snap).get(path)
+        if found is None:
+            return HTMLResponse(pages.message_page("Not found", self._bar(request, name, snap), "No such page."), 404)
+        kind, number = found
+        a = snap.site.article(number)
+        assert a is not None
+        if kind == "history":
+            page = self.ws.page((snap.key, path), lambda: history_page(snap.site, a))
+        else:
+            version, view = self.ws.review(snap)
+            chair = self.chair(name)
+            base = self.ws.page((snap.key, path, "slots"), lambda: article_page(replace(snap.site, annotate=slots), a))
+
+            def render() -> str:
+                store = self.ws.store()
+                mark = store.mark(DISCUSSING)
+                ctx = RowContext(
+                    view,
+                    store.last_writes(),
+                    chair,
+                    f"/{path}",
+                    mark.value if mark else "",
+                    store.open_meeting() is not None,
+                    blocks=self.blocks,
+                )
+                return fill(base, snap.on_pages, ctx)
+
+            page = self.ws.page((snap.key, path, str(version), str(chair)), render)
+        page = page.replace(TOKEN_SLOT, session_token(request))
+        return HTMLResponse(pages.served(page, self._bar(request, name, snap)))
+
+    # -- the server's own pages -------------------------------------------
+
+    def agenda(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        _, view = self.ws.review(snap)
+        store = self.ws.store()
+        now = pages.now_of(store.mark(DISCUSSING), snap)
+        bar = pages.bar(name, self.chair(name), now, session_token(request))
+        return HTMLResponse(pages.agenda_page(snap, view, bar, now, store.people()))
+
+    def person(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        _, view = self.ws.review(snap)
+        store = self.ws.store()
+        who = request.query_params.get("name", name)
+        decisions = {d.id: d for d in store.decisions()}
+        page = pages.person_page(snap, view, self._bar(request, name, snap), who, store.involvement(who), decisions)
+        return HTMLResponse(page)
+
+    def meeting(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        store = self.ws.store()
+        now = pages.now_of(store.mark(DISCUSSING), snap)
+        bar = pages.bar(name, self.chair(name), now, session_token(request))
+        today = datetime.date.today().isoformat()
+        page = pages.meeting_page(bar, now, store.open_meeting(), self.chair(name), session_token(request), today)
+        return HTMLResponse(page)
+
+    def next_(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        _, view = self.ws.review(snap)
+        found = pages.next_undecided(snap, view, request.query_params.get("after", ""))
+        return RedirectResponse(pages.href(found) if found else "/agenda#top", 303)
+
+    def now(self, request: Request, name: str) -> Response:
+        snap = self.ws.snapshot()
+        now = pages.now_of(self.ws.store().mark(DISCUSSING), snap)
+        if now is None:
+            return JSONResponse({"change": ""})
+        return JSONResponse({"change": now.change, "label": now.label, "href": now.href, "by": now.by, "at": now.at})
+
+    async def asset(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        found = _ASSETS.get(name)
+        if found is None:
+            return Response("Not found", 404, media_type="text/plain")
+        package, media = found
+        data = (resources.files(package) / "assets" / name).read_bytes()
+        return Response(data, media_type=media)
+
+
+def _article_pages(snap: Snapshot) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for a in snap.site.articles:
+        out[article_file(a.number)] = ("article", a.number)
+        out[history_file(a.number)] = ("history", a.number)
+    return out

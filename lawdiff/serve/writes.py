@@ -1,0 +1,291 @@
+"""The review's writes from the browser: status, comment, assignee, corrections, the meeting.
+
+A form names its change by id and carries the state the member saw
+(:class:`lawdiff.review.targets.Expect`); a change since moved on is not
+overwritten: the member is shown it as it is now (:class:`Stale`).  A form
+posted by the page's script (header ``X-Lawdiff-Fetch: 1``) gets JSON with
+the row's new review block; without the script, a redirect back to the row
+(303), or a page saying why nothing was saved.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from lawdiff.report.html.markup import h
+from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, Target, target
+from lawdiff.review import pins as review_pins
+from lawdiff.review.targets import Expect, StaleWrite
+from lawdiff.serve import pages
+from lawdiff.serve.auth import clean_name, may, status_action
+from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, session_token
+from lawdiff.serve.rows import RowContext, review_block, row_anchor
+from lawdiff.serve.state import Located, Snapshot
+
+COMMENT_MAX = 20_000
+
+
+class Writes(Endpoints):
+    """The POST endpoints that write to the store."""
+
+    def _change(self, form: FormData) -> tuple[Snapshot, Located]:
+        """The change a form names, as the corpus is now; a form on a text since changed is refused."""
+        snap = self.ws.snapshot()
+        found = snap.changes.get(str(form.get("change", "")))
+        if found is None:
+            now = _at_row(snap, str(form.get("pair", "")), str(form.get("row", "")))
+            raise Stale(
+                "The text of this change was changed since you loaded the page (the draft was corrected): "
+                "nothing was saved. Here it is as it is now.",
+                snap,
+                now,
+            )
+        return snap, found
+
+    def _expect(self, form: FormData, status: bool = False, assignee: bool = False) -> Expect:
+        expected = str(form.get("expect", ""))
+        return Expect(
+            status=Status(expected) if status and expected in {s.value for s in Status} else None,
+            assignee=str(form.get("expect_assignee", "")) if assignee else None,
+            old_hash=str(form.get("old_hash", "")),
+            new_hash=str(form.get("new_hash", "")),
+        )
+
+    def _done(self, request: Request, name: str, form: FormData, snap: Snapshot, found: Located, said: str) -> Response:
+        back = local(str(form.get("back", "")), pages.href(found))
+        if request.headers.get(FETCH_HEADER) == "1":
+            return self._block_json(request, name, snap, found, back, said, 200)
+        return RedirectResponse(back, 303)
+
+    def _block_json(
+        self, request: Request, name: str, snap: Snapshot, found: Located, back: str, said: str, status: int
+    ) -> Response:
+        store = self.ws.store()
+        comp, ch = found.comparison, found.change
+        decided = store.decision(ch.id)
+        if decided is not None:
+            # The row just written: its own decision and thread, read alone (matching every
+            # decision of the run to its change after each write would make writers queue).
+            entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
+            corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
+            view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
+            writers = store.last_writes(ch.id)
+        else:
+            _, view = self.ws.review(snap)
+            writers = store.last_writes()
+        mark = store.mark(DISCUSSING)
+        ctx = RowContext(
+            view,
+            writers,
+            self.chair(name),
+            urlsplit(back).path,
+            mark.value if mark else "",
+            store.open_meeting() is not None,
+            session_token(request),
+        )
+        block = review_block(ch, comp.old, comp.new, ctx)
+        entry = view.entry(ch.id)
+        return JSONResponse({"ok": status < 400, "message": said, "html": block, "status": entry.status.value}, status)
+
+    def _stale(self, request: Request, name: str, form: FormData, exc: Stale) -> Response:
+        back = local(str(form.get("back", "")))
+        if request.headers.get(FETCH_HEADER) == "1" and exc.found is not None:
+            return self._block_json(request, name, exc.snap, exc.found, back, exc.message, 409)
+        more: list[Any] = []
+        if exc.found is not None:
+            _, view = self.ws.review(exc.snap)
+            store = self.ws.store()
+            ctx = RowContext(
+                view, store.last_writes(), self.chair(name), urlsplit(back).path, token=session_token(request)
+            )
+            comp = exc.found.comparison
+            more = [
+                h("h2", None, pages.label(exc.found)),
+                review_block(exc.found.change, comp.old, comp.new, ctx),
+            ]
+        bar = self._bar(request, name, exc.snap)
+        return HTMLResponse(pages.message_page("Not saved", bar, exc.message, *more, back=back), 409)
+
+    def write(self, work: Callable[[Request, str, FormData], Response]) -> Callable[[Request, str, FormData], Response]:
+        def handle(request: Request, name: str, form: FormData) -> Response:
+            try:
+                return work(request, name, form)
+            except Stale as exc:
+                return self._stale(request, name, form, exc)
+
+        return handle
+
+    def _decide(
+        self, request: Request, name: str, form: FormData, write: Callable[[Store, Target], object], said: str
+    ) -> Response:
+        """Write to the change the form names (``write`` is given the store and the change as it is now);
+        refused (:class:`Stale`) when the change moved on since the member saw it."""
+        snap, found = self._change(form)
+        tgt = target(found.comparison, found.change)
+        try:
+            self.ws.write(lambda store: write(store, tgt))
+        except StaleWrite as exc:
+            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
+        return self._done(request, name, form, snap, found, said)
+
+    def set_status(self, request: Request, name: str, form: FormData) -> Response:
+        value = str(form.get("status", ""))
+        if value not in {s.value for s in Status}:
+            raise Refused(400, f"Unknown status {value!r}.")
+        status = Status(value)
+        if not may(self.chair(name), status_action(status)):
+            raise Refused(403, f"Only the chairs may set a change to {status.value}; you may set it to query.")
+        expect = self._expect(form, status=True)
+        return self._decide(
+            request,
+            name,
+            form,
+            lambda store, tgt: store.set_status(tgt, status, name, expect=expect),
+            f"Saved: {status.value}.",
+        )
+
+    def comment(self, request: Request, name: str, form: FormData) -> Response:
+        text = str(form.get("text", "")).replace("\r\n", "\n")
+        if not text.strip():
+            raise Refused(400, "The comment is empty.")
+        if len(text) > COMMENT_MAX:
+            raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
+        expect = self._expect(form)
+        return self._decide(
+            request, name, form, lambda store, tgt: store.add_comment(tgt, text, name, expect=expect), "Comment added."
+        )
+
+    def assign(self, request: Request, name: str, form: FormData) -> Response:
+        raw = str(form.get("assignee", ""))
+        who = clean_name(raw) if raw.strip() else ""
+        if who is None:
+            raise Refused(400, "Give a name (up to 60 letters, no control characters), or nothing for nobody.")
+        expect = self._expect(form, assignee=True)
+        return self._decide(
+            request,
+            name,
+            form,
+            lambda store, tgt: store.assign(tgt, who, name, expect=expect),
+            f"Assigned to {who or 'nobody'}.",
+        )
+
+    def correct(self, request: Request, name: str, form: FormData) -> Response:
+        snap, found = self._change(form)
+        comp, ch = found.comparison, found.change
+        corpus = snap.corpus
+        forbid = str(form.get("forbid", ""))
+        if forbid:
+            o, _, n = forbid.partition(" ")
+            pair, old, new = review_pins.forbid_sides(corpus, f"{comp.old}:{o}", f"{comp.new}:{n}")
+            kind = CorrectionKind.FORBID
+        else:
+            given = str(form.get("pin", "")).split()
+            if not given:
+                raise Refused(400, "Name the clause to pin this row's clause to, as EDITION:ADDRESS (e.g. 2007:45D).")
+            editions = {g.partition(":")[0] for g in given}
+            mine = ch.new if comp.new not in editions else ch.old
+            side = comp.new if comp.new not in editions else comp.old
+            specs = [*given, *(f"{side}:{a}" for a in mine)]
+            pair, old, new = review_pins.sides(corpus, specs)
+            if pair != (comp.old, comp.new):
+                raise Refused(
+                    400,
+                    f"A correction from this row pins {comp.old} to {comp.new}; "
+                    f"you named {' '.join(given)}. Name a clause of {comp.old if side == comp.new else comp.new}.",
+                )
+            kind = CorrectionKind.PIN
+        sign = "is the same clause as" if kind is CorrectionKind.PIN else "is never paired with"
+        what = f"{' '.join(f'{pair[0]}:{a}' for a in old)} {sign} {' '.join(f'{pair[1]}:{a}' for a in new)}."
+        back = local(str(form.get("back", "")), pages.href(found))
+        if form.get("confirm") != "yes":
+            fields = {k: str(form.get(k, "")) for k in ("change", "pair", "row", "back", "forbid", "pin")}
+            bar = self._bar(request, name, snap)
+            return HTMLResponse(pages.confirm_page(bar, what, fields, session_token(request), back))
+        self.ws.write(lambda store: store.add_correction(kind, pair, old, new, name))
+        # The alignment is made again with the correction; lead to where the clause now stands.
+        snap = self.ws.snapshot()
+        result = _by_address(snap, pair, new[0], old[0])
+        return RedirectResponse(pages.href(result) if result else back, 303)
+
+    def unpin(self, request: Request, name: str, form: FormData) -> Response:
+        cid = str(form.get("correction", ""))
+        if not re.fullmatch(r"[0-9a-f]{32}", cid):
+            raise Refused(400, "No such correction.")
+        self.ws.write(lambda store: store.remove_corrections([cid], name))
+        back = local(str(form.get("back", "")))
+        snap = self.ws.snapshot()
+        found = snap.changes.get(str(form.get("change", "")))
+        return RedirectResponse(pages.href(found) if found else back, 303)
+
+    def meeting_start(self, request: Request, name: str, form: FormData) -> Response:
+        raw = str(form.get("date", "")) or datetime.date.today().isoformat()
+        try:
+            day = datetime.date.fromisoformat(raw).isoformat()
+        except ValueError:
+            raise Refused(400, f"{raw!r} is not a date (YYYY-MM-DD).") from None
+        people = []
+        for a in str(form.get("attendees", "")).split(","):
+            if a.strip():
+                person = clean_name(a)
+                if person is None:
+                    raise Refused(400, f"{a.strip()!r} is not a name.")
+                people.append(person)
+        self.ws.write(lambda store: store.start_meeting(day, tuple(people), name))
+        return RedirectResponse("/meeting", 303)
+
+    def meeting_end(self, request: Request, name: str, form: FormData) -> Response:
+        def end(store: Store) -> None:
+            store.end_meeting(name)
+            if store.mark(DISCUSSING) is not None:
+                store.set_mark(DISCUSSING, "", name)
+
+        self.ws.write(end)
+        return RedirectResponse("/meeting", 303)
+
+    def discuss(self, request: Request, name: str, form: FormData) -> Response:
+        store = self.ws.store()
+        if store.open_meeting() is None:
+            raise Refused(409, "No meeting is open: start one on the meeting page first.")
+        _, found = self._change(form)
+        self.ws.write(lambda store: store.set_mark(DISCUSSING, found.change.id, name))
+        back = local(str(form.get("back", "")), pages.href(found))
+        if request.headers.get(FETCH_HEADER) == "1":
+            return JSONResponse({"ok": True, "message": "Marked as now discussed."})
+        return RedirectResponse(back, 303)
+
+
+class Stale(Exception):
+    """A write refused because what the member saw has changed; ``found`` is the change as it is now."""
+
+    def __init__(self, message: str, snap: Snapshot, found: Located | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.snap = snap
+        self.found = found
+
+
+def _at_row(snap: Snapshot, pair: str, row: str) -> Located | None:
+    """The change that now stands at a row's anchor (a corrected draft gives it a new id)."""
+    old, _, new = pair.partition(" ")
+    for found in snap.changes.values():
+        comp = found.comparison
+        if (comp.old, comp.new) == (old, new) and found.article and row_anchor(found.change, old, new) == row:
+            return found
+    return None
+
+
+def _by_address(snap: Snapshot, pair: tuple[str, str], new: str, old: str) -> Located | None:
+    for side, address in (("new", new), ("old", old)):
+        for found in snap.changes.values():
+            comp = found.comparison
+            if (comp.old, comp.new) == pair and found.article and address in getattr(found.change, side):
+                return found
+    return None
