@@ -9,7 +9,17 @@ from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.kind import _arrow
 from lawdiff.report.html.law import _Clauses, _Page
-from lawdiff.report.html.markup import GENERATOR, Child, Markup, _footer, _section, document, h, scroll_box, span
+from lawdiff.report.html.markup import (
+    MADE_BY,
+    Child,
+    Markup,
+    _footer,
+    _section,
+    document,
+    h,
+    scroll_box,
+    span,
+)
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.html.pair import _edition_head, _heat_tag, pair_section, running_rows, sources_line
 from lawdiff.report.html.review import review_counts
@@ -175,7 +185,7 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
         rows.append(h("tr", None, cells))
     head, foot = running_rows(
         f"Article {a.number} · synopsis · " + "; ".join(sources_line(e, a.number) for e in a.editions),
-        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+        MADE_BY,
         len(a.editions),
     )
     table = h(

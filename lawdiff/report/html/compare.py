@@ -12,7 +12,7 @@ from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.counts import counts_list, significance_counts
 from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import GENERATOR, Child, Markup, _footer, document, h
+from lawdiff.report.html.markup import MADE_BY, Child, Markup, _footer, document, h, marks_legend
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _block_id, _PairContext, left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
@@ -39,11 +39,8 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         h(
             "p",
             {"class": "lead"},
-            f"Every clause of {old.name} beside its counterpart in {new.name}. Insertions are ",
-            h("ins", None, "underlined"),
-            ", deletions ",
-            h("del", None, "struck through"),
-            "; every change is labelled in words.",
+            f"Every clause of {old.name} beside its counterpart in {new.name}. ",
+            marks_legend(),
         ),
         counts_list(
             replace(comp, changes=tuple(changes)).counts(),
@@ -126,7 +123,7 @@ def _article_section(ctx: _PairContext, page: _Page, n: str, changes: list[Chang
             left_right(_article_name(n), old.name, new.name),
             running=(
                 f"{_article_name(n)} · {old.name} → {new.name} · {sources_line(old, n)}; {sources_line(new, n)}",
-                f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+                MADE_BY,
             ),
         ),
     )

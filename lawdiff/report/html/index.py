@@ -26,7 +26,7 @@ from lawdiff.report.html.counts import (
     counts_phrase,
     significance_counts,
 )
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, scroll_box
+from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, marks_legend, scroll_box
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.review import matrix_cell
 from lawdiff.report.site import REVIEW_FILE, Listed, Site, article_file, correlation_file, pair_id
@@ -42,12 +42,8 @@ def index_page(site: Site) -> str:
         h(
             "p",
             {"class": "lead"},
-            "The Dutch Laws of Duplicate Bridge, edition by edition: every article, aligned clause by clause. "
-            "Insertions are ",
-            h("ins", None, "underlined"),
-            ", deletions ",
-            h("del", None, "struck through"),
-            "; every change is labelled in words.",
+            "The Dutch Laws of Duplicate Bridge, edition by edition: every article, aligned clause by clause. ",
+            marks_legend(),
         ),
         _editions_section(site),
         _pairs_section(site),

@@ -53,6 +53,8 @@ Attrs = Mapping[str, str | bool | None]
 
 ASSETS = ("report.css", "report.js")
 GENERATOR = f"lawdiff {__version__}"
+# The line under a comparison (article page, pair section, compare page).
+MADE_BY = f"Made by {GENERATOR}: law text as read from the sources, never altered."
 
 # ---------------------------------------------------------------------------
 # Escaping
@@ -316,6 +318,12 @@ def document(title: str, root: str, body_class: str, *body: Child, inline: bool 
 
 # The first thing a keyboard reaches: past the navigation, to the page's own content.
 _SKIP = h("a", {"class": "skip", "href": "#top"}, "Skip to the content")
+
+
+def marks_legend() -> list[Child]:
+    """How insertions and deletions look, as a lead sentence says it (index and compare pages)."""
+    return ["Insertions are ", h("ins", None, "underlined"), ", deletions ", h("del", None, "struck through"),
+            "; every change is labelled in words."]  # fmt: skip
 
 
 def _footer(thresholds: Thresholds) -> Markup:

@@ -12,7 +12,7 @@ from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report.html.counts import _pct, counts_list, significance_counts
 from lawdiff.report.html.kind import kind_cell
 from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import GENERATOR, Child, Markup, _section, h
+from lawdiff.report.html.markup import MADE_BY, Child, Markup, _section, h
 from lawdiff.report.site import Annotation, Annotator, Site, anchor, correlation_file, pair_id
 
 
@@ -321,7 +321,7 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
     )
     running = (
         f"Article {number} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
-        f"Made by {GENERATOR}: law text as read from the sources, never altered.",
+        MADE_BY,
     )
     section = _section(
         pid,
