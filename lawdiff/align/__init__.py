@@ -30,7 +30,8 @@ never with a clause whose own text the text alignment kept apart from its own.
 Everything is symmetric, so that aligning B with A mirrors aligning A with B.
 
 Modules: ``thresholds``, ``records`` (units, links, alignments), ``space``
-(units and word vectors), ``aligner`` (the text phases), ``titles``.
+(units and word vectors), ``scoring`` (candidate pairs and their scores),
+``aligner`` (the text phases), ``titles``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,23 @@
-"""The text alignment: identity, pairs, pieces, gaps (see :mod:`lawdiff.align`)."""
+"""The text alignment: identity, pairs, pieces, gaps (see :mod:`lawdiff.align`).
+
+Which pairs are worth weighing and how much each weighs is :mod:`lawdiff.align.scoring`;
+this module decides, pass by pass, which of them to link.
+"""
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
-from lawdiff.align.space import _Space, _Vectors, units
+from lawdiff.align.scoring import _Scorer
+from lawdiff.align.space import units
 from lawdiff.align.thresholds import (
     ADJACENT_UNITS,
-    CANDIDATES_PER_UNIT,
     DEFAULT_THRESHOLDS,
-    FEW_TELLING_WORDS,
-    TELLING_UNITS_MAX,
-    TELLING_WORD_SHARE,
-    TELLING_WORDS,
-    VERBATIM_COSINE_FLOOR,
     VERBATIM_WORDS,
-    WIDER_SEARCH,
     Thresholds,
 )
 from lawdiff.align.titles import _align_titles
@@ -86,16 +83,14 @@ class _Aligner:
         self.closed_new = {j for _, news, _ in self.pins for j in news}
         self.forbidden = {(old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at}
         self.pinned_by: dict[tuple[int, int], str] = {}
-        self.space = _Space(old, new)
-        self.scores: dict[tuple[int, int], float] = {}
-        self.texts: dict[tuple[int, int], float] = {}
-        self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
+        self.scorer = _Scorer(old, new, t)
+        self.space = self.scorer.space
         # Matches: old index -> set of new indices, and back.
         self.o2n: dict[int, list[int]] = defaultdict(list)
         self.n2o: dict[int, list[int]] = defaultdict(list)
         self.method: dict[tuple[int, int], Method] = {}
 
-    # -- scores -------------------------------------------------------------
+    # -- identity -----------------------------------------------------------
 
     def identity(self) -> None:
         """Identity first: a text found once on each side, or a same-address pair
@@ -120,108 +115,8 @@ class _Aligner:
             j = new_by_addr.get(u.address)
             if j is None or i in self.o2n or j in self.n2o:
                 continue
-            self.score(i, j)
-            if self.texts[(i, j)] >= self.t.identity_min:
+            if self.scorer.text(i, j) >= self.t.identity_min:
                 self._link(i, j, Method.IDENTITY)
-
-    def candidates(self) -> list[tuple[int, int]]:
-        """Pairs worth scoring for the units identity left open: those sharing
-        a telling word, and those in the same article."""
-        space = self.space
-        limit = max(5, min(int(space.n * TELLING_WORD_SHARE), TELLING_UNITS_MAX))
-        pairs: set[tuple[int, int]] = set()
-        self._search(space.old_vec, space.new_vec, self.o2n, self.old, self.new, limit, pairs, flip=False)
-        self._search(space.new_vec, space.old_vec, self.n2o, self.new, self.old, limit, pairs, flip=True)
-        return sorted(pairs)
-
-    def _search(
-        self,
-        mine: _Vectors,
-        theirs: _Vectors,
-        matched: dict[int, list[int]],
-        my_units: list[Unit],
-        their_units: list[Unit],
-        limit: int,
-        pairs: set[tuple[int, int]],
-        flip: bool,
-    ) -> None:
-        df = self.space.df
-        wide = limit * WIDER_SEARCH
-        # Postings of the rarer words, with each unit's weight of the word
-        # (so that the units' whole vectors need not be made).
-        index: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        idf = self.space.idf
-        for k, tf in enumerate(theirs.tfs):
-            for w, c in tf.items():
-                if df[w] <= wide:
-                    index[w].append((k, idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w]))
-        by_article: dict[str, list[int]] = defaultdict(list)
-        for k, u in enumerate(their_units):
-            if u.article:
-                by_article[u.article].append(k)
-        for x in range(len(mine)):
-            if x in matched:
-                continue
-            vec = mine[x]
-            telling = heapq.nlargest(TELLING_WORDS, ((v, w) for w, v in vec.items() if df[w] <= limit))
-            if len(telling) < FEW_TELLING_WORDS:
-                # A short clause of common words: search by its rarest words
-                # among the commoner ones too, so that a moved one is found.
-                telling = heapq.nlargest(FEW_TELLING_WORDS * 2, ((v, w) for w, v in vec.items() if df[w] <= wide))
-            acc: dict[int, float] = defaultdict(float)
-            for v, w in telling:
-                for k, weight in index.get(w, ()):
-                    acc[k] += v * weight
-            # Ties go to the unit met first (postings are in document order).
-            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc, key=acc.__getitem__)
-            found = best + by_article.get(my_units[x].article, [])
-            pairs.update((k, x) if flip else (x, k) for k in found)
-
-    def score(self, i: int, j: int) -> float:
-        key = (i, j)
-        if key not in self.scores:
-            a, b = self.old[i], self.new[j]
-            text = self.space.cosine(i, j)
-            if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
-                # A clause that went whole into a longer one matches it,
-                # however much the other brings besides.
-                inside = max(
-                    self.space.old_in_new(i, [j]) if self.space.old_words[i] >= VERBATIM_WORDS else 0.0,
-                    self.space.new_in_old(j, [i]) if self.space.new_words[j] >= VERBATIM_WORDS else 0.0,
-                )
-                if inside >= self.t.verbatim_min:
-                    self.inside.add(key)
-                    text = max(text, inside)
-            s = text
-            if a.address == b.address:
-                s += self.t.address_bonus
-            if a.article and a.article == b.article:
-                s += self.t.article_bonus
-            if a.refs and b.refs:
-                s += self.t.reference_bonus * _overlap(a.refs, b.refs)
-            self.texts[key] = text
-            self.scores[key] = s
-        return self.scores[key]
-
-    def reasons(self, i: int, j: int) -> tuple[str, ...]:
-        a, b = self.old[i], self.new[j]
-        self.score(i, j)
-        out = [f"shared words {self.texts[(i, j)]:.2f}"]
-        if a.text == b.text:
-            out[0] = "same text"
-        elif self.method.get((i, j)) is Method.DECLARED:
-            out[0] = f"replaced at its address by an amendment, words agree {self.texts[(i, j)]:.2f}"
-        elif (i, j) in self.inside:
-            out[0] = f"one found inside the other {self.texts[(i, j)]:.2f}"
-        elif self.method.get((i, j)) is Method.IDENTITY:
-            out[0] = f"words agree {self.texts[(i, j)]:.2f}"
-        if a.address == b.address:
-            out.append("same address")
-        elif a.article and a.article == b.article:
-            out.append("same article")
-        if a.refs and b.refs and _overlap(a.refs, b.refs) > 0:
-            out.append(f"same references {_overlap(a.refs, b.refs):.2f}")
-        return tuple(out)
 
     def _link(self, i: int, j: int, method: Method) -> None:
         if (i, j) in self.forbidden:
@@ -241,7 +136,7 @@ class _Aligner:
                     self._link(i, j, Method.PINNED)
                     self.pinned_by[(i, j)] = by
         self.identity()
-        cands = self.candidates()
+        cands = self.scorer.candidates(self.o2n, self.n2o)
         self.verbatim_pieces(cands)
         self.pairs(cands)
         self.pieces(cands, adjacent=False)
@@ -284,8 +179,8 @@ class _Aligner:
     def pairs(self, cands: list[tuple[int, int]]) -> None:
         scored = []
         for i, j in cands:
-            s = self.score(i, j)
-            if s >= self.t.match_min and self.texts[(i, j)] >= self.t.text_min:
+            s = self.scorer.score(i, j)
+            if s >= self.t.match_min and self.scorer.texts[(i, j)] >= self.t.text_min:
                 scored.append((s, i, j))
         # Best first; ties broken by closeness in document order, symmetrically.
         scored.sort(
@@ -353,7 +248,7 @@ class _Aligner:
         after = cover(whole, [*current, piece])
         near = any(self._contiguous(piece, k, piece_side, piece_matches, whole) for k in current)
         lead_in = any(piece_side[k].parent == piece_side[piece].address for k in current)
-        if not current and self.score(i, j) >= self.t.match_min:
+        if not current and self.scorer.score(i, j) >= self.t.match_min:
             self._link(i, j, Method.PAIR)
         elif current and (
             (share >= self.t.piece_min and after - before >= self.t.gain_min)
@@ -421,8 +316,7 @@ class _Aligner:
         that share a single word."""
         if (i, j) in self.forbidden:
             return False
-        self.score(i, j)
-        return self.texts[(i, j)] >= self.t.gap_min
+        return self.scorer.text(i, j) >= self.t.gap_min
 
     def _order_pairs(self, gap_old: list[int], gap_new: list[int]) -> list[tuple[int, int]]:
         """Best in-order pairing (a small dynamic programme, like a diff)."""
@@ -430,13 +324,13 @@ class _Aligner:
         best = [[0.0] * (m + 1) for _ in range(n + 1)]
         for x in range(n - 1, -1, -1):
             for y in range(m - 1, -1, -1):
-                s = self.score(gap_old[x], gap_new[y])
+                s = self.scorer.score(gap_old[x], gap_new[y])
                 take = s + best[x + 1][y + 1] if self._gap_ok(gap_old[x], gap_new[y]) else -1.0
                 best[x][y] = max(take, best[x + 1][y], best[x][y + 1])
         out: list[tuple[int, int]] = []
         x = y = 0
         while x < n and y < m:
-            s = self.score(gap_old[x], gap_new[y])
+            s = self.scorer.score(gap_old[x], gap_new[y])
             ok = self._gap_ok(gap_old[x], gap_new[y])
             if ok and math.isclose(best[x][y], s + best[x + 1][y + 1]):
                 out.append((gap_old[x], gap_new[y]))
@@ -491,10 +385,10 @@ class _Aligner:
     def _group_link(self, olds: list[int], news: list[int]) -> Link:
         pairs = [(i, j) for i in olds for j in self.o2n.get(i, []) if j in news]
         methods = tuple(sorted({self.method[p] for p in pairs}, key=lambda m: m.value))
-        score = min(self.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
+        score = min(self.scorer.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
         reasons: list[str] = []
         for i, j in pairs:
-            r = self.reasons(i, j)
+            r = self.scorer.reasons(i, j, self.method.get((i, j)))
             tag = "" if len(pairs) == 1 else f"{self.old[i].address}->{self.new[j].address}: "
             how = self.method[(i, j)]
             plain = how in (Method.PAIR, Method.IDENTITY, Method.DECLARED)
@@ -517,8 +411,3 @@ class _Aligner:
         if len(news) == 1:
             return self.space.new_in_old(news[0], olds)
         return min(self.space.old_in_new(i, news) for i in olds)
-
-
-def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> float:
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0

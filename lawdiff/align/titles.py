@@ -7,77 +7,89 @@ from collections import defaultdict
 from lawdiff.align.records import Aspect, Corrections, Link, Method
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
-from lawdiff.model import Edition, Kind, article_of
+from lawdiff.model import Clause, Edition, Kind, article_of
+
+# A proposal: (score, old heading's index, new heading's index, reason in words).
+_Proposal = tuple[float, int, int, str]
 
 
 def _align_titles(
     old: Edition, new: Edition, text_links: list[Link], t: Thresholds, corrections: Corrections | None = None
 ) -> list[Link]:
-    # rapidfuzz is imported where it is used: reading a store or --help need not load it.
-    from rapidfuzz import fuzz, process
+    a_titled = titled(old)
+    dest, src = _text_flow(text_links)
+    heads = _NewHeadings(titled(new), src)
+    fixes = corrections or Corrections()
+    forbidden = {(f.old, f.new) for f in fixes.forbids}
+    pinned = _pinned(fixes, a_titled, heads.index)
+    proposals: list[_Proposal] = []
+    for x, a in enumerate(a_titled):
+        proposals.extend(_proposals(x, a, heads, dest, forbidden, t))
+    proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
+    used_a, used_b = _assign(proposals, pinned)
+    return _title_links(a_titled, heads.titled, used_a, used_b, pinned)
 
-    a_titled, b_titled = titled(old), titled(new)
-    # Where did each old address's text go?
+
+def _text_flow(text_links: list[Link]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Where each old address's text went, and where each new address's text came from."""
     dest: dict[str, set[str]] = {}
-    # And where did each new address's text come from?
     src: dict[str, set[str]] = {}
     for link in text_links:
         for o in link.old:
             dest.setdefault(o, set()).update(link.new)
         for n in link.new:
             src.setdefault(n, set()).update(link.old)
-    b_subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
-    b_src: dict[str, set[str]] = {
-        address: {o for addr in subtree for o in src.get(addr, ())} for address, subtree in b_subtree.items()
-    }
-    holders: dict[str, list[int]] = defaultdict(list)
-    for y, b in enumerate(b_titled):
-        for addr in b_subtree[b.address]:
-            holders[addr].append(y)
-    b_index = {b.address: y for y, b in enumerate(b_titled)}
-    by_level: dict[int, list[int]] = defaultdict(list)
-    for y, b in enumerate(b_titled):
-        by_level[_level(b.kind)].append(y)
-    # The titles of each level, made once (a search per heading goes through them in C); the
-    # headings inside articles also by article, since those are searched only where their
-    # article's text went (a search through every heading would grow with the square of the
-    # editions).
-    choices = {level: {y: b_titled[y].title for y in ys} for level, ys in by_level.items()}
-    by_article: dict[str, dict[int, str]] = defaultdict(dict)
-    for y in by_level.get(2, []):
-        by_article[article_of(b_titled[y].address)][y] = b_titled[y].title
-    fixes = corrections or Corrections()
-    forbidden = {(f.old, f.new) for f in fixes.forbids}
-    a_index = {a.address: x for x, a in enumerate(a_titled)}
-    pinned: dict[int, tuple[int, str]] = {}
-    for pin in fixes.pins:
-        if len(pin.old) == 1 and len(pin.new) == 1 and pin.old[0] in a_index and pin.new[0] in b_index:
-            pinned[a_index[pin.old[0]]] = (b_index[pin.new[0]], pin.by or "the committee")
-    proposals: list[tuple[float, int, int, str]] = []
-    for x, a in enumerate(a_titled):
-        a_dest: set[str] = set()
-        a_sub: set[str] = set()
-        for d in a.walk():
-            if d.text:
-                a_dest |= dest.get(d.address, set())
-                a_sub.add(d.address)
-        # Candidates: the same address, the headings above where the text
-        # went, and headings with a similar title (rapidfuzz, in C).
+    return dest, src
+
+
+class _NewHeadings:
+    """The new edition's headings, indexed for the search of an old heading's counterparts."""
+
+    def __init__(self, b_titled: list[Clause], src: dict[str, set[str]]) -> None:
+        self.titled = b_titled
+        self.subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
+        # Where the text below each heading came from.
+        self.src: dict[str, set[str]] = {
+            address: {o for addr in subtree for o in src.get(addr, ())} for address, subtree in self.subtree.items()
+        }
+        self.holders: dict[str, list[int]] = defaultdict(list)
+        for y, b in enumerate(b_titled):
+            for addr in self.subtree[b.address]:
+                self.holders[addr].append(y)
+        self.index = {b.address: y for y, b in enumerate(b_titled)}
+        by_level: dict[int, list[int]] = defaultdict(list)
+        for y, b in enumerate(b_titled):
+            by_level[_level(b.kind)].append(y)
+        # The titles of each level, made once (a search per heading goes through them in C); the
+        # headings inside articles also by article, since those are searched only where their
+        # article's text went (a search through every heading would grow with the square of the
+        # editions).
+        self.choices = {level: {y: b_titled[y].title for y in ys} for level, ys in by_level.items()}
+        self.by_article: dict[str, dict[int, str]] = defaultdict(dict)
+        for y in by_level.get(2, []):
+            self.by_article[article_of(b_titled[y].address)][y] = b_titled[y].title
+
+    def candidates(self, a: Clause, a_dest: set[str], t: Thresholds) -> set[int]:
+        """The same address, the headings above where the text of ``a`` went,
+        and headings with a similar title (rapidfuzz, in C)."""
+        # rapidfuzz is imported where it is used: reading a store or --help need not load it.
+        from rapidfuzz import fuzz, process
+
         cands: set[int] = set()
-        if a.address in b_index:
-            cands.add(b_index[a.address])
+        if a.address in self.index:
+            cands.add(self.index[a.address])
         for addr in a_dest:
-            cands.update(holders.get(addr, ()))
-        same_place = b_index.get(a.address)
-        if same_place is None or b_titled[same_place].title != a.title:
+            cands.update(self.holders.get(addr, ()))
+        same_place = self.index.get(a.address)
+        if same_place is None or self.titled[same_place].title != a.title:
             # A heading kept as it was at its address needs no search by title
             # (the search costs a comparison with every heading of its level).
             level = _level(a.kind)
             if level == 2:
                 arts = {article_of(a.address)} | {article_of(d) for d in a_dest}
-                pool = {y: title for art in sorted(arts) for y, title in by_article.get(art, {}).items()}
+                pool = {y: title for art in sorted(arts) for y, title in self.by_article.get(art, {}).items()}
             else:
-                pool = choices.get(level, {})
+                pool = self.choices.get(level, {})
             for _, _, y in process.extract(
                 a.title,
                 pool,
@@ -86,25 +98,62 @@ def _align_titles(
                 limit=5,
             ):
                 cands.add(int(y))
-        for y in sorted(cands):
-            b = b_titled[y]
-            if _level(a.kind) != _level(b.kind) or (a.address, b.address) in forbidden:
-                continue
-            if a.text and b.text and b.address not in dest.get(a.address, ()):
-                # Both headings head own texts that the text alignment did
-                # not pair: a heading goes with its text, so a number reused
-                # for a new subject (2007 23, 2017 23) is no retitling.
-                continue
-            tsim = fuzz.ratio(a.title, b.title) / 100
-            sub = _shared_text(a_dest, b_subtree[b.address], b_src[b.address], a_sub)
-            same = a.address == b.address
-            if not (same or sub > 0 or tsim >= t.title_min):
-                continue
-            s = tsim * 0.5 + sub + (t.address_bonus if same else 0.0)
-            why = f"title {tsim:.2f}, shared text below {sub:.2f}" + (", same address" if same else "")
-            if s >= t.title_min * 0.5:
-                proposals.append((s, x, y, why))
-    proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
+        return cands
+
+
+def _pinned(fixes: Corrections, a_titled: list[Clause], b_index: dict[str, int]) -> dict[int, tuple[int, str]]:
+    """The committee's one-to-one pins between headings: old index -> (new index, who)."""
+    a_index = {a.address: x for x, a in enumerate(a_titled)}
+    pinned: dict[int, tuple[int, str]] = {}
+    for pin in fixes.pins:
+        if len(pin.old) == 1 and len(pin.new) == 1 and pin.old[0] in a_index and pin.new[0] in b_index:
+            pinned[a_index[pin.old[0]]] = (b_index[pin.new[0]], pin.by or "the committee")
+    return pinned
+
+
+def _proposals(
+    x: int,
+    a: Clause,
+    heads: _NewHeadings,
+    dest: dict[str, set[str]],
+    forbidden: set[tuple[str, str]],
+    t: Thresholds,
+) -> list[_Proposal]:
+    """The new headings old heading ``a`` (index ``x``) may pair with, scored."""
+    from rapidfuzz import fuzz
+
+    a_dest: set[str] = set()
+    a_sub: set[str] = set()
+    for d in a.walk():
+        if d.text:
+            a_dest |= dest.get(d.address, set())
+            a_sub.add(d.address)
+    out: list[_Proposal] = []
+    for y in sorted(heads.candidates(a, a_dest, t)):
+        b = heads.titled[y]
+        if _level(a.kind) != _level(b.kind) or (a.address, b.address) in forbidden:
+            continue
+        if a.text and b.text and b.address not in dest.get(a.address, ()):
+            # Both headings head own texts that the text alignment did
+            # not pair: a heading goes with its text, so a number reused
+            # for a new subject (2007 23, 2017 23) is no retitling.
+            continue
+        tsim = fuzz.ratio(a.title, b.title) / 100
+        sub = _shared_text(a_dest, heads.subtree[b.address], heads.src[b.address], a_sub)
+        same = a.address == b.address
+        if not (same or sub > 0 or tsim >= t.title_min):
+            continue
+        s = tsim * 0.5 + sub + (t.address_bonus if same else 0.0)
+        why = f"title {tsim:.2f}, shared text below {sub:.2f}" + (", same address" if same else "")
+        if s >= t.title_min * 0.5:
+            out.append((s, x, y, why))
+    return out
+
+
+def _assign(
+    proposals: list[_Proposal], pinned: dict[int, tuple[int, str]]
+) -> tuple[dict[int, tuple[int, float, str]], set[int]]:
+    """Pins first, then the proposals best first, each heading used once."""
     used_a: dict[int, tuple[int, float, str]] = {x: (y, 1.0, f"set by hand by {by}") for x, (y, by) in pinned.items()}
     used_b: set[int] = {y for y, _ in pinned.values()}
     for s, x, y, why in proposals:
@@ -112,6 +161,17 @@ def _align_titles(
             continue
         used_a[x] = (y, s, why)
         used_b.add(y)
+    return used_a, used_b
+
+
+def _title_links(
+    a_titled: list[Clause],
+    b_titled: list[Clause],
+    used_a: dict[int, tuple[int, float, str]],
+    used_b: set[int],
+    pinned: dict[int, tuple[int, str]],
+) -> list[Link]:
+    """One link per old heading in document order, then the new headings left alone."""
     out: list[Link] = []
     for x, a in enumerate(a_titled):
         if x in used_a:

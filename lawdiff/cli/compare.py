@@ -20,7 +20,11 @@ from lawdiff.cli.options import (
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
+    from lawdiff.corpus import Corpus
+    from lawdiff.diff.records import Change, Comparison
+    from lawdiff.model import Edition
     from lawdiff.report.text import Style
+    from lawdiff.review.view import ReviewView
 
 
 @click.command()
@@ -67,10 +71,9 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
-    from lawdiff.cli.options import review_of, word_comments
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
-    from lawdiff.report import jsonout, text
+    from lawdiff.report import text
 
     corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
@@ -79,31 +82,56 @@ def compare(
         click.echo(
             f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition", err=True
         )
-    store = inputs.store()
-    try:
-        comp = inputs.study(corpus, (old_edition, new_edition), overrides, store).compare(old_edition, new_edition)
-        view = review_of(store, [comp], (old_edition, new_edition))
-    finally:
-        if store is not None:
-            store.close()
+    comp, view = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
-    rendered: str | bytes
-    if fmt == "json":
-        rendered = jsonout.comparison(comp, changes, view, (old_edition, new_edition))
-    elif fmt == "docx":
-        from lawdiff.report.docx import docx
-
-        rendered = docx(comp, changes, old_edition, new_edition, word_comments(view, changes))
-    elif fmt == "html":
-        from lawdiff.report import html as html_report
-
-        rendered = html_report.comparison(comp, changes, corpus.edition(old), corpus.edition(new))
+    if fmt == "text":
+        emit(text.comparison(comp, changes, show_all, style if output is None else text.plain, verbose, view), output)
     else:
-        rendered = text.comparison(comp, changes, show_all, style if output is None else text.plain, verbose, view)
-    emit(rendered, output)
+        emit(_rendered_comparison(fmt, comp, changes, view, old_edition, new_edition), output)
     # What the counts count: a clause only one corpus holds is no difference.
     if exit_code and any(ch.is_difference and ch.counterpart_in_corpus for ch in changes):
         sys.exit(1)
+
+
+def _compare_pair(
+    inputs: Inputs,
+    corpus: Corpus,
+    old: Edition,
+    new: Edition,
+    overrides: dict[str, float],
+    with_review: bool,
+) -> tuple[Comparison, ReviewView | None]:
+    """The comparison of one pair under the review store's corrections, and
+    (``with_review``) the store's decisions on it."""
+    from lawdiff.cli.options import review_of
+
+    store = inputs.store()
+    try:
+        comp = inputs.study(corpus, (old, new), overrides, store).compare(old, new)
+        view = review_of(store, [comp], (old, new)) if with_review else None
+    finally:
+        if store is not None:
+            store.close()
+    return comp, view
+
+
+def _rendered_comparison(
+    fmt: str, comp: Comparison, changes: list[Change], view: ReviewView | None, old: Edition, new: Edition
+) -> str | bytes:
+    """A comparison as JSON, as a Word redline or as an HTML page (the text output
+    takes the terminal's options, so ``compare`` renders it itself)."""
+    if fmt == "json":
+        from lawdiff.report import jsonout
+
+        return jsonout.comparison(comp, changes, view, (old, new))
+    if fmt == "docx":
+        from lawdiff.cli.options import word_comments
+        from lawdiff.report.docx import docx
+
+        return docx(comp, changes, old, new, word_comments(view, changes))
+    from lawdiff.report import html as html_report
+
+    return html_report.comparison(comp, changes, old, new)
 
 
 @click.command()
@@ -184,12 +212,7 @@ def correlate(
     corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
     wanted = scopes(articles, (old_edition, new_edition))
-    store = inputs.store()
-    try:
-        comp = inputs.study(corpus, (old_edition, new_edition), overrides, store).compare(old_edition, new_edition)
-    finally:
-        if store is not None:
-            store.close()
+    comp, _ = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=False)
     rows = table.rows(comp, [ch for ch in comp.changes if within(ch, wanted)])
     if fmt == "csv":
         rendered = render.as_csv(rows, by)

@@ -333,25 +333,50 @@ def synopsis(
     editions: tuple[Edition, ...],
     pairs: list[PairView],
 ) -> tuple[SynopsisRow, ...]:
-    parent: dict[Node, Node] = {}
+    lines = _Lines()
+    position = _own_nodes(number, editions, lines)
+    _join_changes(pairs, lines, position)
+    # Only once every pair is joined are the lines final.
+    step_changes = _changes_by_line(pairs, lines)
+    groups = lines.groups(position)
+    names = [e.name for e in editions]
+    return tuple(_row(r, groups[r], names, position, step_changes) for r in _line_order(groups, names, position))
 
-    def find(x: Node) -> Node:
+
+class _Lines:
+    """The synopsis lines as they are joined: a union-find over the nodes."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Node, Node] = {}
+
+    def find(self, x: Node) -> Node:
+        parent = self.parent
         parent.setdefault(x, x)
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    def union(a: Node, b: Node) -> None:
-        ra, rb = find(a), find(b)
+    def union(self, a: Node, b: Node) -> None:
+        ra, rb = self.find(a), self.find(b)
         if ra != rb:
             # The older node roots the set, so that the result does not
             # depend on the order of the unions.
             if (ra.edition, ra.address, ra.part.value) > (rb.edition, rb.address, rb.part.value):
                 ra, rb = rb, ra
-            parent[rb] = ra
+            self.parent[rb] = ra
 
-    # Every title and every own text of the article in every edition.
+    def groups(self, position: dict[Node, tuple[int, int]]) -> dict[Node, list[Node]]:
+        """Each line's root -> its nodes, by edition and document order."""
+        groups: dict[Node, list[Node]] = {}
+        for node in sorted(self.parent, key=lambda x: (x.edition, position.get(x, (0, 0)), x.address, x.part.value)):
+            groups.setdefault(self.find(node), []).append(node)
+        return groups
+
+
+def _own_nodes(number: str, editions: tuple[Edition, ...], lines: _Lines) -> dict[Node, tuple[int, int]]:
+    """Every title and every own text of the article in every edition, each a line
+    of its own to start with, with its place in its edition."""
     position: dict[Node, tuple[int, int]] = {}
     for e in editions:
         art = e.find(number)
@@ -362,34 +387,42 @@ def synopsis(
             parts = ([_part(c.address, True)] if c.title else []) + ([Part.BODY] if c.text else [])
             for part in sorted(set(parts), key=lambda x: x is not Part.HEAD):
                 node = Node(e.name, c.address, part)
-                find(node)
+                lines.find(node)
                 position[node] = (base[c.address], 0 if part is Part.HEAD else 1)
-    step_changes: dict[tuple[str, str], list[Change]] = {}
+    return position
+
+
+def _join_changes(pairs: list[PairView], lines: _Lines, position: dict[Node, tuple[int, int]]) -> None:
+    """Join into one line the nodes each change of each pair joins."""
     for pv in pairs:
         base_old, base_new = pv.old.positions(), pv.new.positions()
         for ch in pv.changes:
             for nodes in _change_nodes(ch, pv.old.name, pv.new.name):
                 for node in nodes:
-                    find(node)
+                    lines.find(node)
                     if node not in position:
                         # A clause of another article (a move): placed by
                         # its own edition's order.
                         where = base_old if node.edition == pv.old.name else base_new
                         position[node] = (where.get(node.address, 0), 0 if node.part is Part.HEAD else 1)
                 for a, b in itertools.pairwise(nodes):
-                    union(a, b)
-    # Only once every pair is joined are the lines final.
+                    lines.union(a, b)
+
+
+def _changes_by_line(pairs: list[PairView], lines: _Lines) -> dict[tuple[str, str], list[Change]]:
+    """(new edition, line's key) -> the changes of that step on that line."""
+    step_changes: dict[tuple[str, str], list[Change]] = {}
     for pv in pairs:
         for ch in pv.changes:
             for nodes in _change_nodes(ch, pv.old.name, pv.new.name):
                 if nodes:
-                    step_changes.setdefault((pv.new.name, _key(find(nodes[0]))), []).append(ch)
-    groups: dict[Node, list[Node]] = {}
-    for node in sorted(parent, key=lambda x: (x.edition, position.get(x, (0, 0)), x.address, x.part.value)):
-        groups.setdefault(find(node), []).append(node)
-    names = [e.name for e in editions]
-    # Line order: the newest edition's order, then the lines that end
-    # earlier, each after the line it followed in its own edition.
+                    step_changes.setdefault((pv.new.name, _key(lines.find(nodes[0]))), []).append(ch)
+    return step_changes
+
+
+def _line_order(groups: dict[Node, list[Node]], names: list[str], position: dict[Node, tuple[int, int]]) -> list[Node]:
+    """Line order: the newest edition's order, then the lines that end
+    earlier, each after the line it followed in its own edition."""
     order: list[Node] = []
     for name in reversed(names):
         present = sorted(
@@ -408,28 +441,33 @@ def synopsis(
                 idx = min(later) if later else len(order)
             order.insert(idx, r)
             last = r
-    rows: list[SynopsisRow] = []
-    for r in order:
-        nodes = groups[r]
-        cells = tuple(
-            tuple(sorted((x for x in nodes if x.edition == name), key=lambda x: position[x])) for name in names
-        )
-        steps: list[tuple[str, ...]] = []
-        for i, name in enumerate(names):
-            if i == 0:
-                steps.append(())
-                continue
-            chs = step_changes.get((name, _key(r)), [])
-            if chs:
-                steps.append(_step_words(chs))
-            elif cells[i] and not cells[i - 1]:
-                steps.append(("added",))
-            elif cells[i - 1] and not cells[i]:
-                steps.append(("removed",))
-            else:
-                steps.append(())
-        rows.append(SynopsisRow(cells, tuple(steps)))
-    return tuple(rows)
+    return order
+
+
+def _row(
+    r: Node,
+    nodes: list[Node],
+    names: list[str],
+    position: dict[Node, tuple[int, int]],
+    step_changes: dict[tuple[str, str], list[Change]],
+) -> SynopsisRow:
+    """One line (root ``r``): its nodes per edition, and the words for each step."""
+    cells = tuple(tuple(sorted((x for x in nodes if x.edition == name), key=lambda x: position[x])) for name in names)
+    steps: list[tuple[str, ...]] = []
+    for i, name in enumerate(names):
+        if i == 0:
+            steps.append(())
+            continue
+        chs = step_changes.get((name, _key(r)), [])
+        if chs:
+            steps.append(_step_words(chs))
+        elif cells[i] and not cells[i - 1]:
+            steps.append(("added",))
+        elif cells[i - 1] and not cells[i]:
+            steps.append(("removed",))
+        else:
+            steps.append(())
+    return SynopsisRow(cells, tuple(steps))
 
 
 def _key(node: Node) -> str:

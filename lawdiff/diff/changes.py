@@ -153,34 +153,14 @@ def _change(
     old_title = olds[0].title if with_title and len(olds) == 1 else ""
     new_title = news[0].title if with_title and len(news) == 1 else ""
     title_changed = with_title and bool(olds) and bool(news) and old_title != new_title
-    if not link.old:
-        kind = ChangeKind.ADDED
-    elif not link.new:
-        kind = ChangeKind.REMOVED
-    elif len(link.old) == 1 and len(link.new) > 1:
-        kind = ChangeKind.SPLIT
-    elif len(link.old) > 1 and len(link.new) == 1:
-        kind = ChangeKind.MERGED
-    elif len(link.old) > 1:
-        kind = ChangeKind.SPLIT if len(link.new) >= len(link.old) else ChangeKind.MERGED
-    elif old_text == new_text and not title_changed:
-        kind = ChangeKind.UNCHANGED
-    else:
-        kind = ChangeKind.MODIFIED
+    kind = _kind(link, old_text == new_text and not title_changed)
     both = bool(link.old) and bool(link.new)
     renumbered = both and set(link.old) != set(link.new)
     old_arts = {article_of(a) for a in link.old}
     new_arts = {article_of(a) for a in link.new}
     moved = both and old_arts != new_arts
     similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text)
-    editorial = both and (
-        (
-            old_text != new_text
-            and editorial_only(old_text, new_text)
-            and (not title_changed or canonical(old_title) == canonical(new_title))
-        )
-        or (old_text == new_text and title_changed and editorial_only(old_title, new_title))
-    )
+    editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]
     if link.old and not link.new:
@@ -214,6 +194,31 @@ def _change(
         pinned_by=link.pinned_by,
         id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
     )
+
+
+def _kind(link: Link, same: bool) -> ChangeKind:
+    """The kind of a change, from the shape of its link (``same``: the one-to-one
+    pair keeps its text and its title)."""
+    if not link.old:
+        return ChangeKind.ADDED
+    if not link.new:
+        return ChangeKind.REMOVED
+    if len(link.old) == 1 and len(link.new) > 1:
+        return ChangeKind.SPLIT
+    if len(link.old) > 1 and len(link.new) == 1:
+        return ChangeKind.MERGED
+    if len(link.old) > 1:
+        return ChangeKind.SPLIT if len(link.new) >= len(link.old) else ChangeKind.MERGED
+    return ChangeKind.UNCHANGED if same else ChangeKind.MODIFIED
+
+
+def _editorial(old_text: str, new_text: str, old_title: str, new_title: str, title_changed: bool) -> bool:
+    """Whether what changed (the text, the folded title, or both) changed only editorially."""
+    return (
+        old_text != new_text
+        and editorial_only(old_text, new_text)
+        and (not title_changed or canonical(old_title) == canonical(new_title))
+    ) or (old_text == new_text and title_changed and editorial_only(old_title, new_title))
 
 
 def _references(

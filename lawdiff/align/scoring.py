@@ -1,0 +1,150 @@
+"""What the text phases weigh: candidate pairs and their scores (see :mod:`lawdiff.align`).
+
+The assignment passes (:mod:`lawdiff.align.aligner`) decide which pairs to
+link; this module only says which pairs are worth looking at and how well two
+units agree, and keeps the scores so that each pair is weighed once.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import defaultdict
+
+from lawdiff.align.records import Method, Unit
+from lawdiff.align.space import _Space, _Vectors
+from lawdiff.align.thresholds import (
+    CANDIDATES_PER_UNIT,
+    FEW_TELLING_WORDS,
+    TELLING_UNITS_MAX,
+    TELLING_WORD_SHARE,
+    TELLING_WORDS,
+    VERBATIM_COSINE_FLOOR,
+    VERBATIM_WORDS,
+    WIDER_SEARCH,
+    Thresholds,
+)
+
+
+class _Scorer:
+    """Candidate pairs and scores of two editions' units, computed once per pair."""
+
+    def __init__(self, old: list[Unit], new: list[Unit], t: Thresholds) -> None:
+        self.old = old
+        self.new = new
+        self.t = t
+        self.space = _Space(old, new)
+        self.scores: dict[tuple[int, int], float] = {}
+        self.texts: dict[tuple[int, int], float] = {}
+        self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
+
+    def candidates(self, o2n: dict[int, list[int]], n2o: dict[int, list[int]]) -> list[tuple[int, int]]:
+        """Pairs worth scoring for the units identity left open (those not in
+        ``o2n`` and ``n2o``): those sharing a telling word, and those in the
+        same article."""
+        space = self.space
+        limit = max(5, min(int(space.n * TELLING_WORD_SHARE), TELLING_UNITS_MAX))
+        pairs: set[tuple[int, int]] = set()
+        self._search(space.old_vec, space.new_vec, o2n, self.old, self.new, limit, pairs, flip=False)
+        self._search(space.new_vec, space.old_vec, n2o, self.new, self.old, limit, pairs, flip=True)
+        return sorted(pairs)
+
+    def _search(
+        self,
+        mine: _Vectors,
+        theirs: _Vectors,
+        matched: dict[int, list[int]],
+        my_units: list[Unit],
+        their_units: list[Unit],
+        limit: int,
+        pairs: set[tuple[int, int]],
+        flip: bool,
+    ) -> None:
+        df = self.space.df
+        wide = limit * WIDER_SEARCH
+        # Postings of the rarer words, with each unit's weight of the word
+        # (so that the units' whole vectors need not be made).
+        index: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        idf = self.space.idf
+        for k, tf in enumerate(theirs.tfs):
+            for w, c in tf.items():
+                if df[w] <= wide:
+                    index[w].append((k, idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w]))
+        by_article: dict[str, list[int]] = defaultdict(list)
+        for k, u in enumerate(their_units):
+            if u.article:
+                by_article[u.article].append(k)
+        for x in range(len(mine)):
+            if x in matched:
+                continue
+            vec = mine[x]
+            telling = heapq.nlargest(TELLING_WORDS, ((v, w) for w, v in vec.items() if df[w] <= limit))
+            if len(telling) < FEW_TELLING_WORDS:
+                # A short clause of common words: search by its rarest words
+                # among the commoner ones too, so that a moved one is found.
+                telling = heapq.nlargest(FEW_TELLING_WORDS * 2, ((v, w) for w, v in vec.items() if df[w] <= wide))
+            acc: dict[int, float] = defaultdict(float)
+            for v, w in telling:
+                for k, weight in index.get(w, ()):
+                    acc[k] += v * weight
+            # Ties go to the unit met first (postings are in document order).
+            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc, key=acc.__getitem__)
+            found = best + by_article.get(my_units[x].article, [])
+            pairs.update((k, x) if flip else (x, k) for k in found)
+
+    def score(self, i: int, j: int) -> float:
+        key = (i, j)
+        if key not in self.scores:
+            a, b = self.old[i], self.new[j]
+            text = self.space.cosine(i, j)
+            if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
+                # A clause that went whole into a longer one matches it,
+                # however much the other brings besides.
+                inside = max(
+                    self.space.old_in_new(i, [j]) if self.space.old_words[i] >= VERBATIM_WORDS else 0.0,
+                    self.space.new_in_old(j, [i]) if self.space.new_words[j] >= VERBATIM_WORDS else 0.0,
+                )
+                if inside >= self.t.verbatim_min:
+                    self.inside.add(key)
+                    text = max(text, inside)
+            s = text
+            if a.address == b.address:
+                s += self.t.address_bonus
+            if a.article and a.article == b.article:
+                s += self.t.article_bonus
+            if a.refs and b.refs:
+                s += self.t.reference_bonus * _overlap(a.refs, b.refs)
+            self.texts[key] = text
+            self.scores[key] = s
+        return self.scores[key]
+
+    def text(self, i: int, j: int) -> float:
+        """The words' part of the score of a pair, without the structural bonuses."""
+        self.score(i, j)
+        return self.texts[(i, j)]
+
+    def reasons(self, i: int, j: int, method: Method | None) -> tuple[str, ...]:
+        """Why a pair linked by ``method`` goes together, in words."""
+        a, b = self.old[i], self.new[j]
+        self.score(i, j)
+        out = [f"shared words {self.texts[(i, j)]:.2f}"]
+        if a.text == b.text:
+            out[0] = "same text"
+        elif method is Method.DECLARED:
+            out[0] = f"replaced at its address by an amendment, words agree {self.texts[(i, j)]:.2f}"
+        elif (i, j) in self.inside:
+            out[0] = f"one found inside the other {self.texts[(i, j)]:.2f}"
+        elif method is Method.IDENTITY:
+            out[0] = f"words agree {self.texts[(i, j)]:.2f}"
+        if a.address == b.address:
+            out.append("same address")
+        elif a.article and a.article == b.article:
+            out.append("same article")
+        if a.refs and b.refs and _overlap(a.refs, b.refs) > 0:
+            out.append(f"same references {_overlap(a.refs, b.refs):.2f}")
+        return tuple(out)
+
+
+def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
