@@ -9,7 +9,9 @@ naming the file (:mod:`lawdiff.review.sqlite_errors`).
 from __future__ import annotations
 
 import json
+import operator
 import sqlite3
+import threading
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ from lawdiff.review.sqlite_errors import sqlite_errors
 
 # A status by its stored value: a dict lookup, where calling the enum costs a Python call per row.
 _STATUS = {s.value: s for s in Status}
+# The order decisions and comments are listed in: oldest first.
+_ORDER = operator.attrgetter("created", "id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +56,37 @@ class StoreReader:
         self._conn = conn
         self.path = path
         self.timeout = timeout
+        self._ahead: _ReadAhead | None = None
 
     def close(self) -> None:
+        if self._ahead is not None:
+            self._ahead.thread.join()
+            self._ahead = None
         self._conn.close()
+
+    def read_ahead(self) -> None:
+        """Start reading every decision and comment in a thread; the next :meth:`decisions` and
+        :meth:`comments` (all of them, deleted comments left out) take what it read.
+
+        For the commands that only read the store (``report``, ``compare``, ``review list``): they
+        open it first and compare meanwhile, so that a large store's records are made while the
+        processor would otherwise wait for the comparisons.  Each read is taken once.
+        """
+        if self._ahead is None:
+            self._ahead = _ReadAhead(self)
+
+    def _taken(self, what: str) -> list[Any] | None:
+        """What the read-ahead read of ``what`` (raising what it raised), or None without one."""
+        ahead = self._ahead
+        if ahead is None or what not in ahead.wanted:
+            return None
+        ahead.wanted.discard(what)
+        ahead.thread.join()
+        if ahead.error is not None:
+            error, ahead.error = ahead.error, None
+            ahead.wanted.clear()
+            raise error
+        return ahead.results.pop(what)
 
     def __enter__(self) -> Self:
         return self
@@ -76,7 +108,9 @@ class StoreReader:
 
     def decisions(self, pairs: Collection[tuple[str, str]] | None = None) -> list[Decision]:
         """All decisions (or those of the pairs named), oldest first: one query."""
-        out = self._decisions("ORDER BY created, id")
+        ahead = self._taken("decisions")
+        # Put in order here: SQLite would sort whole rows, texts and all, for want of an index.
+        out = ahead if ahead is not None else sorted(self._decisions(""), key=_ORDER)
         if pairs is not None:
             wanted = set(pairs)
             out = [d for d in out if d.pair in wanted]
@@ -113,13 +147,20 @@ class StoreReader:
 
     def comments(self, include_deleted: bool = False) -> list[Comment]:
         """All comments, oldest first (deleted ones only when asked): one query."""
+        if not include_deleted:
+            ahead = self._taken("comments")
+            if ahead is not None:
+                return ahead
+        return self._comments(include_deleted)
+
+    def _comments(self, include_deleted: bool) -> list[Comment]:
         where = "" if include_deleted else "WHERE deleted = 0"
         cols = rows.COLUMNS["comments"]
         with self._guard():
-            found = self._conn.execute(
-                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments {where} ORDER BY created, id"
-            )
-            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+            found = self._conn.execute(f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments {where}")
+            out = [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+        out.sort(key=_ORDER)
+        return out
 
     def thread(self, decision: str) -> list[Comment]:
         """One decision's comments, oldest first (not deleted): what one row shows."""
@@ -281,3 +322,21 @@ class StoreReader:
             }
             for e in self.log()
         ]
+
+
+class _ReadAhead:
+    """A thread reading every decision and comment of a store (see :meth:`StoreReader.read_ahead`)."""
+
+    def __init__(self, reader: StoreReader) -> None:
+        self.wanted = {"decisions", "comments"}
+        self.results: dict[str, list[Any]] = {}
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(reader,), name="lawdiff-read-ahead", daemon=True)
+        self.thread.start()
+
+    def _run(self, reader: StoreReader) -> None:
+        try:
+            self.results["decisions"] = sorted(reader._decisions(""), key=_ORDER)
+            self.results["comments"] = reader._comments(include_deleted=False)
+        except BaseException as error:  # raised again where the records are taken
+            self.error = error
