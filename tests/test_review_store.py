@@ -161,51 +161,6 @@ def test_a_corrupt_store_is_named(path: Path) -> None:
     assert exc.value.file == str(path)
 
 
-def test_a_corrupt_store_read_ahead_is_named_where_its_records_are_taken(path: Path) -> None:
-    with open_for_writing(path) as s:
-        for n in range(200):
-            s.set_status(tgt(n), Status.ACCEPTED, "Anne", comment="x" * 200)
-    data = bytearray(path.read_bytes())
-    data[8192:40960] = b"\xff" * (40960 - 8192)
-    path.write_bytes(bytes(data))
-    with pytest.raises(InputError, match="corrupt") as exc, open_for_reading(path) as s:
-        s.read_ahead()
-        s.decisions()
-        s.comments()
-    assert exc.value.file == str(path)
-
-
-def test_the_read_ahead_gives_what_a_read_gives_and_only_once(path: Path) -> None:
-    with open_for_writing(path) as s:
-        s.clock = Clock()
-        for n in (3, 1, 2):
-            s.set_status(tgt(n), Status.QUERY, "Anne", comment=f"over {n}")
-        s.add_comment(tgt(1), "a second word", "Bert")
-        gone = s.add_comment(tgt(2), "withdrawn", "Bert")
-        s.delete_comment(gone.id, "Bert")
-    with open_for_reading(path) as plain:
-        decisions, comments = plain.decisions(), plain.comments()
-    assert [d.id[-1] for d in decisions] == ["3", "1", "2"]  # oldest first
-    assert len(comments) == 4
-    with open_for_reading(path) as s:
-        s.read_ahead()
-        assert s.decisions() == decisions
-        assert s.comments() == comments
-        assert len(s.comments(include_deleted=True)) == 5  # not what the read-ahead read
-        with open_for_writing(path) as w:
-            w.set_status(tgt(4), Status.ACCEPTED, "Anne")
-        assert len(s.decisions()) == 4  # the read-ahead was taken: this read is a new one
-
-
-def test_closing_a_store_waits_for_its_read_ahead(path: Path) -> None:
-    with open_for_writing(path) as s:
-        s.set_status(tgt(), Status.ACCEPTED, "Anne")
-    s = open_for_reading(path)
-    s.read_ahead()
-    s.close()  # never taken: the thread is waited for, not left reading a closed connection
-    assert s._ahead is None
-
-
 def test_a_store_locked_beyond_the_timeout_is_an_error_not_a_hang(path: Path) -> None:
     open_for_writing(path).close()
     holder = sqlite3.connect(path, isolation_level=None)

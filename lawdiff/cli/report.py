@@ -96,11 +96,9 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     for line in recover_leftovers(output):
         click.echo(f"lawdiff: {line}", err=True)
     kept = kept_files(output)
+    corpus = inputs.load()
     store = inputs.store()
-    if store is not None:
-        store.read_ahead()  # its decisions and comments read while the corpus is read and compared
     try:
-        corpus = inputs.load()
         study = inputs.study(corpus, corpus.select(editions), overrides, store)
         view = _review(store, study)
         with _Progress("Writing the report") as progress:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import operator
 import sqlite3
-import threading
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -56,37 +55,9 @@ class StoreReader:
         self._conn = conn
         self.path = path
         self.timeout = timeout
-        self._ahead: _ReadAhead | None = None
 
     def close(self) -> None:
-        if self._ahead is not None:
-            self._ahead.thread.join()
-            self._ahead = None
         self._conn.close()
-
-    def read_ahead(self) -> None:
-        """Start reading every decision and comment in a thread; the next :meth:`decisions` and
-        :meth:`comments` (all of them, deleted comments left out) take what it read.
-
-        For the commands that only read the store (``report``, ``compare``, ``review list``): they
-        open it first and compare meanwhile, so that a large store's records are made while the
-        processor would otherwise wait for the comparisons.  Each read is taken once.
-        """
-        if self._ahead is None:
-            self._ahead = _ReadAhead(self)
-
-    def _taken(self, what: str) -> list[Any] | None:
-        """What the read-ahead read of ``what`` (raising what it raised), or None without one."""
-        ahead = self._ahead
-        if ahead is None or what not in ahead.wanted:
-            return None
-        ahead.wanted.discard(what)
-        ahead.thread.join()
-        if ahead.error is not None:
-            error, ahead.error = ahead.error, None
-            ahead.wanted.clear()
-            raise error
-        return ahead.results.pop(what)
 
     def __enter__(self) -> Self:
         return self
@@ -108,9 +79,8 @@ class StoreReader:
 
     def decisions(self, pairs: Collection[tuple[str, str]] | None = None) -> list[Decision]:
         """All decisions (or those of the pairs named), oldest first: one query."""
-        ahead = self._taken("decisions")
         # Put in order here: SQLite would sort whole rows, texts and all, for want of an index.
-        out = ahead if ahead is not None else sorted(self._decisions(""), key=_ORDER)
+        out = sorted(self._decisions(""), key=_ORDER)
         if pairs is not None:
             wanted = set(pairs)
             out = [d for d in out if d.pair in wanted]
@@ -147,13 +117,6 @@ class StoreReader:
 
     def comments(self, include_deleted: bool = False) -> list[Comment]:
         """All comments, oldest first (deleted ones only when asked): one query."""
-        if not include_deleted:
-            ahead = self._taken("comments")
-            if ahead is not None:
-                return ahead
-        return self._comments(include_deleted)
-
-    def _comments(self, include_deleted: bool) -> list[Comment]:
         where = "" if include_deleted else "WHERE deleted = 0"
         cols = rows.COLUMNS["comments"]
         with self._guard():
@@ -322,21 +285,3 @@ class StoreReader:
             }
             for e in self.log()
         ]
-
-
-class _ReadAhead:
-    """A thread reading every decision and comment of a store (see :meth:`StoreReader.read_ahead`)."""
-
-    def __init__(self, reader: StoreReader) -> None:
-        self.wanted = {"decisions", "comments"}
-        self.results: dict[str, list[Any]] = {}
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(reader,), name="lawdiff-read-ahead", daemon=True)
-        self.thread.start()
-
-    def _run(self, reader: StoreReader) -> None:
-        try:
-            self.results["decisions"] = sorted(reader._decisions(""), key=_ORDER)
-            self.results["comments"] = reader._comments(include_deleted=False)
-        except BaseException as error:  # raised again where the records are taken
-            self.error = error

@@ -57,10 +57,9 @@ def list_(
     from lawdiff.review import attach, render, runs
 
     status = parse_status(status_name) if status_name else None
+    # With --pair only the two editions are read (as `compare` reads them); their corrections are checked.
+    corpus = inputs.load(editions=pair or ())
     with reader(inputs.review) as store:
-        store.read_ahead()  # its decisions and comments read while the corpus is read and compared
-        # With --pair only the two editions are read (as `compare` reads them); their corrections are checked.
-        corpus = inputs.load(editions=pair or ())
         study = inputs.study(corpus, runs.timeline(corpus), overrides, store)
         comps = runs.comparisons(study, corpus, pair)
         editions = {e.name: e for e in (*corpus.variants, *corpus.editions)}
