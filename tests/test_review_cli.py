@@ -283,3 +283,18 @@ def test_every_review_command_has_help_with_an_example_and_is_in_the_readme(name
     assert result.exit_code == 0
     assert re.search(r"Example: lawdiff " + re.escape(name) + r"\b", result.stdout), result.stdout
     assert f"lawdiff {name}" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_list_with_pair_counts_the_other_pairs_decisions_instead_of_listing_them(env: dict[str, str]) -> None:
+    ok(env, "set", "2017:45C4(b)", "accepted")
+    listed = json.loads(ok(env, "list", "--format", "json"))
+    first = next(c for c in listed["changes"] if c["pair"] == ["1963", "2007"] and c["kind"] != "unchanged")
+    ok(env, "set", first["id"], "query")
+    text = ok(env, "list", "--pair", "2007", "2017")
+    assert "1 decision(s) on other pairs, not listed with --pair" in text
+    assert "  1963 -> 2007: 1" in text and first["id"][:10] not in text
+    doc = json.loads(ok(env, "list", "--format", "json", "--pair", "2007", "2017"))
+    assert doc["not_compared"] == [] and doc["not_compared_counts"] == [{"pair": ["1963", "2007"], "decisions": 1}]
+    # Without --pair both are listed as changes of the run, and nothing is counted elsewhere.
+    whole = json.loads(ok(env, "list", "--format", "json"))
+    assert whole["not_compared_counts"] == [] and first["id"] in {c["id"] for c in whole["changes"] if c["decision"]}

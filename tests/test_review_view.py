@@ -114,6 +114,22 @@ def test_vanished_clauses_orphan_and_other_pairs_are_not_compared(bundled_run: l
     assert [d.id for d in view.not_compared] == [other.id]
 
 
+def test_a_partial_run_reads_only_its_pairs_and_counts_the_others(bundled_run: list[Comparison], store: Store) -> None:
+    t = named(bundled_run, store, "2017:45C4(b)")
+    store.set_status(t, Status.ACCEPTED, "Anne", comment="goed zo")
+    for n, pair in enumerate((("2017@wiki", "2017@nuxt"), ("2017@wiki", "2017@nuxt"), ("1963", "2007"))):
+        other = Target(f"{n:040x}", *pair, "text", "modified", "45", ("45A",), ("45A",), ("x",), ("y",))
+        store.set_status(other, Status.QUERY, "Anne", comment="elders")
+    whole = attach(store, bundled_run)
+    assert len(whole.not_compared) == 2 and whole.elsewhere == ()  # 1963 -> 2007 is compared there
+    pair = [c for c in bundled_run if (c.old, c.new) == (t.old_edition, t.new_edition)]
+    part = attach(store, pair, partial=True)
+    assert part.not_compared == ()
+    assert part.elsewhere == ((("1963", "2007"), 1), (("2017@wiki", "2017@nuxt"), 2))
+    assert set(part.comments) == {t.id}  # the other pairs' threads were not read
+    assert part.entry(t.id).status is Status.ACCEPTED and [c.text for c in part.entry(t.id).comments] == ["goed zo"]
+
+
 def test_a_decision_matches_by_new_addresses_when_the_old_ones_are_gone(
     bundled_run: list[Comparison], store: Store
 ) -> None:

@@ -48,6 +48,19 @@ class Involvement:
     decided: tuple[str, ...]
 
 
+def _of_pairs(pairs: Collection[tuple[str, str]] | None) -> tuple[str, tuple[str, ...]]:
+    """The WHERE clause (and its parameters) of the decisions of these pairs; none for all of them."""
+    if pairs is None:
+        return "", ()
+    wanted = sorted(set(pairs))
+    if not wanted:
+        return "WHERE 0", ()
+    return (
+        "WHERE " + " OR ".join("(old_edition = ? AND new_edition = ?)" for _ in wanted),
+        tuple(name for pair in wanted for name in pair),
+    )
+
+
 class StoreReader:
     """An open review store, to read.  Reading methods load a table in one query."""
 
@@ -78,13 +91,18 @@ class StoreReader:
             return [rows.from_columns(table, dict(zip(cols, r, strict=True))) for r in cursor]
 
     def decisions(self, pairs: Collection[tuple[str, str]] | None = None) -> list[Decision]:
-        """All decisions (or those of the pairs named), oldest first: one query."""
+        """All decisions (or only those of the pairs named), oldest first: one query."""
+        where, params = _of_pairs(pairs)
         # Put in order here: SQLite would sort whole rows, texts and all, for want of an index.
-        out = sorted(self._decisions(""), key=_ORDER)
-        if pairs is not None:
-            wanted = set(pairs)
-            out = [d for d in out if d.pair in wanted]
-        return out
+        return sorted(self._decisions(where, params), key=_ORDER)
+
+    def decision_counts(self) -> dict[tuple[str, str], int]:
+        """How many decisions each pair of editions has."""
+        with self._guard():
+            found = self._conn.execute(
+                "SELECT old_edition, new_edition, count(*) FROM decisions GROUP BY old_edition, new_edition"
+            )
+            return {(old, new): n for old, new, n in found}
 
     def decision(self, change_id: str) -> Decision | None:
         found = self._decisions("WHERE id = ?", (change_id,))
@@ -115,12 +133,22 @@ class StoreReader:
                 )  # fmt: skip
         return out
 
-    def comments(self, include_deleted: bool = False) -> list[Comment]:
-        """All comments, oldest first (deleted ones only when asked): one query."""
-        where = "" if include_deleted else "WHERE deleted = 0"
+    def comments(
+        self, include_deleted: bool = False, pairs: Collection[tuple[str, str]] | None = None
+    ) -> list[Comment]:
+        """All comments (or only those on the decisions of the pairs named), oldest first (deleted ones only
+        when asked): one query."""
+        where, params = _of_pairs(pairs)
+        conditions = [] if include_deleted else ["deleted = 0"]
+        if where:
+            conditions.append(f"decision IN (SELECT id FROM decisions {where})")
         cols = rows.COLUMNS["comments"]
         with self._guard():
-            found = self._conn.execute(f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments {where}")
+            found = self._conn.execute(
+                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments"
+                + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
+                params,
+            )
             out = [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
         out.sort(key=_ORDER)
         return out

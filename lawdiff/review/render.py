@@ -190,6 +190,13 @@ def _footer(view: ReviewView) -> list[str]:
     if view.not_compared:
         lines += ["", f"{len(view.not_compared)} decision(s) on pairs not compared in this run"]
         lines += [_decision_line(d, "not compared") for d in view.not_compared]
+    if view.elsewhere:
+        total = sum(n for _, n in view.elsewhere)
+        lines += [
+            "",
+            f"{total} decision(s) on other pairs, not listed with --pair (review list without --pair lists them):",
+        ]
+        lines += [f"  {old} -> {new}: {n}" for (old, new), n in view.elsewhere]
     if view.corrections:
         lines += ["", f"{len(view.corrections)} hand correction(s) of the alignment"]
         lines += [_correction_line(c) for c in view.corrections]
@@ -263,6 +270,8 @@ def as_json(view: ReviewView, items: Sequence[Item]) -> str:
         "changes": changes,
         "orphaned": decisions(view.orphaned),
         "not_compared": decisions(view.not_compared),
+        # With --pair: the other pairs' decisions, counted and not read.
+        "not_compared_counts": [{"pair": list(pair), "decisions": n} for pair, n in view.elsewhere],
         "corrections": [_correction_json(c) for c in view.corrections],
         "stale_corrections": [
             {**_correction_json(s.correction), "missing": list(s.missing)} for s in view.stale_corrections

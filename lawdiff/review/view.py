@@ -94,6 +94,9 @@ class ReviewView:
     stale_corrections: those naming clauses the corpus no longer holds
         (only when :func:`attach` was given the editions).
     pairs: the pairs the run compared.
+    elsewhere: when only some pairs were asked for (``review list --pair``),
+        the decisions on the other pairs, counted per pair and not read
+        (``not_compared`` is then empty).
     """
 
     entries: Mapping[str, Entry]
@@ -104,6 +107,7 @@ class ReviewView:
     corrections: tuple[Correction, ...]
     stale_corrections: tuple[StaleCorrection, ...]
     pairs: tuple[tuple[str, str], ...] = field(default=())
+    elsewhere: tuple[tuple[tuple[str, str], int], ...] = field(default=())
 
     def entry(self, change_id: str) -> Entry:
         found = self.entries.get(change_id)
@@ -137,8 +141,10 @@ def attach(
     """Match the store's decisions to the changes of a run (loaded in one query per table).
 
     ``editions``: the editions whose clauses the hand corrections are checked against (those naming a
-    clause no longer there are listed as stale).  ``partial``: only the compared pairs' editions were read
-    (``review list --pair``), so only the corrections of those pairs are checked.
+    clause no longer there are listed as stale).  ``partial``: only the pairs compared were asked for
+    (``review list --pair``): only their decisions and comments are read, the other pairs' decisions
+    counted (:attr:`ReviewView.elsewhere`), and only their corrections checked, as only their editions
+    were read.
     """
     # Tens of thousands of decisions, comments and entries, and no cycle among them.
     with collector_paused():
@@ -150,12 +156,12 @@ def _attach(
 ) -> ReviewView:
     comps = list(comparisons)
     pairs = tuple(dict.fromkeys((c.old, c.new) for c in comps))
-    decisions = store.decisions()
+    decisions = store.decisions(pairs if partial else None)
     by_pair: dict[tuple[str, str], list[Decision]] = {}
     for d in decisions:
         by_pair.setdefault(d.pair, []).append(d)
     threads: dict[str, list[Comment]] = {}
-    for c in store.comments():
+    for c in store.comments(pairs=pairs if partial else None):
         threads.setdefault(c.decision, []).append(c)
     comments = {k: tuple(v) for k, v in threads.items()}
     entries: dict[str, Entry] = {}
@@ -183,7 +189,14 @@ def _attach(
         corrections=tuple(corrections),
         stale_corrections=tuple(stale),
         pairs=pairs,
+        elsewhere=tuple(sorted(_elsewhere(store, pairs).items())) if partial else (),
     )
+
+
+def _elsewhere(store: Store, compared: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """How many decisions each pair that the run does not compare holds."""
+    skip = set(compared)
+    return {pair: n for pair, n in store.decision_counts().items() if pair not in skip}
 
 
 def _match(

@@ -46,7 +46,8 @@ def list_(
     """List the changes of the corpus with their review status.
 
     Runs the comparisons (all consecutive pairs, or --pair: then only its
-    two editions are read, and only its hand corrections checked) and shows each
+    two editions are read, and only its decisions and hand corrections; the
+    other pairs' decisions are counted per pair, not listed) and shows each
     change with its id, status, assignee and comments; decisions made on an
     earlier text (outdated), decisions whose clauses vanished (orphaned) or
     whose pair is not compared, and hand corrections naming clauses that no
