@@ -144,3 +144,54 @@ def test_review_page_lists_outdated_orphaned_and_not_compared_decisions(tmp_path
     assert page.xpath("string(//section[@id='stale-corrections']/p[@class='note'])") == "None."
     index = check_pages(out)["index.html"]
     assert "review.html" in {a.get("href") for a in index.iter("a")}
+
+
+# ---------------------------------------------------------------------------
+# The review matched beside the plan (lawdiff.report.reviewed)
+
+
+def test_the_review_matched_in_a_forked_process_gives_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = _store(tmp_path / "review.sqlite")
+    reports = {}
+    for jobs in ("1", "2"):  # one process: matched here; two: in a forked process while the report is planned
+        monkeypatch.setenv("LAWDIFF_JOBS", jobs)
+        code, _, stderr = run("report", "--review", str(store), "--no-cache", "-o", str(tmp_path / jobs))
+        assert code == 0 and "with the review of" in stderr and "3 decision(s)" in stderr, stderr
+        reports[jobs] = tree(tmp_path / jobs)
+    assert reports["1"] == reports["2"]
+    assert b"Agreed." in reports["2"]["articles/45.html"]
+
+
+def test_an_error_matching_the_review_in_the_forked_process_is_the_commands_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lawdiff.review
+    from lawdiff.errors import InputError
+
+    store = _store(tmp_path / "review.sqlite")
+
+    def fails(*_args: object, **_kwargs: object) -> None:
+        raise InputError("the store went bad", file=str(store), fix="restore it")
+
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    monkeypatch.setattr(lawdiff.review, "attach", fails)  # inherited by the forked process
+    code, _, stderr = run("report", "--review", str(store), "-o", str(tmp_path / "r"))
+    assert code == 2 and stderr == f"lawdiff: error: {store}: the store went bad; restore it\n"
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_forked_review_process_that_dies_is_reported_not_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    import lawdiff.review
+
+    store = _store(tmp_path / "review.sqlite")
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    monkeypatch.setattr(lawdiff.review, "attach", lambda *_a, **_k: os._exit(9))
+    code, _, stderr = run("report", "--review", str(store), "-o", str(tmp_path / "r"))
+    assert code == 3 and "ended without its result" in stderr
+    assert not (tmp_path / "r").exists()

@@ -13,7 +13,8 @@ from lawdiff.cli.options import Inputs, corpus_option, review_option, thresholds
 
 if TYPE_CHECKING:
     from lawdiff.diff import Study
-    from lawdiff.review import ReviewView, Store
+    from lawdiff.report.reviewed import PendingReview
+    from lawdiff.review import Store
 
 
 class _Progress:
@@ -47,17 +48,18 @@ class _Progress:
             self.bar.__exit__(None, None, None)
 
 
-def _review(store: Store | None, study: Study) -> ReviewView | None:
-    """The store's decisions on every comparison the report makes (said on stderr), or None without a store."""
+def _review(store: Store | None, study: Study) -> PendingReview | None:
+    """The store's decisions on every comparison the report makes, being matched while the report is
+    planned; None without a store."""
     if store is None:
         return None
-    from lawdiff.cli.options import review_of
     from lawdiff.diff.article import article_numbers, pairs_of
     from lawdiff.report.files import jobs
+    from lawdiff.report.reviewed import start
 
     pairs = pairs_of(study.editions, article_numbers(study.editions))
     study.prepare(pairs, jobs())  # the comparisons the report makes next, made once
-    return review_of(store, [study.compare(old, new) for old, new in pairs], study.editions)
+    return start(store, [study.compare(old, new) for old, new in pairs], {e.name: e for e in study.editions})
 
 
 @click.command()
@@ -98,14 +100,23 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     kept = kept_files(output)
     corpus = inputs.load()
     store = inputs.store()
+    pending = None
     try:
         study = inputs.study(corpus, corpus.select(editions), overrides, store)
-        view = _review(store, study)
+        pending = _review(store, study)
         with _Progress("Writing the report") as progress:
-            site = html_report.write_report(corpus, study, output, progress, view)
+            site = html_report.write_report(corpus, study, output, progress, pending)
     finally:
+        if pending is not None:
+            pending.close()
         if store is not None:
             store.close()
+    if store is not None and site.review is not None:
+        click.echo(
+            f"lawdiff: with the review of {store.path}: {site.review.decisions} decision(s),"
+            f" {site.review.comments} comment(s) (--no-review leaves it out)",
+            err=True,
+        )
     click.echo(
         f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")

@@ -32,7 +32,7 @@ from lawdiff.report.files import jobs
 if TYPE_CHECKING:
     # Annotations only: the markup builder's package imports this module.
     from lawdiff.report.html.markup import Markup
-    from lawdiff.review.view import ReviewView
+    from lawdiff.report.reviewed import ReviewShown
 
 # ---------------------------------------------------------------------------
 # Anchors
@@ -126,8 +126,8 @@ class Site:
     compared: the editions compared, oldest first: the columns of the matrix.
     annotate: what each change's row shows besides the comparison (its review,
         a form), or None; set with :func:`dataclasses.replace`.
-    review: the committee's review as of this report (counts per article,
-        ``review.html``), or None: no store, or ``--no-review``.
+    review: the committee's review as of this report (the rows' notes, counts
+        per article, ``review.html``), or None: no store, or ``--no-review``.
     """
 
     corpus: Corpus
@@ -138,7 +138,7 @@ class Site:
     totals: tuple[PairTotal, ...]
     anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
-    review: ReviewView | None = field(default=None, compare=False, repr=False)
+    review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:

@@ -37,7 +37,8 @@ from lawdiff.report.html.history import history_page
 from lawdiff.report.html.index import index_page
 from lawdiff.report.html.law import _Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, _asset, _sha256, escape, h
-from lawdiff.report.html.review import annotator, review_page
+from lawdiff.report.html.review import review_page
+from lawdiff.report.reviewed import PendingReview, shown
 from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
 
 if TYPE_CHECKING:
@@ -96,14 +97,15 @@ def write_report(
     study: Study,
     target: Path,
     progress: Progress | None = None,
-    review: ReviewView | None = None,
+    review: ReviewView | PendingReview | None = None,
 ) -> Site:
     """Plan, render and write the report of the study's editions to ``target``.
 
     ``progress(done, total)`` is called as the work goes on.  ``review``: the
     committee's review to show (:func:`lawdiff.review.attach` over the
-    study's comparisons), or None for a report without it, byte for byte the
-    report of a corpus that has no review store.
+    study's comparisons, or that match being made beside the plan:
+    :func:`lawdiff.report.reviewed.start`), or None for a report without it,
+    byte for byte the report of a corpus that has no review store.
     """
     _check_target(target)
     numbers = article_numbers(study.editions)
@@ -122,6 +124,11 @@ def write_report(
     # not needed to render, and every page-making process would carry them.
     study.walks.clear()
     if review is not None:
-        site = dataclasses.replace(site, annotate=annotator(review), review=review)
+        if isinstance(review, PendingReview):
+            review_shown = review.result()
+        else:
+            review_shown = shown(review, [study.compare(old, new) for old, new in pairs_of(study.editions, numbers)])
+        notes = review_shown.notes
+        site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
     write_site(pages(site), target, jobs(), step)
     return site

@@ -28,6 +28,7 @@ from lawdiff.report.html.markup import Child, Markup, _footer, _section, documen
 from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, article_file
 
 if TYPE_CHECKING:
+    from lawdiff.report.reviewed import ReviewShown
     from lawdiff.review import Comment, Decision, Entry, ReviewView, StaleCorrection
 
 # The statuses that close a change (the others are open or queried).
@@ -154,19 +155,20 @@ def _earlier(decisions: Sequence[Decision]) -> Markup | None:
 # Counts
 
 
-def article_tally(view: ReviewView, a: ArticleView) -> dict[str, int]:
+def article_tally(review: ReviewShown, a: ArticleView) -> dict[str, int]:
     """Open, query and decided changes of an article (each change once), and how many are outdated."""
     out = {"open": 0, "query": 0, "decided": 0, "outdated": 0}
     seen: set[str] = set()
+    marks = review.marks
     for pv in a.pairs:
         for ch in pv.changes:
-            entry = view.entries.get(ch.id)
-            if ch.id in seen or not reviewed(ch, entry):
+            mark = marks.get(ch.id)
+            if ch.id in seen or not (ch.noteworthy or mark is not None):
                 continue
             seen.add(ch.id)
-            status = entry.status.value if entry is not None else "open"
+            status, outdated = mark if mark is not None else ("open", False)
             out["decided" if status in DECIDED else status] += 1
-            out["outdated"] += entry is not None and entry.state.value == "outdated"
+            out["outdated"] += outdated
     return out
 
 
@@ -197,11 +199,11 @@ def review_counts(site: Site, a: ArticleView) -> Markup | None:
 
 def review_page(site: Site) -> str:
     """``review.html``: outdated, orphaned and not-compared decisions, and stale corrections."""
-    view = site.review
-    assert view is not None
+    assert site.review is not None
+    view = site.review.view
     rows = _changes_by_id(site)
     where: Callable[[str], tuple[str, str] | None] = rows.get
-    total = _total(site, view)
+    total = _total(site, site.review)
     outdated = [
         _decision_item(o.decision, view, _link(where(o.change), f"now on change {o.change[:SHORT_ID]}"))
         for o in view.outdated
@@ -269,10 +271,10 @@ def _stale_item(s: StaleCorrection) -> Markup:
     )
 
 
-def _total(site: Site, view: ReviewView) -> dict[str, int]:
+def _total(site: Site, review: ReviewShown) -> dict[str, int]:
     out = {"open": 0, "query": 0, "decided": 0, "outdated": 0}
     for a in site.articles:
-        for k, v in article_tally(view, a).items():
+        for k, v in article_tally(review, a).items():
             out[k] += v
     return out
 
@@ -328,9 +330,9 @@ def _decision_item(d: Decision, view: ReviewView, now: Markup | None) -> Markup:
     )
 
 
-def matrix_cell(view: ReviewView, a: ArticleView) -> Markup:
+def matrix_cell(review: ReviewShown, a: ArticleView) -> Markup:
     """The index's review column: the article's open, query and decided changes."""
-    t = article_tally(view, a)
+    t = article_tally(review, a)
     return h(
         "td",
         {"class": "rcount" + ("" if t["open"] + t["query"] else " done")},
