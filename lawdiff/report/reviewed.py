@@ -15,6 +15,7 @@ same work in this process, and the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 from collections.abc import Iterable, Mapping
@@ -167,7 +168,8 @@ def _make(writer: Connection) -> None:
         message = ("error", error)
     try:
         writer.send(message)
-    except Exception as error:  # an error that does not pickle: its words
-        writer.send(("error", LawdiffBug(f"matching the review store failed: {error!r}")))
+    except Exception as error:  # an error that does not pickle: its words (unless the parent is gone)
+        with contextlib.suppress(Exception):
+            writer.send(("error", LawdiffBug(f"matching the review store failed: {error!r}")))
     finally:
         writer.close()
