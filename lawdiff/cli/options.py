@@ -66,13 +66,15 @@ class Inputs:
         """The review store to read, when there is one and the command was not told --no-review."""
         if not self.use_review:
             return None
-        from lawdiff.review import find_store, open_for_reading
+        from lawdiff.review.location import find_store
 
         where = find_store(self.review)
         if not where.exists:
             if where.rule != "default":
                 click.echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
             return None
+        from lawdiff.review.connect import open_for_reading
+
         return open_for_reading(where)
 
     def study(

@@ -10,7 +10,7 @@ compared); the report, the server and the meeting documents render from the
 :class:`ReviewView` it returns.
 
 Modules: ``records`` (the values), ``schema`` (tables and migrations),
-``rows`` (rows as dicts), ``connect`` (finding, opening and migrating the
+``rows`` (rows as dicts), ``location`` (finding the file), ``connect`` (opening and migrating the
 file), ``sqlite_errors`` (SQLite's errors as input errors), ``reading`` (the
 store's reads), ``store`` (its writes and undo), ``targets`` (what a write is
 made on, and the refusal of a stale one), ``merging`` (merging another
@@ -29,29 +29,76 @@ or for type checking), so that :mod:`lawdiff.align` may import
 
 from __future__ import annotations
 
-from lawdiff.align.records import Corrections, Forbid, Pin
-from lawdiff.review.connect import (
-    DEFAULT_FILE,
-    ENV_STORE,
-    StoreLocation,
-    empty_store,
-    find_store,
-    open_for_reading,
-    open_for_writing,
-)
-from lawdiff.review.records import (
-    STATUSES,
-    Comment,
-    Correction,
-    CorrectionKind,
-    Decision,
-    LogEntry,
-    Meeting,
-    Status,
-)
-from lawdiff.review.store import Store
-from lawdiff.review.targets import Target
-from lawdiff.review.view import Entry, Outdated, ReviewView, StaleCorrection, State, attach, stale_corrections, target
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lawdiff.align.records import Corrections, Forbid, Pin
+    from lawdiff.review.connect import empty_store, open_for_reading, open_for_writing
+    from lawdiff.review.location import DEFAULT_FILE, ENV_STORE, StoreLocation, find_store
+    from lawdiff.review.records import (
+        STATUSES,
+        Comment,
+        Correction,
+        CorrectionKind,
+        Decision,
+        LogEntry,
+        Meeting,
+        Status,
+    )
+    from lawdiff.review.store import Store
+    from lawdiff.review.targets import Target
+    from lawdiff.review.view import (
+        Entry,
+        Outdated,
+        ReviewView,
+        StaleCorrection,
+        State,
+        attach,
+        stale_corrections,
+        target,
+    )
+
+# Each name by the module that holds it, loaded when first asked for: a command that finds no
+# store (``compare`` in a folder without one) loads neither SQLite nor the schema.
+_HOMES = {
+    "lawdiff.align.records": ("Corrections", "Forbid", "Pin"),
+    "lawdiff.review.connect": ("empty_store", "open_for_reading", "open_for_writing"),
+    "lawdiff.review.location": ("DEFAULT_FILE", "ENV_STORE", "StoreLocation", "find_store"),
+    "lawdiff.review.records": (
+        "STATUSES",
+        "Comment",
+        "Correction",
+        "CorrectionKind",
+        "Decision",
+        "LogEntry",
+        "Meeting",
+        "Status",
+    ),
+    "lawdiff.review.store": ("Store",),
+    "lawdiff.review.targets": ("Target",),
+    "lawdiff.review.view": (
+        "Entry",
+        "Outdated",
+        "ReviewView",
+        "StaleCorrection",
+        "State",
+        "attach",
+        "stale_corrections",
+        "target",
+    ),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # asked once
+    return value
+
 
 __all__ = [
     "DEFAULT_FILE",

@@ -12,47 +12,20 @@ copy in memory.  SQLite's errors on the way become
 
 from __future__ import annotations
 
-import os
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from lawdiff import __version__
 from lawdiff.errors import InputError
+from lawdiff.review.location import StoreLocation
 from lawdiff.review.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from lawdiff.review.sqlite_errors import primary, sqlite_errors
 from lawdiff.review.store import Store
 
-DEFAULT_FILE = "lawdiff-review.sqlite"
-ENV_STORE = "LAWDIFF_REVIEW"
 # How long a command waits for another writer before it gives up.  Writes
 # are short, so a store locked for this long is held by something else.
 DEFAULT_TIMEOUT = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class StoreLocation:
-    """Where the store is, and which rule found it ("--review", "LAWDIFF_REVIEW" or "default")."""
-
-    path: Path
-    rule: str
-
-    @property
-    def exists(self) -> bool:
-        return self.path.exists()
-
-
-def find_store(
-    option: Path | str | None = None, environ: dict[str, str] | None = None, cwd: Path | None = None
-) -> StoreLocation:
-    """The store by the one rule: ``--review FILE``, else ``$LAWDIFF_REVIEW``, else the current folder's."""
-    env = os.environ if environ is None else environ
-    if option:
-        return StoreLocation(Path(option), "--review")
-    if env.get(ENV_STORE):
-        return StoreLocation(Path(env[ENV_STORE]), ENV_STORE)
-    return StoreLocation((cwd or Path.cwd()) / DEFAULT_FILE, "default")
 
 
 def open_for_writing(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEOUT) -> Store:
