@@ -13,7 +13,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.sources.mediawiki.transclusion import _INCLUDE_TOKEN, _ONLY_INCLUDE, _Located
+from lawdiff.sources.mediawiki.syntax import _INCLUDE_TOKEN, _ONLY_INCLUDE, _Located
 
 _OLD_INCLUDE_TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(noinclude|includeonly|onlyinclude)\s*(/?)>", re.I | re.S)
 _OLD_ONLY_INCLUDE = re.compile(r"<onlyinclude\s*>", re.I)

@@ -2,27 +2,24 @@
 
 The nesting rules are the same for every format (tokens first, tree second):
 a reader turns a file into :class:`~lawdiff.sources.base.Page` values of flat
-blocks; :func:`build_page` nests them into draft clauses with addresses; the
-corpus merges the pages of an edition and freezes the drafts into
-:class:`~lawdiff.model.Clause` values.
+blocks; :func:`build_page` nests them into draft clauses with addresses
+(:mod:`lawdiff.sources.tree`); the corpus merges the pages of an edition and
+freezes the drafts into :class:`~lawdiff.model.Clause` values.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 
 from lawdiff.errors import LawdiffBug
 from lawdiff.model.address import article_of, roman_to_int
-from lawdiff.model.clause import CONTAINER_KINDS, Clause, Kind, Loc
-from lawdiff.model.references import references_in
+from lawdiff.model.clause import CONTAINER_KINDS, Kind, Loc
 from lawdiff.sources.base import Block, BlockKind, Container, Inline, InlineKind, LabelStyle, Page
+from lawdiff.sources.tree import Draft, PageTree, link_spans, page_strings
 from lawdiff.sources.wikiname import slug
 
-
-def link_spans(inlines: list[Inline] | tuple[Inline, ...]) -> list[tuple[int, int, str]]:
-    """The hyperlinks among a block's inlines as (start, end, target): footnote markers are not links."""
-    return [(x.start, x.end, x.value) for x in inlines if x.kind is InlineKind.LINK]
+# The tree's values are imported from here too (their home was this module).
+__all__ = ["Draft", "PageTree", "build_page", "child_address", "link_spans", "page_strings"]
 
 
 def child_address(parent: str, style: LabelStyle, key: str, article_rooted: bool) -> str:
@@ -41,109 +38,11 @@ def child_address(parent: str, style: LabelStyle, key: str, article_rooted: bool
 # Building the tree from blocks
 
 _TERMINAL = (".", ";", ":", "!", "?")
-
-
-@dataclass(slots=True)
-class Draft:
-    """A clause under construction (the builder's only mutable state).
-
-    Slotted: a page of thousands of clauses makes as many drafts, each made
-    and filled in faster and smaller without an attribute dict.
-    """
-
-    kind: Kind
-    address: str
-    source: Loc
-    style: LabelStyle = LabelStyle.NONE
-    label: str = ""
-    title: str = ""
-    text: str = ""
-    inlines: list[Inline] = field(default_factory=list)
-    children: list[Draft] = field(default_factory=list)
-    footnotes: list[Draft] = field(default_factory=list)
-    marker: str = ""
-    anchor: int = -1
-    notes: list[str] = field(default_factory=list)
-    extra: str = ""
-    unlabeled: int = 0  # pN counter
-    # Text appended since ``text`` was last joined (see ``add_text``).
-    more: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
-    length: int = field(default=0, init=False, repr=False, compare=False)
-
-    @property
-    def article_rooted(self) -> bool:
-        return bool(article_of(self.address))
-
-    @property
-    def has_text(self) -> bool:
-        return bool(self.text or self.more)
-
-    def text_ends_with(self, ends: tuple[str, ...]) -> bool:
-        return (self.more[-1] if self.more else self.text).endswith(ends)
-
-    def add_text(self, text: str, inlines: tuple[Inline, ...], sep: str) -> list[Inline]:
-        """Append a paragraph to the own text; returns the inlines as placed.
-
-        The pieces are kept apart until :meth:`join_text`: adding to a
-        string one paragraph at a time copies it each time, quadratic for
-        a clause of thousands of lines.
-        """
-        if not self.more and not self.length:
-            self.length = len(self.text)
-        if self.length and text:
-            self.more.append(sep)
-            self.length += len(sep)
-        offset = self.length
-        if text:
-            self.more.append(text)
-            self.length += len(text)
-        if not offset:
-            placed = list(inlines)
-        else:
-            placed = [Inline(x.kind, x.start + offset, x.end + offset, x.value, x.printed) for x in inlines]
-        self.inlines.extend(placed)
-        return placed
-
-    def join_text(self) -> None:
-        """Make ``text`` whole again (the builder does this when the page is built)."""
-        if self.more:
-            self.text = self.text + "".join(self.more)
-            self.more.clear()
-        self.length = 0
-
-    def freeze(self) -> Clause:
-        self.join_text()
-        return Clause(
-            kind=self.kind,
-            address=self.address,
-            label=self.label,
-            title=self.title,
-            text=self.text,
-            children=tuple(c.freeze() for c in self.children),
-            footnotes=tuple(f.freeze() for f in self.footnotes),
-            references=references_in(self.text, link_spans(self.inlines)),
-            source=self.source,
-            marker=self.marker,
-            anchor=self.anchor,
-            notes=tuple(self.notes),
-            extra=self.extra,
-        )
-
-
 _CONTAINER_KIND = {"chapter": Kind.CHAPTER, "part": Kind.PART, "paragraph": Kind.PARAGRAAF}
 # Container headings by their first word: chapter, part, paragraph.
 _CONTAINER_LEVEL = {"HOOFDSTUK": 0, "DEEL": 1, "PARAGRAAF": 2}
 _LEVEL_KIND = {0: Kind.CHAPTER, 1: Kind.PART, 2: Kind.PARAGRAAF}
 _LEVEL_OF = {Kind.CHAPTER: 0, Kind.PART: 1, Kind.PARAGRAAF: 2}
-
-
-@dataclass
-class PageTree:
-    """The tree built from one page, before it is merged into its edition."""
-
-    page: Page
-    roots: list[Draft]
-    notes: list[tuple[Loc, str]]
 
 
 class _Builder:
@@ -506,21 +405,3 @@ def _labeled_kind(style: LabelStyle, parent: Kind | None) -> Kind:
 def build_page(page: Page) -> PageTree:
     """Nest one page's blocks into draft clauses."""
     return _Builder(page).run()
-
-
-def page_strings(tree: PageTree) -> list[str]:
-    """Every string the tree holds for its page: what the lossless check counts.
-
-    In document order: a clause's strings, its footnotes', then its
-    children's.  Walked with a list, not a recursive inner function: that one
-    is a reference cycle, which keeps every string of the page alive while
-    the collector is paused (as it is while a corpus is read).
-    """
-    out: list[str] = []
-    stack = list(reversed(tree.roots))
-    while stack:
-        d = stack.pop()
-        out += (d.label, d.title, d.text, d.extra, d.marker)
-        stack += reversed(d.children)
-        stack += reversed(d.footnotes)
-    return out

@@ -61,7 +61,8 @@ and the call as a source fragment that the tree cannot place, so that
 ``lawdiff check`` shows it as lost text.
 
 Modules: ``dump`` (the XML, namespaces, revisions), ``transclusion`` (which
-pages stand alone, expanded), ``lines`` (wikitext to rendered lines).
+pages stand alone, expanded), ``syntax`` (include tags, template calls and
+their arguments), ``lines`` (wikitext to rendered lines).
 """
 
 from __future__ import annotations

@@ -156,30 +156,13 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
     # lxml keeps one error log per thread: an earlier file's errors must not
     # be reported as this one's.
     etree.clear_error_log()
-    if stream.seekable():
-        # Refused before the parser reads the declarations (and before an
-        # entity they declare could make the text fail to parse).
-        head = stream.read(SNIFF_HEAD).decode("utf-8", "replace")
-        stream.seek(0)
-        if has_internal_subset(head):
-            raise _subset_error(file)
+    _refuse_internal_subset(stream, file)
     site = _Site()
     pages: dict[tuple[int, str], _WikiPage] = {}
     best: _Revision | None = None
     count = 0
     root_checked = False
-    # Only these elements come back from the parser: each revision is
-    # weighed and cleared as soon as it ends, each page once it ends.
-    events = etree.iterparse(
-        stream,
-        events=("end",),
-        tag=("{*}siteinfo", "{*}revision", "{*}page"),
-        huge_tree=True,
-        resolve_entities=False,
-        no_network=True,
-        remove_comments=True,
-        remove_pis=True,
-    )
+    events = _iterparse(stream)
     try:
         for _event, elem in events:
             if not root_checked:
@@ -212,20 +195,52 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
                 elem.clear()
                 _drop_done(elem)
             elif local == "siteinfo":
-                for ns in elem.iterfind("{*}namespaces/{*}namespace"):
-                    key = _int(ns.get("key"))
-                    if key is None:
-                        continue
-                    if ns.text and ns.text.strip():
-                        site.by_name[ns.text.strip().casefold()] = key
-                    if ns.get("case") == "case-sensitive":
-                        site.case_sensitive.add(key)
+                _read_namespaces(elem, site)
                 elem.clear()
     except etree.XMLSyntaxError as exc:
         raise _syntax_error(exc, file) from None
     if not root_checked and events.root is not None:
         _check_root(events.root.getroottree(), file)
     return site, sorted(pages.values(), key=lambda p: p.order)
+
+
+def _refuse_internal_subset(stream: IO[bytes], file: str) -> None:
+    """Refuse a DOCTYPE with an internal subset, where the stream can be read twice."""
+    if stream.seekable():
+        # Refused before the parser reads the declarations (and before an
+        # entity they declare could make the text fail to parse).
+        head = stream.read(SNIFF_HEAD).decode("utf-8", "replace")
+        stream.seek(0)
+        if has_internal_subset(head):
+            raise _subset_error(file)
+
+
+def _iterparse(stream: IO[bytes]) -> etree.iterparse:
+    """The parser's events: no entities, network, comments or processing instructions."""
+    # Only these elements come back from the parser: each revision is
+    # weighed and cleared as soon as it ends, each page once it ends.
+    return etree.iterparse(
+        stream,
+        events=("end",),
+        tag=("{*}siteinfo", "{*}revision", "{*}page"),
+        huge_tree=True,
+        resolve_entities=False,
+        no_network=True,
+        remove_comments=True,
+        remove_pis=True,
+    )
+
+
+def _read_namespaces(siteinfo: etree._Element, site: _Site) -> None:
+    """The site's namespace names and which of them are case-sensitive, from ``<siteinfo>``."""
+    for ns in siteinfo.iterfind("{*}namespaces/{*}namespace"):
+        key = _int(ns.get("key"))
+        if key is None:
+            continue
+        if ns.text and ns.text.strip():
+            site.by_name[ns.text.strip().casefold()] = key
+        if ns.get("case") == "case-sensitive":
+            site.case_sensitive.add(key)
 
 
 def _syntax_error(exc: etree.XMLSyntaxError, file: str) -> InputError:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -22,168 +21,18 @@ from lawdiff.sources.mediawiki.dump import (
     _without_text,
 )
 from lawdiff.sources.mediawiki.lines import _Converter, _Frag, _render
+from lawdiff.sources.mediawiki.syntax import (
+    _FUNCTION_PREFIX,
+    _MAGIC_WORDS,
+    _PARAM,
+    _calls,
+    _kept_ranges,
+    _Located,
+    _split_args,
+)
 from lawdiff.sources.wikitext import LinkSpan, read_lines
 
 _TOC = re.compile(r"^(?:\d{4}[^:]*:)?\s*inhoudsopgave\b", re.I)
-
-# Parser functions and magic words: never expanded (they are site machinery).
-_MAGIC_WORDS = frozenset(
-    (
-        *("!", "=", "PAGENAME", "FULLPAGENAME", "BASEPAGENAME", "SUBPAGENAME", "NAMESPACE", "SITENAME"),
-        *("CURRENTYEAR", "CURRENTMONTH", "CURRENTDAY", "CURRENTTIME", "CURRENTTIMESTAMP", "REVISIONID"),
-        *("REVISIONYEAR", "NUMBEROFARTICLES", "PAGESINCATEGORY", "TOC", "NOTOC"),
-    )
-)
-_FUNCTION_PREFIX = re.compile(
-    r"^(?:#|(?:DEFAULTSORT|DISPLAYTITLE|lc|uc|lcfirst|ucfirst|urlencode|anchorencode|fullurl|localurl|"
-    r"ns|int|formatnum|padleft|padright|plural|grammar|gender|tag|msgnw|raw)\s*:)",
-    re.I,
-)
-
-
-# ---------------------------------------------------------------------------
-# Text with its place in the file
-
-
-class _Located:
-    """A page's wikitext, with the file line of any offset."""
-
-    def __init__(self, text: str, line: int, title: str, entities: tuple[tuple[int, str], ...] = ()) -> None:
-        self.text = text
-        self.line = line
-        self.title = title
-        self.entities = entities
-        self.entity_offsets = [offset for offset, _ in entities]
-        # The line breaks before an offset are counted on from the last
-        # offset asked for: offsets come in order (comments, then the text),
-        # so a page costs its length, without a list of its line breaks.
-        self._at = 0
-        self._breaks = 0
-
-    def line_at(self, offset: int) -> int:
-        if offset < self._at:
-            self._at = self._breaks = 0
-        self._breaks += self.text.count("\n", self._at, offset)
-        self._at = offset
-        return self.line + self._breaks
-
-    def frags(self, start: int, end: int) -> list[_Frag]:
-        """The text between two offsets, as one fragment (its lines follow on).
-
-        An entity the XML does not declare starts a fragment of its own,
-        with a note: the text is read as written, and ``lawdiff check`` says so.
-        """
-        if start >= end:
-            return []
-        out: list[_Frag] = []
-        first = bisect.bisect_left(self.entity_offsets, start)
-        last = bisect.bisect_left(self.entity_offsets, end)
-        for offset, entity in self.entities[first:last]:
-            if offset > start:
-                out.append(_Frag(self.text[start:offset], self.line_at(start), self.title))
-                start = offset
-            note = f"the XML does not declare the entity {entity}: read as written (the wiki shows the character)"
-            out.append(_Frag("", self.line_at(offset), self.title, note))
-        out.append(_Frag(self.text[start:end], self.line_at(start), self.title))
-        return out
-
-
-# Written with the "<" both start with outside the case-blind part, so that
-# the engine scans for it (re.I on the whole would try every position).
-_INCLUDE_TOKEN = re.compile(r"<(?:!--.*?(?:-->|\Z)|(/?)(?i:(noinclude|includeonly|onlyinclude))\s*(/?)>)", re.S)
-_ONLY_INCLUDE = re.compile(r"<(?i:onlyinclude)\s*>")
-
-
-def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
-    """The parts of a page's text that show, where it is read (``transcluded``) or included.
-
-    Returns the kept ``(start, end)`` ranges and the comments that were cut
-    (offset, text).  Included: ``<noinclude>`` parts go, and where the page
-    has ``<onlyinclude>`` only those parts count.  Read as a page of its
-    own: ``<includeonly>`` parts go.  The tags themselves never show.
-    """
-    has_only = transcluded and _ONLY_INCLUDE.search(text) is not None
-    ranges: list[tuple[int, int]] = []
-    comments: list[tuple[int, str]] = []
-    pos = 0
-    inside = {"noinclude": False, "includeonly": False, "onlyinclude": False}
-
-    def showing() -> bool:
-        if has_only and not inside["onlyinclude"]:
-            return False
-        if transcluded:
-            return not inside["noinclude"]
-        return not inside["includeonly"]
-
-    for m in _INCLUDE_TOKEN.finditer(text):
-        if showing() and m.start() > pos:
-            ranges.append((pos, m.start()))
-        pos = m.end()
-        if m.group(2) is None:
-            if showing():
-                comments.append((m.start(), m.group(0)))
-            continue
-        if m.group(3):
-            continue  # <noinclude/>: an empty element
-        inside[m.group(2).lower()] = not m.group(1)
-    if showing() and pos < len(text):
-        ranges.append((pos, len(text)))
-    return ranges, comments
-
-
-_BRACE = re.compile(r"\{\{|\}\}")
-_PARAM = re.compile(r"\{\{\{([^{}|]*)(?:\|([^{}]*))?\}\}\}")
-_SPLIT = re.compile(r"\{\{|\}\}|\[\[|\]\]|\|")
-
-
-def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
-    """Template calls ``{{...}}`` and parameters ``{{{...}}}`` between two offsets: (start, end, is_param).
-
-    Only the outermost ones; an unbalanced ``{{`` is text (as on the wiki).
-    One pass with a stack, so that hostile text (thousands of ``{{``) costs
-    no more than its length.
-    """
-    if text.find("{{", start, end) < 0:
-        return []  # most pages of law call nothing: a scan for the pair of braces settles it
-    pairs: list[tuple[int, int, bool]] = []
-    stack: list[int] = []
-    skip = start
-    for t in _BRACE.finditer(text, start, end):
-        if t.start() < skip:
-            continue
-        if t.group() == "{{":
-            p = _PARAM.match(text, t.start(), end)
-            if p:
-                pairs.append((t.start(), p.end(), True))
-                skip = p.end()
-            else:
-                stack.append(t.start())
-        elif stack:
-            pairs.append((stack.pop(), t.end(), False))
-    pairs.sort()
-    out: list[tuple[int, int, bool]] = []
-    for pair in pairs:
-        if not out or pair[0] >= out[-1][1]:
-            out.append(pair)
-    return out
-
-
-def _split_args(inner: str) -> list[str]:
-    """Split a call's inside at the ``|`` that are not within a nested call or link."""
-    parts: list[str] = []
-    depth = 0
-    last = 0
-    for m in _SPLIT.finditer(inner):
-        tok = m.group()
-        if tok in ("{{", "[["):
-            depth += 1
-        elif tok in ("}}", "]]"):
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            parts.append(inner[last : m.start()])
-            last = m.end()
-    parts.append(inner[last:])
-    return parts
 
 
 # ---------------------------------------------------------------------------
@@ -277,25 +126,13 @@ class _Assembler:
         law = [p for p in self.pages_ if p.law is not None]
         for p in law:
             self.check_text(p)
-        covered: set[tuple[int, str]] = set()
-        containers: dict[tuple[int, str], Expanded] = {}
-        for p in law:
-            if p.law is not None and p.law.kind == "container":
-                job, includes = self.expand_page(p)
-                containers[(p.ns, p.name)] = job
-                covered.update(key for key in includes if self._same_edition_key(key, p))
+        containers, covered = self._expand_containers(law)
         rest = [p for p in law if (p.ns, p.name) not in covered and p.law is not None and p.law.kind != "container"]
         rest_keys = {(p.ns, p.name) for p in rest}
-        included: set[tuple[int, str]] = set()
-        for p in rest:
-            for key in self.direct_includes(p):
-                if key in rest_keys and key != (p.ns, p.name) and self._same_edition_key(key, p):
-                    included.add(key)
+        included = self._included_among(rest, rest_keys)
         # Pages that are not law text stay on record, as furniture of the
         # first page of their edition (or of the dump's first page).
-        extra: dict[str, list[Furniture]] = {}
-        for edition, furn in self.other_pages():
-            extra.setdefault(edition, []).append(furn)
+        extra = self._other_pages_by_edition()
         # Every edition with a law page has a page emitted (a page is left out
         # only when a page of its own edition includes it).
         editions = {p.law.edition for p in law if p.law is not None}
@@ -335,6 +172,33 @@ class _Assembler:
                 file=self.file,
                 fix="export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export",
             )
+
+    def _expand_containers(self, law: list[_WikiPage]) -> tuple[dict[tuple[int, str], Expanded], set[tuple[int, str]]]:
+        """Expand the container pages: (each one expanded, the pages of their own edition they include)."""
+        covered: set[tuple[int, str]] = set()
+        containers: dict[tuple[int, str], Expanded] = {}
+        for p in law:
+            if p.law is not None and p.law.kind == "container":
+                job, includes = self.expand_page(p)
+                containers[(p.ns, p.name)] = job
+                covered.update(key for key in includes if self._same_edition_key(key, p))
+        return containers, covered
+
+    def _included_among(self, rest: list[_WikiPage], rest_keys: set[tuple[int, str]]) -> set[tuple[int, str]]:
+        """The pages of ``rest`` that another page of ``rest`` of their edition calls (read there, not alone)."""
+        included: set[tuple[int, str]] = set()
+        for p in rest:
+            for key in self.direct_includes(p):
+                if key in rest_keys and key != (p.ns, p.name) and self._same_edition_key(key, p):
+                    included.add(key)
+        return included
+
+    def _other_pages_by_edition(self) -> dict[str, list[Furniture]]:
+        """The furniture records of :meth:`other_pages`, by edition (in the dump's order)."""
+        extra: dict[str, list[Furniture]] = {}
+        for edition, furn in self.other_pages():
+            extra.setdefault(edition, []).append(furn)
+        return extra
 
     def titles_only(self) -> _Assembler:
         """This assembler without the dump's text: all that :meth:`render` needs (small to send to a process)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -191,7 +192,7 @@ def decode(parsed: Any) -> Decoded:
             return obj
         if isinstance(raw, list):
             if raw and isinstance(raw[0], str):
-                return _tagged(raw, index, here)
+                return _tagged(raw, index, here, hydrate, origin)
             arr: list[Any] = []
             origin[id(arr)] = index
             for i, ref in enumerate(raw):
@@ -199,70 +200,81 @@ def decode(parsed: Any) -> Decoded:
             return arr
         return raw  # string, number, bool, null
 
-    def _tagged(raw: list[Any], index: int, here: str) -> Any:
-        tag = raw[0]
-        args = raw[1:]
-        if tag in _WRAPPERS:
-            if len(args) != 1:
-                raise DevalueError(f'"{tag}" takes one value, found {len(args)}', here)
-            return hydrate(args[0], f"{here}[1]")
-        if tag == "Object":
-            # A boxed primitive (``new String("x")``): devalue writes the value
-            # itself, not an index.
-            if len(args) != 1 or isinstance(args[0], (dict, list)):
-                raise DevalueError('"Object" takes one primitive value', here)
-            return args[0]
-        if tag in ("EmptyRef", "EmptyShallowRef"):
-            # Nuxt's reducer gives the ref's falsy value as JSON text ("_" for
-            # undefined, "0n" for a zero BigInt), stored as an element.
-            data = hydrate(args[0], f"{here}[1]") if args else "_"
-            if data == "_":
-                return UNDEFINED
-            if data == "0n":
-                return 0
-            try:
-                return json.loads(data) if isinstance(data, str) else data
-            except json.JSONDecodeError:
-                return data
-        if tag == "Date":
-            text = str(args[0]) if args else ""
-            if not text:
-                # devalue writes an invalid date (``new Date("x")``) as "".
-                return INVALID_DATE
-            try:
-                return datetime.fromisoformat(text.replace("Z", "+00:00"))
-            except ValueError:
-                raise DevalueError(f"invalid date {text!r}", here) from None
-        if tag == "Set":
-            items = [hydrate(ref, f"{here}[{i + 1}]") for i, ref in enumerate(args)]
-            origin[id(items)] = index
-            return items
-        if tag in ("Map", "null"):
-            if len(args) % 2:
-                raise DevalueError(f'"{tag}" needs key/value pairs, found an odd count', here)
-            mapping: dict[Any, Any] = {}
-            origin[id(mapping)] = index
-            for i in range(0, len(args), 2):
-                key = args[i] if tag == "null" else hydrate(args[i], f"{here}[{i + 1}]")
-                try:
-                    mapping[key] = hydrate(args[i + 1], f"{here}[{i + 2}]")
-                except TypeError:
-                    raise DevalueError("a Map key that cannot be a dictionary key", here) from None
-            return mapping
-        if tag == "RegExp":
-            return RegExp(str(args[0]) if args else "", str(args[1]) if len(args) > 1 else "")
-        if tag == "BigInt":
-            try:
-                return int(args[0])
-            except (ValueError, TypeError, IndexError):
-                raise DevalueError("invalid BigInt", here) from None
-        if tag in ("URL", "URLSearchParams"):
-            return str(args[0]) if args else ""
-        if tag == "NuxtError":
-            return hydrate(args[0], f"{here}[1]") if args else {}
-        raise DevalueError(f'unknown devalue tag "{tag}"', here)
-
     return Decoded(hydrate(0, "$[0]"), origin)
+
+
+def _tagged(raw: list[Any], index: int, here: str, hydrate: Callable[[Any, str], Any], origin: dict[int, int]) -> Any:
+    """A tagged array ``["Tag", ...]``: a wrapper, a collection (elements read by ``hydrate``) or a value."""
+    tag = raw[0]
+    args = raw[1:]
+    if tag in _WRAPPERS:
+        if len(args) != 1:
+            raise DevalueError(f'"{tag}" takes one value, found {len(args)}', here)
+        return hydrate(args[0], f"{here}[1]")
+    if tag in _VALUE_TAGS:
+        return _tagged_value(tag, args, here)
+    if tag in ("EmptyRef", "EmptyShallowRef"):
+        # Nuxt's reducer gives the ref's falsy value as JSON text ("_" for
+        # undefined, "0n" for a zero BigInt), stored as an element.
+        data = hydrate(args[0], f"{here}[1]") if args else "_"
+        if data == "_":
+            return UNDEFINED
+        if data == "0n":
+            return 0
+        try:
+            return json.loads(data) if isinstance(data, str) else data
+        except json.JSONDecodeError:
+            return data
+    if tag == "Set":
+        items = [hydrate(ref, f"{here}[{i + 1}]") for i, ref in enumerate(args)]
+        origin[id(items)] = index
+        return items
+    if tag in ("Map", "null"):
+        if len(args) % 2:
+            raise DevalueError(f'"{tag}" needs key/value pairs, found an odd count', here)
+        mapping: dict[Any, Any] = {}
+        origin[id(mapping)] = index
+        for i in range(0, len(args), 2):
+            key = args[i] if tag == "null" else hydrate(args[i], f"{here}[{i + 1}]")
+            try:
+                mapping[key] = hydrate(args[i + 1], f"{here}[{i + 2}]")
+            except TypeError:
+                raise DevalueError("a Map key that cannot be a dictionary key", here) from None
+        return mapping
+    if tag == "NuxtError":
+        return hydrate(args[0], f"{here}[1]") if args else {}
+    raise DevalueError(f'unknown devalue tag "{tag}"', here)
+
+
+# The tags whose arguments are the value itself, not element indexes.
+_VALUE_TAGS = frozenset({"Object", "Date", "RegExp", "BigInt", "URL", "URLSearchParams"})
+
+
+def _tagged_value(tag: str, args: list[Any], here: str) -> Any:
+    """The value of a tag in :data:`_VALUE_TAGS`, written in the array itself."""
+    if tag == "Object":
+        # A boxed primitive (``new String("x")``): devalue writes the value
+        # itself, not an index.
+        if len(args) != 1 or isinstance(args[0], (dict, list)):
+            raise DevalueError('"Object" takes one primitive value', here)
+        return args[0]
+    if tag == "Date":
+        text = str(args[0]) if args else ""
+        if not text:
+            # devalue writes an invalid date (``new Date("x")``) as "".
+            return INVALID_DATE
+        try:
+            return datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            raise DevalueError(f"invalid date {text!r}", here) from None
+    if tag == "RegExp":
+        return RegExp(str(args[0]) if args else "", str(args[1]) if len(args) > 1 else "")
+    if tag == "BigInt":
+        try:
+            return int(args[0])
+        except (ValueError, TypeError, IndexError):
+            raise DevalueError("invalid BigInt", here) from None
+    return str(args[0]) if args else ""  # URL, URLSearchParams
 
 
 def _special(index: int, where: str, standalone: bool = False) -> Any:

@@ -134,41 +134,7 @@ class _Walker:
                 self.pending_anchor = (m.group("sec").upper(), loc)
                 return
         if tag in ("h1", "h2", "h3", "h4"):
-            run = self.inline(children)
-            heading = run.text.strip()
-            art = _ARTICLE_TITLE.match(heading)
-            if art:
-                # An article heading inside a body (amendment pages); the
-                # label keeps the printed dash, so that nothing is lost.
-                self.flush_anchor()
-                title = (art.group("title") or "").strip()
-                label = heading[: art.start("title")].strip() if art.group("title") is not None else heading
-                self.blocks.append(Block(BlockKind.ARTICLE, loc, label=label, key=art.group("num"), title=title))
-                return
-            m = _H2_LABEL.match(run.text.strip())
-            if m:
-                key = m.group("key")
-                if self.pending_anchor and self.pending_anchor[0] != key:
-                    self.flush_anchor()
-                self.pending_anchor = None
-                self.blocks.append(
-                    Block(BlockKind.LABELED, loc, LabelStyle.UPPER, f"{key}.", key, title=m.group("title").strip())
-                )
-            elif self.pending_anchor:
-                key, _ = self.pending_anchor
-                self.pending_anchor = None
-                self.blocks.append(
-                    Block(BlockKind.LABELED, loc, LabelStyle.UPPER, f"{key}.", key, title=run.text.strip())
-                )
-            else:
-                self.blocks.append(
-                    Block(
-                        BlockKind.PARAGRAPH,
-                        loc,
-                        title=run.text.strip(),
-                        notes=(f"heading <{tag}> without a section label",),
-                    )
-                )
+            self.heading(tag, children, loc)
             return
         self.flush_anchor()
         if tag == "section" and "footnotes" in _classes(attrs):
@@ -179,6 +145,42 @@ class _Walker:
             return
         run = self.inline(children)
         self.paragraph_run(run, loc)
+
+    def heading(self, tag: str, children: list[Any], loc: Loc) -> None:
+        """A heading ``<h1>``-``<h4>``: an article heading, a section's label and title, or an unlabeled heading."""
+        run = self.inline(children)
+        heading = run.text.strip()
+        art = _ARTICLE_TITLE.match(heading)
+        if art:
+            # An article heading inside a body (amendment pages); the
+            # label keeps the printed dash, so that nothing is lost.
+            self.flush_anchor()
+            title = (art.group("title") or "").strip()
+            label = heading[: art.start("title")].strip() if art.group("title") is not None else heading
+            self.blocks.append(Block(BlockKind.ARTICLE, loc, label=label, key=art.group("num"), title=title))
+            return
+        m = _H2_LABEL.match(run.text.strip())
+        if m:
+            key = m.group("key")
+            if self.pending_anchor and self.pending_anchor[0] != key:
+                self.flush_anchor()
+            self.pending_anchor = None
+            self.blocks.append(
+                Block(BlockKind.LABELED, loc, LabelStyle.UPPER, f"{key}.", key, title=m.group("title").strip())
+            )
+        elif self.pending_anchor:
+            key, _ = self.pending_anchor
+            self.pending_anchor = None
+            self.blocks.append(Block(BlockKind.LABELED, loc, LabelStyle.UPPER, f"{key}.", key, title=run.text.strip()))
+        else:
+            self.blocks.append(
+                Block(
+                    BlockKind.PARAGRAPH,
+                    loc,
+                    title=run.text.strip(),
+                    notes=(f"heading <{tag}> without a section label",),
+                )
+            )
 
     def paragraph(self, text: str, _nodes: list[Any], loc: Loc) -> None:
         run = _Run()

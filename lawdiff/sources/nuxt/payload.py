@@ -125,52 +125,11 @@ def _page(
     printing = printing_m.group(1) if printing_m else source
     title = _str(record.get("title"))
     path = _str(record.get("path"))
-    containers: list[Container] = []
-    chapter = record.get("chapter")
-    if isinstance(chapter, int) and not isinstance(chapter, bool):
-        containers.append(Container("chapter", f"H{chapter}", str(chapter), _str(record.get("chapter_title"))))
-        part = record.get("part")
-        if isinstance(part, int) and not isinstance(part, bool):
-            containers.append(Container("part", f"H{chapter}.{part}", str(part), _str(record.get("part_title"))))
-    scope, scope_title, scope_label = "", "", ""
-    if m := _ARTICLE_TITLE.match(title):
-        scope, scope_title = m.group("num"), (m.group("title") or "").strip()
-        scope_label = f"Artikel {m.group('num')}"
-    else:
-        scope = href_address(path) or slug(title)
-        scope_title = title
-    meta: list[tuple[str, str]] = []
-    for key in (
-        "title",
-        "path",
-        "stem",
-        "chapter",
-        "chapter_title",
-        "part",
-        "part_title",
-        "pages",
-        "source",
-        "betreft_artikelen",
-        "ingangsdatum",
-        "description",
-    ):
-        value = record.get(key)
-        if value is None or value is devalue.UNDEFINED or value == "":
-            continue
-        meta.append((key, _meta_text(value)))
-    effective = ""
-    amends: tuple[str, ...] = ()
-    raw_date = record.get("ingangsdatum")
-    if raw_date not in (None, "", devalue.UNDEFINED, devalue.INVALID_DATE):
-        effective = parse_date(raw_date)
-        if not effective:
-            raise InputError(
-                f"the amendment's date {_meta_text(raw_date)!r} is not a date",
-                file=file,
-                place=decoded.where(record),
-                fix="write ingangsdatum as 2024-03-01 or '1 maart 2024'",
-            )
-        amends = tuple(dict.fromkeys(re.findall(r"\d{1,3}", _meta_text(record.get("betreft_artikelen") or ""))))
+    containers = _containers(record)
+    scope, scope_title, scope_label = _scope(title, path)
+    meta = _meta(record)
+    effective, amends = _amendment(decoded, record, file)
+    if effective:
         # An amendment page carries its articles under their own headings.
         scope, scope_title, scope_label = href_address(path) or slug(title), title, ""
     walker = _Walker(decoded, file)
@@ -183,7 +142,7 @@ def _page(
         name=path or title,
         loc=Loc(file, 0, decoded.where(record)),
         printing=printing,
-        containers=tuple(containers),
+        containers=containers,
         scope=scope,
         scope_title=scope_title,
         scope_label=scope_label,
@@ -191,10 +150,74 @@ def _page(
         fragments=tuple(walker.fragments),
         furniture=tuple(walker.furniture),
         navigation=nav,
-        meta=tuple(meta),
+        meta=meta,
         effective=effective,
         amends=amends,
     )
+
+
+def _containers(record: dict[str, Any]) -> tuple[Container, ...]:
+    """The chapter and part a page's record names."""
+    containers: list[Container] = []
+    chapter = record.get("chapter")
+    if isinstance(chapter, int) and not isinstance(chapter, bool):
+        containers.append(Container("chapter", f"H{chapter}", str(chapter), _str(record.get("chapter_title"))))
+        part = record.get("part")
+        if isinstance(part, int) and not isinstance(part, bool):
+            containers.append(Container("part", f"H{chapter}.{part}", str(part), _str(record.get("part_title"))))
+    return tuple(containers)
+
+
+def _scope(title: str, path: str) -> tuple[str, str, str]:
+    """What a page stands for, by its title: (scope, scope title, scope label)."""
+    if m := _ARTICLE_TITLE.match(title):
+        return m.group("num"), (m.group("title") or "").strip(), f"Artikel {m.group('num')}"
+    return href_address(path) or slug(title), title, ""
+
+
+# The fields of a page's record kept as its meta, in this order.
+_META_KEYS = (
+    "title",
+    "path",
+    "stem",
+    "chapter",
+    "chapter_title",
+    "part",
+    "part_title",
+    "pages",
+    "source",
+    "betreft_artikelen",
+    "ingangsdatum",
+    "description",
+)
+
+
+def _meta(record: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The record's fields that have a value, as text."""
+    meta: list[tuple[str, str]] = []
+    for key in _META_KEYS:
+        value = record.get(key)
+        if value is None or value is devalue.UNDEFINED or value == "":
+            continue
+        meta.append((key, _meta_text(value)))
+    return tuple(meta)
+
+
+def _amendment(decoded: devalue.Decoded, record: dict[str, Any], file: str) -> tuple[str, tuple[str, ...]]:
+    """An amendment page's date in effect and the articles it amends; ("", ()) for a page of the law."""
+    raw_date = record.get("ingangsdatum")
+    if raw_date in (None, "", devalue.UNDEFINED, devalue.INVALID_DATE):
+        return "", ()
+    effective = parse_date(raw_date)
+    if not effective:
+        raise InputError(
+            f"the amendment's date {_meta_text(raw_date)!r} is not a date",
+            file=file,
+            place=decoded.where(record),
+            fix="write ingangsdatum as 2024-03-01 or '1 maart 2024'",
+        )
+    amends = tuple(dict.fromkeys(re.findall(r"\d{1,3}", _meta_text(record.get("betreft_artikelen") or ""))))
+    return effective, amends
 
 
 _MONTHS = {

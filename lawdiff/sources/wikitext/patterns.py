@@ -1,0 +1,60 @@
+"""What the lines of a rendered wiki page look like: the patterns of labels and notes, and the title tests.
+
+Module-level precompiled patterns, tried by :mod:`.reader` on every line; see
+the package docstring for the habits of each edition.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A section or subsection line is read as "label + title" only when the rest
+# is at most this long and does not end like a sentence.
+TITLE_MAX_CHARS = 120
+_SENTENCE_END = (".", ";", ":", ",", ")")
+# A 1936 paragraph title ("Inzien van een losgelaten slag.") is one short
+# sentence; anything longer before a numbered line is text.
+PARAGRAPH_TITLE_MAX_CHARS = 80
+# Editions before this one print a paragraph's title on the line before its
+# number (1936); from 1963 on such a line is the end of the text above.
+PARAGRAPH_TITLES_BEFORE = 1963
+
+_RULE = re.compile(r"^-{3,}$")
+_ARTICLE = re.compile(r"^(?P<label>(?:ARTIKEL|Artikel)\s+(?P<num>\d{1,3})\.?)(?:\s+(?P<title>.*))?$")
+# No leading \s*: with it, a search rescans every run of white space from
+# each of its characters.  The heading before the range is stripped instead.
+_RANGE = re.compile(r"(?P<range>Art\.\s*\d+\s*t/m\s*\d+\.?)$")
+_PARAGRAAF = re.compile(
+    r"^(?P<label>(?:PARAGRAAF|Paragraaf|HOOFDSTUK|Hoofdstuk|DEEL|Deel)\s+[IVXL\d]+\.?)\s*(?P<title>.*)$"
+)
+_UPPER = re.compile(r"^(?P<key>[A-Z])\.(?:\s+(?P<rest>.*))?$")
+_NUMBER = re.compile(r"^(?P<key>\d{1,2})\.(?:\s+(?P<rest>.*))?$")
+_LOWER = re.compile(r"^(?P<key>[a-z])\.\s+(?P<rest>.*)$")
+_PAREN = re.compile(r"^\((?P<key>[a-z]{1,2}|\d{1,2})\)(?:\s+(?P<rest>.*))?$")
+_LOWER_PAREN = re.compile(r"^(?P<key>[a-z])\)\s+(?P<rest>.*)$")  # 1936: "a) text"
+_DASH = re.compile(r"^-\s+(?P<rest>.*)$")
+_NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<star>\*{1,3})\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
+_SENTENCE_BREAK = re.compile(r"[.!?;:]\s")
+
+
+def _is_title(rest: str) -> bool:
+    return bool(rest) and len(rest) <= TITLE_MAX_CHARS and not rest.endswith(_SENTENCE_END)
+
+
+def _is_capitals_title(rest: str) -> bool:
+    """``DE KAARTEN.``: short, every letter a capital (at least two), not ending like a clause."""
+    # The cheap tests first: almost every numbered line is long, or has a small letter.
+    if len(rest) > TITLE_MAX_CHARS or not rest.isupper() or rest.endswith((";", ":", ",")):
+        return False
+    letters = [c for c in rest if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def _is_paragraph_title(line: str) -> bool:
+    """``Inzien van een losgelaten slag.``: one short sentence starting with a capital."""
+    return (
+        len(line) <= PARAGRAPH_TITLE_MAX_CHARS
+        and line[:1].isupper()
+        and not line.endswith((";", ":", ","))
+        and not _SENTENCE_BREAK.search(line)
+    )
