@@ -81,7 +81,7 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     # The Nuxt payload reader (sources/nuxt/).
     "nuxt: text nodes in one <p>": (50_000, lambda n: _payload([["p", {}, *(f"woord{i} " for i in range(n))]])),
     "nuxt: newlines in an <li>": (200_000, lambda n: _payload([["ol", {}, ["li", {}, "kop" + "\n" * n + "x"]]])),
-    # The wiki text reader and the clause builder (sources/wikitext.py, sources/build.py).
+    # The wiki text reader and the clause builder (sources/wikitext/, sources/build.py).
     "wiki: one line of w 1) + a note": (20_000, lambda n: _wiki("Elke speler " + "w 1) " * n + "\n" + NOTE)),
     "wiki: 1) 1) 1) ...": (33_000, lambda n: _wiki("1) " * n + "\n")),
     "wiki: U+001F in a text line": (100_000, lambda n: _wiki("Elke" + "\u001f" * n + "speler\n")),
