@@ -125,45 +125,57 @@ def message_page(title: str, bar_: Markup, message: str, *more: Child, back: str
 
 def meeting_page(bar_: Markup, now: Now | None, meeting: Meeting | None, chair: bool, token: str, today: str) -> str:
     hidden = h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token})
-    parts: list[Child] = [h("h1", None, "Meeting")]
-    if meeting is None:
-        parts.append(h("p", None, "No meeting is open."))
-        if chair:
-            parts.append(
-                h(
-                    "form",
-                    {"class": "meeting", "method": "post", "action": "/meeting/start"},
-                    hidden,
-                    h("label", None, "Date ", h("input", {"type": "date", "name": "date", "value": today})),
-                    " ",
-                    h("label", None, "Attendees ", h("input", {"type": "text", "name": "attendees", "size": "30"})),
-                    " ",
-                    h("button", {"type": "submit"}, "Start the meeting"),
-                )
-            )
-    else:
+    state = _no_meeting(chair, hidden, today) if meeting is None else _open_meeting(meeting, chair, hidden)
+    return own_page("Meeting", "meeting", bar_, h("h1", None, "Meeting"), *state, now_box(now), *_walk(now))
+
+
+def _no_meeting(chair: bool, hidden: Markup, today: str) -> list[Child]:
+    """No meeting is open: so it says, and a chair gets the form that starts one."""
+    parts: list[Child] = [h("p", None, "No meeting is open.")]
+    if chair:
         parts.append(
             h(
-                "p",
-                None,
-                f"The meeting of {meeting.date} is open (started {when(meeting.started)} by ",
-                h("span", {"class": "who"}, meeting.author),
-                ")",
-                f"; attending: {', '.join(meeting.attendees)}" if meeting.attendees else None,
-                ". Decisions and comments made now carry it.",
+                "form",
+                {"class": "meeting", "method": "post", "action": "/meeting/start"},
+                hidden,
+                h("label", None, "Date ", h("input", {"type": "date", "name": "date", "value": today})),
+                " ",
+                h("label", None, "Attendees ", h("input", {"type": "text", "name": "attendees", "size": "30"})),
+                " ",
+                h("button", {"type": "submit"}, "Start the meeting"),
             )
         )
-        if chair:
-            parts.append(
-                h(
-                    "form",
-                    {"class": "meeting", "method": "post", "action": "/meeting/end"},
-                    hidden,
-                    h("button", {"type": "submit"}, "End the meeting"),
-                )
+    return parts
+
+
+def _open_meeting(meeting: Meeting, chair: bool, hidden: Markup) -> list[Child]:
+    """The open meeting: when and by whom it started, who attends, and a chair's form that ends it."""
+    parts: list[Child] = [
+        h(
+            "p",
+            None,
+            f"The meeting of {meeting.date} is open (started {when(meeting.started)} by ",
+            h("span", {"class": "who"}, meeting.author),
+            ")",
+            f"; attending: {', '.join(meeting.attendees)}" if meeting.attendees else None,
+            ". Decisions and comments made now carry it.",
+        )
+    ]
+    if chair:
+        parts.append(
+            h(
+                "form",
+                {"class": "meeting", "method": "post", "action": "/meeting/end"},
+                hidden,
+                h("button", {"type": "submit"}, "End the meeting"),
             )
-    parts += [
-        now_box(now),
+        )
+    return parts
+
+
+def _walk(now: Now | None) -> list[Child]:
+    """How each browser walks the agenda: the next undecided change, the keys, following the chair."""
+    return [
         h(
             "p",
             None,
@@ -185,7 +197,6 @@ def meeting_page(bar_: Markup, now: Now | None, meeting: Meeting | None, chair: 
             ),
         ),
     ]
-    return own_page("Meeting", "meeting", bar_, *parts)
 
 
 def confirm_page(bar_: Markup, what: str, fields: Mapping[str, str], token: str, back: str) -> str:
