@@ -140,18 +140,12 @@ def _change(
     new_articles: set[str],
     with_title: bool,
 ) -> Change:
+    """The change record of one link: its kind, its word difference, and what became of its references."""
     olds = [c for c in (old.find(a) for a in link.old) if c is not None]
     news = [c for c in (new.find(a) for a in link.new) if c is not None]
     title_aspect = link.aspect is Aspect.TITLE
-    if title_aspect:
-        old_texts = tuple(c.title for c in olds)
-        new_texts = tuple(c.title for c in news)
-    else:
-        old_texts = tuple(c.text for c in olds)
-        new_texts = tuple(c.text for c in news)
+    old_texts, new_texts, old_title, new_title = _compared(title_aspect, olds, news, with_title)
     old_text, new_text = "\n".join(old_texts), "\n".join(new_texts)
-    old_title = olds[0].title if with_title and len(olds) == 1 else ""
-    new_title = news[0].title if with_title and len(news) == 1 else ""
     title_changed = with_title and bool(olds) and bool(news) and old_title != new_title
     kind = _kind(link, old_text == new_text and not title_changed)
     both = bool(link.old) and bool(link.new)
@@ -163,12 +157,7 @@ def _change(
     editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]
-    if link.old and not link.new:
-        counterpart = _comparable(olds, old_arts, new, new_articles)
-    elif link.new and not link.old:
-        counterpart = _comparable(news, new_arts, old, old_articles)
-    else:
-        counterpart = True
+    counterpart = _counterpart(link, olds, news, old_arts, new_arts, old, new, old_articles, new_articles)
     return Change(
         kind=kind,
         aspect=link.aspect,
@@ -194,6 +183,42 @@ def _change(
         pinned_by=link.pinned_by,
         id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
     )
+
+
+def _compared(
+    title_aspect: bool, olds: list[Clause], news: list[Clause], with_title: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], str, str]:
+    """What a change compares: each side's texts (their titles, for a heading's
+    link), and the titles folded into a one-to-one text change (``with_title``)."""
+    if title_aspect:
+        old_texts = tuple(c.title for c in olds)
+        new_texts = tuple(c.title for c in news)
+    else:
+        old_texts = tuple(c.text for c in olds)
+        new_texts = tuple(c.text for c in news)
+    old_title = olds[0].title if with_title and len(olds) == 1 else ""
+    new_title = news[0].title if with_title and len(news) == 1 else ""
+    return old_texts, new_texts, old_title, new_title
+
+
+def _counterpart(
+    link: Link,
+    olds: list[Clause],
+    news: list[Clause],
+    old_arts: set[str],
+    new_arts: set[str],
+    old: Edition,
+    new: Edition,
+    old_articles: set[str],
+    new_articles: set[str],
+) -> bool:
+    """Whether a clause added or removed could be in the other edition's corpus
+    (:func:`_comparable`), so that its absence there is news; a pair always is."""
+    if link.old and not link.new:
+        return _comparable(olds, old_arts, new, new_articles)
+    if link.new and not link.old:
+        return _comparable(news, new_arts, old, old_articles)
+    return True
 
 
 def _kind(link: Link, same: bool) -> ChangeKind:

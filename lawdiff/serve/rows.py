@@ -172,48 +172,8 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
 def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     entry = ctx.view.entry(ch.id)
     back = f"{ctx.page}#{row_anchor(ch, old, new)}"
-    current = entry.status if entry.state is State.CURRENT else Status.OPEN
-    assignee = entry.assignee if entry.state is State.CURRENT else ""
     hidden = _hidden(ch, old, new, back, ctx.token)
-    forms: list[Child] = [
-        _status_form(hidden, current, ctx.chair),
-        h(
-            "form",
-            {"class": "rv-form rv-comment", "method": "post", "action": "/review/comment"},
-            hidden,
-            h(
-                "label",
-                None,
-                h("span", {"class": "vh"}, "Comment"),
-                h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": "Add a comment"}),
-            ),
-            h("button", {"type": "submit"}, "Comment"),
-        ),
-        h(
-            "form",
-            {"class": "rv-form rv-assign", "method": "post", "action": "/review/assign"},
-            hidden,
-            h("input", {"type": "hidden", "name": "expect_assignee", "value": assignee}),
-            h(
-                "label",
-                None,
-                "Assigned to ",
-                h("input", {"type": "text", "name": "assignee", "value": assignee, "size": "12", "maxlength": "60"}),
-            ),
-            h("button", {"type": "submit"}, "Assign"),
-        ),
-    ]
-    if ctx.chair and ctx.meeting_open and ch.id != ctx.discussing:
-        forms.append(
-            h(
-                "form",
-                {"class": "rv-discuss", "method": "post", "action": "/meeting/discuss"},
-                hidden,
-                h("button", {"type": "submit"}, "Discuss now"),
-            )
-        )
-    if may(ctx.chair, Action.CORRECT):
-        forms.append(_correct_form(ch, old, new, hidden))
+    forms = _forms(ch, old, new, ctx, entry, hidden)
     controls: Child = forms
     if not ch.noteworthy and entry.decision is None and not entry.comments:
         # An unchanged clause is reviewed now and then (a translation fix):
@@ -229,6 +189,63 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         _thread(entry),
         controls,
         h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")),
+    )
+
+
+def _forms(ch: Change, old: str, new: str, ctx: RowContext, entry: Entry, hidden: list[Child]) -> list[Child]:
+    """The forms this member may use on the row: status, comment and assignee; for a chair
+    in a meeting, "discuss now"; for a chair, the correction of the match."""
+    current = entry.status if entry.state is State.CURRENT else Status.OPEN
+    assignee = entry.assignee if entry.state is State.CURRENT else ""
+    forms: list[Child] = [
+        _status_form(hidden, current, ctx.chair),
+        _comment_form(hidden),
+        _assign_form(hidden, assignee),
+    ]
+    if ctx.chair and ctx.meeting_open and ch.id != ctx.discussing:
+        forms.append(_discuss_form(hidden))
+    if may(ctx.chair, Action.CORRECT):
+        forms.append(_correct_form(ch, old, new, hidden))
+    return forms
+
+
+def _comment_form(hidden: list[Child]) -> Markup:
+    return h(
+        "form",
+        {"class": "rv-form rv-comment", "method": "post", "action": "/review/comment"},
+        hidden,
+        h(
+            "label",
+            None,
+            h("span", {"class": "vh"}, "Comment"),
+            h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": "Add a comment"}),
+        ),
+        h("button", {"type": "submit"}, "Comment"),
+    )
+
+
+def _assign_form(hidden: list[Child], assignee: str) -> Markup:
+    return h(
+        "form",
+        {"class": "rv-form rv-assign", "method": "post", "action": "/review/assign"},
+        hidden,
+        h("input", {"type": "hidden", "name": "expect_assignee", "value": assignee}),
+        h(
+            "label",
+            None,
+            "Assigned to ",
+            h("input", {"type": "text", "name": "assignee", "value": assignee, "size": "12", "maxlength": "60"}),
+        ),
+        h("button", {"type": "submit"}, "Assign"),
+    )
+
+
+def _discuss_form(hidden: list[Child]) -> Markup:
+    return h(
+        "form",
+        {"class": "rv-discuss", "method": "post", "action": "/meeting/discuss"},
+        hidden,
+        h("button", {"type": "submit"}, "Discuss now"),
     )
 
 

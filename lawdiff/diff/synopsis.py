@@ -1,0 +1,241 @@
+"""The synopsis of one article: its titles and texts lined up across all editions.
+
+Each clause of the article in each edition gives a node (an article's heading
+apart from its text); the changes of each pair of consecutive editions join
+the nodes they connect into one line (a union-find), and each line carries the
+words for the change at each step (``("split", "renumbered")``).
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lawdiff.align import Aspect
+from lawdiff.diff.records import Change, ChangeKind
+from lawdiff.model import Edition, article_of
+
+if TYPE_CHECKING:
+    # Only a type here: article.py builds the pairs and imports this module.
+    from lawdiff.diff.article import PairView
+
+
+class Part(enum.Enum):
+    """Which part of a clause a synopsis node shows."""
+
+    HEAD = "head"  # an article's title, a heading line of its own
+    BODY = "body"  # the title and text of any other clause, or an article's own text
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A clause in one edition as a unit of the synopsis: an article's heading, or a clause's title and text."""
+
+    edition: str
+    address: str
+    part: Part
+
+
+@dataclass(frozen=True, slots=True)
+class SynopsisRow:
+    """One line of the synopsis: what corresponds across the editions.
+
+    cells: per edition of the article (oldest first), its nodes in the line.
+    steps: per edition, the words for the change from the previous edition's
+        cell, the kind of change first (``("split", "renumbered")``); none for
+        the first edition, or where both cells are empty.
+    """
+
+    cells: tuple[tuple[Node, ...], ...]
+    steps: tuple[tuple[str, ...], ...]
+
+
+def synopsis(
+    number: str,
+    editions: tuple[Edition, ...],
+    pairs: list[PairView],
+) -> tuple[SynopsisRow, ...]:
+    lines = _Lines()
+    position = _own_nodes(number, editions, lines)
+    _join_changes(pairs, lines, position)
+    # Only once every pair is joined are the lines final.
+    step_changes = _changes_by_line(pairs, lines)
+    groups = lines.groups(position)
+    names = [e.name for e in editions]
+    return tuple(_row(r, groups[r], names, position, step_changes) for r in _line_order(groups, names, position))
+
+
+class _Lines:
+    """The synopsis lines as they are joined: a union-find over the nodes."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Node, Node] = {}
+
+    def find(self, x: Node) -> Node:
+        parent = self.parent
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(self, a: Node, b: Node) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # The older node roots the set, so that the result does not
+            # depend on the order of the unions.
+            if (ra.edition, ra.address, ra.part.value) > (rb.edition, rb.address, rb.part.value):
+                ra, rb = rb, ra
+            self.parent[rb] = ra
+
+    def groups(self, position: dict[Node, tuple[int, int]]) -> dict[Node, list[Node]]:
+        """Each line's root -> its nodes, by edition and document order."""
+        groups: dict[Node, list[Node]] = {}
+        for node in sorted(self.parent, key=lambda x: (x.edition, position.get(x, (0, 0)), x.address, x.part.value)):
+            groups.setdefault(self.find(node), []).append(node)
+        return groups
+
+
+def _own_nodes(number: str, editions: tuple[Edition, ...], lines: _Lines) -> dict[Node, tuple[int, int]]:
+    """Every title and every own text of the article in every edition, each a line
+    of its own to start with, with its place in its edition."""
+    position: dict[Node, tuple[int, int]] = {}
+    for e in editions:
+        art = e.find(number)
+        if art is None:
+            continue
+        base = e.positions()
+        for c in art.walk():
+            parts = ([_part(c.address, True)] if c.title else []) + ([Part.BODY] if c.text else [])
+            for part in sorted(set(parts), key=lambda x: x is not Part.HEAD):
+                node = Node(e.name, c.address, part)
+                lines.find(node)
+                position[node] = (base[c.address], 0 if part is Part.HEAD else 1)
+    return position
+
+
+def _join_changes(pairs: list[PairView], lines: _Lines, position: dict[Node, tuple[int, int]]) -> None:
+    """Join into one line the nodes each change of each pair joins."""
+    for pv in pairs:
+        base_old, base_new = pv.old.positions(), pv.new.positions()
+        for ch in pv.changes:
+            for nodes in _change_nodes(ch, pv.old.name, pv.new.name):
+                for node in nodes:
+                    lines.find(node)
+                    if node not in position:
+                        # A clause of another article (a move): placed by
+                        # its own edition's order.
+                        where = base_old if node.edition == pv.old.name else base_new
+                        position[node] = (where.get(node.address, 0), 0 if node.part is Part.HEAD else 1)
+                for a, b in itertools.pairwise(nodes):
+                    lines.union(a, b)
+
+
+def _changes_by_line(pairs: list[PairView], lines: _Lines) -> dict[tuple[str, str], list[Change]]:
+    """(new edition, line's key) -> the changes of that step on that line."""
+    step_changes: dict[tuple[str, str], list[Change]] = {}
+    for pv in pairs:
+        for ch in pv.changes:
+            for nodes in _change_nodes(ch, pv.old.name, pv.new.name):
+                if nodes:
+                    step_changes.setdefault((pv.new.name, _key(lines.find(nodes[0]))), []).append(ch)
+    return step_changes
+
+
+def _line_order(groups: dict[Node, list[Node]], names: list[str], position: dict[Node, tuple[int, int]]) -> list[Node]:
+    """Line order: the newest edition's order, then the lines that end
+    earlier, each after the line it followed in its own edition."""
+    order: list[Node] = []
+    for name in reversed(names):
+        present = sorted(
+            (r for r, ns in groups.items() if any(x.edition == name for x in ns)),
+            key=lambda r: min(position[x] for x in groups[r] if x.edition == name),
+        )
+        last: Node | None = None
+        for r in present:
+            if r in order:
+                last = r
+                continue
+            if last is not None:
+                idx = order.index(last) + 1
+            else:
+                later = [order.index(x) for x in present if x in order]
+                idx = min(later) if later else len(order)
+            order.insert(idx, r)
+            last = r
+    return order
+
+
+def _row(
+    r: Node,
+    nodes: list[Node],
+    names: list[str],
+    position: dict[Node, tuple[int, int]],
+    step_changes: dict[tuple[str, str], list[Change]],
+) -> SynopsisRow:
+    """One line (root ``r``): its nodes per edition, and the words for each step."""
+    cells = tuple(tuple(sorted((x for x in nodes if x.edition == name), key=lambda x: position[x])) for name in names)
+    steps: list[tuple[str, ...]] = []
+    for i, name in enumerate(names):
+        if i == 0:
+            steps.append(())
+            continue
+        chs = step_changes.get((name, _key(r)), [])
+        if chs:
+            steps.append(_step_words(chs))
+        elif cells[i] and not cells[i - 1]:
+            steps.append(("added",))
+        elif cells[i - 1] and not cells[i]:
+            steps.append(("removed",))
+        else:
+            steps.append(())
+    return SynopsisRow(cells, tuple(steps))
+
+
+def _key(node: Node) -> str:
+    return f"{node.edition}\x00{node.address}\x00{node.part.value}"
+
+
+def _part(address: str, title: bool) -> Part:
+    # An article's title is a heading line of its own (1963 prints the
+    # article's opening text under it); a section's title and text are one.
+    return Part.HEAD if title and address == article_of(address) else Part.BODY
+
+
+def _change_nodes(ch: Change, old: str, new: str) -> list[list[Node]]:
+    """The nodes a change joins into lines: its texts, and an article's titles apart."""
+    title = ch.aspect is Aspect.TITLE
+    groups = [[Node(old, a, _part(a, title)) for a in ch.old] + [Node(new, a, _part(a, title)) for a in ch.new]]
+    if not title and ch.old_title and ch.new_title:
+        # A title folded into its text change: the headings correspond too.
+        a, b = ch.old[0], ch.new[0]
+        groups.append([Node(old, a, _part(a, True)), Node(new, b, _part(b, True))])
+    return groups
+
+
+def _step_words(changes: list[Change]) -> tuple[str, ...]:
+    """``("split", "renumbered", "heading added")``: the change of one line between two editions, kind first."""
+    parts: list[str] = []
+    texts = [ch for ch in changes if ch.aspect is Aspect.TEXT]
+    for kind in dict.fromkeys(ch.kind.value for ch in texts):
+        parts.append(kind)
+    if any(ch.renumbered for ch in changes):
+        parts.append("renumbered")
+    if any(ch.moved for ch in changes):
+        parts.append("moved")
+    modified = [ch for ch in texts if ch.kind is ChangeKind.MODIFIED]
+    if modified and all(ch.editorial_only for ch in modified):
+        parts.append("editorial only")
+    if any(ch.stale_references for ch in changes):
+        parts.append("stale reference")
+    for ch in changes:
+        if ch.aspect is Aspect.TITLE and ch.kind is not ChangeKind.UNCHANGED:
+            word = {"modified": "changed"}.get(ch.kind.value, ch.kind.value)
+            if ch.kind is ChangeKind.MODIFIED and ch.editorial_only:
+                word = "changed (editorial)"
+            parts.append(f"heading {word}")
+        elif ch.aspect is Aspect.TEXT and ch.title_changed:
+            parts.append("title changed")
+    return tuple(dict.fromkeys(parts)) or ("unchanged",)

@@ -1,0 +1,218 @@
+"""The agenda (what is still open or in query) and each reviewer's page (what they did)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from lawdiff.model import natural_key
+from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.review import Decision, Entry, ReviewView, State, Status
+from lawdiff.review.reading import Involvement
+from lawdiff.serve.frame import Now, href, label, now_box, own_page
+from lawdiff.serve.rows import when
+from lawdiff.serve.state import Located, Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    found: Located
+    entry: Entry
+
+    @property
+    def status(self) -> Status:
+        """The status of the change as it now reads: an outdated decision leaves it open."""
+        return self.entry.status if self.entry.state is State.CURRENT else Status.OPEN
+
+
+def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
+    """Every change still open or in query, in agenda order: differences, and anything in query."""
+    out: list[Item] = []
+    for cid in snap.order:
+        found = snap.changes[cid]
+        item = Item(found, view.entry(cid))
+        if item.status is Status.QUERY or (item.status is Status.OPEN and found.change.noteworthy):
+            out.append(item)
+    return out
+
+
+def next_undecided(snap: Snapshot, view: ReviewView, after: str) -> Located | None:
+    """The first undecided change after ``after`` in agenda order (from the start when unknown)."""
+    items = undecided(snap, view)
+    order = {cid: i for i, cid in enumerate(snap.order)}
+    start = order.get(after, -1)
+    return next((it.found for it in items if order[it.found.change.id] > start), None)
+
+
+def agenda_page(
+    snap: Snapshot,
+    view: ReviewView,
+    bar_: Markup,
+    now: Now | None,
+    people: Iterable[str],
+) -> str:
+    items = undecided(snap, view)
+    by_article: dict[str, dict[tuple[str, str], list[Item]]] = {}
+    for it in items:
+        comp = it.found.comparison
+        by_article.setdefault(it.found.article, {}).setdefault((comp.old, comp.new), []).append(it)
+    open_n = sum(1 for it in items if it.status is Status.OPEN)
+    query_n = len(items) - open_n
+    sections: list[Child] = []
+    for article in sorted(by_article, key=natural_key):
+        pairs = by_article[article]
+        blocks: list[Child] = []
+        for (old, new), its in pairs.items():
+            q = sum(1 for it in its if it.status is Status.QUERY)
+            blocks.append(
+                h(
+                    "section",
+                    {"class": "agenda-pair"},
+                    h("h3", None, f"{old} → {new}: {len(its) - q} open, {q} in query"),
+                    h("ol", {"class": "agenda"}, [_item(it, now) for it in its]),
+                )
+            )
+        total = sum(len(v) for v in pairs.values())
+        title = f"Article {article}" if article else "Outside the report's articles"
+        sections.append(
+            h("section", {"class": "agenda-article", "id": f"a-{article}"}, h("h2", None, f"{title} ({total})"), blocks)
+        )
+    return own_page(
+        "Agenda",
+        "agenda",
+        bar_,
+        h("h1", None, "Agenda: what is still open or in query"),
+        h(
+            "p",
+            {"class": "lead"},
+            f"{open_n} open, {query_n} in query, over {len(by_article)} article(s). ",
+            h("a", {"href": "/next"}, "Walk them one by one from the first"),
+            ".",
+        ),
+        now_box(now),
+        sections or h("p", None, "Nothing is open or in query: every change has a decision."),
+        _leftovers(view),
+        _people(people),
+    )
+
+
+def _item(it: Item, now: Now | None) -> Markup:
+    e = it.entry
+    notes: list[Child] = [" ", h("span", {"class": f"st st-{it.status.value}"}, it.status.value)]
+    if e.assignee and e.state is State.CURRENT:
+        notes += ["; assigned to ", h("span", {"class": "who"}, e.assignee)]
+    if e.comments:
+        notes.append(f"; {len(e.comments)} comment(s)")
+    if e.state is State.OUTDATED and e.decision is not None:
+        notes += ["; ", h("span", {"class": "outdated"}, f"{e.decision.status.value} on an earlier text")]
+    here = now is not None and now.change == it.found.change.id
+    return h(
+        "li",
+        {"class": "discussing" if here else None},
+        h("a", {"href": href(it.found)}, label(it.found)),
+        notes,
+        h("b", None, " ← now discussing") if here else None,
+    )
+
+
+def _decision_line(d: Decision) -> list[Child]:
+    where = ", ".join(d.new or d.old)
+    return [
+        f"{d.old_edition} → {d.new_edition} {d.kind} {where}: ",
+        h("b", None, d.status.value),
+        " by ",
+        h("span", {"class": "who"}, d.author),
+        f", {when(d.updated)}",
+    ]
+
+
+def _leftovers(view: ReviewView) -> list[Child]:
+    out: list[Child] = []
+    if view.outdated:
+        out.append(
+            h(
+                "section",
+                {"id": "outdated"},
+                h("h2", None, f"Decided on an earlier text ({len(view.outdated)})"),
+                h(
+                    "ul",
+                    None,
+                    [
+                        h(
+                            "li",
+                            None,
+                            _decision_line(o.decision),
+                            " — the change is now ",
+                            h("code", None, o.change[:10]),
+                        )
+                        for o in view.outdated
+                    ],
+                ),
+            )
+        )
+    for sid, title, decisions in (
+        ("orphaned", "Orphaned: their clauses are gone", view.orphaned),
+        ("not-compared", "On pairs this run does not compare", view.not_compared),
+    ):
+        if decisions:
+            out.append(
+                h(
+                    "section",
+                    {"id": sid},
+                    h("h2", None, f"{title} ({len(decisions)})"),
+                    h("ul", None, [h("li", None, _decision_line(d)) for d in decisions]),
+                )
+            )
+    return out
+
+
+def _people(people: Iterable[str]) -> Markup:
+    names = list(people)
+    return h(
+        "section",
+        {"id": "people"},
+        h("h2", None, "Per reviewer"),
+        h("ul", {"class": "people"}, [h("li", None, h("a", {"href": f"/people?name={quote(n)}"}, n)) for n in names])
+        if names
+        else h("p", None, "Nobody has written anything yet."),
+    )
+
+
+def person_page(
+    snap: Snapshot, view: ReviewView, bar_: Markup, name: str, did: Involvement, decisions: Mapping[str, Decision]
+) -> str:
+    place = {cid: i for i, cid in enumerate(snap.order)}
+
+    def items(ids: tuple[str, ...]) -> Markup:
+        lines: list[Child] = []
+        # In agenda order; changes on no article page, then decisions no longer in the run, after.
+        for cid in sorted(ids, key=lambda c: (place.get(c, len(place) + (c not in snap.changes)), c)):
+            found = snap.changes.get(cid)
+            e = view.entry(cid)
+            if found is not None:
+                lines.append(
+                    h(
+                        "li",
+                        None,
+                        h("a", {"href": href(found)}, label(found)),
+                        " ",
+                        h("span", {"class": "st"}, e.status.value),
+                    )
+                )
+            elif cid in decisions:
+                lines.append(h("li", None, _decision_line(decisions[cid]), " (no longer in this run)"))
+        return h("ul", None, lines) if lines else h("p", {"class": "none"}, "none")
+
+    return own_page(
+        name,
+        "person",
+        bar_,
+        h("h1", None, "What ", h("span", {"class": "who"}, name), " did in the review"),
+        h("h2", None, f"Assigned ({len(did.assigned)})"),
+        items(did.assigned),
+        h("h2", None, f"Commented on ({len(did.commented)})"),
+        items(did.commented),
+        h("h2", None, f"Decided ({len(did.decided)})"),
+        items(did.decided),
+    )

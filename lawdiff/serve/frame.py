@@ -1,0 +1,147 @@
+"""What every served page shares: the server's policy and assets, its bar, and the change now discussed.
+
+The report's pages (:mod:`lawdiff.report.html`) are served as the report
+writes them, with three changes made here: the Content-Security-Policy of
+the server (the report's plus ``form-action 'self'`` and ``connect-src
+'self'``) in place of the report's, the server's stylesheet and script, and
+the bar at the top (who is signed in, the agenda, what the meeting is
+discussing).  The server's own pages are put in the same frame.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from lawdiff.errors import LawdiffBug
+from lawdiff.report.html.markup import Child, Markup, document, h
+from lawdiff.report.site import article_file
+from lawdiff.review.reading import Mark
+from lawdiff.serve.auth import TOKEN_FIELD
+from lawdiff.serve.rows import row_anchor, when
+from lawdiff.serve.state import Located, Snapshot
+
+# The policy sent with every response, as a header (frame-ancestors only
+# works there), and written into the page in place of the report's.
+POLICY = (
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; "
+    "form-action 'self'; connect-src 'self'"
+)
+HEADER_POLICY = POLICY + "; frame-ancestors 'none'"
+SERVE_ASSETS = ("serve.css", "serve.js")
+
+_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">')
+_HEAD_END = "</head>"
+_BODY = re.compile(r"<body(?: [^>]*)?>")
+
+
+def served(page: str, bar: Markup) -> str:
+    """A page of the report as the server sends it: its policy, its assets and its bar."""
+    meta = h("meta", {"http-equiv": "Content-Security-Policy", "content": POLICY})
+    page, n = _META.subn(lambda _m: meta, page, count=2)
+    if n != 1 or page.count(_HEAD_END) != 1:
+        raise LawdiffBug("a report page without exactly one policy and one head: the server cannot serve it")
+    assets = h("link", {"rel": "stylesheet", "href": "/assets/serve.css"}) + h(
+        "script", {"src": "/assets/serve.js", "defer": True}
+    )
+    page = page.replace(_HEAD_END, assets + _HEAD_END, 1)
+    body = _BODY.search(page)
+    if body is None:
+        raise LawdiffBug("a report page without a body")
+    return page[: body.end()] + "\n" + bar + page[body.end() :]
+
+
+def own_page(title: str, body_class: str, bar: Markup, *main: Child) -> str:
+    """A page of the server's own, in the report's look."""
+    return served(document(f"{title} · lawdiff serve", "/", body_class, h("main", {"id": "top"}, *main)), bar)
+
+
+@dataclass(frozen=True, slots=True)
+class Now:
+    """The change the meeting discusses now, as the bar and the agenda show it."""
+
+    change: str
+    label: str
+    href: str
+    by: str
+    at: str
+
+
+def now_of(mark: Mark | None, snap: Snapshot) -> Now | None:
+    if mark is None:
+        return None
+    found = snap.changes.get(mark.value)
+    if found is None:
+        return Now(
+            mark.value, f"a change no longer in the draft ({mark.value[:10]})", "/agenda", mark.author, mark.updated
+        )
+    return Now(mark.value, label(found), href(found), mark.author, mark.updated)
+
+
+def label(found: Located) -> str:
+    """``2007 → 2017 modified 45C4(b)``: a change in a few words."""
+    ch, comp = found.change, found.comparison
+    where = ", ".join(ch.new or ch.old)
+    if ch.old and ch.new and ch.old != ch.new:
+        where = f"{', '.join(ch.old)} → {', '.join(ch.new)}"
+    heading = " (heading)" if ch.aspect.value == "title" else ""
+    return f"{comp.old} → {comp.new} {ch.kind.value} {where}{heading}"
+
+
+def href(found: Located) -> str:
+    """The change's row on its article page."""
+    comp = found.comparison
+    anchor = row_anchor(found.change, comp.old, comp.new)
+    return f"/{article_file(found.article)}#{anchor}" if found.article else "/agenda"
+
+
+def bar(name: str, chair: bool, now: Now | None, token: str) -> Markup:
+    """The server's bar at the top of every page: who, where to go, what the meeting discusses."""
+    discussing: Child = h("span", {"class": "none"}, "nothing marked")
+    if now is not None:
+        discussing = [h("a", {"href": now.href}, now.label), h("span", {"class": "by"}, f" (set by {now.by})")]
+    return h(
+        "div",
+        {"class": "serve-bar", "role": "banner"},
+        h(
+            "nav",
+            {"aria-label": "Review"},
+            h("a", {"href": "/index.html"}, "Report"),
+            " ",
+            h("a", {"href": "/agenda"}, "Agenda"),
+            " ",
+            h("a", {"href": "/meeting"}, "Meeting"),
+            " ",
+            h("a", {"href": f"/people?name={quote(name)}"}, "Mine"),
+        ),
+        h(
+            "p",
+            {"class": "now", "id": "serve-now", "data-change": now.change if now else ""},
+            "Now discussing: ",
+            discussing,
+        ),
+        h(
+            "form",
+            {"class": "signout", "method": "post", "action": "/signout"},
+            h("span", {"class": "me"}, "Signed in as ", h("b", None, name), " (chair)" if chair else None),
+            " ",
+            h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token}),
+            h("button", {"type": "submit"}, "Sign out"),
+        ),
+    )
+
+
+def now_box(now: Now | None) -> Markup:
+    """The change now discussed, as the agenda and the meeting page show it."""
+    if now is None:
+        return h("p", {"class": "now-box none"}, "The chair has marked no change as now discussed.")
+    return h(
+        "p",
+        {"class": "now-box"},
+        "Now discussing: ",
+        h("a", {"href": now.href}, now.label),
+        " (marked by ",
+        h("span", {"class": "who"}, now.by),
+        f", {when(now.at)})",
+    )
