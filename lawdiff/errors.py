@@ -41,3 +41,19 @@ class LawdiffBug(Exception):
 
     def __init__(self, what: str) -> None:
         super().__init__(f"internal error (this is a bug in lawdiff, please report it): {what}")
+        self.what = what
+
+    def __reduce__(self) -> tuple[type[LawdiffBug], tuple[str]]:
+        # Pickled with its own words (a forked worker's bug reaches the parent), not the full message.
+        return (LawdiffBug, (self.what,))
+
+
+def leave_interrupts_to_parent() -> None:
+    """In a forked worker: Ctrl-C is the parent's to handle, and the parent stops its workers.
+
+    A terminal's Ctrl-C reaches every process of the command; without this,
+    each worker would print its own traceback beside the parent's one line.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

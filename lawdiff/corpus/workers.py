@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawdiff.corpus.outline import Record, record
-from lawdiff.errors import LawdiffBug
+from lawdiff.errors import LawdiffBug, leave_interrupts_to_parent
 from lawdiff.sources import READERS, SNIFF_BYTES, mediawiki
 from lawdiff.sources.base import Page
 
@@ -171,6 +171,7 @@ def _batches(expanded: Iterator[Expanded]) -> Iterator[list[Expanded]]:
 
 def _worker(conn: Connection) -> None:
     """A worker's loop: the titles, then batches of pages until told to stop."""
+    leave_interrupts_to_parent()
     render: Callable[[Expanded], Page] | None = None
     try:
         while (message := conn.recv()) is not None:

@@ -23,7 +23,7 @@ from lawdiff.cache import key as cache_key
 from lawdiff.collector import collector_paused
 from lawdiff.diff.changes import compare
 from lawdiff.diff.records import Change, Comparison
-from lawdiff.errors import UsageError
+from lawdiff.errors import UsageError, leave_interrupts_to_parent
 from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
 
 
@@ -115,7 +115,8 @@ class Study:
                 # A process per comparison, up to twice the workers: three pairs on two workers took two
                 # rounds, the second with one processor idle; three processes share both to the end.
                 size = min(len(todo), 2 * workers)
-                with collector_paused(), multiprocessing.get_context("fork").Pool(size) as pool:
+                context = multiprocessing.get_context("fork")
+                with collector_paused(), context.Pool(size, leave_interrupts_to_parent) as pool:
                     for comp in pool.map(_compare_one, range(len(todo))):
                         self._store(comp, todo)
             finally:

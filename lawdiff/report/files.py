@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from lawdiff.collector import collector_paused
-from lawdiff.errors import LawdiffBug, UsageError
+from lawdiff.errors import LawdiffBug, UsageError, leave_interrupts_to_parent
 
 
 def write_atomic(path: Path, content: str | bytes) -> None:
@@ -99,7 +99,7 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
     global _ITEMS
     _ITEMS = items
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, leave_interrupts_to_parent) as pool:
             for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
                 for rel, digest in done:
                     written[rel] = digest

@@ -18,13 +18,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import multiprocessing
+import traceback
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
 from lawdiff.collector import collector_paused
-from lawdiff.errors import LawdiffBug
+from lawdiff.errors import InputError, LawdiffBug, LawdiffError, leave_interrupts_to_parent
 from lawdiff.report.files import jobs
 from lawdiff.report.site import Annotation
 
@@ -97,9 +98,7 @@ class PendingReview:
 
     def close(self) -> None:
         """Stop the process making it, if it still runs (the report failed before it was needed)."""
-        if self._process is not None:
-            self._process.kill()
-            self._finish()
+        self._finish(kill=True)
 
     def _receive(self) -> ReviewShown:
         assert self._reader is not None
@@ -109,21 +108,46 @@ class PendingReview:
                 kind, payload = self._reader.recv()
         except EOFError:
             kind, payload = "died", None
-        finally:
-            self._finish()
+        except BaseException:
+            # Interrupted while the process may still be sending: it is stopped, never waited for.
+            self._finish(kill=True)
+            raise
+        code = self._finish(kill=False)
         if kind == "done" and isinstance(payload, ReviewShown):
             return payload
-        if kind == "error" and isinstance(payload, BaseException):
-            raise payload
-        raise LawdiffBug(f"the process matching the review store ended without its result ({payload or kind})")
+        if kind == "error" and isinstance(payload, tuple) and isinstance(payload[0], BaseException):
+            error, where = payload
+            if where and not isinstance(error, LawdiffError):
+                error.__cause__ = _RemoteTraceback(where)  # shown with LAWDIFF_DEBUG set
+            raise error
+        raise LawdiffBug(
+            f"the process matching the review store ended without its result (exit code {code}); "
+            "was it stopped, or out of memory?"
+        )
 
-    def _finish(self) -> None:
+    def _finish(self, kill: bool) -> int | None:
+        """Close the pipe and reap the process (stopping it first when ``kill``); its exit code."""
+        code = None
         if self._reader is not None:
             self._reader.close()
             self._reader = None
         if self._process is not None:
+            if kill:
+                self._process.kill()
             self._process.join()
+            code = self._process.exitcode
             self._process = None
+        return code
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an error in the forked process, as text (as :mod:`concurrent.futures` shows it)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+
+    def __str__(self) -> str:
+        return f'\n"""\n{self.args[0]}"""'
 
 
 # What the forked process works on (inherited, never pickled).
@@ -135,41 +159,57 @@ def start(store: Store, comparisons: list[Comparison], editions: Mapping[str, Ed
     the caller plans the report meanwhile and takes the :meth:`PendingReview.result` when it needs it.
 
     The process opens the store again (a SQLite connection is never used across a fork); an in-memory
-    store (none on disk) is matched here.
+    store (none on disk), one process (``LAWDIFF_JOBS=1``) or a fork the system refuses: matched here.
     """
     if store.path is None or jobs() <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        from lawdiff.review import attach
-
-        return PendingReview(shown(attach(store, comparisons, editions), comparisons))
+        return _here(store, comparisons, editions)
     global _JOB
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     _JOB = (store, comparisons, editions)
     try:
-        process = context.Process(target=_make, args=(writer,), name="lawdiff-review", daemon=True)
+        process = context.Process(target=_make, args=(reader, writer), name="lawdiff-review", daemon=True)
         process.start()
+    except OSError:  # no process to be had (too many, no memory): the same work here
+        reader.close()
+        return _here(store, comparisons, editions)
     finally:
         _JOB = None
         writer.close()
     return PendingReview(reader=reader, process=process)
 
 
-def _make(writer: Connection) -> None:
+def _here(store: Store, comparisons: list[Comparison], editions: Mapping[str, Edition]) -> PendingReview:
+    from lawdiff.review import attach
+
+    return PendingReview(shown(attach(store, comparisons, editions), comparisons))
+
+
+def _make(reader: Connection, writer: Connection) -> None:
     """In the forked process: the review of the job, or what stopped it, sent to the parent."""
+    # The parent's end closed here, so that a send to a parent that is gone fails instead of waiting;
+    # Ctrl-C is the parent's to handle (it stops this process).
+    reader.close()
+    leave_interrupts_to_parent()
     from lawdiff.review import attach, open_for_reading
 
     try:
         assert _JOB is not None
         store, comparisons, editions = _JOB
-        assert store.path is not None
-        with open_for_reading(store.path, store.timeout) as own:
+        path = store.path
+        assert path is not None
+        if not path.exists():
+            raise InputError(
+                "the review store went away while the report was being made", file=str(path), fix="run it again"
+            )
+        with open_for_reading(path, store.timeout) as own:
             message: tuple[str, object] = ("done", shown(attach(own, comparisons, editions), comparisons))
     except BaseException as error:  # sent on, raised in the parent
-        message = ("error", error)
+        message = ("error", (error, traceback.format_exc()))
     try:
         writer.send(message)
     except Exception as error:  # an error that does not pickle: its words (unless the parent is gone)
         with contextlib.suppress(Exception):
-            writer.send(("error", LawdiffBug(f"matching the review store failed: {error!r}")))
+            writer.send(("error", (LawdiffBug(f"matching the review store failed: {error!r}"), "")))
     finally:
         writer.close()

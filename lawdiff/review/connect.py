@@ -1,8 +1,8 @@
-"""Finding, opening and migrating the review store's file.
+"""Opening and migrating the review store's file.
 
-:func:`find_store` finds the file by one rule (``--review FILE``, else
-``$LAWDIFF_REVIEW``, else ``lawdiff-review.sqlite`` in the current folder);
-:func:`open_for_writing` creates and migrates it, WAL journal, foreign keys
+:func:`~lawdiff.review.location.find_store` finds the file by one rule
+(``--review FILE``, else ``$LAWDIFF_REVIEW``, else ``lawdiff-review.sqlite``
+in the current folder); :func:`open_for_writing` creates and migrates it, WAL journal, foreign keys
 on, a busy timeout; :func:`open_for_reading` opens it read-only
 (``mode=ro``, or ``immutable=1`` where the folder cannot be written, as for a
 store received by e-mail) and never writes: an older store is migrated in a

@@ -55,8 +55,9 @@ def _of_pairs(pairs: Collection[tuple[str, str]] | None) -> tuple[str, tuple[str
     wanted = sorted(set(pairs))
     if not wanted:
         return "WHERE 0", ()
+    # One row value per pair: a chain of ORs would reach SQLite's expression depth limit at 1,000 pairs.
     return (
-        "WHERE " + " OR ".join("(old_edition = ? AND new_edition = ?)" for _ in wanted),
+        f"WHERE (old_edition, new_edition) IN (VALUES {', '.join('(?, ?)' for _ in wanted)})",
         tuple(name for pair in wanted for name in pair),
     )
 

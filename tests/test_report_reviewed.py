@@ -1,0 +1,104 @@
+"""The review matched in a forked process beside the report's plan (``lawdiff.report.reviewed``).
+
+The same result as in this process; the store's errors are the command's
+errors; a process that is stopped, or whose parent stops listening, never
+keeps anyone waiting.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_review_view import run_of
+
+from lawdiff.corpus import load
+from lawdiff.diff.records import Comparison
+from lawdiff.errors import InputError, LawdiffBug
+from lawdiff.report import reviewed
+from lawdiff.review import Status, Store, open_for_reading, open_for_writing, runs
+from lawdiff.review.ids import resolve
+
+
+@pytest.fixture(scope="module")
+def run() -> list[Comparison]:
+    return run_of(load())
+
+
+@pytest.fixture
+def store(tmp_path: Path, run: list[Comparison]) -> Iterator[Store]:
+    path = tmp_path / "review.sqlite"
+    with open_for_writing(path) as s:
+        t = resolve("2017:45C4(b)", s, lambda: run).target
+        s.set_status(t, Status.ACCEPTED, "Anne", comment="Akkoord.")
+    with open_for_reading(path) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def eds() -> dict[str, Any]:
+    return {e.name: e for e in runs.timeline(load())}
+
+
+def test_forked_and_here_give_the_same_review(
+    store: Store, run: list[Comparison], eds: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LAWDIFF_JOBS", "1")
+    here = reviewed.start(store, run, eds).result()
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    pending = reviewed.start(store, run, eds)
+    assert pending._process is not None  # this one was forked
+    forked = pending.result()
+    assert forked.notes == here.notes and forked.marks == here.marks
+    assert (forked.decisions, forked.comments) == (here.decisions, here.comments) == (1, 1)
+    assert pending._process is None and pending._reader is None  # reaped, pipe closed
+
+
+def test_a_store_gone_before_the_fork_reads_is_an_input_error_not_an_empty_review(
+    store: Store, run: list[Comparison], eds: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    assert store.path is not None
+    store.path.unlink()  # this process's connection still reads it; a new one would find nothing
+    with pytest.raises(InputError, match="went away"):
+        reviewed.start(store, run, eds).result()
+
+
+def test_closing_stops_a_process_still_at_work(
+    store: Store, run: list[Comparison], eds: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lawdiff.review
+
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    monkeypatch.setattr(lawdiff.review, "attach", lambda *_a, **_k: time.sleep(60))
+    pending = reviewed.start(store, run, eds)
+    process = pending._process
+    started = time.monotonic()
+    pending.close()
+    assert time.monotonic() - started < 10 and process is not None and not process.is_alive()
+
+
+def test_a_process_whose_parent_stops_listening_ends_instead_of_waiting(
+    store: Store, run: list[Comparison], eds: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A result far larger than a pipe holds: the send fails once no one can read, it does not hang.
+    from lawdiff.review import attach
+
+    big = reviewed.ReviewShown({}, {}, attach(store, run), 0, 0)
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    monkeypatch.setattr(reviewed, "shown", lambda *_a: (big, "x" * 20_000_000))
+    pending = reviewed.start(store, run, eds)
+    process = pending._process
+    assert pending._reader is not None and process is not None
+    pending._reader.close()  # the parent's end gone, nothing read
+    process.join(30)
+    assert not process.is_alive()
+
+
+def test_an_internal_error_keeps_its_words_through_pickling() -> None:
+    error = pickle.loads(pickle.dumps(LawdiffBug("x went wrong")))
+    assert str(error) == str(LawdiffBug("x went wrong")) and error.what == "x went wrong"
