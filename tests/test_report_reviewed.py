@@ -102,3 +102,59 @@ def test_a_process_whose_parent_stops_listening_ends_instead_of_waiting(
 def test_an_internal_error_keeps_its_words_through_pickling() -> None:
     error = pickle.loads(pickle.dumps(LawdiffBug("x went wrong")))
     assert str(error) == str(LawdiffBug("x went wrong")) and error.what == "x went wrong"
+
+
+_DRIVER = """
+import sys, time, pathlib
+marker = pathlib.Path(sys.argv[1])
+stage = sys.argv[2]
+
+def busy(*_args, **_kwargs):
+    marker.touch()
+    time.sleep(60)
+
+if stage == "pages":
+    import lawdiff.report.files as files
+    files._write_one = busy
+else:
+    import lawdiff.review
+    lawdiff.review.attach = busy
+from lawdiff.cli import main
+main(sys.argv[3:])
+"""
+
+
+@pytest.mark.parametrize("stage", ["pages", "review"])
+def test_ctrl_c_stops_the_command_and_its_workers_with_one_line(tmp_path: Path, stage: str) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    store = tmp_path / "review.sqlite"
+    open_for_writing(store).close()
+    marker = tmp_path / "busy"
+    env = {**os.environ, "LAWDIFF_JOBS": "2", "LAWDIFF_CACHE": "off"}
+    command = [sys.executable, "-c", _DRIVER, str(marker), stage, "report", "--review", str(store)]
+    proc = subprocess.Popen(
+        [*command, "-o", str(tmp_path / "report")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marker.exists(), "the workers never started"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode != 0
+    assert err.decode().strip() == "Aborted!", err.decode()
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # nothing of the command is left running
+        os.killpg(proc.pid, 0)
+    assert not (tmp_path / "report").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".report")]
