@@ -158,3 +158,53 @@ def test_ctrl_c_stops_the_command_and_its_workers_with_one_line(tmp_path: Path, 
         os.killpg(proc.pid, 0)
     assert not (tmp_path / "report").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".report")]
+
+
+def test_a_report_reads_a_store_in_a_read_only_folder_in_its_forked_process() -> None:
+    """A store received by e-mail, saved where nothing may be written: the report shows its decisions."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from test_review_store import ROOT, _others_can_run
+
+    tmp = Path(tempfile.mkdtemp(prefix="lawdiff-report-"))  # not tmp_path: its folders are private
+    tmp.chmod(0o755)
+    mail, out = tmp / "mail", tmp / "out"
+    mail.mkdir()
+    out.mkdir()
+    out.chmod(0o777)
+    path = mail / "review.sqlite"
+    with open_for_writing(path) as s:
+        s.set_status(resolve("2017:45C4(b)", s, lambda: run_of(load())).target, Status.ACCEPTED, "Anne", "Akkoord.")
+    mail.chmod(0o555)
+    path.chmod(0o444)
+    try:
+        python, user = sys.executable, {}
+        if os.geteuid() == 0:  # root may write anywhere: run as another user
+            python = next((p for p in (sys.executable, "/usr/bin/python3") if _others_can_run(Path(p))), "")
+            user = {"user": "nobody"}
+            runs_there = python and _others_can_run(ROOT / "lawdiff" / "report" / "reviewed.py")
+            if runs_there:
+                probe = [python, "-c", "import click, diff_match_patch, rapidfuzz"]
+                runs_there = subprocess.run(probe, capture_output=True, **user).returncode == 0  # type: ignore[call-overload]
+            if not runs_there:
+                pytest.skip("no Python with lawdiff's dependencies that another user may run, to drop root's rights")
+        done = subprocess.run(
+            [python, "-m", "lawdiff.cli", "report", "--review", str(path), "-o", str(out / "report")],
+            capture_output=True,
+            text=True,
+            cwd=out,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "LAWDIFF_JOBS": "2", "LAWDIFF_CACHE": "off", "HOME": str(out)},
+            **user,  # type: ignore[call-overload]
+        )
+        assert done.returncode == 0, done.stderr
+        assert "1 decision(s), 1 comment(s)" in done.stderr
+        assert "Akkoord." in (out / "report" / "articles" / "45.html").read_text(encoding="utf-8")
+        assert sorted(p.name for p in mail.iterdir()) == ["review.sqlite"]
+    finally:
+        mail.chmod(0o755)
+        path.chmod(0o644)
+        shutil.rmtree(tmp)
