@@ -283,14 +283,17 @@ def review_of(store: Store | None, comparisons: list[Comparison], editions: Iter
     from lawdiff.review import attach
 
     view = attach(store, comparisons, {e.name: e for e in editions})
-    decided = sum(1 for e in view.entries.values() if e.decision is not None)
-    comments = sum(len(e.comments) for e in view.entries.values())
+    say_review(store, *view.counts())
+    return view
+
+
+def say_review(store: Store, decided: int, comments: int) -> None:
+    """The one line on stderr saying that a command shows a review store, and how much of it."""
     click.echo(
         f"lawdiff: with the review of {store.path}: {decided} decision(s), {comments} comment(s)"
         " (--no-review leaves it out)",
         err=True,
     )
-    return view
 
 
 def word_comments(view: ReviewView | None, changes: Iterable[Change]) -> dict[str, list[tuple[str, str, str]]]:

@@ -112,11 +112,9 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         if store is not None:
             store.close()
     if store is not None and site.review is not None:
-        click.echo(
-            f"lawdiff: with the review of {store.path}: {site.review.decisions} decision(s),"
-            f" {site.review.comments} comment(s) (--no-review leaves it out)",
-            err=True,
-        )
+        from lawdiff.cli.options import say_review
+
+        say_review(store, site.review.decisions, site.review.comments)
     click.echo(
         f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")

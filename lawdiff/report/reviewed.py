@@ -64,23 +64,19 @@ def shown(view: ReviewView, comparisons: Iterable[Comparison]) -> ReviewShown:
 
     annotate = annotator(view)
     notes: dict[str, Annotation] = {}
-    marks: dict[str, tuple[str, bool]] = {}
-    decisions = comments = 0
     with collector_paused():
         for comp in comparisons:
             for ch in comp.changes:
                 note = annotate(ch, comp.old, comp.new)
                 if note is not None:
                     notes[ch.id] = note
-                entry = view.entries.get(ch.id)
-                if entry is not None and entry.decision is not None:
-                    marks[ch.id] = (entry.status.value, entry.state is State.OUTDATED)
-                    decisions += 1
-                    comments += len(entry.comments)
+    marks = {
+        cid: (e.status.value, e.state is State.OUTDATED) for cid, e in view.entries.items() if e.decision is not None
+    }
     # The decisions review.html lists, with their threads; the rest is in the notes and marks.
     listed = {o.decision.id for o in view.outdated} | {d.id for d in (*view.orphaned, *view.not_compared)}
     rest = dataclasses.replace(view, entries={}, comments={k: v for k, v in view.comments.items() if k in listed})
-    return ReviewShown(notes, marks, rest, decisions, comments)
+    return ReviewShown(notes, marks, rest, *view.counts())
 
 
 class PendingReview:

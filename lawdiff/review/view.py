@@ -113,6 +113,15 @@ class ReviewView:
         found = self.entries.get(change_id)
         return found if found is not None else Entry(change_id, ("", ""))
 
+    def counts(self) -> tuple[int, int]:
+        """The run's changes that have a decision, and the comments on those decisions."""
+        decided = comments = 0
+        for e in self.entries.values():
+            if e.decision is not None:
+                decided += 1
+                comments += len(e.comments)
+        return decided, comments
+
 
 def target(comparison: Comparison, change: Change) -> Target:
     """What a decision on this change records."""
