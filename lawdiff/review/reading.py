@@ -298,19 +298,5 @@ class StoreReader:
         return [r[0] for r in found]
 
     def export_log_rows(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "id": e.id,
-                "write": e.write,
-                "author": e.author,
-                "at": e.at,
-                "action": e.action,
-                "table": e.table,
-                "record": e.record,
-                "meeting": e.meeting,
-                "before": e.before,
-                "after": e.after,
-                "undoes": e.undoes,
-            }
-            for e in self.log()
-        ]
+        """The audit log as ``review export`` writes it: each entry's fields but its local number."""
+        return [{k: v for k, v in e.as_dict().items() if k != "seq"} for e in self.log()]

@@ -160,6 +160,11 @@ class LogEntry:
     after: dict[str, Any] | None
     undoes: str
 
+    def as_dict(self) -> dict[str, Any]:
+        """Its fields by name, in order (``seq`` first): the log as ``review log --format json`` and
+        ``review export`` write it."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
 
 Record = Decision | Comment | Meeting | Correction
 

@@ -385,21 +385,5 @@ def _value(v: Any) -> str:
 
 
 def log_json(entries: Sequence[LogEntry]) -> str:
-    doc = [
-        {
-            "seq": e.seq,
-            "id": e.id,
-            "write": e.write,
-            "author": e.author,
-            "at": e.at,
-            "action": e.action,
-            "table": e.table,
-            "record": e.record,
-            "meeting": e.meeting,
-            "before": e.before,
-            "after": e.after,
-            "undoes": e.undoes,
-        }
-        for e in entries
-    ]
+    doc = [e.as_dict() for e in entries]
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
