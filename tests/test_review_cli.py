@@ -180,6 +180,12 @@ def test_undo_and_the_log(env: dict[str, str]) -> None:
     assert [re.search(r"UTC  Anne  (\S+)", line).group(1) for line in log] == ["status", "status", "undo"]  # type: ignore[union-attr]
     assert log[2].endswith("status: 'accepted' -> 'query'")
     assert json.loads(ok(env, "list", "--format", "json", "--status", "query"))["changes"][0]["id"] == cid
+    # The log as JSON: every field of an entry, the undo naming the write it took back.
+    entries = json.loads(ok(env, "log", "2017:45C4(b)", "--format", "json"))
+    assert list(entries[2]) == [
+        "seq", "id", "write", "author", "at", "action", "table", "record", "meeting", "before", "after", "undoes",
+    ]  # fmt: skip
+    assert entries[2]["undoes"] == entries[1]["write"] and entries[2]["after"]["status"] == "query"
 
 
 def test_comments_are_shown_as_text(env: dict[str, str]) -> None:
