@@ -19,6 +19,12 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
+_LOG_INSERT = (
+    'INSERT INTO log (id, write, author, at, action, "table", record, meeting, before, after, undoes) '
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 class Write:
     """One command's transaction: writes records and their log entries."""
 
@@ -50,24 +56,7 @@ class Write:
                 f"INSERT INTO {table} ({', '.join(rows.quote(c) for c in cols)}) VALUES ({', '.join('?' * len(cols))})",
                 ([rows.to_columns(table, row)[c] for c in cols] for row in chosen),
             )
-            self.conn.executemany(
-                'INSERT INTO log (id, write, author, at, action, "table", record, meeting, before, after) '
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
-                (
-                    (
-                        new_id(),
-                        self.write,
-                        self.author,
-                        self.now,
-                        action,
-                        table,
-                        row["id"],
-                        self.meeting,
-                        rows.dumps(row),
-                    )
-                    for row in chosen
-                ),
-            )
+            self.conn.executemany(_LOG_INSERT, (self._log_row(action, table, row["id"], None, row) for row in chosen))
 
     def restore(self, table: str, record_id: str, row: dict[str, Any] | None, undoes: str) -> None:
         before = self.get(table, record_id)
@@ -96,22 +85,30 @@ class Write:
         after: dict[str, Any] | None,
         undoes: str = "",
     ) -> None:
-        self.conn.execute(
-            'INSERT INTO log (id, write, author, at, action, "table", record, meeting, before, after, undoes) '
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                new_id(),
-                self.write,
-                self.author,
-                self.now,
-                action,
-                table,
-                record,
-                self.meeting,
-                None if before is None else rows.dumps(before),
-                None if after is None else rows.dumps(after),
-                undoes,
-            ),
+        self.conn.execute(_LOG_INSERT, self._log_row(action, table, record, before, after, undoes))
+
+    def _log_row(
+        self,
+        action: str,
+        table: str,
+        record: str,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+        undoes: str = "",
+    ) -> tuple[str | None, ...]:
+        """The values of one log entry of this write, in :data:`_LOG_INSERT`'s order."""
+        return (
+            new_id(),
+            self.write,
+            self.author,
+            self.now,
+            action,
+            table,
+            record,
+            self.meeting,
+            None if before is None else rows.dumps(before),
+            None if after is None else rows.dumps(after),
+            undoes,
         )
 
     def known_version(self, record: str, row: dict[str, Any]) -> bool:
