@@ -29,12 +29,10 @@ from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, articl
 
 if TYPE_CHECKING:
     from lawdiff.report.reviewed import ReviewShown
-    from lawdiff.review import Comment, Decision, Entry, ReviewView, StaleCorrection
+    from lawdiff.review import Comment, Decision, ReviewView, StaleCorrection
 
 # The statuses that close a change (the others are open or queried).
 DECIDED = ("accepted", "translation-fix", "rejected")
-# The order the filter and the counts name them in.
-STATUS_ORDER = ("open", "query", "accepted", "translation-fix", "rejected")
 
 
 @functools.cache
@@ -55,9 +53,9 @@ def _when(at: str) -> str:
     return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
 
 
-def reviewed(ch: Change, entry: Entry | None) -> bool:
+def reviewed(ch: Change, decided: bool) -> bool:
     """Whether a change is one the committee reviews: a difference (or a stale reference), or one decided on."""
-    return ch.noteworthy or (entry is not None and entry.decision is not None)
+    return ch.noteworthy or decided
 
 
 def annotator(view: ReviewView) -> Annotator:
@@ -65,7 +63,7 @@ def annotator(view: ReviewView) -> Annotator:
 
     def annotate(ch: Change, _old: str, _new: str) -> Annotation | None:
         entry = view.entries.get(ch.id)
-        if not reviewed(ch, entry):
+        if not reviewed(ch, entry is not None and entry.decision is not None):
             return None
         status = entry.status.value if entry is not None else "open"
         classes = ("reviewed", f"r-{status}")
@@ -163,7 +161,7 @@ def article_tally(review: ReviewShown, a: ArticleView) -> dict[str, int]:
     for pv in a.pairs:
         for ch in pv.changes:
             mark = marks.get(ch.id)
-            if ch.id in seen or not (ch.noteworthy or mark is not None):
+            if ch.id in seen or not reviewed(ch, mark is not None):
                 continue
             seen.add(ch.id)
             status, outdated = mark if mark is not None else ("open", False)
