@@ -74,6 +74,18 @@ def store(path: Path) -> Iterator[Store]:
 # Finding and opening
 
 
+def test_the_package_names_load_when_asked_for_and_finding_a_store_needs_no_sqlite() -> None:
+    import lawdiff.review as package
+
+    code = (
+        "import sys, lawdiff.review as r; r.find_store(); print('lawdiff.review.connect' in sys.modules);"
+        " print(all(getattr(r, n) is not None for n in r.__all__))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.split() == ["False", "True"]
+    assert set(package._HOME) == set(package.__all__)
+
+
 def test_find_store_follows_one_rule(tmp_path: Path) -> None:
     env = {"LAWDIFF_REVIEW": str(tmp_path / "env.sqlite")}
     assert find_store("given.sqlite", env, tmp_path).path == Path("given.sqlite")
