@@ -185,8 +185,9 @@ def _attach(
         )
     compared = set(pairs)
     not_compared = [d for d in decisions if d.pair not in compared]
-    corrections = [c for c in store.corrections() if c.pair in compared]
-    checked = [c for c in store.corrections() if not partial or c.pair in compared]
+    every = store.corrections()
+    corrections = [c for c in every if c.pair in compared]
+    checked = corrections if partial else every
     stale = stale_corrections(checked, editions) if editions is not None else []
     order = {d.id: i for i, d in enumerate(decisions)}
     return ReviewView(
