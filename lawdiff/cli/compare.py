@@ -20,6 +20,7 @@ from lawdiff.cli.options import (
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
+    from lawdiff.cli.answers import Answer
     from lawdiff.corpus import Corpus
     from lawdiff.diff.records import Change, Comparison
     from lawdiff.model import Edition
@@ -71,26 +72,65 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
+    coloured = fmt == "text" and output is None and bool(click.get_current_context().color)
+    # A Word document carries the time it was made: never an answer to keep.
+    answers = (
+        None
+        if fmt == "docx"
+        else inputs.answers("compare", old, new, articles, show_all, verbose, fmt, overrides, coloured)
+    )
+    answer = answers.get() if answers is not None else None
+    if answer is None:
+        answer, reviewed = _comparison_answer(
+            inputs, old, new, articles, show_all, verbose, fmt, overrides, style if coloured else None
+        )
+        # A store that appeared since the answers were looked up is read, and its answer not kept.
+        if answers is not None and not reviewed:
+            answers.put(answer)
+    else:
+        for note in answer.notes:
+            click.echo(note, err=True)
+        inputs.store()  # the note that a store named is missing, as a run without the cache says it
+    emit(answer.rendered, output)
+    if exit_code and answer.differs:
+        sys.exit(1)
+
+
+def _comparison_answer(
+    inputs: Inputs,
+    old: str,
+    new: str,
+    articles: tuple[str, ...],
+    show_all: bool,
+    verbose: bool,
+    fmt: str,
+    overrides: dict[str, float],
+    style: Style | None,
+) -> tuple[Answer, bool]:
+    """What ``compare`` says (its notes said on stderr as it goes), and whether a review store was read;
+    ``style``: the text's colours, None for plain."""
+    from lawdiff.cli.answers import Answer
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
     from lawdiff.report import text
 
+    notes: list[str] = []
     corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
     wanted = scopes(articles, (old_edition, new_edition))
     if chronological(old_edition) > chronological(new_edition):
-        click.echo(
-            f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition", err=True
-        )
+        notes.append(f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition")
+        click.echo(notes[-1], err=True)
     comp, view = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
+    rendered: str | bytes
     if fmt == "text":
-        emit(text.comparison(comp, changes, show_all, style if output is None else text.plain, verbose, view), output)
+        rendered = text.comparison(comp, changes, show_all, style or text.plain, verbose, view)
     else:
-        emit(_rendered_comparison(fmt, comp, changes, view, old_edition, new_edition), output)
+        rendered = _rendered_comparison(fmt, comp, changes, view, old_edition, new_edition)
     # What the counts count: a clause only one corpus holds is no difference.
-    if exit_code and any(ch.is_difference and ch.counterpart_in_corpus for ch in changes):
-        sys.exit(1)
+    differs = any(ch.is_difference and ch.counterpart_in_corpus for ch in changes)
+    return Answer(tuple(notes), rendered, differs), view is not None
 
 
 def _compare_pair(

@@ -20,6 +20,7 @@ from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.cache import Cache
+    from lawdiff.cli.answers import Answers
     from lawdiff.corpus import Corpus
     from lawdiff.diff import Study
     from lawdiff.diff.records import Change, Comparison
@@ -61,6 +62,19 @@ class Inputs:
         drafts = [DraftFile(self.draft, self.draft_name, self.draft_state)] if self.draft else []
         # A draft named on the command line is always read, whatever else is named.
         return load(list(self.dirs) or None, editions, self.cache(), drafts)
+
+    def answers(self, command: str, *options: object) -> Answers | None:
+        """Where the answer of ``command`` with ``options`` on this corpus is kept (:mod:`lawdiff.cli.answers`);
+        None when the cache is off or a review store is in use (its decisions change between runs)."""
+        if self.use_review:
+            from lawdiff.review.location import find_store
+
+            if find_store(self.review).exists:
+                return None
+        from lawdiff.cli.answers import Answers
+
+        draft = (self.draft, self.draft_name, self.draft_state) if self.draft else None
+        return Answers.of(self.cache(), self.dirs, draft, command, *options)
 
     def store(self) -> Store | None:
         """The review store to read, when there is one and the command was not told --no-review."""
@@ -186,11 +200,15 @@ def format_option(*choices: str) -> Callable[[F], F]:
     return deco
 
 
-def _style(enabled: bool) -> Style:
-    from lawdiff.report import text
+def _plain(s: str, _role: str) -> str:
+    return s
 
+
+def _style(enabled: bool) -> Style:
+    # Without colours the report's renderers are not loaded here: a command whose answer is in the cache
+    # (lawdiff.cli.answers) never needs them.
     if not enabled:
-        return text.plain
+        return _plain
     colours = {
         "heading": "bright_white",
         "address": "cyan",

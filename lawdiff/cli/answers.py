@@ -1,0 +1,106 @@
+"""A command's whole answer, kept in the cache by everything that made it.
+
+``lawdiff compare`` run again on a corpus that did not change gives the same
+bytes: the cache then hands back the answer (what went to standard output,
+the notes on stderr, whether there were differences) without reading a page.
+The key holds every input of the answer:
+
+* lawdiff's version and the hash of its code (as every key of the cache);
+* the command and all its options as given (editions, filters, format,
+  thresholds, whether the text is coloured);
+* the corpus: the relative name and the SHA-256 of every file under each
+  corpus folder (all editions, not only the ones compared), the names of the
+  files skipped, and each folder's ``lawdiff.toml``; a ``--draft`` file's
+  content, name and state.
+
+A review store is not part of any key: while one is in use (found, and no
+``--no-review``), the command reads it and computes its answer every time,
+because the committee's decisions and hand corrections change between runs.
+A Word document carries the time it was made, so it is never kept either.
+
+An entry is a cache entry like any other (:mod:`lawdiff.cache`): checked
+whole, else ignored and made again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from lawdiff.cache import Cache, key
+
+_KIND = "answers"
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a command said: its notes on stderr (before the output), its output, and whether it found differences."""
+
+    notes: tuple[str, ...]
+    rendered: str | bytes
+    differs: bool
+
+
+class Answers:
+    """The cached answer of one command line, read and written under one key."""
+
+    def __init__(self, cache: Cache, k: str) -> None:
+        self.cache = cache
+        self.key = k
+
+    @classmethod
+    def of(
+        cls,
+        cache: Cache,
+        dirs: tuple[Path, ...],
+        draft: tuple[Path, str, str] | None,
+        command: str,
+        *options: object,
+    ) -> Answers | None:
+        """The answers of ``command`` with ``options`` on these corpus folders; None when the cache is off
+        or a file cannot be read (the command then says what is wrong as it reads it)."""
+        if cache.folder is None:
+            return None
+        identity = corpus_identity(dirs, draft)
+        if identity is None:
+            return None
+        return cls(cache, key(_KIND, command, repr(options), identity))
+
+    def get(self) -> Answer | None:
+        hit = self.cache.get(_KIND, self.key)
+        return hit if isinstance(hit, Answer) else None
+
+    def put(self, answer: Answer) -> None:
+        self.cache.put(_KIND, self.key, answer)
+
+
+def corpus_identity(dirs: tuple[Path, ...], draft: tuple[Path, str, str] | None) -> bytes | None:
+    """A digest of everything a command reads from the corpus (see the module's text), or None when a file
+    cannot be read."""
+    from lawdiff.corpus import corpus_files, default_corpus
+    from lawdiff.corpus.settings import SETTINGS_FILE
+
+    roots = list(dirs) or [default_corpus()]
+    skipped: list[str] = []
+    digest = hashlib.sha256()
+
+    def add(*parts: str | bytes) -> None:
+        for part in parts:
+            data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
+            digest.update(len(data).to_bytes(8, "big"))
+            digest.update(data)
+
+    try:
+        for path, display, hint in corpus_files(roots, skipped):
+            add("file", display, hint, hashlib.sha256(path.read_bytes()).digest())
+        add("skipped", *skipped)
+        for root in roots:
+            settings = root / SETTINGS_FILE
+            add("root", str(root), settings.read_bytes() if root.is_dir() and settings.is_file() else b"-")
+        if draft is not None:
+            path, name, state = draft
+            add("draft", str(path), name, state, path.read_bytes())
+    except OSError:
+        return None
+    return digest.digest()
