@@ -6,10 +6,9 @@ gives the same bytes.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
-from lawdiff import __version__
+from lawdiff import __version__, jsontext
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, Comparison, History
 from lawdiff.model import Clause, Edition
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+    return jsontext.dumps(value) + "\n"
 
 
 def loc(l: Loc) -> dict[str, Any]:  # noqa: E741

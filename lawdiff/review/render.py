@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lawdiff import jsontext
 from lawdiff.model import article_of
 from lawdiff.review.ids import short
 from lawdiff.review.records import Comment, Correction, Decision, LogEntry, Status
@@ -277,7 +277,7 @@ def as_json(view: ReviewView, items: Sequence[Item]) -> str:
             {**_correction_json(s.correction), "missing": list(s.missing)} for s in view.stale_corrections
         ],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return jsontext.dumps(doc) + "\n"
 
 
 def _correction_json(c: Correction) -> dict[str, Any]:
@@ -386,4 +386,4 @@ def _value(v: Any) -> str:
 
 def log_json(entries: Sequence[LogEntry]) -> str:
     doc = [e.as_dict() for e in entries]
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return jsontext.dumps(doc) + "\n"
