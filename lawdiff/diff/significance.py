@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
@@ -76,43 +76,45 @@ def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tupl
     return {w: tuple(ps) for w, ps in index.items()}
 
 
-_INDEX = {id(ps): _by_first_word(ps) for ps in (*WORD_LISTS.values(), _LONG)}
-
-
-def _index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
-    found = _INDEX.get(id(phrases))
-    return found if found is not None else _by_first_word(phrases)
+_LONG_INDEX = _by_first_word(_LONG)
+# Each word, the lists with phrases that start with it, and those phrases in their list's order:
+# the tokens of a change are read once for all lists.
+_BY_WORD: dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]] = {}
+for _flag, _list in WORD_LISTS.items():
+    for _word, _starting in _by_first_word(_list).items():
+        _BY_WORD[_word] = (*_BY_WORD.get(_word, ()), (_flag, _starting))
 
 
 # ---------------------------------------------------------------------------
 # Words on each side of a difference
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
+class _Token(NamedTuple):
+    # A tuple, not a frozen dataclass (whose fields are set one by one): every word of a change is one.
     start: int
     end: int
     word: str  # case folded
     changed: bool  # deleted (old side) or inserted (new side)
 
 
-def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[bool]]:
-    """One side's text and, per character, whether the difference touched it."""
+def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, str]:
+    """One side's text and, per character, whether the difference touched it ("1") or not ("0")."""
     text: list[str] = []
-    touched: list[bool] = []
+    touched: list[str] = []
     for p in pieces:
         if p.op is Op.EQUAL or p.op is keep:
             text.append(p.text)
-            touched.extend([p.op is keep] * len(p.text))
-    return "".join(text), touched
+            touched.append(("1" if p.op is keep else "0") * len(p.text))
+    return "".join(text), "".join(touched)
 
 
-def _tokens(text: str, touched: list[bool], skip: int) -> list[_Token]:
-    return [
-        _Token(m.start(), m.end(), m.group().lower(), any(touched[m.start() : m.end()]))
-        for m in _WORD.finditer(text)
-        if m.start() >= skip
-    ]
+def _tokens(text: str, touched: str, skip: int) -> list[_Token]:
+    out: list[_Token] = []
+    for m in _WORD.finditer(text):
+        start, end = m.span()
+        if start >= skip:
+            out.append(_Token(start, end, m.group().lower(), "1" in touched[start:end]))
+    return out
 
 
 def _claimed(tokens: list[_Token]) -> set[int]:
@@ -123,9 +125,8 @@ def _claimed(tokens: list[_Token]) -> set[int]:
     """
     claimed: set[int] = set()
     words = [t.word for t in tokens]
-    index = _index(_LONG)
     for i, word in enumerate(words):
-        for phrase in index.get(word, ()):
+        for phrase in _LONG_INDEX.get(word, ()):
             n = len(phrase)
             if tuple(words[i : i + n]) == phrase:
                 claimed.update(range(i, i + n))
@@ -133,26 +134,28 @@ def _claimed(tokens: list[_Token]) -> set[int]:
     return claimed
 
 
-def _matches(
-    tokens: list[_Token], text: str, phrases: tuple[tuple[str, ...], ...], claimed: set[int]
-) -> list[tuple[str, str]]:
-    """The phrases found among the tokens that the difference touched: (canonical, printed)."""
-    out: list[tuple[str, str]] = []
+def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
+    """Per list, the phrases found among the tokens that the difference touched: (canonical, printed).
+
+    Each list reads the tokens from left to right, a phrase found taking its
+    words from the list's further phrases (longest first); all lists in one pass.
+    """
+    out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in WORD_LISTS}
+    free = dict.fromkeys(WORD_LISTS, 0)  # per list, the first token not taken by a phrase it found
     words = [t.word for t in tokens]
-    index = _index(phrases)
-    i = 0
-    while i < len(tokens):
-        for phrase in index.get(words[i], ()):
-            n = len(phrase)
-            if n == 1 and i in claimed:
+    for i, word in enumerate(words):
+        for flag, phrases in _BY_WORD.get(word, ()):
+            if i < free[flag]:
                 continue
-            if tuple(words[i : i + n]) == phrase:
-                if any(t.changed for t in tokens[i : i + n]):
-                    out.append((canonical(" ".join(phrase)), text[tokens[i].start : tokens[i + n - 1].end]))
-                i += n
-                break
-        else:
-            i += 1
+            for phrase in phrases:
+                n = len(phrase)
+                if n == 1 and i in claimed:
+                    continue
+                if tuple(words[i : i + n]) == phrase:
+                    if any(t.changed for t in tokens[i : i + n]):
+                        out[flag].append((canonical(" ".join(phrase)), text[tokens[i].start : tokens[i + n - 1].end]))
+                    free[flag] = i + n
+                    break
     return out
 
 
@@ -260,15 +263,15 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     )
     old_spans = _spans(change.old_texts, None if title else _clauses(old, change.old))
     new_spans = _spans(change.new_texts, None if title else _clauses(new, change.new))
-    old_claimed, new_claimed = _claimed(old_tokens), _claimed(new_tokens)
+    old_found = _matches(old_tokens, old_text, _claimed(old_tokens))
+    new_found = _matches(new_tokens, new_text, _claimed(new_tokens))
     out: list[Signal] = []
     for flag in Flag:
         if flag is Flag.REFERENCE:
             removed = tuple(r.old for r in change.references if r.status in (RefStatus.REMOVED, RefStatus.RETARGETED))
             added = tuple(r.new for r in change.references if r.status in (RefStatus.ADDED, RefStatus.RETARGETED))
         else:
-            lost = _matches(old_tokens, old_text, WORD_LISTS[flag], old_claimed)
-            gained = _matches(new_tokens, new_text, WORD_LISTS[flag], new_claimed)
+            lost, gained = old_found[flag], new_found[flag]
             if flag is Flag.NUMBER:
                 lost += _numbers(old_tokens, old_text, old_spans)
                 gained += _numbers(new_tokens, new_text, new_spans)
