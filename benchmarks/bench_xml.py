@@ -393,13 +393,13 @@ def main_sections(args: argparse.Namespace) -> None:
 CHILD = """
 import json, resource, sys, time
 from pathlib import Path
-import lawdiff.corpus
+import lawdiff.corpus.reading
 from lawdiff.corpus import load
 if sys.argv[1] == "--baseline":
     print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
     raise SystemExit
 reading = 0.0
-iter_file = lawdiff.corpus.iter_file
+iter_file = lawdiff.corpus.reading.iter_file
 def timed(*args, **kwargs):
     global reading
     pages = iter_file(*args, **kwargs)
@@ -412,7 +412,7 @@ def timed(*args, **kwargs):
         finally:
             reading += time.perf_counter() - t
         yield page
-lawdiff.corpus.iter_file = timed  # the reader's share of the load
+lawdiff.corpus.reading.iter_file = timed  # the reader's share of the load
 t = time.perf_counter()
 corpus = load([Path(sys.argv[1])])
 seconds = time.perf_counter() - t

@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from lawdiff.corpus import Corpus, Unplaced, account, default_corpus, from_pages, load
+from lawdiff.corpus import Corpus, Unplaced, default_corpus, from_pages, load
 from lawdiff.corpus import timeline as corpus_timeline
+from lawdiff.corpus.account import account
 from lawdiff.model import Clause, Kind
 from lawdiff.report import jsonout
 from lawdiff.sources import read_file, read_text

@@ -78,7 +78,7 @@ class Answers:
 def corpus_identity(dirs: tuple[Path, ...], draft: tuple[Path, str, str] | None) -> bytes | None:
     """A digest of everything a command reads from the corpus (see the module's text), or None when a file
     cannot be read."""
-    from lawdiff.corpus import corpus_files, default_corpus
+    from lawdiff.corpus.files import corpus_files, default_corpus
     from lawdiff.corpus.settings import SETTINGS_FILE
 
     roots = list(dirs) or [default_corpus()]

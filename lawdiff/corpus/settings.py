@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +31,9 @@ class Settings:
 
 def read_settings(roots: list[Path]) -> Settings:
     """Read ``lawdiff.toml`` from the corpus folders that have one."""
+    # Imported here (3 ms): finding the corpus's files needs SETTINGS_FILE, not the parser.
+    import tomllib
+
     default: dict[str, str] = {}
     printing: dict[str, str] = {}
     thresholds: dict[str, float] = {}

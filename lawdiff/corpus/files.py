@@ -1,0 +1,65 @@
+"""Finding a corpus's files: the folders and files given, the kinds of file read, year folders.
+
+This module imports only the standard library and the name of the settings
+file, so that a command that only hashes the corpus's files (a cached answer,
+:mod:`lawdiff.cli.answers`) loads none of the readers.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+from lawdiff.corpus.settings import SETTINGS_FILE
+from lawdiff.errors import UsageError
+
+__all__ = ["READ_SUFFIXES", "corpus_files", "default_corpus"]
+
+_YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
+
+
+def default_corpus() -> Path:
+    """The bundled corpus: shipped inside the package, or the repository's ``corpus/``."""
+    packaged = resources.files("lawdiff") / "data" / "corpus"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent.parent / "corpus"
+
+
+# The kinds of file a corpus folder is read for (a file without an extension
+# too): every other file (a README.md, a review store, notes) is skipped, and
+# ``lawdiff check`` lists it.  A file of these kinds is read, or refused with
+# a message: a .docm is refused, not skipped, so that its owner learns why.
+READ_SUFFIXES = frozenset({"", ".txt", ".json", ".xml", ".docx", ".odt", ".docm", ".dotx", ".dotm", ".ott"})
+
+
+def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tuple[Path, str, str]]:
+    """Files to read: (path, display name, edition hint from a year folder).
+
+    Files are named in reports relative to their corpus folder
+    (``2017/nuxt-artikel-45.payload.json``), so that reports read the same on
+    every machine; error messages name the path as given (see :func:`load`).
+    Files in a folder that no reader takes (see :data:`READ_SUFFIXES`) are
+    added to ``skipped`` instead; a file named on its own is always read.
+    """
+    out: list[tuple[Path, str, str]] = []
+    for root in paths:
+        if root.is_dir():
+            for f in sorted(root.rglob("*")):
+                rel = f.relative_to(root)
+                if not f.is_file() or f.name == SETTINGS_FILE:
+                    continue
+                if any(p.startswith(".") for p in rel.parts) or f.suffix.lower() not in READ_SUFFIXES:
+                    if skipped is not None:
+                        skipped.append(rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}")
+                    continue
+                hint = next((m.group(1) for p in reversed(rel.parts[:-1]) if (m := _YEAR_DIR.match(p))), "")
+                display = rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}"
+                out.append((f, display, hint))
+        elif root.exists():
+            m = _YEAR_DIR.match(root.parent.name)
+            out.append((root, str(root), m.group(1) if m else ""))
+        else:
+            raise UsageError(f"{root}: no such file or folder", fix="give an existing corpus folder or file")
+    return out
