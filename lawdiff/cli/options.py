@@ -270,9 +270,12 @@ def thresholds_option(f: F) -> F:
                 raise UsageError(
                     f"--threshold {item!r}: {value!r} is not a number", fix="write e.g. --threshold match_min=0.5"
                 ) from None
-        from lawdiff.align import DEFAULT_THRESHOLDS
+        if values:
+            # Names and ranges checked before any work (without any, the alignment is not loaded:
+            # an answer from the cache needs none of it).
+            from lawdiff.align import DEFAULT_THRESHOLDS
 
-        DEFAULT_THRESHOLDS.with_overrides(values)  # names and ranges checked before any work
+            DEFAULT_THRESHOLDS.with_overrides(values)
         return f(*args, overrides=values, **kwargs)
 
     return wrapper  # type: ignore[return-value]
