@@ -28,7 +28,8 @@ interleaved run by run, medians of wall and CPU time, peak RSS):
 
 Both cold (``LAWDIFF_CACHE=off``: every comparison computed) and warm (a
 cache folder of this run, filled by one ``report`` first: the comparisons
-read back, so that what the store costs is not hidden behind them).  The
+read back, so that what the store costs is not hidden behind them; ``compare``'s
+whole answers are removed before each of its runs, so that it reads them back too).  The
 commands run in an empty folder, so that no ``lawdiff-review.sqlite`` there
 is picked up.  Printed and written as JSON to
 ``benchmarks/output/bench_review.json``.
@@ -119,8 +120,20 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
     return [(c.old, c.new) for c in comps], len(ids)
 
 
-def measure(timer: Timer, corpus: Path, store: Path, pairs: list[tuple[str, str]], reports: Path) -> dict[str, object]:
-    """The timings of one state of the cache (the timer's environment), and their ratios."""
+def measure(
+    timer: Timer,
+    corpus: Path,
+    store: Path,
+    pairs: list[tuple[str, str]],
+    reports: Path,
+    answers: Path | None = None,
+) -> dict[str, object]:
+    """The timings of one state of the cache (the timer's environment), and their ratios.
+
+    ``answers``: the cache's folder of whole answers, emptied before each ``compare``, so that a warm
+    ``compare`` reads the cached pages and comparison as ``review list`` does, instead of printing the
+    answer it gave in the previous run (``lawdiff.cli.answers``; a review store is never answered so).
+    """
     src = ["--corpus", str(corpus)]
     commands: dict[str, list[str]] = {}
     for old, new in pairs:
@@ -139,7 +152,13 @@ def measure(timer: Timer, corpus: Path, store: Path, pairs: list[tuple[str, str]
     commands["review list (all pairs)"] = [*LAWDIFF, "review", "list", "--review", str(store), *src]
     commands["report --no-review"] = [*LAWDIFF, "report", *src, "-o", str(reports / "without"), "--no-review"]
     commands["report with the store"] = [*LAWDIFF, "report", *src, "-o", str(reports / "with"), "--review", str(store)]
-    timings = timer.compare(commands)
+
+    def before(name: str) -> dict[str, str] | None:
+        if answers is not None and name.startswith("compare "):
+            shutil.rmtree(answers, ignore_errors=True)
+        return None
+
+    timings = timer.compare(commands, before)
     summed = {
         key: round(sum(timings[f"compare {o} {n}"][key] for o, n in pairs), 4) for key in ("median_s", "median_cpu_s")
     }
@@ -211,7 +230,9 @@ def main() -> None:
                 stdout=subprocess.DEVNULL,
                 env=env,
             )
-            results["warm"] = measure(Timer(args.runs, env), corpus, store, pairs, root / "reports-warm")
+            results["warm"] = measure(
+                Timer(args.runs, env), corpus, store, pairs, root / "reports-warm", answers=cache / "answers"
+            )
         os.chdir(ROOT)
         shutil.rmtree(root / "cwd", ignore_errors=True)
     print(json.dumps(results, indent=2))
