@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from test_cli_ingest import losing
 
 import lawdiff.cli.compare as compare_cli
 from lawdiff.cache import Cache
@@ -212,3 +213,13 @@ def test_no_answers_without_a_cache_or_with_an_unreadable_file(
     # The command then reads the corpus itself, and says what is wrong with the file.
     assert corpus_identity((corpus,), None) is None
     assert Answers.of(Cache(tmp_path / "c"), (corpus,), None, "compare") is None
+
+
+def test_the_warning_of_lost_text_is_said_again(
+    cache_dir: Path, made: Counting, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    losing(monkeypatch, "45B")
+    first = invoke(*PAIR)
+    assert "lawdiff: warning: 2 fragment(s) of source text" in first.stderr
+    warm = invoke(*PAIR)
+    assert made.made == 1 and warm.stderr == first.stderr and warm.stdout_bytes == first.stdout_bytes

@@ -176,6 +176,36 @@ def test_check_json_says_lost_and_where(monkeypatch: pytest.MonkeyPatch) -> None
     assert lost["text"].startswith("Als het te laat is")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("compare", "2007", "2017"),
+        ("compare", "2007", "2017", "--format", "json"),
+        ("correlate", "2007", "2017"),
+        ("history", "2007:45A"),
+        ("report", "-o", "{tmp}/report"),
+    ],
+)
+def test_a_command_that_compares_says_in_one_line_that_text_was_lost(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    losing(monkeypatch, "45B")
+    result = run(*(a.format(tmp=tmp_path) for a in args))
+    assert result.exit_code == 0, result.output
+    (line,) = [x for x in result.stderr.splitlines() if "warning" in x]
+    assert line == (
+        "lawdiff: warning: 2 fragment(s) of source text in 2 page(s) are not in the clause tree, so not compared"
+        " (the first at 2007/wiki-Sjabloon-2007-45.txt:7); `lawdiff check` lists them"
+    )
+
+
+def test_only_text_lost_from_the_editions_compared_is_warned_about(monkeypatch: pytest.MonkeyPatch) -> None:
+    losing(monkeypatch, "45B")  # 2007's and 2017's pages hold a 45B
+    assert "warning" not in run("compare", "1963", "1997").stderr
+    (line,) = run("compare", "1997", "2007").stderr.splitlines()
+    assert line.startswith("lawdiff: warning: 1 fragment(s) of source text in 1 page(s) are not in the clause tree")
+
+
 # ---------------------------------------------------------------------------
 # Bad input: one line on stderr naming the file, what is wrong and what to do; exit 2
 

@@ -15,7 +15,9 @@ from lawdiff.cli.options import (
     emit,
     format_option,
     review_option,
+    say_unplaced,
     thresholds_option,
+    unplaced_warning,
 )
 from lawdiff.errors import UsageError
 
@@ -118,6 +120,10 @@ def _comparison_answer(
     corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
     wanted = scopes(articles, (old_edition, new_edition))
+    lossy = unplaced_warning(corpus, (old_edition, new_edition))
+    if lossy is not None:
+        notes.append(lossy)
+        click.echo(lossy, err=True)
     if chronological(old_edition) > chronological(new_edition):
         notes.append(f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition")
         click.echo(notes[-1], err=True)
@@ -198,6 +204,7 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
     if not sep or not address.strip():
         raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
     edition, clause = corpus.clause(spec)
+    say_unplaced(corpus, corpus.editions)
     store = inputs.store()
     try:
         study = inputs.study(corpus, corpus.editions, overrides, store)
@@ -252,6 +259,7 @@ def correlate(
     corpus = inputs.load(editions=(old, new))
     old_edition, new_edition = corpus.edition(old), corpus.edition(new)
     wanted = scopes(articles, (old_edition, new_edition))
+    say_unplaced(corpus, (old_edition, new_edition))
     comp, _ = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=False)
     rows = table.rows(comp, [ch for ch in comp.changes if within(ch, wanted)])
     if fmt == "csv":

@@ -308,6 +308,30 @@ def review_of(store: Store | None, comparisons: list[Comparison], editions: Iter
     return view
 
 
+def unplaced_warning(corpus: Corpus, editions: Iterable[Edition]) -> str | None:
+    """One line when pages of these editions hold source text that their clause trees do not place
+    (what ``lawdiff check`` lists), so that no command compares a lossy reading unawares; else None."""
+    from lawdiff.report import where
+
+    read = {(s.file, s.page) for e in editions for s in e.sources}
+    lossy = [ch for ch in corpus.checks if ch.unplaced and (ch.file, ch.page) in read]
+    if not lossy:
+        return None
+    fragments = sum(len(ch.unplaced) for ch in lossy)
+    return (
+        f"lawdiff: warning: {fragments} fragment(s) of source text in {len(lossy)} page(s) are not in the clause"
+        f" tree, so not compared (the first at {where(lossy[0].unplaced[0].loc)});"
+        " `lawdiff check` lists them"
+    )
+
+
+def say_unplaced(corpus: Corpus, editions: Iterable[Edition]) -> None:
+    """Say :func:`unplaced_warning` on stderr, when there is one."""
+    line = unplaced_warning(corpus, editions)
+    if line is not None:
+        click.echo(line, err=True)
+
+
 def say_review(store: Store, decided: int, comments: int) -> None:
     """The one line on stderr saying that a command shows a review store, and how much of it."""
     click.echo(

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, review_option, thresholds_option
+from lawdiff.cli.options import Inputs, corpus_option, review_option, say_unplaced, thresholds_option
 
 if TYPE_CHECKING:
     from lawdiff.diff import Study
@@ -103,6 +103,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     pending = None
     try:
         study = inputs.study(corpus, corpus.select(editions), overrides, store)
+        say_unplaced(corpus, study.editions)
         pending = _review(store, study)
         with _Progress("Writing the report") as progress:
             site = html_report.write_report(corpus, study, output, progress, pending)
