@@ -130,7 +130,7 @@ def test_history_json_of_every_2007_clause_validates() -> None:
     edition = corpus.edition("2007")
     for clause in edition.walk():
         h = history(comparer, edition, clause.address)
-        assert_valid(json.loads(jsonout.history(h)), "history.schema.json")
+        assert_valid(json.loads(jsonout.history(h, comparer.thresholds, comparer.editions)), "history.schema.json")
 
 
 # ---------------------------------------------------------------------------

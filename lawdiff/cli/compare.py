@@ -212,7 +212,8 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
     finally:
         if store is not None:
             store.close()
-    click.echo(jsonout.history(h) if fmt == "json" else text.history(h, style), nl=False)
+    rendered = jsonout.history(h, study.thresholds, study.editions) if fmt == "json" else text.history(h, style)
+    click.echo(rendered, nl=False)
 
 
 @click.command()

@@ -6,9 +6,11 @@ gives the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from lawdiff import __version__, jsontext
+from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, Comparison, History
 from lawdiff.model import Clause, Edition
@@ -147,8 +149,9 @@ def check(corpus: Corpus, dangling: list[Dangling]) -> str:
 
 COMPARE_SCHEMA = "https://lawdiff.invalid/schemas/compare.schema.json"
 HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
-# The version of the JSON schemas (schemas/*.schema.json): it changes with them.
-SCHEMA_VERSION = 2
+# The versions of the JSON schemas (schemas/*.schema.json): each changes with its schema.
+SCHEMA_VERSION = 2  # compare
+HISTORY_SCHEMA_VERSION = 3
 
 
 def comparison(
@@ -173,11 +176,15 @@ def comparison(
     )
 
 
-def history(h: History) -> str:
+def history(h: History, thresholds: Thresholds, editions: Iterable[Edition]) -> str:
+    """A clause's history as ``schemas/history.schema.json`` has it; ``editions``, those it was followed
+    through (the study's), give the digests, as :func:`comparison` records them."""
     return dumps(
         {
             "$schema": HISTORY_SCHEMA,
-            "schema_version": SCHEMA_VERSION,
+            "schema_version": HISTORY_SCHEMA_VERSION,
+            "lawdiff": {"version": __version__, "editions": {e.name: e.digest() for e in editions}},
+            "thresholds": thresholds.as_dict(),
             "clause": h.start,
             "introduced": h.introduced,
             "steps": [

@@ -52,7 +52,8 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         h("p", {"class": "note"}, "No change to show.") if not order else None,
         [_article_section(ctx, page, n, by_article[n]) for n in order],
     )
-    return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, _footer(comp.thresholds), inline=True)
+    footer = _footer(comp.thresholds, {old.name: old.digest(), new.name: new.digest()})
+    return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)
 
 
 def _shown_blocks(ctx: _PairContext, changes: list[Change]) -> dict[tuple[str, str], str]:

@@ -101,7 +101,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             f" › Correlation table {old} → {new}",
         ),
         main,
-        _footer(site.thresholds),
+        _footer(site.thresholds, site.digests),
     )
     return _filled(page, bodies)
 

@@ -326,11 +326,24 @@ def marks_legend() -> list[Child]:
             "; every change is labelled in words."]  # fmt: skip
 
 
-def _footer(thresholds: Thresholds) -> Markup:
+def _footer(thresholds: Thresholds, digests: dict[str, str]) -> Markup:
+    """What made the page: lawdiff's version, the thresholds and a SHA-256 of each edition's content, so that
+    two readers can tell that their reports come from the same corpus and settings."""
     values = ", ".join(f"{k} {v:g}" for k, v in thresholds.as_dict().items())
     return h(
         "footer",
         {"class": "site-footer"},
         h("p", None, f"Made by {GENERATOR}. Law text is shown as read from the sources, never translated or altered."),
         h("details", {"class": "thresholds"}, h("summary", None, "Alignment thresholds"), h("p", None, f"{values}.")),
+        h(
+            "p",
+            {"class": "provenance"},
+            "Editions read (the first 16 digits of the SHA-256 of each edition's content, whole in the JSON of"
+            " lawdiff compare): ",
+            [
+                [", " if i else "", f"{name} ", h("code", {"title": d}, d[:16])]
+                for i, (name, d) in enumerate(digests.items())
+            ],
+            ".",
+        ),
     )
