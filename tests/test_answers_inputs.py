@@ -110,3 +110,29 @@ def test_a_file_changed_while_comparing_is_not_kept_under_its_old_content(
     fresh = invoke(*args, "--no-cache").stdout_bytes
     assert fresh != edited
     assert invoke(*args).stdout_bytes == fresh
+
+
+def test_a_file_changed_while_its_pages_were_read_is_not_kept_under_its_old_content(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for the pages (lawdiff.corpus.reading): their key is made from the bytes read first, the pages
+    from the file read again; pages of the new text kept under the old text's key make every later answer
+    (kept or not) of the old text wrong."""
+    import lawdiff.corpus.reading as reading
+    from lawdiff.sources import iter_file as real
+
+    corpus = Path(shutil.copytree(default_corpus(), tmp_path / "corpus"))
+    page = corpus / "2007" / "wiki-Sjabloon-2007-45.txt"
+    original = page.read_text(encoding="utf-8")
+    args = (*PAIR, "--corpus", str(corpus), "--format", "json")
+
+    def saved_meanwhile(path: Path, *a: str) -> Iterator[object]:
+        if path == page:
+            page.write_text(original.replace("speler", "spelers", 1), encoding="utf-8")
+        return real(path, *a)
+
+    monkeypatch.setattr(reading, "iter_file", saved_meanwhile)
+    invoke(*args)
+    monkeypatch.setattr(reading, "iter_file", real)
+    page.write_text(original, encoding="utf-8")  # the edit undone
+    assert invoke(*args).stdout_bytes == invoke(*args, "--no-cache").stdout_bytes
