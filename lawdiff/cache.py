@@ -61,8 +61,11 @@ def fingerprint() -> str:
         digest = hashlib.sha256(__version__.encode())
         root = Path(__file__).resolve().parent
         for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".toml", ".json") and "corpus" not in path.relative_to(root).parts[:2]:
-                digest.update(path.relative_to(root).as_posix().encode())
+            rel = path.relative_to(root)
+            # Code and what it reads (the lexicon, the report's stylesheet and script, which an HTML answer
+            # inlines); not the bundled corpus a wheel carries in data/corpus (its files are keyed by content).
+            if path.suffix in (".py", ".toml", ".json", ".css", ".js") and rel.parts[:2] != ("data", "corpus"):
+                digest.update(rel.as_posix().encode())
                 digest.update(path.read_bytes())
         _FINGERPRINT = digest.hexdigest()
     return _FINGERPRINT

@@ -45,9 +45,19 @@ class Answer:
 class Answers:
     """The cached answer of one command line, read and written under one key."""
 
-    def __init__(self, cache: Cache, k: str) -> None:
+    def __init__(
+        self,
+        cache: Cache,
+        k: str,
+        dirs: tuple[Path, ...] = (),
+        draft: tuple[Path, str, str] | None = None,
+        identity: bytes = b"",
+    ) -> None:
         self.cache = cache
         self.key = k
+        self.dirs = dirs
+        self.draft = draft
+        self.identity = identity
 
     @classmethod
     def of(
@@ -65,13 +75,17 @@ class Answers:
         identity = corpus_identity(dirs, draft)
         if identity is None:
             return None
-        return cls(cache, key(_KIND, command, repr(options), identity))
+        return cls(cache, key(_KIND, command, repr(options), identity), dirs, draft, identity)
 
     def get(self) -> Answer | None:
         hit = self.cache.get(_KIND, self.key)
         return hit if isinstance(hit, Answer) else None
 
     def put(self, answer: Answer) -> None:
+        """Keep ``answer``, unless the corpus changed while it was made: it would be kept under the key of
+        files it was not made from."""
+        if corpus_identity(self.dirs, self.draft) != self.identity:
+            return
         self.cache.put(_KIND, self.key, answer)
 
 

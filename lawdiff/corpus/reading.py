@@ -138,18 +138,26 @@ def _sniff_year(path: Path) -> str | None:
 def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[tuple[PageTree, PageCheck]]:
     """A file's pages as trees with their accounting, from the cache when the file's content is known."""
     k = ""
+    digest = b""
     if cache.folder is not None:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = b""
-        if data:
-            k = key("file", hashlib.sha256(data).digest(), display, hint)
+        digest = _content_digest(path)
+        if digest:
+            k = key("file", digest, display, hint)
             hit = cache.get("pages", k)
             if isinstance(hit, list):
                 return hit
     # One page at a time: a large dump is never held as rendered pages all at once.
     read = [read_page(p) for p in iter_file(path, display, hint)]
-    if k:
+    # The file is read again to be parsed: pages of a text saved meanwhile are not kept under the old text's key.
+    if k and _content_digest(path) == digest:
         cache.put("pages", k, read)
     return read
+
+
+def _content_digest(path: Path) -> bytes:
+    """The SHA-256 of a file's content; b"" for an empty file or one that cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return b""
+    return hashlib.sha256(data).digest() if data else b""
