@@ -92,7 +92,7 @@ def compare(
     else:
         for note in answer.notes:
             click.echo(note, err=True)
-        inputs.store()  # the note that a store named is missing, as a run without the cache says it
+        inputs.say_no_store()  # as a run without the cache says it, after its notes
     emit(answer.rendered, output)
     if exit_code and answer.differs:
         sys.exit(1)

@@ -84,12 +84,20 @@ class Inputs:
 
         where = find_store(self.review)
         if not where.exists:
-            if where.rule != "default":
-                click.echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
+            self.say_no_store()
             return None
         from lawdiff.review.connect import open_for_reading
 
         return open_for_reading(where)
+
+    def say_no_store(self) -> None:
+        """Say that a store named by --review or $LAWDIFF_REVIEW is not there (the current folder's may be
+        missing without a word)."""
+        from lawdiff.review.location import find_store
+
+        where = find_store(self.review)
+        if self.use_review and where.rule != "default" and not where.exists:
+            click.echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
 
     def study(
         self,
