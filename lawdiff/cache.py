@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import os
 import pickle
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -52,10 +54,13 @@ def default_folder() -> Path | None:
 
 
 _FINGERPRINT: str = ""
+# The libraries whose versions shape what lawdiff computes (their own packages, not imported to be found).
+_LIBRARIES = ("rapidfuzz", "diff_match_patch", "lxml")
 
 
 def fingerprint() -> str:
-    """lawdiff's version and a hash of its code: part of every key."""
+    """lawdiff's version and a hash of its code, Python's version and the source of the libraries it computes
+    with: part of every key."""
     global _FINGERPRINT
     if not _FINGERPRINT:
         digest = hashlib.sha256(__version__.encode())
@@ -66,6 +71,15 @@ def fingerprint() -> str:
             # inlines); not the bundled corpus a wheel carries in data/corpus (its files are keyed by content).
             if path.suffix in (".py", ".toml", ".json", ".css", ".js") and rel.parts[:2] != ("data", "corpus"):
                 digest.update(rel.as_posix().encode())
+                digest.update(path.read_bytes())
+        # What else shapes the results: Python (its unicodedata), and the libraries that align, diff and
+        # parse, by their modules' source (a new version changes at least the one that names it).
+        digest.update(sys.version.encode())
+        for name in _LIBRARIES:
+            spec = importlib.util.find_spec(name)
+            folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+            for path in sorted(folder.glob("*.py")) if folder is not None else ():
+                digest.update(f"{name}/{path.name}".encode())
                 digest.update(path.read_bytes())
         _FINGERPRINT = digest.hexdigest()
     return _FINGERPRINT

@@ -133,3 +133,27 @@ def test_lawdiff_cache_off_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
     assert Cache.default(enabled=False).folder is None
     assert str(Cache(Path("/somewhere/lawdiff")).folder) == os.path.join("/somewhere", "lawdiff")
+
+
+def test_the_fingerprint_changes_with_python_and_a_library_it_computes_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lawdiff.cache as cache_module
+
+    library = tmp_path / "site" / "fakefuzz"
+    library.mkdir(parents=True)
+    (library / "__init__.py").write_text('__version__ = "1.0"\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(cache_module, "_LIBRARIES", ("fakefuzz", "no_such_library_here"))
+
+    def fresh() -> str:
+        monkeypatch.setattr(cache_module, "_FINGERPRINT", "")
+        return cache_module.fingerprint()
+
+    before = fresh()
+    assert fresh() == before
+    (library / "__init__.py").write_text('__version__ = "1.1"\n', encoding="utf-8")
+    upgraded = fresh()
+    assert upgraded != before
+    monkeypatch.setattr(cache_module.sys, "version", "3.99.0 (another Python)")
+    assert fresh() not in (before, upgraded)
