@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import itertools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.records import Change, ChangeKind
@@ -22,16 +22,22 @@ if TYPE_CHECKING:
     from lawdiff.diff.article import PairView
 
 
-class Part(enum.Enum):
-    """Which part of a clause a synopsis node shows."""
+class Part(enum.StrEnum):
+    """Which part of a clause a synopsis node shows.
+
+    A ``str`` enum: a node is hashed at every step of the union-find, and a string member hashes in C.
+    """
 
     HEAD = "head"  # an article's title, a heading line of its own
     BODY = "body"  # the title and text of any other clause, or an article's own text
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
-    """A clause in one edition as a unit of the synopsis: an article's heading, or a clause's title and text."""
+class Node(NamedTuple):
+    """A clause in one edition as a unit of the synopsis: an article's heading, or a clause's title and text.
+
+    A named tuple, not a frozen dataclass: the union-find hashes and compares nodes some 350,000 times for
+    93 articles, and a tuple does both in C.
+    """
 
     edition: str
     address: str
