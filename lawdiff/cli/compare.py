@@ -71,6 +71,8 @@ def compare(
     --format html writes the side-by-side view of `lawdiff report` for this
     one pair as one self-contained page; --format docx a Word document of
     the new edition with the differences as tracked changes (-o FILE).
+    Run again on a corpus that did not change, without a review store, it
+    prints the answer it kept in the cache (--no-cache: compare afresh).
 
     Example: lawdiff compare 2007 2017 --article 45
     """
