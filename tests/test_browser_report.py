@@ -301,6 +301,8 @@ def test_print_this_pair_prints_one_pair_with_a_head_and_foot_on_every_page(brow
             assert "Article 45 · 2007 → 2017 · 2007: 2007/wiki-Sjabloon-2007-45.txt" in sheet, i
             assert "2017 (3e druk): 2017/nuxt-artikel-45.payload.json" in sheet, i
             assert "Made by lawdiff " in sheet, i
+            # What the page was made from: each edition by the start of its digest (the footer's).
+            assert re.search(r"Editions read: 2007 [0-9a-f]{16}, 2017 [0-9a-f]{16}\.", sheet), i
             assert f"page {i} of {n_one}" in sheet, i
         assert "1963 → 2007" not in text and "Synopsis" not in text and "Print this pair" not in text
     # A4 landscape: the stylesheet's @page, which the reader's own Ctrl-P follows too.

@@ -10,13 +10,13 @@ from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.kind import _arrow
 from lawdiff.report.html.law import _Clauses, _Page
 from lawdiff.report.html.markup import (
-    MADE_BY,
     Child,
     Markup,
     _footer,
     _section,
     document,
     h,
+    made_by,
     scroll_box,
     span,
 )
@@ -185,7 +185,7 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
         rows.append(h("tr", None, cells))
     head, foot = running_rows(
         f"Article {a.number} · synopsis · " + "; ".join(sources_line(e, a.number) for e in a.editions),
-        MADE_BY,
+        made_by(*a.editions),
         len(a.editions),
     )
     table = h(

@@ -12,7 +12,7 @@ from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.counts import counts_list, significance_counts
 from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import MADE_BY, Child, Markup, _footer, document, h, marks_legend
+from lawdiff.report.html.markup import Child, Markup, _footer, document, h, made_by, marks_legend
 from lawdiff.report.html.nav import _title_span
 from lawdiff.report.html.pair import _block_id, _PairContext, left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
@@ -124,7 +124,7 @@ def _article_section(ctx: _PairContext, page: _Page, n: str, changes: list[Chang
             left_right(_article_name(n), old.name, new.name),
             running=(
                 f"{_article_name(n)} · {old.name} → {new.name} · {sources_line(old, n)}; {sources_line(new, n)}",
-                MADE_BY,
+                made_by(old, new),
             ),
         ),
     )

@@ -27,6 +27,7 @@ from importlib import resources
 from lawdiff import __version__
 from lawdiff.align import Thresholds
 from lawdiff.errors import LawdiffBug
+from lawdiff.model import Edition
 
 
 class Markup(str):
@@ -55,6 +56,14 @@ ASSETS = ("report.css", "report.js")
 GENERATOR = f"lawdiff {__version__}"
 # The line under a comparison (article page, pair section, compare page).
 MADE_BY = f"Made by {GENERATOR}: law text as read from the sources, never altered."
+
+
+def made_by(*editions: Edition) -> str:
+    """The running foot of a printed table: :data:`MADE_BY` and the editions it shows by the first 16
+    digits of their SHA-256 (as the page's footer has them), so that every printed page says what it
+    was made from."""
+    return MADE_BY + " Editions read: " + ", ".join(f"{e.name} {e.digest()[:16]}" for e in editions) + "."
+
 
 # ---------------------------------------------------------------------------
 # Escaping

@@ -12,7 +12,7 @@ from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report.html.counts import _pct, counts_list, significance_counts
 from lawdiff.report.html.kind import kind_cell
 from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import MADE_BY, Child, Markup, _section, h
+from lawdiff.report.html.markup import Child, Markup, _section, h, made_by
 from lawdiff.report.site import Annotation, Annotator, Site, anchor, correlation_file, pair_id
 
 
@@ -94,7 +94,7 @@ def running_rows(head: str, foot: str, columns: int) -> tuple[Markup, Markup]:
 
     A browser repeats a table's head and foot on every printed page the table
     runs over (Chromium, Firefox and WebKit alike), so these carry the pair,
-    the sources and lawdiff's version onto each page of a printed pair,
+    the sources, lawdiff's version and the editions' digests onto each page of a printed pair,
     without the overlap that fixed-position boxes give; the page number is
     the stylesheet's (``@page`` margin box) or the browser's own footer.  On
     screen they are not shown.
@@ -321,7 +321,7 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
     )
     running = (
         f"Article {number} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
-        MADE_BY,
+        made_by(pv.old, pv.new),
     )
     section = _section(
         pid,
