@@ -27,10 +27,13 @@ import pickle
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lawdiff import __version__
+
+T = TypeVar("T")
 
 _MAGIC = b"lawdiff-cache 1\n"
 _HASH_LEN = 64
@@ -93,6 +96,22 @@ def key(*parts: str | bytes) -> str:
         digest.update(len(data).to_bytes(8, "big"))
         digest.update(data)
     return digest.hexdigest()
+
+
+_CHUNK = 1 << 20
+
+
+def file_hash(path: Path) -> bytes | None:
+    """The SHA-256 of a file's content, read in pieces (a large dump is never held whole for its key);
+    None when the file cannot be read (its reader says why)."""
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.digest()
 
 
 class Cache:
@@ -158,6 +177,24 @@ class Cache:
         with contextlib.suppress(OSError):
             os.utime(path)  # in use: kept by the pruning
         return value
+
+    def by_file(self, kind: str, path: Path, parts: tuple[str, ...], make: Callable[[], list[T]]) -> list[T]:
+        """What ``make()`` reads from the file at ``path``, kept by the file's content and ``parts``.
+
+        The file is read again to be made: what was made is kept only when the file still holds the
+        content its key was made of, so that what a text saved meanwhile gives is never kept under the
+        old text's key.  Nothing is kept of a file that makes nothing.
+        """
+        content = file_hash(path) if self.folder is not None else None
+        k = key("file", content, *parts) if content is not None else ""
+        if k:
+            hit = self.get(kind, k)
+            if isinstance(hit, list):
+                return hit
+        made = make()
+        if k and made and file_hash(path) == content:
+            self.put(kind, k, made)
+        return made
 
     def put(self, kind: str, k: str, value: Any) -> None:
         """Store an entry; a cache that cannot be written is silently skipped (it is only a cache)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -202,14 +203,14 @@ def test_no_answers_without_a_cache_or_with_an_unreadable_file(
     assert Answers.of(Cache(None), (corpus,), None, "compare") is None
     assert corpus_identity((corpus,), None) == corpus_identity((corpus,), None)
     page = corpus / "2007" / "wiki-Sjabloon-2007-45.txt"
-    read_bytes = Path.read_bytes
+    open_file = Path.open
 
-    def refused(self: Path) -> bytes:
+    def refused(self: Path, *args: Any, **kwargs: Any) -> Any:
         if self == page:
             raise PermissionError(13, "Permission denied", str(self))
-        return read_bytes(self)
+        return open_file(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", refused)
+    monkeypatch.setattr(Path, "open", refused)
     # The command then reads the corpus itself, and says what is wrong with the file.
     assert corpus_identity((corpus,), None) is None
     assert Answers.of(Cache(tmp_path / "c"), (corpus,), None, "compare") is None

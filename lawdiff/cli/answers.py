@@ -24,11 +24,10 @@ whole, else ignored and made again.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from lawdiff.cache import Cache, key
+from lawdiff.cache import Cache, file_hash, key
 
 _KIND = "answers"
 
@@ -51,7 +50,7 @@ class Answers:
         k: str,
         dirs: tuple[Path, ...] = (),
         draft: tuple[Path, str, str] | None = None,
-        identity: bytes = b"",
+        identity: str = "",
     ) -> None:
         self.cache = cache
         self.key = k
@@ -89,7 +88,7 @@ class Answers:
         self.cache.put(_KIND, self.key, answer)
 
 
-def corpus_identity(dirs: tuple[Path, ...], draft: tuple[Path, str, str] | None) -> bytes | None:
+def corpus_identity(dirs: tuple[Path, ...], draft: tuple[Path, str, str] | None) -> str | None:
     """A digest of everything a command reads from the corpus (see the module's text), or None when a file
     cannot be read."""
     from lawdiff.corpus.files import corpus_files, default_corpus
@@ -97,24 +96,16 @@ def corpus_identity(dirs: tuple[Path, ...], draft: tuple[Path, str, str] | None)
 
     roots = list(dirs) or [default_corpus()]
     skipped: list[str] = []
-    digest = hashlib.sha256()
-
-    def add(*parts: str | bytes) -> None:
-        for part in parts:
-            data = part.encode("utf-8", "surrogateescape") if isinstance(part, str) else part
-            digest.update(len(data).to_bytes(8, "big"))
-            digest.update(data)
-
-    try:
-        for path, display, hint in corpus_files(roots, skipped):
-            add("file", display, hint, hashlib.sha256(path.read_bytes()).digest())
-        add("skipped", *skipped)
-        for root in roots:
-            settings = root / SETTINGS_FILE
-            add("root", str(root), settings.read_bytes() if root.is_dir() and settings.is_file() else b"-")
-        if draft is not None:
-            path, name, state = draft
-            add("draft", str(path), name, state, path.read_bytes())
-    except OSError:
+    parts: list[str | bytes | None] = []
+    for path, display, hint in corpus_files(roots, skipped):
+        parts += ["file", display, hint, file_hash(path)]
+    parts += ["skipped", str(len(skipped)), *skipped]
+    for root in roots:
+        settings = root / SETTINGS_FILE
+        parts += ["root", str(root), file_hash(settings) if root.is_dir() and settings.is_file() else b"-"]
+    if draft is not None:
+        path, name, state = draft
+        parts += ["draft", str(path), name, state, file_hash(path)]
+    if None in parts:
         return None
-    return digest.digest()
+    return key("corpus", *(p for p in parts if p is not None))

@@ -15,12 +15,11 @@ trees).  When either turns up, the corpus is read the full way
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from lawdiff.cache import Cache, key
+from lawdiff.cache import Cache
 from lawdiff.collector import collector_paused
 from lawdiff.corpus import timeline
 from lawdiff.corpus.dangling import Dangling, dangling_references
@@ -35,7 +34,6 @@ from lawdiff.sources.build import PageTree
 __all__ = ["check"]
 
 # How much of a file is hashed at a time for its cache key.
-_CHUNK = 1 << 20
 
 
 def check(paths: list[Path] | None = None, cache: Cache | None = None) -> tuple[timeline.Corpus, list[Dangling]]:
@@ -81,30 +79,7 @@ def check(paths: list[Path] | None = None, cache: Cache | None = None) -> tuple[
 
 def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[Record]:
     """A file's pages as check keeps them, from the cache when the file's content is known."""
-    k = ""
-    if cache.folder is not None:
-        content = _content_hash(path)
-        if content:
-            k = key("file", content, display, hint)
-            hit = cache.get("outlines", k)
-            if isinstance(hit, list):
-                return hit
-    read = list(_records(path, display, hint))
-    if k and read:
-        cache.put("outlines", k, read)
-    return read
-
-
-def _content_hash(path: Path) -> bytes:
-    """The SHA-256 of a file, read in pieces (a large dump is never held whole for its key); b"" if unreadable."""
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as fh:
-            while chunk := fh.read(_CHUNK):
-                digest.update(chunk)
-    except OSError:
-        return b""  # iter_file says what is wrong
-    return digest.digest()
+    return cache.by_file("outlines", path, (display, hint), lambda: list(_records(path, display, hint)))
 
 
 def _records(path: Path, display: str, hint: str) -> Iterator[Record]:

@@ -6,13 +6,12 @@ into editions by :mod:`lawdiff.corpus.timeline`.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from lawdiff.cache import Cache, key
+from lawdiff.cache import Cache
 from lawdiff.collector import collector_paused
 from lawdiff.corpus.account import PageCheck
 from lawdiff.corpus.files import corpus_files, default_corpus
@@ -137,27 +136,5 @@ def _sniff_year(path: Path) -> str | None:
 
 def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[tuple[PageTree, PageCheck]]:
     """A file's pages as trees with their accounting, from the cache when the file's content is known."""
-    k = ""
-    digest = b""
-    if cache.folder is not None:
-        digest = _content_digest(path)
-        if digest:
-            k = key("file", digest, display, hint)
-            hit = cache.get("pages", k)
-            if isinstance(hit, list):
-                return hit
     # One page at a time: a large dump is never held as rendered pages all at once.
-    read = [read_page(p) for p in iter_file(path, display, hint)]
-    # The file is read again to be parsed: pages of a text saved meanwhile are not kept under the old text's key.
-    if k and _content_digest(path) == digest:
-        cache.put("pages", k, read)
-    return read
-
-
-def _content_digest(path: Path) -> bytes:
-    """The SHA-256 of a file's content; b"" for an empty file or one that cannot be read."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return b""
-    return hashlib.sha256(data).digest() if data else b""
+    return cache.by_file("pages", path, (display, hint), lambda: [read_page(p) for p in iter_file(path, display, hint)])
