@@ -22,8 +22,9 @@ when it is first asked for.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from lawdiff.lazy import loader
 
 if TYPE_CHECKING:
     from lawdiff.corpus.account import PageCheck, Unplaced, tokens
@@ -47,14 +48,7 @@ _HOMES = {
 }
 _HOME = {name: module for module, names in _HOMES.items() for name in names}
 
-
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # asked once
-    return value
+__getattr__ = loader(globals(), _HOME)
 
 
 __all__ = [
