@@ -17,7 +17,6 @@ from json.encoder import encode_basestring
 from typing import Any
 
 _INF = float("inf")
-_INFINITY = {True: "Infinity", False: "-Infinity"}
 
 
 class _Unusual(Exception):
@@ -75,7 +74,12 @@ def _indented(value: Any) -> str:
             add(int.__repr__(v))
         elif t is float:
             # As the standard library's floatstr: repr, and its names for what JSON has no number for.
-            add(float.__repr__(v) if v == v and v not in (_INF, -_INF) else "NaN" if v != v else _INFINITY[v > 0])
+            if v != v:
+                add("NaN")
+            elif v in (_INF, -_INF):
+                add("Infinity" if v > 0 else "-Infinity")
+            else:
+                add(float.__repr__(v))
         else:
             raise _Unusual
 

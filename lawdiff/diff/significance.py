@@ -76,13 +76,18 @@ def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tupl
     return {w: tuple(ps) for w, ps in index.items()}
 
 
+def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]]:
+    """Each word, the lists with phrases that start with it, and those phrases in their list's order:
+    the tokens of a change are read once for all lists."""
+    index: dict[str, list[tuple[Flag, tuple[tuple[str, ...], ...]]]] = {}
+    for flag, phrases in WORD_LISTS.items():
+        for word, starting in _by_first_word(phrases).items():
+            index.setdefault(word, []).append((flag, starting))
+    return {w: tuple(entries) for w, entries in index.items()}
+
+
 _LONG_INDEX = _by_first_word(_LONG)
-# Each word, the lists with phrases that start with it, and those phrases in their list's order:
-# the tokens of a change are read once for all lists.
-_BY_WORD: dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]] = {}
-for _flag, _list in WORD_LISTS.items():
-    for _word, _starting in _by_first_word(_list).items():
-        _BY_WORD[_word] = (*_BY_WORD.get(_word, ()), (_flag, _starting))
+_BY_WORD = _by_word()
 
 
 # ---------------------------------------------------------------------------
