@@ -137,7 +137,6 @@ class Site:
     articles: tuple[ArticleView, ...]
     totals: tuple[PairTotal, ...]
     anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
-    digests: dict[str, str]  # per edition compared, the SHA-256 of its content (Edition.digest), for the footer
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
     review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
@@ -245,5 +244,4 @@ def plan(
         views,
         pair_totals(study, views),
         anchors,
-        {e.name: e.digest() for e in study.editions},
     )

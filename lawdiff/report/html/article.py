@@ -79,7 +79,7 @@ def article_page(site: Site, a: ArticleView) -> str:
         synopsis_section(site, a, page),
     )
     title = f"Article {a.number}" + (f" {a.title.rstrip('.')}" if a.title else "") + " · lawdiff report"
-    return document(title, "../", "article", _nav(site, a, "../"), main, _footer(site.thresholds, site.digests))
+    return document(title, "../", "article", _nav(site, a, "../"), main, _footer(site.thresholds, site.compared))
 
 
 def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:

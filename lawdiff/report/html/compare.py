@@ -52,7 +52,7 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         h("p", {"class": "note"}, "No change to show.") if not order else None,
         [_article_section(ctx, page, n, by_article[n]) for n in order],
     )
-    footer = _footer(comp.thresholds, {old.name: old.digest(), new.name: new.digest()})
+    footer = _footer(comp.thresholds, (old, new))
     return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)
 
 

@@ -101,7 +101,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             f" › Correlation table {old} → {new}",
         ),
         main,
-        _footer(site.thresholds, site.digests),
+        _footer(site.thresholds, site.compared),
     )
     return _filled(page, bodies)
 

@@ -97,7 +97,7 @@ def history_page(site: Site, a: ArticleView) -> str:
         "histories",
         _nav(site, a, "../", history=True),
         main,
-        _footer(site.thresholds, site.digests),
+        _footer(site.thresholds, site.compared),
     )
 
 

@@ -55,7 +55,7 @@ def index_page(site: Site) -> str:
         "index",
         h("nav", {"class": "crumbs", "aria-label": "Report"}, "Index"),
         main,
-        _footer(site.thresholds, site.digests),
+        _footer(site.thresholds, site.compared),
     )
 
 

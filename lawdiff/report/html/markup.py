@@ -335,7 +335,7 @@ def marks_legend() -> list[Child]:
             "; every change is labelled in words."]  # fmt: skip
 
 
-def _footer(thresholds: Thresholds, digests: dict[str, str]) -> Markup:
+def _footer(thresholds: Thresholds, editions: Iterable[Edition]) -> Markup:
     """What made the page: lawdiff's version, the thresholds and a SHA-256 of each edition's content, so that
     two readers can tell that their reports come from the same corpus and settings."""
     values = ", ".join(f"{k} {v:g}" for k, v in thresholds.as_dict().items())
@@ -350,8 +350,8 @@ def _footer(thresholds: Thresholds, digests: dict[str, str]) -> Markup:
             "Editions read (the first 16 digits of the SHA-256 of each edition's content, whole in the JSON of"
             " lawdiff compare): ",
             [
-                [", " if i else "", f"{name} ", h("code", {"title": d}, d[:16])]
-                for i, (name, d) in enumerate(digests.items())
+                [", " if i else "", f"{e.name} ", h("code", {"title": e.digest()}, e.digest()[:16])]
+                for i, e in enumerate(editions)
             ],
             ".",
         ),

@@ -243,7 +243,7 @@ def review_page(site: Site) -> str:
         "review",
         h("nav", {"class": "crumbs", "aria-label": "Report"}, h("a", {"href": "index.html"}, "Index"), " › Review"),
         main,
-        _footer(site.thresholds, site.digests),
+        _footer(site.thresholds, site.compared),
     )
 
 
