@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from lawdiff.model.address import article_of, normalize_address
 from lawdiff.model.references import Reference
@@ -177,35 +178,53 @@ class Edition:
     _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
     _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
     _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
+    _parts: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def digest(self) -> str:
         """A hash of everything the edition holds (not of what was computed from it): a cache key."""
         if not self._digest:
-            # A canonical encoding (pickle is not one: it shares repeated objects
-            # as it meets them), clause by clause in document order.
-            digest = hashlib.sha256()
-            head = [self.name, self.year, self.variant, self.effective, self.base]
-            head.append([[s.file, s.format, s.page, s.printing, s.pages] for s in self.sources])
-            digest.update(json.dumps(head, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-            for c in self.walk():
-                row = [
-                    c.kind.value,
-                    c.address,
-                    c.label,
-                    c.title,
-                    c.text,
-                    c.marker,
-                    c.anchor,
-                    c.extra,
-                    list(c.notes),
-                    [c.source.file, c.source.line, c.source.path],
-                    len(c.children),
-                    len(c.footnotes),
-                    [[r.target, r.start, r.end, r.printed, r.via] for r in c.references],
-                ]
-                digest.update(b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-            self._digest.append(digest.hexdigest())
+            self._digests()
         return self._digest[0]
+
+    def part_digests(self) -> dict[str, str]:
+        """Per article number ("" for the clauses outside articles), a hash of its clauses as :meth:`digest`
+        encodes them: what a page that shows one article is kept by."""
+        if not self._digest:
+            self._digests()
+        return self._parts
+
+    def _digests(self) -> None:
+        # A canonical encoding (pickle is not one: it shares repeated objects
+        # as it meets them), clause by clause in document order.
+        digest = hashlib.sha256()
+        head = [self.name, self.year, self.variant, self.effective, self.base]
+        head.append([[s.file, s.format, s.page, s.printing, s.pages] for s in self.sources])
+        digest.update(json.dumps(head, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        parts: dict[str, Any] = {}
+        for c in self.walk():
+            row = [
+                c.kind.value,
+                c.address,
+                c.label,
+                c.title,
+                c.text,
+                c.marker,
+                c.anchor,
+                c.extra,
+                list(c.notes),
+                [c.source.file, c.source.line, c.source.path],
+                len(c.children),
+                len(c.footnotes),
+                [[r.target, r.start, r.end, r.printed, r.via] for r in c.references],
+            ]
+            line = b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            digest.update(line)
+            part = parts.get(c.article)
+            if part is None:
+                part = parts[c.article] = hashlib.sha256()
+            part.update(line)
+        self._parts.update((number, part.hexdigest()) for number, part in parts.items())
+        self._digest.append(digest.hexdigest())
 
     def walk(self) -> Iterator[Clause]:
         for clause in self.clauses:

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lawdiff.cache import Cache
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers, pairs_of
 from lawdiff.diff.study import Study
@@ -37,6 +38,7 @@ from lawdiff.report.html.history import history_page
 from lawdiff.report.html.index import index_page
 from lawdiff.report.html.law import _Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, _asset, _sha256, escape, h
+from lawdiff.report.html.pagecache import PageKeys, kept
 from lawdiff.report.html.review import review_page
 from lawdiff.report.reviewed import PendingReview, shown
 from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
@@ -72,14 +74,29 @@ __all__ = [
 # The site: planned, rendered, written atomically
 
 
-def pages(site: Site) -> list[Item]:
-    """Every file of the report: (path relative to the report, its content or the function that makes it)."""
+def pages(site: Site, cache: Cache | None = None) -> list[Item]:
+    """Every file of the report: (path relative to the report, its content or the function that makes it).
+
+    With a ``cache`` (in use, and no review shown), the article and history pages are read from it where it
+    holds them, and kept in it (:mod:`lawdiff.report.pagecache`).
+    """
     out: list[Item] = [(f"assets/{name}", _asset(name)) for name in ASSETS]
+    keys = None
+    if cache is not None and cache.folder is not None and site.annotate is None and site.review is None:
+        keys = PageKeys(site)
     for a in site.articles:
-        out.append((article_file(a.number), functools.partial(article_page, site, a)))
-        out.append((history_file(a.number), functools.partial(history_page, site, a)))
+        article: Callable[[], str] = functools.partial(article_page, site, a)
+        history: Callable[[], str] = functools.partial(history_page, site, a)
+        if keys is not None and cache is not None:
+            article = functools.partial(kept, cache, keys, functools.partial(keys.key, "article", a), article)
+            history = functools.partial(kept, cache, keys, functools.partial(keys.key, "history", a), history)
+        out.append((article_file(a.number), article))
+        out.append((history_file(a.number), history))
     for t in site.totals:
-        out.append((correlation_file(t.old.name, t.new.name), functools.partial(correlation_page, site, t)))
+        table: Callable[[], str] = functools.partial(correlation_page, site, t)
+        if keys is not None and cache is not None:
+            table = functools.partial(kept, cache, keys, functools.partial(keys.correlation, t), table)
+        out.append((correlation_file(t.old.name, t.new.name), table))
     if site.review is not None:
         out.append((REVIEW_FILE, functools.partial(review_page, site)))
     out.append(("index.html", functools.partial(index_page, site)))
@@ -133,5 +150,5 @@ def write_report(
             review_shown = shown(review, [study.compare(old, new) for old, new in pairs_of(study.editions, numbers)])
         notes = review_shown.notes
         site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
-    write_site(pages(site), target, jobs(), step)
+    write_site(pages(site, study.cache), target, jobs(), step)
     return site
