@@ -6,6 +6,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -38,7 +39,7 @@ def test_a_warm_compare_gives_the_same_bytes_as_a_cold_one(cache_dir: Path) -> N
     assert not cache_dir.exists()  # --no-cache writes nothing
     first = run("compare", "2007", "2017", "--format", "json")
     kinds = {p.parent.parent.name for p in entries(cache_dir)}
-    assert kinds == {"pages", "pairs", "answers"}
+    assert kinds == {"pages", "pairs", "words", "answers"}
     warm = run("compare", "2007", "2017", "--format", "json")
     # Without the whole answer (tests/test_answers.py): from the cached pages and pair.
     shutil.rmtree(cache_dir / "answers")
@@ -113,8 +114,11 @@ def test_a_study_takes_its_pair_from_the_cache(cache_dir: Path) -> None:
     assert warm == cold
     # Other thresholds are another entry.
     other = Cache(cache_dir)
-    Study((old, new), cache=other, thresholds=cold.thresholds.with_overrides({"match_min": 0.5})).compare(old, new)
-    assert other.hits == 0
+    redone = Study((old, new), cache=other, thresholds=cold.thresholds.with_overrides({"match_min": 0.5})).compare(
+        old, new
+    )
+    assert redone.thresholds != cold.thresholds
+    assert other.hits == 1  # the pair's word differences (by their texts), not the pair
 
 
 def test_an_unwritable_cache_folder_costs_nothing_but_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,3 +161,40 @@ def test_the_fingerprint_changes_with_python_and_a_library_it_computes_with(
     assert upgraded != before
     monkeypatch.setattr(cache_module.sys, "version", "3.99.0 (another Python)")
     assert fresh() not in (before, upgraded)
+
+
+def test_a_pair_compared_again_reads_the_word_differences_it_had(
+    cache_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lawdiff.diff.study as study_module
+
+    corpus_dir = tmp_path / "corpus"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "html" / "corpus", corpus_dir)
+    made: list[tuple[str, str]] = []
+    real = study_module.word_diff
+
+    def counted(a: str, b: str) -> Any:
+        made.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(study_module, "word_diff", counted)
+
+    def compared() -> Any:
+        corpus = load([corpus_dir], cache=Cache(cache_dir))
+        old, new = corpus.edition("2001"), corpus.edition("2011")
+        return Study((old, new), cache=Cache(cache_dir)).compare(old, new)
+
+    first = compared()
+    assert len([1 for a, b in made if a != b]) > 3  # nothing kept yet: every difference made
+    made.clear()
+    page = corpus_dir / "2011" / "wiki-Sjabloon-2011-12.txt"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace("de wedstrijdleider voordat", "de wedstrijdleider direct voordat"), encoding="utf-8")
+    again = compared()
+    # Only the edited clause's difference is made again; the others are read back.
+    edited = next(ch for ch in again.changes if "direct voordat" in "".join(ch.new_texts))
+    assert [b for a, b in made if a and b and a != b] == list(edited.new_texts)
+    corpus = load([corpus_dir])
+    old, new = corpus.edition("2001"), corpus.edition("2011")
+    assert again.changes == Study((old, new)).compare(old, new).changes
+    assert again.changes != first.changes

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, RefChange, RefStatus, change_id
+from lawdiff.diff.records import Change, ChangeKind, Comparison, Piece, RefChange, RefStatus, change_id
 from lawdiff.diff.significance import significance
 from lawdiff.diff.words import word_diff
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
@@ -15,16 +16,24 @@ from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 # Comparing editions
 
 
+# The word difference of two texts: :func:`~lawdiff.diff.words.word_diff`, or the same read from a memo.
+WordDiff = Callable[[str, str], tuple[Piece, ...]]
+
+
 def compare(
-    old: Edition, new: Edition, thresholds: Thresholds = DEFAULT_THRESHOLDS, corrections: Corrections | None = None
+    old: Edition,
+    new: Edition,
+    thresholds: Thresholds = DEFAULT_THRESHOLDS,
+    corrections: Corrections | None = None,
+    diff: WordDiff = word_diff,
 ) -> Comparison:
     """Every change from ``old`` to ``new`` (``corrections``: the committee's pins and forbidden pairs)."""
     alignment = align(old, new, thresholds, corrections)
-    return describe(old, new, alignment)
+    return describe(old, new, alignment, diff)
 
 
-def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
-    """Turn an alignment into change records."""
+def describe(old: Edition, new: Edition, alignment: Alignment, diff: WordDiff = word_diff) -> Comparison:
+    """Turn an alignment into change records (``diff``: how the word differences are made)."""
     old_articles = {a.address for a in old.articles()} | set(alignment.old_articles)
     new_articles = {a.address for a in new.articles()} | set(alignment.new_articles)
     text_links = [link for link in alignment.links if link.aspect is Aspect.TEXT]
@@ -36,7 +45,7 @@ def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
         fold = len(link.old) == 1 and len(link.new) == 1 and (link.old, link.new) in pair_titles
         if fold:
             folded.add((link.old, link.new))
-        changes.append(_change(link, old, new, alignment, old_articles, new_articles, with_title=fold))
+        changes.append(_change(link, old, new, alignment, old_articles, new_articles, fold, diff))
     unmatched_text = {a for link in text_links if not (link.old and link.new) for a in link.old + link.new}
     for link in title_links:
         if (link.old, link.new) in folded:
@@ -45,7 +54,7 @@ def describe(old: Edition, new: Edition, alignment: Alignment) -> Comparison:
         # already told by its text change.
         if not (link.old and link.new) and (link.old or link.new)[0] in unmatched_text:
             continue
-        changes.append(_change(link, old, new, alignment, old_articles, new_articles, with_title=True))
+        changes.append(_change(link, old, new, alignment, old_articles, new_articles, True, diff))
     order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
     # What kinds of words each difference touched (the committee's hints).
@@ -139,6 +148,7 @@ def _change(
     old_articles: set[str],
     new_articles: set[str],
     with_title: bool,
+    diff: WordDiff,
 ) -> Change:
     """The change record of one link: its kind, its word difference, and what became of its references."""
     olds = [c for c in (old.find(a) for a in link.old) if c is not None]
@@ -171,7 +181,7 @@ def _change(
         new_title=new_title,
         similarity=similarity,
         editorial_only=editorial,
-        diff=word_diff(old_text, new_text),
+        diff=diff(old_text, new_text),
         references=() if title_aspect else _references(olds, news, old, new, alignment),
         score=link.score,
         uncertain=both and link.score < alignment.thresholds.certain,

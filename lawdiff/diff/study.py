@@ -21,8 +21,9 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.collector import collector_paused
-from lawdiff.diff.changes import compare
+from lawdiff.diff.changes import WordDiff, compare
 from lawdiff.diff.records import Change, Comparison
+from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError, leave_interrupts_to_parent
 from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
 
@@ -86,7 +87,7 @@ class Study:
             comp = self._cached(old, new)
             if comp is None:
                 with collector_paused():
-                    comp = compare(old, new, self.thresholds, self.corrections.get(key))
+                    comp = compare(old, new, self.thresholds, self.corrections.get(key), self.diffs(old, new))
                 self._put(old, new, comp)
             self.add(comp)
         return comp
@@ -143,6 +144,24 @@ class Study:
     def _put(self, old: Edition, new: Edition, comp: Comparison) -> None:
         if self.cache.folder is not None:
             self.cache.put("pairs", self._key(old, new), comp)
+            words = {
+                ("\n".join(ch.old_texts), "\n".join(ch.new_texts)): ch.diff
+                for ch in comp.changes
+                if ch.old_texts and ch.new_texts and ch.old_texts != ch.new_texts
+            }
+            self.cache.put("words", cache_key("words", old.name, new.name), words)
+
+    def diffs(self, old: Edition, new: Edition) -> WordDiff:
+        """How the word differences of a pair are made: read, where they are the same two texts, from the
+        pair's last comparison kept in the cache (one edited page leaves the others' differences as they
+        were), else made (:func:`~lawdiff.diff.words.word_diff`).
+
+        The entry is kept by the editions' names and holds each difference by its two texts, so that it is
+        never wrong, only of no use when the pair's texts are all new."""
+        known = self.cache.get("words", cache_key("words", old.name, new.name)) if self.cache.folder else None
+        if not isinstance(known, dict):
+            return word_diff
+        return lambda a, b: known.get((a, b)) or word_diff(a, b)
 
     def add(self, comparison: Comparison) -> None:
         """Take a comparison computed elsewhere (read from the cache)."""
@@ -216,7 +235,7 @@ def _compare_one(k: int) -> Comparison:
         raise RuntimeError("no comparison to make")
     study, todo = _PENDING
     old, new = todo[k]
-    return compare(old, new, study.thresholds, study.corrections.get((old.name, new.name)))
+    return compare(old, new, study.thresholds, study.corrections.get((old.name, new.name)), study.diffs(old, new))
 
 
 def scopes(addresses: Iterable[str], editions: Iterable[Edition]) -> tuple[str, ...]:
