@@ -939,3 +939,22 @@ def test_progress_bar_shows_on_a_terminal_only_once_the_run_takes_a_moment(monke
         step(2, 3)
         step(3, 3)
     assert "Writing the report" in "".join(terminal.written)
+
+
+def test_a_report_file_is_hashed_again_whenever_it_may_have_changed(tmp_path: Path) -> None:
+    from lawdiff.report import files
+
+    page = tmp_path / "page.html"
+    page.write_text("<p>een</p>", encoding="utf-8")
+    os.utime(page, ns=(1_000_000_000, 1_000_000_000))
+    first = files._file_digest(page)
+    assert files._file_digest(page) == first
+    # The same size and modification time, other content: the change time tells.
+    page.write_text("<p>twe</p>", encoding="utf-8")
+    os.utime(page, ns=(1_000_000_000, 1_000_000_000))
+    assert files._file_digest(page) != first
+    # A file changed within the file system clock's tick of being hashed is not remembered.
+    fresh = tmp_path / "fresh.html"
+    fresh.write_text("<p>nieuw</p>", encoding="utf-8")
+    files._file_digest(fresh)
+    assert fresh not in files._READ

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
@@ -144,6 +145,33 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# The digests of the report files this process has read, with the state of the file when it read it:
+# a report run looks at the old report four or five times (what it will keep, whether it may replace
+# it, and again at the last moment), and 20 MB of pages need hashing only once.
+_READ: dict[Path, tuple[tuple[int, int, int, int, int], str]] = {}
+_RACY_NS = 50_000_000  # Linux stamps files by a clock of 1-10 ms ticks
+
+
+def _file_digest(path: Path) -> str:
+    """The SHA-256 of a file, hashed again whenever its size, times (the change time included, which no
+    one can set back), inode or device differ from when this process last hashed it.
+
+    A file changed less than :data:`_RACY_NS` before it was hashed is hashed every time, as git does with
+    its index: a change saved within the same tick of the file system's clock would leave its times as
+    they were.
+    """
+    st = path.stat()
+    state = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+    known = _READ.get(path)
+    if known is not None and known[0] == state:
+        return known[1]
+    now = time.time_ns()
+    digest = _digest(path.read_bytes())
+    if now - max(st.st_mtime_ns, st.st_ctime_ns) > _RACY_NS:
+        _READ[path] = (state, digest)
+    return digest
+
+
 def manifest(written: Mapping[str, str]) -> str:
     """The manifest of a report: every file it wrote (relative path) with its SHA-256.
 
@@ -195,7 +223,7 @@ def _foreign(target: Path) -> list[str]:
             elif listed is None:
                 if not _LEGACY.fullmatch(rel):
                     out.append(rel)
-            elif rel not in listed or _digest(path.read_bytes()) != listed[rel]:
+            elif rel not in listed or _file_digest(path.absolute()) != listed[rel]:
                 out.append(rel)
     return sorted(out)
 
