@@ -15,14 +15,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import lawdiff.report.html as html_report
 from lawdiff.cli import main
 from lawdiff.corpus import load
 from lawdiff.diff import Study
-from lawdiff.diff.records import Change
+from lawdiff.diff.records import Change, Flag, RefChange, RefStatus, Signal
 from lawdiff.report.html import pagecache
-from lawdiff.report.site import plan
+from lawdiff.report.site import Site, plan
 
 FIXTURE = Path(__file__).parent / "fixtures" / "html" / "corpus"
 
@@ -155,7 +157,15 @@ def _changes() -> list[Change]:
     return list(Study((old, new)).compare(old, new).changes)
 
 
-def _other(value: object) -> object:
+_REFERENCE = RefChange(RefStatus.KEPT, "11B", "11C", True)
+_SIGNAL = Signal(Flag.MODAL, ("mag",), ("moet",))
+
+
+def _other(value: object, name: str = "") -> object:
+    if name == "references":
+        return value[:-1] if value else (_REFERENCE,)  # type: ignore[index]
+    if name == "signals":
+        return value[:-1] if value else (_SIGNAL,)  # type: ignore[index]
     if isinstance(value, bool):
         return not value
     if isinstance(value, float):
@@ -182,23 +192,47 @@ def test_a_change_digest_holds_every_field_its_id_does_not() -> None:
     for ch in changes[:5]:
         before = pagecache.change_digest(ch)
         for name in shown:
-            other = dataclasses.replace(ch, **{name: _other(getattr(ch, name))})
+            other = dataclasses.replace(ch, **{name: _other(getattr(ch, name), name)})
             assert pagecache.change_digest(other) != before, name
+        # And every field of a reference's fate and of a signal.
+        assert {f.name for f in dataclasses.fields(RefChange)} == {"status", "old", "new", "consistent"}
+        assert {f.name for f in dataclasses.fields(Signal)} == {"flag", "removed", "added"}
+        for record in (_REFERENCE, _SIGNAL):
+            field_name = "references" if record is _REFERENCE else "signals"
+            with_one = pagecache.change_digest(dataclasses.replace(ch, **{field_name: (record,)}))
+            for f in dataclasses.fields(record):
+                changed = dataclasses.replace(record, **{f.name: _other(getattr(record, f.name))})
+                assert pagecache.change_digest(dataclasses.replace(ch, **{field_name: (changed,)})) != with_one, f.name
         # The id holds the texts; without an id the whole change is the digest.
         bare = dataclasses.replace(ch, id="")
         assert pagecache.change_digest(dataclasses.replace(bare, new_texts=("x",))) != pagecache.change_digest(bare)
 
 
-def test_the_digests_leave_a_page_and_come_back() -> None:
+@pytest.fixture(scope="module")
+def site() -> Site:
     corpus = load([FIXTURE])
-    site = plan(corpus, Study(corpus.select()))
+    return plan(corpus, Study(corpus.select()))
+
+
+def test_the_digests_leave_a_page_and_come_back(site: Site) -> None:
     old, new = site.compared
     text = f"<p>{old.name} <code title='{old.digest()}'>{old.digest()[:16]}</code>; {new.digest()[:16]}</p>"
-    kept = pagecache.holes(text, site)
-    assert kept is not None and old.digest()[:16] not in kept and new.digest()[:16] not in kept
-    assert pagecache.filled(kept, site) == text
+    data = text.encode("utf-8")
+    kept = pagecache.holes(data, site)
+    assert kept is not None and old.digest()[:16].encode() not in kept and new.digest()[:16].encode() not in kept
+    assert pagecache.filled(kept, site) == data
     # U+0000 is the placeholders' own: a page that has it is not kept.
-    assert pagecache.holes(text + "\x00", site) is None
+    assert pagecache.holes(data + b"\x00", site) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["<p>", "a", " ", "0", "f", "\u2192", "x", "DIGEST", "PREFIX"]), max_size=60))
+def test_any_page_comes_back_whole(site: Site, pieces: list[str]) -> None:
+    old = site.compared[0]
+    data = "".join(pieces).replace("DIGEST", old.digest()).replace("PREFIX", old.digest()[:16]).encode("utf-8")
+    kept = pagecache.holes(data, site)
+    assert kept is not None
+    assert pagecache.filled(kept, site) == data
 
 
 def test_a_page_is_kept_by_every_article_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,8 +68,8 @@ def _write_one(item: Item, staging: Path) -> tuple[str, str]:
     # A page makes many objects and no cycles; the collector would walk the whole plan each time enough of
     # them survive (a report of 744 articles spent a second so).
     with collector_paused():
-        text = content() if callable(content) else content
-    data = text.encode("utf-8")
+        made = content() if callable(content) else content
+    data = _bytes(made)
     path = staging / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
@@ -339,7 +339,7 @@ def recover_leftovers(target: Path) -> list[str]:
 
 # A file of a report: its path, and its content or a function that makes it
 # (so that the pages can be made in several processes).
-Item = tuple[str, "str | Callable[[], str]"]
+Item = tuple[str, "str | bytes | Callable[[], str | bytes]"]
 
 
 def jobs() -> int:

@@ -78,25 +78,26 @@ def pages(site: Site, cache: Cache | None = None) -> list[Item]:
     """Every file of the report: (path relative to the report, its content or the function that makes it).
 
     With a ``cache`` (in use, and no review shown), the article and history pages are read from it where it
-    holds them, and kept in it (:mod:`lawdiff.report.pagecache`).
+    holds them, and kept in it (:mod:`lawdiff.report.html.pagecache`).
     """
     out: list[Item] = [(f"assets/{name}", _asset(name)) for name in ASSETS]
     keys = None
     if cache is not None and cache.folder is not None and site.annotate is None and site.review is None:
         keys = PageKeys(site)
+
+    def page(rel: str, make: Callable[[], str], key_of: Callable[[PageKeys], str]) -> Item:
+        if keys is None or cache is None:
+            return rel, make
+        return rel, functools.partial(kept, cache, keys, functools.partial(key_of, keys), make)
+
     for a in site.articles:
-        article: Callable[[], str] = functools.partial(article_page, site, a)
-        history: Callable[[], str] = functools.partial(history_page, site, a)
-        if keys is not None and cache is not None:
-            article = functools.partial(kept, cache, keys, functools.partial(keys.key, "article", a), article)
-            history = functools.partial(kept, cache, keys, functools.partial(keys.key, "history", a), history)
-        out.append((article_file(a.number), article))
-        out.append((history_file(a.number), history))
+        out.append(page(article_file(a.number), functools.partial(article_page, site, a),
+                        functools.partial(PageKeys.key, page="article", view=a)))  # fmt: skip
+        out.append(page(history_file(a.number), functools.partial(history_page, site, a),
+                        functools.partial(PageKeys.key, page="history", view=a)))  # fmt: skip
     for t in site.totals:
-        table: Callable[[], str] = functools.partial(correlation_page, site, t)
-        if keys is not None and cache is not None:
-            table = functools.partial(kept, cache, keys, functools.partial(keys.correlation, t), table)
-        out.append((correlation_file(t.old.name, t.new.name), table))
+        out.append(page(correlation_file(t.old.name, t.new.name), functools.partial(correlation_page, site, t),
+                        functools.partial(PageKeys.correlation, total=t)))  # fmt: skip
     if site.review is not None:
         out.append((REVIEW_FILE, functools.partial(review_page, site)))
     out.append(("index.html", functools.partial(index_page, site)))
@@ -106,7 +107,8 @@ def pages(site: Site, cache: Cache | None = None) -> list[Item]:
 def render(site: Site) -> Iterator[tuple[str, str]]:
     """Every file of the report made in this process, sorted by path: (path, content)."""
     for path, content in sorted(pages(site), key=lambda item: item[0]):
-        yield path, content() if callable(content) else content
+        made = content() if callable(content) else content
+        yield path, made if isinstance(made, str) else made.decode("utf-8")
 
 
 def write_report(

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lawdiff.cache import Cache, key
-from lawdiff.diff.article import ArticleView, PairTotal
+from lawdiff.diff.article import ArticleView, Node, PairTotal
 from lawdiff.diff.records import Change, History
 from lawdiff.model import article_of
 from lawdiff.report.html.correlation import pair_changes
@@ -67,10 +68,13 @@ def change_digest(ch: Change) -> str:
     """A change as a page shows it, as a hash: its id and every field the id does not hold (:data:`BY_ID`)."""
     if not ch.id:
         return hashlib.sha256(repr(ch).encode("utf-8", "surrogatepass")).hexdigest()
+    # A tuple of strings, numbers and booleans, whose repr is canonical and made in C.
     rest = (
-        ch.kind, ch.aspect, ch.old, ch.new, ch.article, ch.renumbered, ch.moved, ch.title_changed, ch.old_title,
-        ch.new_title, ch.similarity, ch.editorial_only, ch.references, ch.score, ch.uncertain, ch.methods,
-        ch.reasons, ch.counterpart_in_corpus, ch.pinned_by, ch.signals,
+        ch.kind.value, ch.aspect.value, ch.old, ch.new, ch.article, ch.renumbered, ch.moved, ch.title_changed,
+        ch.old_title, ch.new_title, ch.similarity, ch.editorial_only,
+        tuple((r.status.value, r.old, r.new, r.consistent) for r in ch.references), ch.score, ch.uncertain,
+        tuple(m.value for m in ch.methods), ch.reasons, ch.counterpart_in_corpus, ch.pinned_by,
+        tuple((g.flag.value, g.removed, g.added) for g in ch.signals),
     )  # fmt: skip
     return ch.id + hashlib.sha256(repr(rest).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -98,20 +102,27 @@ class PageKeys:
 
     def _view(self, view: ArticleView) -> str:
         addresses: set[str] = {view.number}
-        shown = repr(
-            (
+        seen: dict[int, Change] = {}
+        # JSON of strings, numbers and booleans (a synopsis node is a named tuple of strings, its part a str
+        # enum): canonical, and written by C; a history step's kinds are those of its changes.
+        shown = json.dumps(
+            [
                 view.number,
                 view.title,
                 [e.name for e in view.editions],
                 [
-                    (pv.old.name, pv.new.name, self._digests(pv.changes, addresses), repr(pv.heat),
-                     sorted(pv.moved_targets.items()))
+                    [pv.old.name, pv.new.name, self._digests(pv.changes, seen), repr(pv.heat),
+                     sorted(pv.moved_targets.items())]
                     for pv in view.pairs
                 ],
-                [self._row(row.cells, addresses) + repr(row.steps) for row in view.synopsis],
-                [(e.name, c.address, self._history(h, addresses)) for e, c, h in view.histories],
-            )
+                [[self._nodes(row.cells, addresses), row.steps] for row in view.synopsis],
+                [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in view.histories],
+            ],
+            ensure_ascii=False,
         )  # fmt: skip
+        for ch in seen.values():
+            addresses.update(ch.old)
+            addresses.update(ch.new)
         articles = sorted({article_of(a) for a in addresses})
         parts = [(e.name, [e.part_digests().get(n, "") for n in articles]) for e in self.site.compared]
         return key(self._site, shown, repr((articles, parts)))
@@ -123,74 +134,87 @@ class PageKeys:
         shown = repr(
             (
                 old.name, new.name, total.articles, sorted(total.counts.items()), sorted(total.editorial.items()),
-                total.stale, self._digests(tuple(changes), set()), sorted(pages.items()),
+                total.stale, self._digests(tuple(changes), {}), sorted(pages.items()),
             )
         )  # fmt: skip
         return key(KIND, "correlation", self._site, shown, old.digest(), new.digest())
 
-    def _digests(self, changes: tuple[Change, ...], addresses: set[str]) -> list[str]:
+    def _digests(self, changes: tuple[Change, ...], seen: dict[int, Change]) -> list[str]:
+        """The changes' digests; ``seen`` gathers the changes, whose addresses the key holds the articles of."""
         out = []
         for ch in changes:
             memo = self._changes.get(id(ch))
             if memo is None or memo[0] is not ch:
                 # The change itself is held beside its digest, so that its id is never another's.
                 memo = self._changes[id(ch)] = (ch, change_digest(ch))
-            addresses.update(ch.old)
-            addresses.update(ch.new)
+            seen[id(ch)] = ch
             out.append(memo[1])
         return out
 
-    def _row(self, cells: tuple[tuple[object, ...], ...], addresses: set[str]) -> str:
+    def _nodes(self, cells: tuple[tuple[Node, ...], ...], addresses: set[str]) -> tuple[tuple[Node, ...], ...]:
         for cell in cells:
-            for node in cell:
-                addresses.add(node.address)  # type: ignore[attr-defined]
-        return repr(cells)
+            addresses.update(node.address for node in cell)
+        return cells
 
-    def _history(self, h: History, addresses: set[str]) -> tuple[object, ...]:
-        steps = []
+    def _history(self, h: History, addresses: set[str], seen: dict[int, Change]) -> list[object]:
+        steps: list[object] = [h.start, h.introduced]
         for s in h.steps:
             addresses.update(s.addresses)
-            # The texts are those of the addresses, whose articles the key holds.
-            steps.append((s.edition, s.addresses, s.kinds, self._digests(s.changes, addresses), s.in_corpus))
-        return (h.start, h.introduced, steps)
+            # The texts are those of the addresses, whose articles the key holds; the kinds those of the changes.
+            steps.append([s.edition, s.addresses, self._digests(s.changes, seen), s.in_corpus])
+        return steps
 
 
 # The editions' digests in a kept page: the whole one (a title) and its first 16 digits.
-_HOLE = re.compile("\x00([FP])([^\x00]*)\x00")
+_HOLE = re.compile(b"\x00([FP])([^\x00]*)\x00")
 
 
-def holes(text: str, site: Site) -> str | None:
-    """``text`` with each compared edition's digest as a placeholder (U+0000, which no page holds otherwise:
-    the markup writes it as U+FFFD wherever a source has it), or None when the page would not come back whole.
+def _punched(data: bytes, site: Site) -> tuple[memoryview, bytes] | None:
+    """A page (UTF-8) with each compared edition's digest as a placeholder, in two parts: what comes before
+    the first digest as it is, and the rest with its digests taken out.  None when the page has U+0000, the
+    placeholders' own character, which no page holds otherwise (the markup writes it as U+FFFD wherever a
+    source has it).
 
-    (Two editions never have the same digest: each holds its name.)
+    Each placeholder stands for the very digits it took the place of, and none can be mistaken for text:
+    :func:`filled` gives the page back.  (Two editions never have the same digest: each holds its name.)
+    The digests stand in the footer and the running foot of the tables: a correlation table (some 5 MB at
+    744 articles) is copied from its first table foot on, not whole once per digest.
     """
-    if "\x00" in text:
+    if b"\x00" in data:
         return None
-    out = text
-    for e in site.compared:
-        out = out.replace(e.digest(), f"\x00F{e.name}\x00").replace(e.digest()[:16], f"\x00P{e.name}\x00")
-    return out if filled(out, site) == text else None
+    marks = [(e.digest().encode(), e.digest()[:16].encode(), e.name.encode("utf-8")) for e in site.compared]
+    first = min((i for i in (data.find(prefix) for _full, prefix, _name in marks) if i >= 0), default=len(data))
+    tail = data[first:]
+    for full, prefix, name in marks:
+        tail = tail.replace(full, b"\x00F" + name + b"\x00").replace(prefix, b"\x00P" + name + b"\x00")
+    return memoryview(data)[:first], tail
 
 
-def filled(text: str, site: Site) -> str:
+def holes(data: bytes, site: Site) -> bytes | None:
+    """The page as it is kept, before it is compressed (:func:`_punched`, joined)."""
+    parts = _punched(data, site)
+    return None if parts is None else b"".join(parts)
+
+
+def filled(data: bytes, site: Site) -> bytes:
     """A kept page with this report's digests in its placeholders."""
-    digests = {e.name: e.digest() for e in site.compared}
-    return _HOLE.sub(lambda m: digests[m.group(2)] if m.group(1) == "F" else digests[m.group(2)][:16], text)
+    digests = {e.name.encode("utf-8"): e.digest().encode() for e in site.compared}
+    return _HOLE.sub(lambda m: digests[m.group(2)] if m.group(1) == b"F" else digests[m.group(2)][:16], data)
 
 
-def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[], str]) -> str:
-    """The page whose key ``page()`` gives, read from ``cache`` when it holds it, else made and kept.
+def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[], str]) -> bytes:
+    """The page whose key ``page()`` gives (UTF-8), read from ``cache`` when it holds it, else made and kept.
 
-    Kept compressed (a report's pages are some 200 KB per article, and shrink to a seventh).
+    Kept compressed: a report's pages are some 200 KB per article, and shrink to a seventh.
     """
     k = page()
     hit = cache.get(KIND, k)
     if isinstance(hit, bytes):
-        with contextlib.suppress(zlib.error, UnicodeDecodeError):
-            return filled(zlib.decompress(hit).decode("utf-8"), keys.site)
-    text = make()
-    keep = holes(text, keys.site)
-    if keep is not None:
-        cache.put(KIND, k, zlib.compress(keep.encode("utf-8"), 1))
-    return text
+        with contextlib.suppress(zlib.error, KeyError):
+            return filled(zlib.decompress(hit), keys.site)
+    data = make().encode("utf-8")
+    parts = _punched(data, keys.site)
+    if parts is not None:
+        packer = zlib.compressobj(1)
+        cache.put(KIND, k, b"".join([packer.compress(parts[0]), packer.compress(parts[1]), packer.flush()]))
+    return data
