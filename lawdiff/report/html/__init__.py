@@ -90,17 +90,19 @@ def pages(site: Site, cache: Cache | None = None) -> list[Item]:
             return rel, make
         return rel, functools.partial(kept, cache, keys, functools.partial(key_of, keys), make)
 
+    # The pages over the whole report first: the largest, and the ones read back least often; made first,
+    # they share the processes with the articles' pages rather than keep one busy at the end.
+    out.append(("index.html", functools.partial(index_page, site)))
+    if site.review is not None:
+        out.append((REVIEW_FILE, functools.partial(review_page, site)))
+    for t in site.totals:
+        out.append(page(correlation_file(t.old.name, t.new.name), functools.partial(correlation_page, site, t),
+                        functools.partial(PageKeys.correlation, total=t)))  # fmt: skip
     for a in site.articles:
         out.append(page(article_file(a.number), functools.partial(article_page, site, a),
                         functools.partial(PageKeys.key, page="article", view=a)))  # fmt: skip
         out.append(page(history_file(a.number), functools.partial(history_page, site, a),
                         functools.partial(PageKeys.key, page="history", view=a)))  # fmt: skip
-    for t in site.totals:
-        out.append(page(correlation_file(t.old.name, t.new.name), functools.partial(correlation_page, site, t),
-                        functools.partial(PageKeys.correlation, total=t)))  # fmt: skip
-    if site.review is not None:
-        out.append((REVIEW_FILE, functools.partial(review_page, site)))
-    out.append(("index.html", functools.partial(index_page, site)))
     return out
 
 
