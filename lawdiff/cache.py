@@ -121,6 +121,7 @@ class Cache:
         self.folder = folder
         self.hits = 0
         self.misses = 0
+        self._folders: set[Path] = set()  # the entries' folders made by this run
 
     @classmethod
     def default(cls, enabled: bool = True) -> Cache:
@@ -204,7 +205,9 @@ class Cache:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         data = _MAGIC + hashlib.sha256(payload).hexdigest().encode() + payload
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent not in self._folders:  # made once a run: a report puts hundreds of entries
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._folders.add(path.parent)
             fd, tmp = tempfile.mkstemp(prefix=".entry.", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as fh:
@@ -214,4 +217,5 @@ class Cache:
                 Path(tmp).unlink(missing_ok=True)
                 raise
         except OSError:
+            self._folders.discard(path.parent)  # removed meanwhile, perhaps: made again at the next entry
             return

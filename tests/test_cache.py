@@ -198,3 +198,12 @@ def test_a_pair_compared_again_reads_the_word_differences_it_had(
     old, new = corpus.edition("2001"), corpus.edition("2011")
     assert again.changes == Study((old, new)).compare(old, new).changes
     assert again.changes != first.changes
+
+
+def test_an_entry_folder_removed_during_a_run_is_made_again(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "cache")
+    cache.put("kind", "ab" + "0" * 62, [1])
+    shutil.rmtree(tmp_path / "cache")
+    cache.put("kind", "ab" + "1" * 62, [2])  # its folder gone: not kept, and no error
+    cache.put("kind", "ab" + "2" * 62, [3])
+    assert Cache(tmp_path / "cache").get("kind", "ab" + "2" * 62) == [3]
