@@ -119,16 +119,36 @@ def test_a_new_article_title_makes_every_page_again(corpus_dir: Path, tmp_path: 
     same_tree(tmp_path / "warm", tmp_path / "cold")
 
 
-def test_nothing_is_kept_without_the_cache_or_with_a_review(corpus_dir: Path, tmp_path: Path) -> None:
+def test_nothing_is_kept_without_the_cache(corpus_dir: Path, tmp_path: Path) -> None:
     report(corpus_dir, tmp_path / "out", "--no-cache")
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_decision_makes_again_the_page_that_shows_it(corpus_dir: Path, tmp_path: Path, made: list[str]) -> None:
     store = tmp_path / "review.sqlite"
-    result = CliRunner().invoke(
-        main, ["review", "set", "2011:10E", "accepted", "--corpus", str(corpus_dir), "--review", str(store)]
-    )
-    assert result.exit_code == 0, result.output
-    report(corpus_dir, tmp_path / "reviewed", "--review", str(store))
-    assert not (tmp_path / "cache" / pagecache.KIND).exists()
+
+    def decide(change: str, status: str) -> None:
+        args = ["review", "set", change, status, "--corpus", str(corpus_dir), "--review", str(store)]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+
+    decide("2011:10E", "accepted")
+    report(corpus_dir, tmp_path / "first", "--review", str(store))
+    made.clear()
+    report(corpus_dir, tmp_path / "again", "--review", str(store))
+    assert made == []
+    same_tree(tmp_path / "first", tmp_path / "again")
+    # A decision on a change of article 12: its page shows the status and the article's counts.
+    decide("2011:12C", "query")
+    report(corpus_dir, tmp_path / "warm", "--review", str(store))
+    assert made == ["article 12"]
+    report(corpus_dir, tmp_path / "cold", "--review", str(store), "--no-cache")
+    same_tree(tmp_path / "warm", tmp_path / "cold")
+    # Without the review, the pages are those of a report without one, kept apart.
+    made.clear()
+    report(corpus_dir, tmp_path / "bare", "--no-review")
+    report(corpus_dir, tmp_path / "bare-cold", "--no-review", "--no-cache")
+    same_tree(tmp_path / "bare", tmp_path / "bare-cold")
 
 
 def test_the_keys_are_the_same_in_every_process(corpus_dir: Path, tmp_path: Path) -> None:

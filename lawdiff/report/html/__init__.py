@@ -77,12 +77,12 @@ __all__ = [
 def pages(site: Site, cache: Cache | None = None) -> list[Item]:
     """Every file of the report: (path relative to the report, its content or the function that makes it).
 
-    With a ``cache`` (in use, and no review shown), the article and history pages are read from it where it
-    holds them, and kept in it (:mod:`lawdiff.report.html.pagecache`).
+    With a ``cache`` in use, the article and history pages and the correlation tables are read from it where
+    it holds them, and kept in it (:mod:`lawdiff.report.html.pagecache`).
     """
     out: list[Item] = [(f"assets/{name}", _asset(name)) for name in ASSETS]
     keys = None
-    if cache is not None and cache.folder is not None and site.annotate is None and site.review is None:
+    if cache is not None and cache.folder is not None:
         keys = PageKeys(site)
 
     def page(rel: str, make: Callable[[], str], key_of: Callable[[PageKeys], str]) -> Item:

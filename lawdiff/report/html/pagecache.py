@@ -20,7 +20,9 @@ The one thing a page shows of the whole corpus, each edition's digest in the
 footer and the running foot, is kept as a placeholder and filled in when the
 page is written, so that one edited page of 2017 makes again only the pages
 that show it: a report read back is byte for byte the report made afresh.
-Nothing is kept while a review is shown (its notes change between runs).
+With the committee's review shown, an article page's key also holds what the
+page shows of it (each change's note and the article's counts): a decision
+made since the last report makes its article's page again, and no other.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from lawdiff.diff.article import ArticleView, Node, PairTotal
 from lawdiff.diff.records import Change, History
 from lawdiff.model import article_of
 from lawdiff.report.html.correlation import pair_changes
+from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site
 
 KIND = "html"
@@ -98,7 +101,19 @@ class PageKeys:
         memo = self._views.get(view.number)
         if memo is None or memo[0] is not view:
             memo = self._views[view.number] = (view, self._view(view))
-        return key(KIND, page, memo[1])
+        if page != "article" or (self.site.annotate is None and self.site.review is None):
+            return key(KIND, page, memo[1])
+        return key(KIND, page, memo[1], self._review(view))
+
+    def _review(self, view: ArticleView) -> str:
+        """What an article page shows of the committee's review: each change's note (its status, assignee and
+        comments, or a form) and the article's counts, as the page writes them."""
+        annotate = self.site.annotate
+        notes = [
+            [repr(annotate(ch, pv.old.name, pv.new.name)) for ch in pv.changes] if annotate is not None else []
+            for pv in view.pairs
+        ]
+        return repr((notes, str(review_counts(self.site, view))))
 
     def _view(self, view: ArticleView) -> str:
         addresses: set[str] = {view.number}
