@@ -106,14 +106,20 @@ class PageKeys:
         return key(KIND, page, memo[1], self._review(view))
 
     def _review(self, view: ArticleView) -> str:
-        """What an article page shows of the committee's review: each change's note (its status, assignee and
-        comments, or a form) and the article's counts, as the page writes them."""
+        """What an article page shows of the committee's review: each change's note (its classes and markup:
+        status, assignee and comments, or a form) and the article's counts, as the page writes them."""
         annotate = self.site.annotate
-        notes = [
-            [repr(annotate(ch, pv.old.name, pv.new.name)) for ch in pv.changes] if annotate is not None else []
-            for pv in view.pairs
-        ]
-        return repr((notes, str(review_counts(self.site, view))))
+        # Joined by characters that neither the classes nor markup can hold (it writes them as U+FFFD).
+        parts: list[str] = [str(review_counts(self.site, view))]
+        for pv in view.pairs:
+            parts.append("\x03")
+            notes = [annotate(ch, pv.old.name, pv.new.name) for ch in pv.changes] if annotate is not None else []
+            for note in notes:
+                if note is None:
+                    parts.append("\x02")
+                else:
+                    parts.append(" ".join(note.classes) + ("\x05" if note.markup is None else "\x01" + note.markup))
+        return hashlib.sha256("\x04".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
     def _view(self, view: ArticleView) -> str:
         addresses: set[str] = {view.number}
