@@ -117,9 +117,22 @@ class Study:
                 # rounds, the second with one processor idle; three processes share both to the end.
                 size = min(len(todo), 2 * workers)
                 context = multiprocessing.get_context("fork")
-                with collector_paused(), context.Pool(size, leave_interrupts_to_parent) as pool:
-                    for comp in pool.map(_compare_one, range(len(todo))):
-                        self._store(comp, todo)
+                pool = context.Pool(size, leave_interrupts_to_parent)
+                try:
+                    with collector_paused():
+                        for comp in pool.map(_compare_one, range(len(todo))):
+                            self._store(comp, todo)
+                except Exception:
+                    # Closed and joined, not terminated: Pool.terminate() can hang on the task queue's lock.
+                    pool.close()
+                    pool.join()
+                    raise
+                except BaseException:
+                    pool.terminate()  # Ctrl-C: the comparisons being made are not waited for
+                    raise
+                else:
+                    pool.close()
+                    pool.join()
             finally:
                 _PENDING = None
         for old, new in todo:

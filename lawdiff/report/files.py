@@ -6,12 +6,14 @@ import gc
 import hashlib
 import json
 import multiprocessing
+import multiprocessing.pool
 import os
 import re
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 from lawdiff.collector import collector_paused
@@ -77,9 +79,18 @@ def _write_one(item: Item, staging: Path) -> tuple[str, str]:
     return rel, _digest(data)
 
 
+# Set by the parent when a page failed or the run was stopped: the workers make nothing more (inherited).
+_STOP: Event | None = None
+
+
 def _write_chunk(job: tuple[str, list[int]]) -> list[tuple[str, str]]:
     staging, indexes = job
-    return [_write_one(_ITEMS[i], Path(staging)) for i in indexes]
+    out = []
+    for i in indexes:
+        if _STOP is not None and _STOP.is_set():
+            break
+        out.append(_write_one(_ITEMS[i], Path(staging)))
+    return out
 
 
 def _write_items(items: list[Item], staging: Path, workers: int, progress: Callable[[], None] | None) -> dict[str, str]:
@@ -98,23 +109,41 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
     # bar moves as each chunk is done.
     size = max(1, len(items) // (workers * 8))
     chunks = [list(range(i, min(i + size, len(items)))) for i in range(0, len(items), size)]
-    global _ITEMS
-    _ITEMS = items
+    global _ITEMS, _STOP
+    context = multiprocessing.get_context("fork")
+    _ITEMS, _STOP = items, context.Event()
     # What the processes inherit (the plan, the study, a review's notes) is frozen out of the collector's
     # passes: each pass over it cost a worker a third of a second at 744 articles, and touched, and so
     # copied, every page of it.
     gc.freeze()
+    pool = context.Pool(workers, leave_interrupts_to_parent)
     try:
-        with multiprocessing.get_context("fork").Pool(workers, leave_interrupts_to_parent) as pool:
-            for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
-                for rel, digest in done:
-                    written[rel] = digest
-                    if progress is not None and rel in made:
-                        progress()
+        for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
+            for rel, digest in done:
+                written[rel] = digest
+                if progress is not None and rel in made:
+                    progress()
+    except Exception:
+        # A page failed: the other workers stop at their next page, and the pool is closed, not terminated
+        # (Pool.terminate() can hang on the task queue's lock while a worker waits for a task: a page
+        # failing first did, one test run in a few).
+        _STOP.set()
+        _close(pool)
+        raise
+    except BaseException:
+        pool.terminate()  # Ctrl-C: the pages being made are not waited for
+        raise
+    else:
+        _close(pool)
     finally:
-        _ITEMS = []
+        _ITEMS, _STOP = [], None
         gc.unfreeze()
     return written
+
+
+def _close(pool: multiprocessing.pool.Pool) -> None:
+    pool.close()
+    pool.join()
 
 
 def _bytes(content: str | bytes) -> bytes:
