@@ -193,13 +193,17 @@ class Edition:
             self._digests()
         return self._parts
 
+    def head(self) -> list[Any]:
+        """What the edition is besides its clauses, as :meth:`digest` encodes it: its name, year, variant,
+        effective date and base, and each source file (name, format, page, printing, printed pages)."""
+        sources = [[s.file, s.format, s.page, s.printing, s.pages] for s in self.sources]
+        return [self.name, self.year, self.variant, self.effective, self.base, sources]
+
     def _digests(self) -> None:
         # A canonical encoding (pickle is not one: it shares repeated objects
         # as it meets them), clause by clause in document order.
         digest = hashlib.sha256()
-        head = [self.name, self.year, self.variant, self.effective, self.base]
-        head.append([[s.file, s.format, s.page, s.printing, s.pages] for s in self.sources])
-        digest.update(json.dumps(head, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+        digest.update(json.dumps(self.head(), ensure_ascii=False).encode("utf-8", "surrogatepass"))
         parts: dict[str, Any] = {}
         for c in self.walk():
             row = [

@@ -1,12 +1,13 @@
-"""The report's article and history pages kept between runs, each by everything it shows.
+"""The report's article pages, clause-history pages and correlation tables kept between runs, each by
+everything it shows.
 
 A page is kept in the cache (:mod:`lawdiff.cache`, kind ``html``) under a key
 made of:
 
 * its article's view (:class:`~lawdiff.diff.article.ArticleView`): the
   changes of each pair, the synopsis and the clause histories, written out
-  canonically (``repr`` of the records, whose fields are all shown; editions
-  and clauses by name and address);
+  canonically as JSON (editions and clauses by name and address, a change by
+  :func:`change_digest`);
 * the clauses of every article the view names, in every edition compared
   (:meth:`~lawdiff.model.Edition.part_digests`), for what the page looks up
   in the editions beside the view;
@@ -16,13 +17,15 @@ made of:
   and the navigation;
 * lawdiff's code (:func:`lawdiff.cache.key` holds its fingerprint).
 
-The one thing a page shows of the whole corpus, each edition's digest in the
-footer and the running foot, is kept as a placeholder and filled in when the
-page is written, so that one edited page of 2017 makes again only the pages
-that show it: a report read back is byte for byte the report made afresh.
-With the committee's review shown, an article page's key also holds what the
-page shows of it (each change's note and the article's counts): a decision
-made since the last report makes its article's page again, and no other.
+A correlation table is kept by its pair's two editions whole and every change
+it lists.  The one thing a page shows of the whole corpus, each edition's
+digest in the footer and the running foot, is kept as a placeholder and
+filled in when the page is written, so that one edited page of 2017 makes
+again only the pages that show it: a report read back is byte for byte the
+report made afresh.  With the committee's review shown, an article page's key
+also holds what the page shows of it (each change's note and the article's
+counts): a decision made since the last report makes its article's page
+again, and no other.
 """
 
 from __future__ import annotations
@@ -51,9 +54,7 @@ def site_digest(site: Site) -> str:
     digest = hashlib.sha256()
     digest.update(repr(sorted(site.thresholds.as_dict().items())).encode())
     for e in site.compared:
-        head = (e.name, e.year, e.variant, e.effective, e.base, [(s.file, s.format, s.page, s.printing, s.pages)
-                                                                 for s in e.sources])  # fmt: skip
-        digest.update(repr(head).encode("utf-8", "surrogatepass"))
+        digest.update(repr(e.head()).encode("utf-8", "surrogatepass"))
         with_history = [c.address for c in e.walk() if c.text or c.title]
         digest.update(repr(with_history).encode("utf-8", "surrogatepass"))
     for v in site.articles:
@@ -84,17 +85,16 @@ def change_digest(ch: Change) -> str:
 
 @dataclass
 class PageKeys:
-    """The keys of one report's pages: made once per report, before the pages are made in forked processes."""
+    """The keys of one report's pages: made once per report, before the pages are made in forked processes
+    (each of which memoizes its own views' and changes' digests)."""
 
     site: Site
-    _site: str = ""
-    _changes: dict[int, tuple[Change, str]] = field(default_factory=dict)
-    _views: dict[str, tuple[ArticleView, str]] = field(default_factory=dict)
+    _site: str = field(init=False)
+    _changes: dict[int, tuple[Change, str]] = field(default_factory=dict, init=False)
+    _views: dict[str, tuple[ArticleView, str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._site = site_digest(self.site)
-        for e in self.site.compared:
-            e.digest()
 
     def key(self, page: str, view: ArticleView) -> str:
         """The key of the page ``page`` (``article`` or ``history``) of ``view``."""
