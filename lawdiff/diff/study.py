@@ -24,7 +24,8 @@ from lawdiff.collector import collector_paused
 from lawdiff.diff.changes import WordDiff, compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.diff.words import word_diff
-from lawdiff.errors import UsageError, leave_interrupts_to_parent
+from lawdiff.errors import UsageError
+from lawdiff.forked import forked_pool
 from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
 
 
@@ -116,23 +117,9 @@ class Study:
                 # A process per comparison, up to twice the workers: three pairs on two workers took two
                 # rounds, the second with one processor idle; three processes share both to the end.
                 size = min(len(todo), 2 * workers)
-                context = multiprocessing.get_context("fork")
-                pool = context.Pool(size, leave_interrupts_to_parent)
-                try:
-                    with collector_paused():
-                        for comp in pool.map(_compare_one, range(len(todo))):
-                            self._store(comp, todo)
-                except Exception:
-                    # Closed and joined, not terminated: Pool.terminate() can hang on the task queue's lock.
-                    pool.close()
-                    pool.join()
-                    raise
-                except BaseException:
-                    pool.terminate()  # Ctrl-C: the comparisons being made are not waited for
-                    raise
-                else:
-                    pool.close()
-                    pool.join()
+                with collector_paused(), forked_pool(size) as pool:
+                    for comp in pool.map(_compare_one, range(len(todo))):
+                        self._store(comp, todo)
             finally:
                 _PENDING = None
         for old, new in todo:

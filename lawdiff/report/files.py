@@ -6,7 +6,6 @@ import gc
 import hashlib
 import json
 import multiprocessing
-import multiprocessing.pool
 import os
 import re
 import shutil
@@ -17,7 +16,8 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 
 from lawdiff.collector import collector_paused
-from lawdiff.errors import LawdiffBug, UsageError, leave_interrupts_to_parent
+from lawdiff.errors import LawdiffBug, UsageError
+from lawdiff.forked import forked_pool
 
 
 def write_atomic(path: Path, content: str | bytes) -> None:
@@ -116,34 +116,18 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
     # passes: each pass over it cost a worker a third of a second at 744 articles, and touched, and so
     # copied, every page of it.
     gc.freeze()
-    pool = context.Pool(workers, leave_interrupts_to_parent)
     try:
-        for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
-            for rel, digest in done:
-                written[rel] = digest
-                if progress is not None and rel in made:
-                    progress()
-    except Exception:
-        # A page failed: the other workers stop at their next page, and the pool is closed, not terminated
-        # (Pool.terminate() can hang on the task queue's lock while a worker waits for a task: a page
-        # failing first did, one test run in a few).
-        _STOP.set()
-        _close(pool)
-        raise
-    except BaseException:
-        pool.terminate()  # Ctrl-C: the pages being made are not waited for
-        raise
-    else:
-        _close(pool)
+        # A page that fails stops the other workers at their next page.
+        with forked_pool(workers, _STOP.set) as pool:
+            for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
+                for rel, digest in done:
+                    written[rel] = digest
+                    if progress is not None and rel in made:
+                        progress()
     finally:
         _ITEMS, _STOP = [], None
         gc.unfreeze()
     return written
-
-
-def _close(pool: multiprocessing.pool.Pool) -> None:
-    pool.close()
-    pool.join()
 
 
 def _bytes(content: str | bytes) -> bytes:
