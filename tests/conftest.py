@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,14 @@ def _away_from_the_users_folder(tmp_path_factory: pytest.TempPathFactory) -> Ite
     os.chdir(tmp_path_factory.mktemp("cwd"))
     yield
     os.chdir(here)
+
+
+@pytest.fixture()
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A cache of the test's own (``LAWDIFF_CACHE``), for the tests of the cache and what it keeps."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("LAWDIFF_CACHE", str(folder))
+    yield folder
 
 
 @pytest.fixture(scope="session")

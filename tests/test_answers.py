@@ -4,7 +4,6 @@ input changed, and never while a review store is in use."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +18,6 @@ from lawdiff.cli.answers import Answer, Answers, corpus_identity
 from lawdiff.corpus import default_corpus
 
 PAIR = ("compare", "2007", "2017")
-
-
-@pytest.fixture()
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("LAWDIFF_CACHE", str(folder))
-    yield folder
 
 
 @pytest.fixture()

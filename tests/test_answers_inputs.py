@@ -24,13 +24,6 @@ from lawdiff.corpus import default_corpus
 PAIR = ("compare", "2007", "2017")
 
 
-@pytest.fixture()
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("LAWDIFF_CACHE", str(folder))
-    yield folder
-
-
 def invoke(*args: str, code: int = 0) -> Result:
     result = CliRunner().invoke(main, list(args))
     assert result.exit_code == code, result.output

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +14,6 @@ from lawdiff.cache import Cache, key
 from lawdiff.cli import main
 from lawdiff.corpus import default_corpus, load
 from lawdiff.diff import Study
-
-
-@pytest.fixture()
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("LAWDIFF_CACHE", str(folder))
-    yield folder
 
 
 def run(*args: str) -> str:
