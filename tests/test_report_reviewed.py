@@ -208,3 +208,25 @@ def test_a_report_reads_a_store_in_a_read_only_folder_in_its_forked_process() ->
         mail.chmod(0o755)
         path.chmod(0o644)
         shutil.rmtree(tmp)
+
+
+def test_notes_cross_the_pipe_as_plain_strings_and_come_back_as_annotations() -> None:
+    from lawdiff.report.html.markup import Markup, h
+    from lawdiff.report.site import Annotation
+
+    made = {
+        "c1": Annotation(("reviewed", "r-open"), h("div", {"class": "review"}, "a < b")),
+        "c2": Annotation(()),
+        "c3": Annotation((), h("b", None, "x")),
+    }
+    notes = reviewed.Notes.of(made)
+    assert dict(notes) == made and len(notes) == 3 and list(notes) == ["c1", "c2", "c3"]
+    payload = pickle.dumps(notes, protocol=pickle.HIGHEST_PROTOCOL)
+    assert b"Annotation" not in payload  # what made the pickle slow is not in it
+    back = pickle.loads(payload)
+    assert dict(back) == made
+    block, inline = back["c1"].markup, back["c3"].markup
+    # A block element's markup stays one: it is followed by a line break where it is placed.
+    assert type(block) is type(made["c1"].markup) and type(block) is not Markup and type(inline) is Markup
+    assert h("td", None, block) == h("td", None, made["c1"].markup) == '<td>\n<div class="review">a &lt; b</div>\n</td>'
+    assert back["c2"].markup is None and back.get("c4") is None
