@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.model import Kind
+from lawdiff.pickling import by_fields
 
 
 class Aspect(enum.Enum):
@@ -42,6 +43,7 @@ class Unit:
     parent: str = ""  # the parent clause's address
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Link:
     """One aligned group: old addresses -> new addresses.

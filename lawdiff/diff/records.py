@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lawdiff.align import Alignment, Aspect, Method, Thresholds
+from lawdiff.pickling import by_fields
 
 # ---------------------------------------------------------------------------
 # Records
@@ -34,6 +35,7 @@ class Op(enum.Enum):
     DELETE = "delete"
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Piece:
     """A run of the word-level difference: kept, inserted or deleted text."""
@@ -51,6 +53,7 @@ class RefStatus(enum.Enum):
     REMOVED = "removed"
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class RefChange:
     """What became of one cross-reference.
@@ -84,6 +87,7 @@ class Flag(enum.Enum):
     CONDITION = "condition"
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Signal:
     """One flag of a change and the words that raised it.
@@ -149,6 +153,7 @@ def change_id(
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 
+@by_fields
 @dataclass(frozen=True, slots=True)
 class Change:
     """One change between two editions.
