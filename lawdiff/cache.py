@@ -179,16 +179,34 @@ class Cache:
             os.utime(path)  # in use: kept by the pruning
         return value
 
-    def by_file(self, kind: str, path: Path, parts: tuple[str, ...], make: Callable[[], list[T]]) -> list[T]:
+    def kept_file(self, kind: str, path: Path, parts: tuple[str, ...]) -> tuple[list[Any] | None, bytes | None]:
+        """What is kept of the file at ``path`` under its content and ``parts`` (None when nothing is), and
+        that content's hash (None without a folder, or when the file cannot be read) for :meth:`by_file`."""
+        content = file_hash(path) if self.folder is not None else None
+        if content is None:
+            return None, None
+        hit = self.get(kind, key("file", content, *parts))
+        return (hit if isinstance(hit, list) else None), content
+
+    def by_file(
+        self,
+        kind: str,
+        path: Path,
+        parts: tuple[str, ...],
+        make: Callable[[], list[T]],
+        missed: bytes | None = None,
+    ) -> list[T]:
         """What ``make()`` reads from the file at ``path``, kept by the file's content and ``parts``.
 
         The file is read again to be made: what was made is kept only when the file still holds the
         content its key was made of, so that what a text saved meanwhile gives is never kept under the
-        old text's key.  Nothing is kept of a file that makes nothing.
+        old text's key.  Nothing is kept of a file that makes nothing.  ``missed``: the content's hash
+        when :meth:`kept_file` just found nothing kept under it (the file is neither hashed nor looked up
+        again).
         """
-        content = file_hash(path) if self.folder is not None else None
+        content = missed if missed is not None else file_hash(path) if self.folder is not None else None
         k = key("file", content, *parts) if content is not None else ""
-        if k:
+        if k and missed is None:
             hit = self.get(kind, k)
             if isinstance(hit, list):
                 return hit

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import pickle
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from lawdiff.corpus.outline import Record, record
 from lawdiff.errors import LawdiffBug, leave_interrupts_to_parent
+from lawdiff.forked import jobs as forked_jobs
 from lawdiff.sources import READERS, SNIFF_BYTES, mediawiki
 from lawdiff.sources.base import Page
 
@@ -51,10 +51,7 @@ MAX_JOBS = 3
 def jobs() -> int:
     """How many processes read a large export: ``LAWDIFF_JOBS`` (as the report reads it), else one per CPU,
     at most :data:`MAX_JOBS`."""
-    env = os.environ.get("LAWDIFF_JOBS", "").strip()
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    return max(1, min(MAX_JOBS, os.cpu_count() or 1))
+    return forked_jobs(MAX_JOBS)
 
 
 def workers_for(path: Path) -> int:

@@ -25,8 +25,11 @@ from lawdiff.diff.changes import WordDiff, compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
-from lawdiff.forked import forked_pool
+from lawdiff.forked import forked_pool, jobs
 from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
+
+# The most processes that describe one comparison's changes (LAWDIFF_JOBS may say otherwise).
+MAX_DESCRIBERS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +91,8 @@ class Study:
             comp = self._cached(old, new)
             if comp is None:
                 with collector_paused():
-                    comp = compare(old, new, self.thresholds, self.corrections.get(key), self.diffs(old, new))
+                    fixes = self.corrections.get(key)
+                    comp = compare(old, new, self.thresholds, fixes, self.diffs(old, new), jobs(MAX_DESCRIBERS))
                 self._put(old, new, comp)
             self.add(comp)
         return comp

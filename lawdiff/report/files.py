@@ -18,6 +18,7 @@ from pathlib import Path
 from lawdiff.collector import collector_paused
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.forked import forked_pool
+from lawdiff.forked import jobs as forked_jobs
 
 
 def write_atomic(path: Path, content: str | bytes) -> None:
@@ -363,10 +364,7 @@ Item = tuple[str, "str | bytes | Callable[[], str | bytes]"]
 
 def jobs() -> int:
     """How many processes make the pages: ``LAWDIFF_JOBS``, else one per CPU (at most 4)."""
-    env = os.environ.get("LAWDIFF_JOBS", "").strip()
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    return max(1, min(4, os.cpu_count() or 1))
+    return forked_jobs(4)
 
 
 def write_site(

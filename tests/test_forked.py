@@ -1,0 +1,196 @@
+"""lawdiff.forked.map_beside: the loop's results and errors, shared with forked processes."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from lawdiff import forked
+from lawdiff.corpus import load, reading
+from lawdiff.diff.records import Change
+from lawdiff.errors import InputError
+from lawdiff.model import Edition
+
+pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="processes cannot be forked here")
+
+
+def _pid_of(item: int) -> tuple[int, int]:
+    return item * item, os.getpid()
+
+
+def test_the_results_are_the_loops_in_its_order_and_another_process_made_some() -> None:
+    items = list(range(40))
+    made = forked.map_beside(_pid_of, items, [i % 7 + 1 for i in items], 3)
+    assert [square for square, _ in made] == [i * i for i in items]
+    pids = {pid for _, pid in made}
+    assert os.getpid() in pids and len(pids) == 3
+
+
+def test_the_first_error_in_the_items_order_is_raised_whichever_process_met_it() -> None:
+    def work(item: int) -> int:
+        if item in (5, 6, 30):
+            raise InputError(f"bad item {item}", file=f"f{item}", place="3", fix="mend it")
+        return item
+
+    for processes in (1, 2, 3):
+        with pytest.raises(InputError) as caught:
+            forked.map_beside(work, list(range(40)), [1] * 40, processes)
+        assert (caught.value.what, caught.value.file, caught.value.fix) == ("bad item 5", "f5", "mend it")
+
+
+def test_a_share_whose_process_died_is_done_here() -> None:
+    parent = os.getpid()
+
+    def work(item: int) -> tuple[int, int]:
+        if os.getpid() != parent:
+            os._exit(3)  # killed before it sent anything
+        return item, os.getpid()
+
+    made = forked.map_beside(work, list(range(10)), [1] * 10, 2)
+    assert made == [(i, parent) for i in range(10)]
+
+
+def test_an_error_that_does_not_pickle_is_raised_as_a_bug_with_its_words() -> None:
+    parent = os.getpid()
+
+    class Unpicklable(Exception):
+        def __reduce__(self) -> tuple[object, ...]:
+            raise TypeError("no")
+
+    def work(item: int) -> int:
+        if os.getpid() != parent:
+            raise Unpicklable("deep trouble")
+        return item
+
+    with pytest.raises(Exception, match="deep trouble") as caught:
+        forked.map_beside(work, list(range(10)), [1] * 10, 2)
+    assert "bug in lawdiff" in str(caught.value)
+
+
+def test_with_another_thread_running_nothing_is_forked() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not forked.can_fork()
+        made = forked.map_beside(_pid_of, list(range(10)), [1] * 10, 2)
+    finally:
+        stop.set()
+        thread.join()
+    assert {pid for _, pid in made} == {os.getpid()}
+
+
+def test_shares_are_of_about_equal_weight_and_in_order() -> None:
+    dealt = forked.shares([10, 1, 1, 1, 9, 1, 1], 2)
+    assert sorted(i for share in dealt for i in share) == list(range(7))
+    weights = [sum([10, 1, 1, 1, 9, 1, 1][i] for i in share) for share in dealt]
+    assert abs(weights[0] - weights[1]) <= 1 and all(share == sorted(share) for share in dealt)
+
+
+def test_a_corpus_read_in_several_processes_is_the_one_read_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LAWDIFF_JOBS", "1")
+    alone = load()
+    monkeypatch.setenv("LAWDIFF_JOBS", "3")
+    monkeypatch.setattr(reading, "FORK_MIN_BYTES", 0)
+    asked: list[int] = []
+
+    def counted(work, items, weights, processes):  # type: ignore[no-untyped-def]
+        asked.append(processes)
+        return forked.map_beside(work, items, weights, processes)
+
+    monkeypatch.setattr(reading, "map_beside", counted)
+    shared = load()
+    assert asked == [3] and shared == alone
+
+
+def test_a_bad_file_read_by_a_forked_process_is_named_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lawdiff.corpus.files import default_corpus
+
+    for year in ("2007", "2017"):
+        for page in sorted((default_corpus() / year).iterdir()):
+            (tmp_path / f"{year}-{page.name}").write_bytes(page.read_bytes())
+    bad = tmp_path / "zz-broken_payload.json"
+    bad.write_text('{"data": [', encoding="utf-8")
+    monkeypatch.setenv("LAWDIFF_JOBS", "2")
+    monkeypatch.setattr(reading, "FORK_MIN_BYTES", 0)
+    with pytest.raises(InputError) as caught:
+        load([tmp_path])
+    assert caught.value.file == str(bad)
+
+
+_DRIVER = """
+import os, sys, time, pathlib
+marker = pathlib.Path(sys.argv[1])
+import lawdiff.corpus.reading as reading
+reading.FORK_MIN_BYTES = 0
+
+def busy(*_args, **_kwargs):
+    (marker / str(os.getpid())).touch()
+    time.sleep(60)
+
+reading.read_page = busy
+from lawdiff.cli import main
+main(sys.argv[2:])
+"""
+
+
+def test_ctrl_c_while_the_files_are_read_stops_every_reader_with_one_line(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    marker = tmp_path / "busy"
+    marker.mkdir()
+    env = {**os.environ, "LAWDIFF_JOBS": "2", "LAWDIFF_CACHE": "off"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _DRIVER, str(marker), "compare", "2007", "2017"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while len(list(marker.iterdir())) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(list(marker.iterdir())) == 2, "the two readers never started"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode != 0
+    assert err.decode().strip() == "Aborted!", err.decode()
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # nothing of the command is left running
+        os.killpg(proc.pid, 0)
+
+
+def test_changes_described_in_several_processes_are_the_ones_described_in_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lawdiff.align import align
+    from lawdiff.diff import changes
+    from lawdiff.review import runs
+
+    eds = {e.name: e for e in runs.timeline(load())}
+    signalled = changes._signalled
+
+    def noting(ch: Change, old: Edition, new: Edition) -> Change:
+        (tmp_path / str(os.getpid())).touch()  # which processes made changes: each passes here once
+        return signalled(ch, old, new)
+
+    for old, new in (("1997", "2007"), ("2007", "2017")):
+        alignment = align(eds[old], eds[new])
+        alone = changes.describe(eds[old], eds[new], alignment)
+        with monkeypatch.context() as patch:
+            patch.setattr(changes, "FORK_MIN_LINKS", 0)
+            patch.setattr(changes, "_signalled", noting)
+            shared = changes.describe(eds[old], eds[new], alignment, processes=3)
+        assert shared == alone and len(shared.changes) > 10
+        made = {int(f.name) for f in tmp_path.iterdir()}
+        assert os.getpid() in made and len(made) == 3
+        for f in tmp_path.iterdir():
+            f.unlink()
