@@ -1,5 +1,13 @@
 """``python -m lawdiff``: the same as the ``lawdiff`` command."""
 
-from lawdiff.cli import main
+import sys
+
+try:
+    from lawdiff.cli import main
+except KeyboardInterrupt:
+    # Ctrl-C while the command line's modules load: click has not yet taken
+    # over the interrupt, so say what it would say, not a traceback.
+    print("\nAborted!", file=sys.stderr)
+    sys.exit(1)
 
 main(prog_name="lawdiff")

@@ -524,3 +524,178 @@ def test_heading_after_a_line_break_is_a_heading_without_a_note(tmp_path: Path) 
     b = edition.find("45B")
     assert b is not None and b.title == "Spelen van een kaart van de blinde"
     assert "follows a single line break" not in _check([str(path)]).output
+
+
+# ---------------------------------------------------------------------------
+# 6. The adversarial sweep: inputs that were read wrong without a word, or
+# refused with a message that named neither the file nor the place
+# (tests/fixtures/hostile/README.md).
+
+HOSTILE = Path(__file__).parent / "fixtures" / "hostile"
+DRAFTS = Path(__file__).parent / "fixtures" / "draft"
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def _one_error_line(result: Any, *words: str) -> str:
+    """The run failed as input errors do: exit 2, one line on stderr naming ``words``, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lawdiff: error: "), result.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert "Traceback" not in result.stderr
+    return str(lines[0])
+
+
+def _corpus_with_settings(tmp_path: Path, settings: Path) -> Path:
+    folder = tmp_path / "corpus"
+    for edition in ("2007", "2017"):
+        (folder / edition).mkdir(parents=True)
+        for f in (CORPUS / edition).iterdir():
+            (folder / edition / f.name).write_bytes(f.read_bytes())
+    (folder / "lawdiff.toml").write_bytes(settings.read_bytes())
+    return folder
+
+
+def test_check_checks_the_draft_it_is_given(cache_dir: Path) -> None:
+    # `check --draft` read the corpus and said nothing of the draft: a broken one passed.
+    bad = DRAFTS / "bad-xml.docx"
+    _one_error_line(_cli("check", "--draft", str(bad), "--as", "2027"), str(bad), "not well-formed XML")
+    good = _cli("check", "--draft", str(DRAFTS / "docx-numbering.docx"), "--as", "2027")
+    assert good.exit_code == 0, good.output
+    assert "docx-numbering.docx: 2027 draft-docx" in good.stdout
+    assert "2007/wiki-Sjabloon-2007-45.txt" in good.stdout  # the corpus is checked beside it
+
+
+def test_a_misspelt_settings_table_is_refused(tmp_path: Path, cache_dir: Path) -> None:
+    # [threshold] was ignored: the comparison ran with the defaults, and nobody was told.
+    folder = _corpus_with_settings(tmp_path, HOSTILE / "toml-misspelt-table.toml")
+    for args in (["compare", "2007", "2017", "--no-review"], ["check"]):
+        line = _one_error_line(_cli(*args, "--corpus", str(folder)), str(folder / "lawdiff.toml"))
+        assert "unknown setting 'threshold'" in line and "[thresholds]" in line
+
+
+def test_settings_saved_with_a_byte_order_mark_are_read(tmp_path: Path, cache_dir: Path) -> None:
+    folder = _corpus_with_settings(tmp_path, HOSTILE / "toml-bom.toml")
+    result = _cli("compare", "2007", "2017", "--corpus", str(folder), "--no-review")
+    assert result.exit_code == 0, result.output
+    assert "match_min=0.5" in result.stdout  # the setting is in force, and shown
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [("toml-threshold-out-of-range", "match_min=7.5 is outside 0..1"), ("toml-unknown-threshold", "'mach_min'")],
+)
+def test_a_bad_threshold_in_the_settings_names_the_file(tmp_path: Path, cache_dir: Path, name: str, what: str) -> None:
+    folder = _corpus_with_settings(tmp_path, HOSTILE / f"{name}.toml")
+    for command in ("compare", "correlate"):
+        line = _one_error_line(_cli(command, "2007", "2017", "--corpus", str(folder), "--no-review"), what)
+        assert line.startswith(f"lawdiff: error: {folder / 'lawdiff.toml'}:[thresholds]: ")
+    # --threshold is still reported as the option it is
+    line = _one_error_line(_cli("compare", "2007", "2017", "--threshold", "match_min=2", "--no-review"))
+    assert line == "lawdiff: error: threshold match_min=2.0 is outside 0..1; give a value between 0 and 1"
+
+
+def test_unreadable_settings_say_read_not_write(
+    tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _corpus_with_settings(tmp_path, HOSTILE / "toml-bom.toml")
+    read_text = Path.read_text
+
+    def denied(self: Path, *args: Any, **kwargs: Any) -> str:
+        if self.name == "lawdiff.toml":
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_text(self, *args, **kwargs)
+
+    # (as root, chmod 000 still reads: the operating system's refusal is made here)
+    monkeypatch.setattr(Path, "read_text", denied)
+    line = _one_error_line(_cli("compare", "2007", "2017", "--corpus", str(folder), "--no-review"), "lawdiff.toml")
+    assert "cannot read the settings (Permission denied)" in line and "write" not in line
+
+
+def test_a_folder_that_cannot_be_listed_is_refused(
+    tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A corpus folder without read permission was skipped: `check` passed, and `compare`
+    # said the corpus has no 2017.
+    folder = _corpus_with_settings(tmp_path, HOSTILE / "toml-bom.toml")
+    scandir = os.scandir
+
+    def denied(path: Any = ".") -> Any:
+        if Path(path).name == "2017":
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", denied)
+    for args in (["check", str(folder)], ["compare", "2007", "2017", "--corpus", str(folder), "--no-review"]):
+        line = _one_error_line(_cli(*args), str(folder / "2017"))
+        assert "cannot list the folder (Permission denied)" in line
+
+
+def _odt_with(tmp_path: Path, edit: Any) -> Path:
+    """The tracked-changes .odt of tests/fixtures/draft with its content.xml edited."""
+    import zipfile
+
+    out = tmp_path / "concept-2027.odt"
+    with zipfile.ZipFile(DRAFTS / "odt-tracked-changes.odt") as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            data = src.read(info)
+            if info.filename == "content.xml":
+                data = edit(data.decode("utf-8")).encode("utf-8")
+            dst.writestr(info, data)
+    return out
+
+
+@pytest.mark.parametrize("state", ["accepted", "original"])
+def test_a_tracked_change_of_an_unknown_kind_is_refused(tmp_path: Path, cache_dir: Path, state: str) -> None:
+    # Its words were kept in the original state as if they had always been there.
+    def weird(content: str) -> str:
+        assert content.count("<text:insertion>") == 2
+        return content.replace("<text:insertion>", "<text:weird-change>", 1).replace(
+            "</text:insertion>", "</text:weird-change>", 1
+        )
+
+    draft = _odt_with(tmp_path, weird)
+    for command in (["check"], ["compare", "2007", "2027", "--no-review"]):
+        line = _one_error_line(_cli(*command, "--draft", str(draft), "--draft-state", state), str(draft))
+        assert "content.xml, tracked change 'ct2'" in line and "weird-change" in line
+
+
+def test_a_change_mark_naming_no_change_is_refused(tmp_path: Path, cache_dir: Path) -> None:
+    def dangling(content: str) -> str:
+        assert 'text:change-start text:change-id="ct2"' in content
+        return content.replace('text:change-start text:change-id="ct2"', 'text:change-start text:change-id="ct99"')
+
+    draft = _odt_with(tmp_path, dangling)
+    line = _one_error_line(_cli("check", "--draft", str(draft), "--draft-state", "original"), str(draft))
+    assert "tracked change 'ct99'" in line
+
+
+def test_a_bad_certificate_is_refused_before_serving(tmp_path: Path) -> None:
+    # The server's own error named no file, said "output" and "write", and came after "serving".
+    pem = HOSTILE / "not-a-certificate.pem"
+    result = _cli(
+        "serve", "--certfile", str(pem), "--keyfile", str(pem), "--port", "0", "--review", str(tmp_path / "r.sqlite")
+    )
+    line = _one_error_line(result, str(pem), "not a certificate and its private key in PEM")
+    assert "write" not in line
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
+    # Click takes over Ctrl-C only once its modules are loaded; before, python -m lawdiff printed a traceback.
+    code = (
+        "import runpy, sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'lawdiff.cli':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "runpy.run_module('lawdiff', run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "Aborted!"

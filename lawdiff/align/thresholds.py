@@ -81,16 +81,25 @@ class Thresholds:
     title_min: float = 0.6
     certain: float = 0.75
 
-    def with_overrides(self, overrides: dict[str, float]) -> Thresholds:
+    def with_overrides(self, overrides: dict[str, float], *, file: str = "") -> Thresholds:
+        """These thresholds with ``overrides`` set; ``file``: the settings file they were read from, for messages."""
         names = {f.name for f in fields(self)}
+        place = "[thresholds]" if file else ""
         for key, value in overrides.items():
             if key not in names:
                 raise UsageError(
                     f"unknown threshold {key!r}",
+                    file=file,
+                    place=place,
                     fix=f"use one of: {', '.join(sorted(names))}",
                 )
             if not 0.0 <= value <= 1.0:
-                raise UsageError(f"threshold {key}={value} is outside 0..1", fix="give a value between 0 and 1")
+                raise UsageError(
+                    f"threshold {key}={value} is outside 0..1",
+                    file=file,
+                    place=place,
+                    fix="give a value between 0 and 1",
+                )
         return replace(self, **overrides)
 
     def as_dict(self) -> dict[str, float]:

@@ -68,10 +68,12 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> No
 
     Example: lawdiff check mydumps/2017 --format json
     """
+    from lawdiff.corpus import DraftFile
     from lawdiff.corpus.check import check as check_corpus
     from lawdiff.report import jsonout, text
 
-    corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache())
+    drafts = [DraftFile(inputs.draft, inputs.draft_name, inputs.draft_state)] if inputs.draft else []
+    corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache(), drafts=drafts)
     if fmt == "json":
         click.echo(jsonout.check(corpus, dangling), nl=False)
     else:

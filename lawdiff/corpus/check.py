@@ -15,9 +15,10 @@ trees).  When either turns up, the corpus is read the full way
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lawdiff.cache import Cache
 from lawdiff.collector import collector_paused
@@ -31,23 +32,35 @@ from lawdiff.model import Edition
 from lawdiff.sources import _checked, iter_file, mediawiki
 from lawdiff.sources.build import PageTree
 
+if TYPE_CHECKING:
+    from lawdiff.corpus.reading import DraftFile
+
 __all__ = ["check"]
 
 # How much of a file is hashed at a time for its cache key.
 
 
-def check(paths: list[Path] | None = None, cache: Cache | None = None) -> tuple[timeline.Corpus, list[Dangling]]:
+def check(
+    paths: list[Path] | None = None, cache: Cache | None = None, drafts: Iterable[DraftFile] = ()
+) -> tuple[timeline.Corpus, list[Dangling]]:
     """Everything ``lawdiff check`` reports on the files under ``paths`` (default: the bundled corpus).
 
     Returns the corpus, whose editions are named and hold their conflicts
     but none of their clauses (unless it had to be read whole, see the
     module docstring), and the references that lead nowhere, edition by
     edition as :func:`lawdiff.corpus.dangling_references` lists them.
+    ``drafts`` (``--draft``) are checked beside the files: the corpus is
+    then read whole, as ``compare`` reads it with the draft, so that a draft
+    is never left out of the check without a word.
     """
     from lawdiff.corpus import corpus_files, default_corpus, load
 
     roots = paths or [default_corpus()]
     cache = cache or Cache(None)
+    drafts = tuple(drafts)
+    if drafts:
+        corpus = load(roots, cache=cache, drafts=drafts)
+        return corpus, [d for e in corpus.editions for d in dangling_references(e)]
     # As in lawdiff.corpus.load: reading makes many small objects and no cycles.
     with collector_paused():
         ignored: list[str] = []

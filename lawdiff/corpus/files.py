@@ -7,12 +7,13 @@ file, so that a command that only hashes the corpus's files (a cached answer,
 
 from __future__ import annotations
 
+import os
 import re
 from importlib import resources
 from pathlib import Path
 
 from lawdiff.corpus.settings import SETTINGS_FILE
-from lawdiff.errors import UsageError
+from lawdiff.errors import InputError, UsageError
 
 __all__ = ["READ_SUFFIXES", "corpus_files", "default_corpus"]
 
@@ -34,6 +35,25 @@ def default_corpus() -> Path:
 READ_SUFFIXES = frozenset({"", ".txt", ".json", ".xml", ".docx", ".odt", ".docm", ".dotx", ".dotm", ".ott"})
 
 
+def _walk(root: Path) -> list[Path]:
+    """Everything under ``root``, sorted, as ``sorted(root.rglob("*"))`` lists it (symbolic links to
+    folders listed, not followed); a folder that cannot be listed is refused, where ``rglob`` would
+    leave its files out without a word."""
+
+    def refuse(exc: OSError) -> None:
+        raise InputError(
+            f"cannot list the folder ({exc.strerror or exc})",
+            file=str(exc.filename or root),
+            fix="check the folder's permissions, or move it out of the corpus",
+        )
+
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root, onerror=refuse):
+        base = Path(folder)
+        found.extend(base / name for name in (*dirs, *files))
+    return sorted(found)
+
+
 def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tuple[Path, str, str]]:
     """Files to read: (path, display name, edition hint from a year folder).
 
@@ -46,7 +66,7 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
     out: list[tuple[Path, str, str]] = []
     for root in paths:
         if root.is_dir():
-            for f in sorted(root.rglob("*")):
+            for f in _walk(root):
                 rel = f.relative_to(root)
                 if not f.is_file() or f.name == SETTINGS_FILE:
                     continue

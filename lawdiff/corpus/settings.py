@@ -29,6 +29,10 @@ class Settings:
     file: str = ""  # where the settings were read, for messages
 
 
+# The tables a settings file may hold (see Settings).
+_TABLES = ("default", "printing", "thresholds")
+
+
 def read_settings(roots: list[Path]) -> Settings:
     """Read ``lawdiff.toml`` from the corpus folders that have one."""
     # Imported here (3 ms): finding the corpus's files needs SETTINGS_FILE, not the parser.
@@ -43,13 +47,28 @@ def read_settings(roots: list[Path]) -> Settings:
         if not root.is_dir() or not path.is_file():
             continue
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            # utf-8-sig: Windows Notepad starts a UTF-8 file with a byte order mark, which TOML does not allow.
+            data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        except OSError as exc:
+            raise InputError(
+                f"cannot read the settings ({exc.strerror or exc})",
+                file=str(path),
+                fix="check the file's permissions, or remove it",
+            ) from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InputError(
                 f"the settings are not valid TOML ({exc})",
                 file=str(path),
                 fix='write e.g. [default] "2017" = "nuxt"',
             ) from None
+        unknown = [k for k in data if k not in _TABLES]
+        if unknown:
+            # A misspelt table ([threshold]) would otherwise be ignored without a word.
+            raise InputError(
+                f"unknown setting {unknown[0]!r}",
+                file=str(path),
+                fix=f"the settings are the tables {', '.join(f'[{k}]' for k in _TABLES)}; rename or remove it",
+            )
         for table, into in (("default", default), ("printing", printing)):
             values = data.get(table, {})
             if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):

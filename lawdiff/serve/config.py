@@ -106,6 +106,8 @@ def check(config: ServeConfig) -> list[str]:
     for name, path in (("--certfile", config.certfile), ("--keyfile", config.keyfile)):
         if path is not None and not path.is_file():
             raise InputError(f"{name}: no such file", file=str(path), fix="give the PEM file of the certificate")
+    if config.certfile is not None and config.keyfile is not None:
+        _check_certificate(config.certfile, config.keyfile)
     if not (0 <= config.port <= 65535):
         raise UsageError(f"--port {config.port} is not a port", fix="give 1-65535, or 0 for any free port")
     loopback = is_loopback(config.host)
@@ -123,3 +125,21 @@ def check(config: ServeConfig) -> list[str]:
     if not config.chairs:
         warnings.append("no --chairs: everyone who signs in may accept, reject, pin and forbid")
     return warnings
+
+
+def _check_certificate(certfile: Path, keyfile: Path) -> None:
+    """Load the certificate and key as the server will, so that a bad one is refused before serving starts
+    (the server's own error names neither file). A key with a passphrase is refused, not prompted for."""
+    import ssl
+
+    def no_passphrase() -> bytes:
+        return b""
+
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile, no_passphrase)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        raise InputError(
+            f"--certfile/--keyfile: not a certificate and its private key in PEM ({exc})",
+            file=f"{certfile}, {keyfile}" if certfile != keyfile else str(certfile),
+            fix="give the certificate and its unencrypted private key as PEM files (e.g. made by mkcert)",
+        ) from None

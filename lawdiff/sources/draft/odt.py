@@ -103,6 +103,29 @@ class OdtReader:
                 creator = info.find(f"{{{DC}}}creator") if info is not None else None
                 author = (creator.text or "") if creator is not None else ""
                 self.regions[rid] = _Region(kind, author, el if kind == "deletion" else None)
+                return
+        # ODF knows these three kinds only; a region of another kind (or none)
+        # cannot be accepted or undone, and ignoring it would keep or drop its
+        # words without a word in the original state.
+        found = next((etree.QName(c).localname for c in region if isinstance(c.tag, str)), "nothing")
+        raise InputError(
+            f"a tracked change of a kind lawdiff does not know ({found}; ODF has insertion, deletion, format-change)",
+            file=self.file,
+            place=f"content.xml, tracked change {rid!r}",
+            fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
+        )
+
+    def _known(self, rid: str) -> _Region:
+        """The region a change mark names: a mark whose region is missing cannot be accepted or undone."""
+        region = self.regions.get(rid)
+        if region is None:
+            raise InputError(
+                f"a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold",
+                file=self.file,
+                place=f"content.xml, tracked change {rid!r}",
+                fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
+            )
+        return region
 
     # -- resolving the state ------------------------------------------------
 
@@ -114,7 +137,7 @@ class OdtReader:
         dropped_props: Props | None = None
         for kind, value in self._expand(tokens):
             if kind == "cstart":
-                region = self.regions.get(str(value))
+                region = self._known(str(value))
                 if region is not None and region.kind == "insertion":
                     self.changes["insertions"] += 1
                     if not self.accepted:
@@ -162,8 +185,8 @@ class OdtReader:
             if kind != "cpoint":
                 yield (kind, value)
                 continue
-            region = self.regions.get(str(value))
-            if region is None or region.kind != "deletion" or region.content is None:
+            region = self._known(str(value))
+            if region.kind != "deletion" or region.content is None:
                 continue
             self.changes["deletions"] += 1
             loc = Loc(self.file, 0, f"change {value}")
