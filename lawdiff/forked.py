@@ -1,15 +1,18 @@
 """Work shared with forked processes that ignore Ctrl-C and are never left hanging.
 
-:func:`forked_pool`: a pool of workers.  ``Pool.terminate()`` can wait
-forever on the task queue's lock while a worker waits for a task (a report
-whose first page failed hung so, one full test run in a few): a pool whose
-work failed is closed and joined instead, after ``on_failure`` has told the
-workers to stop; only Ctrl-C terminates it, so that the pages or comparisons
-being made are not waited for.
+Every worker has a pipe of its own: no queue, lock or thread is shared with
+it.  ``multiprocessing.Pool`` shares all three, and its ``terminate()`` could
+wait forever on the task queue's lock (a report whose first page failed hung
+so), or on its task handler while its worker handler forked new workers in
+place of the stopped ones (Ctrl-C in a report, about one time in thirty).
+
+:func:`forked_map`: jobs handed to a few workers one at a time, each result
+yielded as it comes (the report's pages, its comparisons); a job that fails
+stops the others, Ctrl-C kills them.
 
 :func:`map_beside`: a loop whose items are shared between this process and
-forked ones, each with a pipe of its own (no shared queue, no lock), for work
-too short to pay for a pool (reading a corpus's files).
+forked ones, each sending its results at the end, for work too short to pay
+for more (reading a corpus's files, describing a comparison's changes).
 
 :func:`jobs`: how many processes, as ``LAWDIFF_JOBS`` or the processors say.
 """
@@ -18,11 +21,10 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import multiprocessing.pool
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import TypeVar
 
@@ -32,24 +34,98 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-@contextlib.contextmanager
-def forked_pool(processes: int, on_failure: Callable[[], None] | None = None) -> Iterator[multiprocessing.pool.Pool]:
-    """``processes`` forked workers (Ctrl-C is the parent's); closed and joined when the block ends or fails,
-    terminated when it is interrupted."""
-    pool = multiprocessing.get_context("fork").Pool(processes, leave_interrupts_to_parent)
+def forked_map(
+    work: Callable[[int], R], count: int, processes: int, on_failure: Callable[[], None] | None = None
+) -> Iterator[tuple[int, R]]:
+    """``(i, work(i))`` for each ``i`` in ``range(count)``, made by ``processes`` forked workers and yielded
+    as each is done (in no fixed order).
+
+    Each worker has a pipe of its own: the parent hands it the next job when it sends a result, so that
+    no queue, lock or thread is shared (``Pool.terminate()`` waited forever on its task queue's lock,
+    and its worker handler forked new workers while it stopped the old).  A job that raises stops the
+    run: ``on_failure()`` is called (to tell the workers' jobs to stop early), no job is handed out, the
+    workers finish what they hold and are waited for, and the error is raised here.  Anything else that
+    ends the iteration (Ctrl-C, a consumer that stops, an error of the consumer's) kills the workers.
+    """
+    context = multiprocessing.get_context("fork")
+    workers: dict[Connection, BaseProcess] = {}
+    following = iter(range(count))
+    failed: BaseException | None = None
     try:
-        yield pool
-    except Exception:
-        if on_failure is not None:
-            on_failure()
-        pool.close()
-        pool.join()
-        raise
+        for _ in range(min(processes, count)):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve_jobs, args=(work, theirs, mine), daemon=True)
+            process.start()
+            theirs.close()
+            workers[mine] = process
+            mine.send(next(following))
+        busy = set(workers)
+        while busy:
+            for conn in wait(list(busy)):
+                assert isinstance(conn, Connection)
+                try:
+                    i, ok, value = conn.recv()
+                except EOFError:
+                    code = workers[conn].exitcode
+                    failed = LawdiffBug(f"a worker process ended without its result (exit code {code})")
+                    i, ok, value = -1, False, failed
+                if not ok:
+                    failed = failed or value
+                    if on_failure is not None:
+                        on_failure()
+                    busy.discard(conn)
+                    _stop(busy, workers, failed)
+                    busy.clear()
+                    break
+                job = next(following, None) if failed is None else None
+                conn.send(job)
+                if job is None:
+                    busy.discard(conn)
+                yield i, value
     except BaseException:
-        pool.terminate()
+        for child in workers.values():
+            if child.is_alive():
+                child.kill()
         raise
-    pool.close()
-    pool.join()
+    finally:
+        for conn, child in workers.items():
+            conn.close()
+            child.join()
+    if failed is not None:
+        raise failed
+
+
+def _stop(busy: set[Connection], workers: dict[Connection, BaseProcess], failed: BaseException) -> None:
+    """After a failed job: each other worker finishes the job it holds and is told to stop."""
+    for conn in busy:
+        with contextlib.suppress(EOFError, OSError):
+            conn.recv()  # its result, of no use now
+        with contextlib.suppress(OSError):
+            conn.send(None)
+
+
+def _serve_jobs(work: Callable[[int], R], conn: Connection, parents: Connection) -> None:
+    """In a forked worker: the jobs the parent hands over, one at a time, until it sends None or goes."""
+    parents.close()  # the parent's end: a parent that is gone makes recv fail instead of waiting
+    leave_interrupts_to_parent()
+    while True:
+        try:
+            i = conn.recv()
+        except (EOFError, OSError):
+            return
+        if i is None:
+            return
+        try:
+            message: tuple[int, bool, object] = (i, True, work(i))
+        except Exception as error:
+            message = (i, False, error)
+        try:
+            conn.send(message)
+        except Exception as error:  # a result or an error that does not pickle: its words
+            with contextlib.suppress(Exception):
+                conn.send((i, False, LawdiffBug(f"work in a forked process failed: {message[2]!r} ({error!r})")))
+        if not message[1]:
+            return
 
 
 def jobs(most: int) -> int:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from lawdiff import forked
 from lawdiff.corpus import load, reading
 from lawdiff.diff.records import Change
-from lawdiff.errors import InputError
+from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.model import Edition
 
 pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="processes cannot be forked here")
@@ -194,3 +196,54 @@ def test_changes_described_in_several_processes_are_the_ones_described_in_one(
         assert os.getpid() in made and len(made) == 3
         for f in tmp_path.iterdir():
             f.unlink()
+
+
+def _square(i: int) -> tuple[int, int]:
+    return i * i, os.getpid()
+
+
+def test_forked_map_yields_every_job_once_made_by_its_workers() -> None:
+    made = dict(forked.forked_map(_square, 30, 3))
+    assert sorted(made) == list(range(30)) and all(made[i][0] == i * i for i in made)
+    pids = {pid for _, pid in made.values()}
+    assert len(pids) == 3 and os.getpid() not in pids
+    assert not multiprocessing.active_children()
+
+
+def test_forked_map_a_failed_job_stops_the_run_and_its_error_is_raised_here() -> None:
+    told: list[bool] = []
+
+    def work(i: int) -> int:
+        if i == 4:
+            raise InputError("page 4 is bad", file="p4")
+        time.sleep(0.01)
+        return i
+
+    got: list[int] = []
+    with pytest.raises(InputError, match="page 4 is bad"):
+        for i, _ in forked.forked_map(work, 200, 2, lambda: told.append(True)):
+            got.append(i)
+    assert told == [True] and len(got) < 50  # no job was handed out once one had failed
+    assert not multiprocessing.active_children()
+
+
+def test_forked_map_a_worker_that_dies_is_an_internal_error_not_a_hang() -> None:
+    def work(i: int) -> int:
+        if i == 3:
+            os._exit(9)
+        return i
+
+    with pytest.raises(LawdiffBug, match="exit code 9"):
+        list(forked.forked_map(work, 10, 2))
+    assert not multiprocessing.active_children()
+
+
+def test_forked_map_a_consumer_that_stops_early_leaves_no_worker_running() -> None:
+    def slow(i: int) -> int:
+        time.sleep(0.2 if i else 0)
+        return i
+
+    run = forked.forked_map(slow, 50, 2)
+    assert next(run)[0] in (0, 1)
+    run.close()  # as a for loop left by an error in its body
+    assert not multiprocessing.active_children()

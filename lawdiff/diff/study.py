@@ -25,7 +25,7 @@ from lawdiff.diff.changes import WordDiff, compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
-from lawdiff.forked import forked_pool, jobs
+from lawdiff.forked import forked_map, jobs
 from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
 
 # The most processes that describe one comparison's changes (LAWDIFF_JOBS may say otherwise).
@@ -121,9 +121,10 @@ class Study:
                 # A process per comparison, up to twice the workers: three pairs on two workers took two
                 # rounds, the second with one processor idle; three processes share both to the end.
                 size = min(len(todo), 2 * workers)
-                with collector_paused(), forked_pool(size) as pool:
-                    for comp in pool.map(_compare_one, range(len(todo))):
-                        self._store(comp, todo)
+                with collector_paused():
+                    made = dict(forked_map(_compare_one, len(todo), size))
+                for k in range(len(todo)):  # in the pairs' order, as the loop below would store them
+                    self._store(made[k], todo)
             finally:
                 _PENDING = None
         for old, new in todo:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from lawdiff.collector import collector_paused
 from lawdiff.errors import LawdiffBug, UsageError
-from lawdiff.forked import forked_pool
+from lawdiff.forked import forked_map
 from lawdiff.forked import jobs as forked_jobs
 
 
@@ -84,13 +84,17 @@ def _write_one(item: Item, staging: Path) -> tuple[str, str]:
 _STOP: Event | None = None
 
 
-def _write_chunk(job: tuple[str, list[int]]) -> list[tuple[str, str]]:
-    staging, indexes = job
+# The chunks of items and the staging folder a forked worker writes them to (inherited, never pickled).
+_CHUNKS: list[list[int]] = []
+_STAGING = Path()
+
+
+def _write_chunk(k: int) -> list[tuple[str, str]]:
     out = []
-    for i in indexes:
+    for i in _CHUNKS[k]:
         if _STOP is not None and _STOP.is_set():
             break
-        out.append(_write_one(_ITEMS[i], Path(staging)))
+        out.append(_write_one(_ITEMS[i], _STAGING))
     return out
 
 
@@ -110,23 +114,22 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
     # bar moves as each chunk is done.
     size = max(1, len(items) // (workers * 8))
     chunks = [list(range(i, min(i + size, len(items)))) for i in range(0, len(items), size)]
-    global _ITEMS, _STOP
+    global _ITEMS, _STOP, _CHUNKS, _STAGING
     context = multiprocessing.get_context("fork")
-    _ITEMS, _STOP = items, context.Event()
+    _ITEMS, _STOP, _CHUNKS, _STAGING = items, context.Event(), chunks, staging
     # What the processes inherit (the plan, the study, a review's notes) is frozen out of the collector's
     # passes: each pass over it cost a worker a third of a second at 744 articles, and touched, and so
     # copied, every page of it.
     gc.freeze()
     try:
         # A page that fails stops the other workers at their next page.
-        with forked_pool(workers, _STOP.set) as pool:
-            for done in pool.imap_unordered(_write_chunk, [(str(staging), c) for c in chunks]):
-                for rel, digest in done:
-                    written[rel] = digest
-                    if progress is not None and rel in made:
-                        progress()
+        for _, done in forked_map(_write_chunk, len(chunks), workers, _STOP.set):
+            for rel, digest in done:
+                written[rel] = digest
+                if progress is not None and rel in made:
+                    progress()
     finally:
-        _ITEMS, _STOP = [], None
+        _ITEMS, _STOP, _CHUNKS, _STAGING = [], None, [], Path()
         gc.unfreeze()
     return written
 
