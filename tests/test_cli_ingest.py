@@ -230,7 +230,7 @@ BAD_FILES: dict[str, tuple[str, bytes | str, list[str]]] = {
     "devalue-cycle": (
         "2017/cycle.json",
         '[{"data":1},{"page":2},{"body":3,"parent":1},{"type":4,"value":5},"minimark",[]]',
-        [":$[1]:", "element 1 refers back to itself (a cycle)", "save the page's _payload.json again"],
+        [":$[2].parent:", "refers back to element 1, which holds it (a cycle)", "save the page's _payload.json again"],
     ),
     "dangling-index": (
         "2017/dangling.json",
@@ -306,7 +306,7 @@ def test_bad_file_given_by_path(tmp_path: Path, case: str) -> None:
 def test_bad_file_through_corpus_option(tmp_path: Path, command: list[str]) -> None:
     name, content, expected = BAD_FILES["devalue-cycle"]
     write(tmp_path, name, content)
-    assert_one_line_error(run(*command, "--corpus", str(tmp_path)), f"{name}:$[1]:", *expected)
+    assert_one_line_error(run(*command, "--corpus", str(tmp_path)), f"{name}:$[2].parent:", *expected)
 
 
 def test_a_folder_with_no_editions(tmp_path: Path) -> None:

@@ -241,18 +241,18 @@ def test_a_shared_set_and_map_are_one_object_too() -> None:
     assert value[2] is value[3]
 
 
-def test_a_cycle_is_refused_naming_the_element() -> None:
+def test_a_cycle_is_refused_naming_the_reference_that_closes_it() -> None:
     with pytest.raises(DevalueError) as info:
         decode([{"self": 0}])
-    assert info.value.where == "$[0]"
-    assert info.value.what == "element 0 refers back to itself (a cycle)"
+    assert info.value.where == "$[0].self"
+    assert info.value.what == "refers back to element 0, which holds it (a cycle)"
 
 
-def test_an_indirect_cycle_is_refused_naming_the_element_it_closes_on() -> None:
+def test_an_indirect_cycle_is_refused_naming_the_reference_and_the_element_it_closes_on() -> None:
     with pytest.raises(DevalueError) as info:
         decode([{"data": 1}, {"page": 2}, {"parent": 1}])
-    assert info.value.where == "$[1]"
-    assert "cycle" in info.value.what
+    assert info.value.where == "$[2].parent"
+    assert info.value.what == "refers back to element 1, which holds it (a cycle)"
 
 
 def test_a_cycle_through_a_wrapper_is_refused() -> None:

@@ -699,3 +699,23 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.strip() == "Aborted!"
+
+
+def test_a_link_to_a_page_that_is_gone_is_refused_by_name(tmp_path: Path) -> None:
+    from lawdiff.corpus.files import default_corpus
+
+    corpus = tmp_path / "corpus"
+    for year in ("2007", "2017"):
+        (corpus / year).mkdir(parents=True)
+        for page in sorted((default_corpus() / year).iterdir()):
+            (corpus / year / page.name).write_bytes(page.read_bytes())
+    gone = corpus / "2017" / "wiki-Sjabloon-2017-99.txt"
+    gone.symlink_to(tmp_path / "moved-away.txt")
+    (corpus / "2017" / "notes.md").symlink_to(tmp_path / "nothing.md")  # not a page: skipped as before
+    result = CliRunner().invoke(main, ["check", "--corpus", str(corpus)])
+    assert result.exit_code == 2, result.output
+    assert f"{gone}: a link to a file that is not there; restore the file it points to" in result.output
+    assert "Traceback" not in result.output
+    gone.unlink()
+    result = CliRunner().invoke(main, ["check", "--corpus", str(corpus)])
+    assert result.exit_code == 0, result.output

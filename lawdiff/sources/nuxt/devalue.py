@@ -173,7 +173,8 @@ def decode(parsed: Any) -> Decoded:
         if index in done:
             return done[index]
         if index in busy:
-            raise DevalueError(f"element {index} refers back to itself (a cycle)", f"$[{index}]")
+            # Named where the reference that closes the cycle is: that is the value to mend.
+            raise DevalueError(f"refers back to element {index}, which holds it (a cycle)", where)
         if len(busy) >= MAX_NESTING:
             raise DevalueError(f"values nested more than {MAX_NESTING} deep (a chain of references)", where)
         busy.add(index)
