@@ -69,14 +69,14 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
             for f in _walk(root):
                 rel = f.relative_to(root)
                 hidden = any(p.startswith(".") for p in rel.parts)
-                if not f.is_file() and f.is_symlink() and not f.exists() and not hidden:
-                    if f.suffix.lower() in READ_SUFFIXES and f.name != SETTINGS_FILE:
-                        # A page moved or deleted under its link: read, it would be an edition's page.
-                        raise InputError(
-                            "a link to a file that is not there",
-                            file=str(f),
-                            fix="restore the file it points to, or remove the link",
-                        )
+                dangling = not f.is_file() and f.is_symlink() and not f.exists()
+                if dangling and not hidden and f.suffix.lower() in READ_SUFFIXES and f.name != SETTINGS_FILE:
+                    # A page moved or deleted under its link: read, it would be an edition's page.
+                    raise InputError(
+                        "a link to a file that is not there",
+                        file=str(f),
+                        fix="restore the file it points to, or remove the link",
+                    )
                 if not f.is_file() or f.name == SETTINGS_FILE:
                     continue
                 if hidden or f.suffix.lower() not in READ_SUFFIXES:
