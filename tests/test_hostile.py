@@ -719,3 +719,17 @@ def test_a_link_to_a_page_that_is_gone_is_refused_by_name(tmp_path: Path) -> Non
     gone.unlink()
     result = CliRunner().invoke(main, ["check", "--corpus", str(corpus)])
     assert result.exit_code == 0, result.output
+
+
+def test_an_output_file_made_read_only_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    kept = tmp_path / "answer.json"
+    kept.write_text("the committee's copy\n", encoding="utf-8")
+    kept.chmod(0o444)
+    result = CliRunner().invoke(main, ["compare", "2007", "2017", "--format", "json", "-o", str(kept)])
+    assert result.exit_code == 2, result.output
+    assert f"{kept}: the file is read-only; make it writable, or choose another output" in result.output
+    assert kept.read_text(encoding="utf-8") == "the committee's copy\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answer.json"]  # no temporary file left
+    kept.chmod(0o644)
+    assert CliRunner().invoke(main, ["compare", "2007", "2017", "--format", "json", "-o", str(kept)]).exit_code == 0
+    assert kept.read_text(encoding="utf-8").startswith("{")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import json
@@ -26,7 +27,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
 
     A symbolic link is written through (its target is replaced); a device or
     a pipe (``/dev/stdout``) is written to directly, since it cannot be
-    replaced; a folder is refused.
+    replaced; a folder is refused, and so is a file that no one may write.
     """
     if path.is_dir():
         raise UsageError(f"{path}: is a folder", fix="give a file name for the output")
@@ -41,6 +42,11 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         return
     if path.is_symlink():
         path = path.resolve()
+    with contextlib.suppress(OSError):
+        if path.is_file() and not path.stat().st_mode & 0o222:
+            # Made read-only by its owner (an archived answer): written beside and renamed over, it would be
+            # replaced all the same, as no write to it would be.
+            raise UsageError(f"{path}: the file is read-only", fix="make it writable, or choose another output")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"{folder}: no such folder", fix="create it first or choose another output path")
