@@ -66,6 +66,7 @@ def forked_map(
                 try:
                     i, ok, value = conn.recv()
                 except EOFError:
+                    workers[conn].join(5)  # its pipe closed as it ended: reaped, so that its exit code is known
                     code = workers[conn].exitcode
                     failed = LawdiffBug(f"a worker process ended without its result (exit code {code})")
                     i, ok, value = -1, False, failed
@@ -74,7 +75,7 @@ def forked_map(
                     if on_failure is not None:
                         on_failure()
                     busy.discard(conn)
-                    _stop(busy, workers, failed)
+                    _stop(busy)
                     busy.clear()
                     break
                 job = next(following, None) if failed is None else None
@@ -95,7 +96,7 @@ def forked_map(
         raise failed
 
 
-def _stop(busy: set[Connection], workers: dict[Connection, BaseProcess], failed: BaseException) -> None:
+def _stop(busy: set[Connection]) -> None:
     """After a failed job: each other worker finishes the job it holds and is told to stop."""
     for conn in busy:
         with contextlib.suppress(EOFError, OSError):
