@@ -108,24 +108,28 @@ class OdtReader:
         # cannot be accepted or undone, and ignoring it would keep or drop its
         # words without a word in the original state.
         found = next((etree.QName(c).localname for c in region if isinstance(c.tag, str)), "nothing")
-        raise InputError(
+        raise self._unresolvable(
+            rid,
             f"a tracked change of a kind lawdiff does not know ({found}; ODF has insertion, deletion, format-change)",
-            file=self.file,
-            place=f"content.xml, tracked change {rid!r}",
-            fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
         )
 
     def _known(self, rid: str) -> _Region:
         """The region a change mark names: a mark whose region is missing cannot be accepted or undone."""
         region = self.regions.get(rid)
         if region is None:
-            raise InputError(
-                f"a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold",
-                file=self.file,
-                place=f"content.xml, tracked change {rid!r}",
-                fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
+            raise self._unresolvable(
+                rid, f"a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold"
             )
         return region
+
+    def _unresolvable(self, rid: str, what: str) -> InputError:
+        """A tracked change that cannot be accepted or undone: resolved in the word processor, it can."""
+        return InputError(
+            what,
+            file=self.file,
+            place=f"content.xml, tracked change {rid!r}",
+            fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
+        )
 
     # -- resolving the state ------------------------------------------------
 
@@ -138,7 +142,7 @@ class OdtReader:
         for kind, value in self._expand(tokens):
             if kind == "cstart":
                 region = self._known(str(value))
-                if region is not None and region.kind == "insertion":
+                if region.kind == "insertion":
                     self.changes["insertions"] += 1
                     if not self.accepted:
                         dropping.append(str(value))
