@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from interrupt import interrupt
 
 from lawdiff import forked
 from lawdiff.corpus import load, reading
@@ -140,34 +142,10 @@ main(sys.argv[2:])
 
 
 def test_ctrl_c_while_the_files_are_read_stops_every_reader_with_one_line(tmp_path: Path) -> None:
-    import signal
-    import subprocess
-    import sys
-    import time
-
     marker = tmp_path / "busy"
     marker.mkdir()
-    env = {**os.environ, "LAWDIFF_JOBS": "2", "LAWDIFF_CACHE": "off"}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _DRIVER, str(marker), "compare", "2007", "2017"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    deadline = time.monotonic() + 60
-    while len(list(marker.iterdir())) < 2 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert len(list(marker.iterdir())) == 2, "the two readers never started"
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode != 0
-    assert err.decode().strip() == "Aborted!", err.decode()
-    time.sleep(0.5)
-    with pytest.raises(ProcessLookupError):  # nothing of the command is left running
-        os.killpg(proc.pid, 0)
+    command = [sys.executable, "-c", _DRIVER, str(marker), "compare", "2007", "2017"]
+    interrupt(command, tmp_path, lambda: len(list(marker.iterdir())) == 2, "the two readers")
 
 
 def test_changes_described_in_several_processes_are_the_ones_described_in_one(

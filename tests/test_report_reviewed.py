@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from interrupt import interrupt
 from test_review_view import run_of
 
 from lawdiff.corpus import load
@@ -126,36 +127,13 @@ main(sys.argv[3:])
 
 @pytest.mark.parametrize("stage", ["pages", "review"])
 def test_ctrl_c_stops_the_command_and_its_workers_with_one_line(tmp_path: Path, stage: str) -> None:
-    import os
-    import signal
-    import subprocess
     import sys
 
     store = tmp_path / "review.sqlite"
     open_for_writing(store).close()
     marker = tmp_path / "busy"
-    env = {**os.environ, "LAWDIFF_JOBS": "2", "LAWDIFF_CACHE": "off"}
     command = [sys.executable, "-c", _DRIVER, str(marker), stage, "report", "--review", str(store)]
-    proc = subprocess.Popen(
-        [*command, "-o", str(tmp_path / "report")],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # a process group of its own, as a terminal's Ctrl-C reaches
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    deadline = time.monotonic() + 60
-    while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert marker.exists(), "the workers never started"
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode != 0
-    assert err.decode().strip() == "Aborted!", err.decode()
-    time.sleep(0.5)
-    with pytest.raises(ProcessLookupError):  # nothing of the command is left running
-        os.killpg(proc.pid, 0)
+    interrupt([*command, "-o", str(tmp_path / "report")], tmp_path, marker.exists, "the workers")
     assert not (tmp_path / "report").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".report")]
 
