@@ -53,14 +53,13 @@ def check(
     then read whole, as ``compare`` reads it with the draft, so that a draft
     is never left out of the check without a word.
     """
-    from lawdiff.corpus import corpus_files, default_corpus, load
+    from lawdiff.corpus import corpus_files, default_corpus
 
     roots = paths or [default_corpus()]
     cache = cache or Cache(None)
     drafts = tuple(drafts)
     if drafts:
-        corpus = load(roots, cache=cache, drafts=drafts)
-        return corpus, [d for e in corpus.editions for d in dangling_references(e)]
+        return _read_whole(roots, cache, drafts)
     # As in lawdiff.corpus.load: reading makes many small objects and no cycles.
     with collector_paused():
         ignored: list[str] = []
@@ -85,9 +84,18 @@ def check(
             raise
         except NeedsWords:
             records.clear()
-            corpus = load(roots, cache=cache)
-            return corpus, [d for e in corpus.editions for d in dangling_references(e)]
+            return _read_whole(roots, cache)
         return replace(corpus, skipped=tuple(ignored)), dangling
+
+
+def _read_whole(
+    roots: list[Path], cache: Cache, drafts: tuple[DraftFile, ...] = ()
+) -> tuple[timeline.Corpus, list[Dangling]]:
+    """The corpus read whole, as ``compare`` reads it, and its references that lead nowhere."""
+    from lawdiff.corpus import load
+
+    corpus = load(roots, cache=cache, drafts=drafts)
+    return corpus, [d for e in corpus.editions for d in dangling_references(e)]
 
 
 def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[Record]:
