@@ -102,6 +102,11 @@ class Thresholds:
                 )
         return replace(self, **overrides)
 
+    def with_settings(self, settings: dict[str, float], file: str, overrides: dict[str, float]) -> Thresholds:
+        """These thresholds with a corpus's settings (``[thresholds]`` of ``file``; a bad one is named with
+        its file) and the command line's ``overrides`` over them."""
+        return self.with_overrides(settings, file=file).with_overrides(overrides)
+
     def as_dict(self) -> dict[str, float]:
         return asdict(self)
 

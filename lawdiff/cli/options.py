@@ -111,9 +111,8 @@ class Inputs:
         from lawdiff.align import DEFAULT_THRESHOLDS
         from lawdiff.diff import Study
 
-        # The settings' thresholds first, so that a bad one is reported with its file; --threshold over them.
-        settings = DEFAULT_THRESHOLDS.with_overrides(corpus.settings.thresholds, file=corpus.settings.file)
-        thresholds = settings.with_overrides(overrides or {})
+        settings = corpus.settings
+        thresholds = DEFAULT_THRESHOLDS.with_settings(settings.thresholds, settings.file, overrides or {})
         corrections = store.all_corrections() if store is not None else {}
         return Study(tuple(editions), thresholds, corrections, cache=self.cache())
 

@@ -207,8 +207,8 @@ class Workspace:
         cache = Cache.default(src.use_cache)
         drafts = [DraftFile(path, name, state) for path, name, state in src.drafts]
         corpus = load(list(src.dirs) or None, (), cache, drafts)
-        thresholds = DEFAULT_THRESHOLDS.with_overrides(corpus.settings.thresholds, file=corpus.settings.file)
-        thresholds = thresholds.with_overrides(dict(src.overrides))
+        settings = corpus.settings
+        thresholds = DEFAULT_THRESHOLDS.with_settings(settings.thresholds, settings.file, dict(src.overrides))
         study = Study(corpus.select(), thresholds, corrections, cache=cache)
         site = plan(corpus, study)
         comps = tuple(run_comparisons(study, corpus, None))
