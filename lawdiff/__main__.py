@@ -3,11 +3,11 @@
 import sys
 
 try:
-    from lawdiff.cli import main
+    from lawdiff.cli import run
 except KeyboardInterrupt:
     # Ctrl-C while the command line's modules load: click has not yet taken
     # over the interrupt, so say what it would say, not a traceback.
     print("\nAborted!", file=sys.stderr)
     sys.exit(1)
 
-main(prog_name="lawdiff")
+run()

@@ -701,6 +701,22 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
     assert proc.stderr.strip() == "Aborted!"
 
 
+def test_ctrl_c_while_python_exits_after_the_command_is_not_heard() -> None:
+    # The report is whole once the command returns; an interrupt landing as the interpreter shuts down
+    # used to kill it with status -2 and no word, or print a traceback from an exit handler (here one that
+    # stands for Python's own shutdown: it runs after the command, as the signal would arrive).
+    code = (
+        "import atexit, os, runpy, signal, sys, time\n"
+        "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
+        "sys.argv = ['lawdiff', 'editions']\n"
+        "runpy.run_module('lawdiff', run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.stderr == ""
+    assert proc.returncode == 0
+    assert "2017" in proc.stdout
+
+
 def test_a_link_to_a_page_that_is_gone_is_refused_by_name(tmp_path: Path) -> None:
     from lawdiff.corpus.files import default_corpus
 

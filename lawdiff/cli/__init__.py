@@ -12,6 +12,7 @@ commands when they run, so that ``lawdiff --help`` starts fast.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from typing import Any
 
@@ -85,3 +86,18 @@ for command in (
     main.add_command(command)
 main.add_command(review.review)
 main.add_command(serve.serve)
+
+
+def run() -> None:
+    """The ``lawdiff`` command: :func:`main`, then deaf to Ctrl-C while Python exits.
+
+    When :func:`main` returns, the command's output is whole (or, after an
+    error, removed); an interrupt landing while the interpreter shuts down
+    would only kill it with no word and status -2, or print a traceback from
+    an exit handler. Tests call :func:`main` in their own process, so this is
+    for the command itself (and ``python -m lawdiff``).
+    """
+    try:
+        main(prog_name="lawdiff")
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
