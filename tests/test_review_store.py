@@ -173,6 +173,20 @@ def test_a_corrupt_store_is_named(path: Path) -> None:
     assert exc.value.file == str(path)
 
 
+def test_a_text_damaged_into_bytes_that_are_not_utf8_is_named_corrupt(path: Path) -> None:
+    with open_for_writing(path) as s:
+        s.set_status(tgt(), Status.ACCEPTED, "Anne", comment="Akkoord, zie 45C4.")
+    with sqlite3.connect(path) as raw:  # a damaged page as a disk leaves it: the bytes of a text changed
+        raw.execute("UPDATE comments SET text = CAST(X'416bff6f6f7264' AS TEXT)")
+    raw.close()
+    with pytest.raises(InputError) as exc, open_for_reading(path) as s:
+        s.comments()
+    assert exc.value.file == str(path)
+    assert "the review store is corrupt (its column 'text' holds bytes that are not UTF-8)" in exc.value.message()
+    assert "restore it from a backup" in exc.value.message()
+    assert "Ak" not in exc.value.message()  # not the damaged text itself
+
+
 def test_a_store_locked_beyond_the_timeout_is_an_error_not_a_hang(path: Path) -> None:
     open_for_writing(path).close()
     holder = sqlite3.connect(path, isolation_level=None)

@@ -7,6 +7,7 @@ each becomes one message with what to do, for the file being opened
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +31,10 @@ def primary(exc: sqlite3.Error) -> str:
     return "_".join(name.split("_")[:2])
 
 
+# Python's sqlite3 reads a text that is not UTF-8 (a damaged page: lawdiff writes only str) as this error.
+_NOT_UTF8 = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
+
+
 def input_error(exc: sqlite3.DatabaseError, path: Path | None, timeout: float) -> InputError:
     name = primary(exc)
     file = str(path) if path else ""
@@ -45,9 +50,15 @@ def input_error(exc: sqlite3.DatabaseError, path: Path | None, timeout: float) -
             file=file,
             fix="name the review store with --review FILE, or move this file away",
         )
-    if name == "SQLITE_CORRUPT" or "malformed" in str(exc):
+    undecodable = _NOT_UTF8.search(str(exc))
+    if name == "SQLITE_CORRUPT" or "malformed" in str(exc) or undecodable:
+        why = (
+            f"its column {undecodable.group(1)!r} holds bytes that are not UTF-8"
+            if undecodable
+            else "SQLite: database disk image is malformed"
+        )
         return InputError(
-            "the review store is corrupt (SQLite: database disk image is malformed)",
+            f"the review store is corrupt ({why})",
             file=file,
             fix="restore it from a backup or from an export (lawdiff review import FILE into a new store)",
         )
