@@ -24,6 +24,16 @@ def history(study: Study, edition: Edition, address: str) -> History:
         raise UsageError(
             f"{edition.name} has no clause {address!r}", fix="see `lawdiff show EDITION` for its addresses"
         )
+    if not clause.text and not clause.title:
+        # Only a number ("4."): no words to follow, so no comparison links it; its clauses have them.
+        within = [c.address for c in clause.walk() if c.text or c.title]
+        more = ", ..." if len(within) > 3 else ""
+        fix = (
+            "follow its clauses: " + ", ".join(f"lawdiff history '{edition.name}:{a}'" for a in within[:3]) + more
+            if within
+            else "see `lawdiff show EDITION` for the clauses that have words"
+        )
+        raise UsageError(f"{edition.name}:{clause.address} has no words of its own, only its number", fix=fix)
     eds = study.timeline(edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)
