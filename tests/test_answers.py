@@ -15,6 +15,7 @@ import lawdiff.cli.compare as compare_cli
 from lawdiff.cache import Cache
 from lawdiff.cli import main
 from lawdiff.cli.answers import Answer, Answers, corpus_identity
+from lawdiff.cli.options import Inputs
 from lawdiff.corpus import default_corpus
 
 PAIR = ("compare", "2007", "2017")
@@ -216,3 +217,88 @@ def test_the_warning_of_lost_text_is_said_again(
     assert "lawdiff: warning: 2 fragment(s) of source text" in first.stderr
     warm = invoke(*PAIR)
     assert made.made == 1 and warm.stderr == first.stderr and warm.stdout_bytes == first.stdout_bytes
+
+
+class Loading:
+    """Counts the corpus reads (an answer taken from the cache reads none)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.loads = 0
+        original = Inputs.load
+
+        def counted(inputs: Inputs, *args: Any, **kwargs: Any) -> Any:
+            self.loads += 1
+            return original(inputs, *args, **kwargs)
+
+        monkeypatch.setattr(Inputs, "load", counted)
+
+
+@pytest.fixture()
+def loading(monkeypatch: pytest.MonkeyPatch) -> Loading:
+    return Loading(monkeypatch)
+
+
+OTHER_COMMANDS = [
+    ("history", "2017:45C4(b)"),
+    ("history", "1963:45(d)", "--format", "json"),
+    ("history", "2017:45C4(b)", "--color", "--threshold", "match_min=0.6"),
+    ("correlate", "2007", "2017"),
+    ("correlate", "2007", "2017", "--format", "md", "--by", "new", "--article", "45"),
+    ("correlate", "1997", "2007", "--format", "csv"),
+]
+
+
+@pytest.mark.parametrize("args", OTHER_COMMANDS, ids=" ".join)
+def test_history_and_correlate_keep_their_answers_too(cache_dir: Path, loading: Loading, args: tuple[str, ...]) -> None:
+    cold = invoke(*args, "--no-cache")
+    first = invoke(*args)
+    warm = invoke(*args)
+    assert loading.loads == 2  # the third run read no page
+    assert len(answers(cache_dir)) == 1
+    assert cold.stdout_bytes == first.stdout_bytes == warm.stdout_bytes
+    assert cold.stderr == first.stderr == warm.stderr
+
+
+def test_the_answers_of_history_and_correlate_differ_by_every_option(cache_dir: Path, loading: Loading) -> None:
+    outputs = [invoke(*args).stdout_bytes for args in OTHER_COMMANDS]
+    assert [invoke(*args).stdout_bytes for args in OTHER_COMMANDS] == outputs
+    assert loading.loads == len(OTHER_COMMANDS) and len(set(outputs)) == len(OTHER_COMMANDS)
+
+
+@pytest.mark.parametrize("command", [("history", "2017:45C4(b)"), ("correlate", "2007", "2017")], ids=" ".join)
+def test_history_and_correlate_answer_again_for_a_changed_corpus_or_a_store(
+    cache_dir: Path, loading: Loading, corpus: Path, tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    args = (*command, "--corpus", str(corpus), "--review", str(tmp_path / "r.sqlite"))
+    before = invoke(*args)
+    page = corpus / "2007" / "wiki-Sjabloon-2007-45.txt"
+    page.write_text(page.read_text(encoding="utf-8").replace("denkpauze", "pauze", 1), encoding="utf-8")
+    after = invoke(*args)
+    assert loading.loads == 2 and after.stdout_bytes != before.stdout_bytes
+    assert after.stdout_bytes == invoke(*args, "--no-cache").stdout_bytes
+    assert "no review store at" in after.stderr and after.stderr == invoke(*args).stderr  # said again
+    assert loading.loads == 3
+    # A store in use: its hand corrections change the alignment between runs, so nothing is kept or taken.
+    store = ("--corpus", str(corpus), "--review", str(tmp_path / "r.sqlite"))
+    invoke("review", "forbid", "2007:45C4(b)", "2017:45C4(b)", *store)
+    loads = loading.loads
+    invoke(*args)
+    invoke(*args)
+    assert loading.loads == loads + 2
+
+
+def test_an_error_is_no_answer_to_keep(cache_dir: Path, loading: Loading) -> None:
+    first = invoke("history", "2017:99Z", code=2)
+    second = invoke("history", "2017:99Z", code=2)
+    assert loading.loads == 2 and first.output == second.output
+    assert not answers(cache_dir)
+
+
+def test_the_warning_of_lost_text_is_said_again_by_history(
+    cache_dir: Path, loading: Loading, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    losing(monkeypatch, "45B")
+    first = invoke("history", "2017:45C4(b)")
+    assert "lawdiff: warning: 2 fragment(s) of source text" in first.stderr
+    warm = invoke("history", "2017:45C4(b)")
+    assert loading.loads == 1 and warm.stderr == first.stderr and warm.stdout_bytes == first.stdout_bytes

@@ -77,24 +77,15 @@ def compare(
     Example: lawdiff compare 2007 2017 --article 45
     """
     coloured = fmt == "text" and output is None and bool(click.get_current_context().color)
-    # A Word document carries the time it was made: never an answer to keep.
-    answers = (
-        None
-        if fmt == "docx"
-        else inputs.answers("compare", old, new, articles, show_all, verbose, fmt, overrides, coloured)
-    )
-    answer = answers.get() if answers is not None else None
-    if answer is None:
-        answer, reviewed = _comparison_answer(
+
+    def make() -> tuple[Answer, bool]:
+        return _comparison_answer(
             inputs, old, new, articles, show_all, verbose, fmt, overrides, style if coloured else None
         )
-        # A store that appeared since the answers were looked up is read, and its answer not kept.
-        if answers is not None and not reviewed:
-            answers.put(answer)
-    else:
-        for note in answer.notes:
-            click.echo(note, err=True)
-        inputs.say_no_store()  # as a run without the cache says it, after its notes
+
+    # A Word document carries the time it was made: never an answer to keep.
+    options = (old, new, articles, show_all, verbose, fmt, overrides, coloured)
+    answer = make()[0] if fmt == "docx" else inputs.answer("compare", options, make)
     emit(answer.rendered, output)
     if exit_code and answer.differs:
         sys.exit(1)
@@ -129,7 +120,7 @@ def _comparison_answer(
     if chronological(old_edition) > chronological(new_edition):
         notes.append(f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition")
         click.echo(notes[-1], err=True)
-    comp, view = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
+    comp, view, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
     rendered: str | bytes
     if fmt == "text":
@@ -138,7 +129,7 @@ def _comparison_answer(
         rendered = _rendered_comparison(fmt, comp, changes, view, old_edition, new_edition)
     # What the counts count: a clause only one corpus holds is no difference.
     differs = any(ch.is_difference and ch.counterpart_in_corpus for ch in changes)
-    return Answer(tuple(notes), rendered, differs), view is not None
+    return Answer(tuple(notes), rendered, differs), reviewed
 
 
 def _compare_pair(
@@ -148,9 +139,9 @@ def _compare_pair(
     new: Edition,
     overrides: dict[str, float],
     with_review: bool,
-) -> tuple[Comparison, ReviewView | None]:
-    """The comparison of one pair under the review store's corrections, and
-    (``with_review``) the store's decisions on it."""
+) -> tuple[Comparison, ReviewView | None, bool]:
+    """The comparison of one pair under the review store's corrections,
+    (``with_review``) the store's decisions on it, and whether a store was read."""
     from lawdiff.cli.options import review_of
 
     store = inputs.store()
@@ -160,7 +151,7 @@ def _compare_pair(
     finally:
         if store is not None:
             store.close()
-    return comp, view
+    return comp, view, store is not None
 
 
 def _rendered_comparison(
@@ -198,24 +189,30 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
 
     Example: lawdiff history '1963:45(d)'
     """
-    from lawdiff.diff import history as clause_history
-    from lawdiff.report import jsonout, text
-
-    corpus = inputs.load()
     _name, sep, address = spec.partition(":")
     if not sep or not address.strip():
         raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
-    edition, clause = corpus.clause(spec)
-    say_unplaced(corpus, corpus.editions)
-    store = inputs.store()
-    try:
-        study = inputs.study(corpus, corpus.editions, overrides, store)
-        h = clause_history(study, edition, clause.address if clause else address)
-    finally:
-        if store is not None:
-            store.close()
-    rendered = jsonout.history(h, study.thresholds, study.editions) if fmt == "json" else text.history(h, style)
-    click.echo(rendered, nl=False)
+
+    def make() -> tuple[Answer, bool]:
+        from lawdiff.cli.answers import Answer
+        from lawdiff.diff import history as clause_history
+        from lawdiff.report import jsonout, text
+
+        corpus = inputs.load()
+        edition, clause = corpus.clause(spec)
+        notes = say_unplaced(corpus, corpus.editions)
+        store = inputs.store()
+        try:
+            study = inputs.study(corpus, corpus.editions, overrides, store)
+            h = clause_history(study, edition, clause.address if clause else address)
+        finally:
+            if store is not None:
+                store.close()
+        rendered = jsonout.history(h, study.thresholds, study.editions) if fmt == "json" else text.history(h, style)
+        return Answer(notes, rendered, False), store is not None
+
+    coloured = fmt == "text" and bool(click.get_current_context().color)
+    click.echo(inputs.answer("history", (spec, fmt, overrides, coloured), make).rendered, nl=False)
 
 
 @click.command()
@@ -255,22 +252,27 @@ def correlate(
 
     Example: lawdiff correlate 2007 2017 --format md -o correlatie.md
     """
-    from lawdiff.diff import correlate as table
-    from lawdiff.diff import scopes, within
-    from lawdiff.report import correlate as render
 
-    corpus = inputs.load(editions=(old, new))
-    old_edition, new_edition = corpus.edition(old), corpus.edition(new)
-    wanted = scopes(articles, (old_edition, new_edition))
-    say_unplaced(corpus, (old_edition, new_edition))
-    comp, _ = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=False)
-    rows = table.rows(comp, [ch for ch in comp.changes if within(ch, wanted)])
-    if fmt == "csv":
-        rendered = render.as_csv(rows, by)
-    elif fmt == "md":
-        rendered = render.markdown(comp.old, comp.new, rows, by)
-    elif fmt == "json":
-        rendered = render.as_json(comp.old, comp.new, rows)
-    else:
-        rendered = render.text(comp.old, comp.new, rows, by)
-    emit(rendered, output)
+    def make() -> tuple[Answer, bool]:
+        from lawdiff.cli.answers import Answer
+        from lawdiff.diff import correlate as table
+        from lawdiff.diff import scopes, within
+        from lawdiff.report import correlate as render
+
+        corpus = inputs.load(editions=(old, new))
+        old_edition, new_edition = corpus.edition(old), corpus.edition(new)
+        wanted = scopes(articles, (old_edition, new_edition))
+        notes = say_unplaced(corpus, (old_edition, new_edition))
+        comp, _, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=False)
+        rows = table.rows(comp, [ch for ch in comp.changes if within(ch, wanted)])
+        if fmt == "csv":
+            rendered = render.as_csv(rows, by)
+        elif fmt == "md":
+            rendered = render.markdown(comp.old, comp.new, rows, by)
+        elif fmt == "json":
+            rendered = render.as_json(comp.old, comp.new, rows)
+        else:
+            rendered = render.text(comp.old, comp.new, rows, by)
+        return Answer(notes, rendered, False), reviewed
+
+    emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output)

@@ -20,7 +20,7 @@ from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.cache import Cache
-    from lawdiff.cli.answers import Answers
+    from lawdiff.cli.answers import Answer, Answers
     from lawdiff.corpus import Corpus
     from lawdiff.diff import Study
     from lawdiff.diff.records import Change, Comparison
@@ -75,6 +75,23 @@ class Inputs:
 
         draft = (self.draft, self.draft_name, self.draft_state) if self.draft else None
         return Answers.of(self.cache(), self.dirs, draft, command, *options)
+
+    def answer(self, command: str, options: tuple[object, ...], make: Callable[[], tuple[Answer, bool]]) -> Answer:
+        """The answer of ``command`` with ``options``: the one kept for this corpus, its notes said again on
+        stderr, else ``make()``'s (which says its notes as it goes, and whether it read a review store),
+        kept unless it read one (:mod:`lawdiff.cli.answers`)."""
+        answers = self.answers(command, *options)
+        answer = answers.get() if answers is not None else None
+        if answer is None:
+            answer, reviewed = make()
+            # A store that appeared since the answers were looked up is read, and its answer not kept.
+            if answers is not None and not reviewed:
+                answers.put(answer)
+            return answer
+        for note in answer.notes:
+            click.echo(note, err=True)
+        self.say_no_store()  # as a run without the cache says it, after its notes
+        return answer
 
     def store(self) -> Store | None:
         """The review store to read, when there is one and the command was not told --no-review."""
@@ -334,11 +351,13 @@ def unplaced_warning(corpus: Corpus, editions: Iterable[Edition]) -> str | None:
     )
 
 
-def say_unplaced(corpus: Corpus, editions: Iterable[Edition]) -> None:
-    """Say :func:`unplaced_warning` on stderr, when there is one."""
+def say_unplaced(corpus: Corpus, editions: Iterable[Edition]) -> tuple[str, ...]:
+    """Say :func:`unplaced_warning` on stderr, when there is one; the lines said (an answer's notes)."""
     line = unplaced_warning(corpus, editions)
-    if line is not None:
-        click.echo(line, err=True)
+    if line is None:
+        return ()
+    click.echo(line, err=True)
+    return (line,)
 
 
 def say_review(store: Store, decided: int, comments: int) -> None:
