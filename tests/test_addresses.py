@@ -214,10 +214,18 @@ def test_2017_45C4_b_is_the_second_inline_item(corpus: Corpus) -> None:
     assert clause.text.endswith("(zie artikel 47D en 16C1).")
 
 
-@pytest.mark.parametrize("spelled", ["2017:45c4(b)", "2017:45C4 (b)", "2017: 45C4(b)"])
+@pytest.mark.parametrize(
+    "spelled", ["2017:45c4(b)", "2017:45C4 (b)", "2017: 45C4(b)", "2017:45C4b", "2017:45c4b", "2017:45c4 b"]
+)
 def test_tolerant_spelling_finds_the_same_clause(corpus: Corpus, spelled: str) -> None:
     _, clause = corpus.clause(spelled)
     assert clause is not None and clause.address == "45C4(b)"
+
+
+def test_the_anchor_form_of_1963_items_stays_an_item(corpus: Corpus) -> None:
+    # "45d" is 1963's item 45(d) in the report's anchor form, not a section 45D.
+    _, clause = corpus.clause("1963:45d")
+    assert clause is not None and clause.address == "45(d)"
 
 
 def test_every_address_in_the_corpus_is_unique_and_well_formed(corpus: Corpus) -> None:

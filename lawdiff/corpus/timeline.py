@@ -124,7 +124,12 @@ class Corpus:
         edition = self.edition(name.strip())
         if not address.strip():
             return edition, None
-        clause = edition.find(address) or edition.find(from_anchor(address))
+        # As written, in the report's anchor form, then that form spelt loosely ("45c4b" for "45C4b").
+        clause = (
+            edition.find(address)
+            or edition.find(from_anchor(address))
+            or edition.find(from_anchor(normalize_address(address)))
+        )
         if clause is None:
             article = edition.find(article_of(normalize_address(address)) or "-")
             if article is not None:
