@@ -60,3 +60,26 @@ def test_the_command_in_every_format() -> None:
     ).items()
     by_new_order = runner.invoke(main, ["correlate", "2007", "2017", "--article", "45", "--by", "new"]).output
     assert by_new_order.index("45D1") < by_new_order.index("45D2") < by_new_order.index("45E1")
+
+
+def test_what_only_one_corpus_holds_is_said_not_dropped_without_a_word() -> None:
+    # 1963 holds articles 41-49 and 1997 only 53-56: the table is empty, and said to be so, and why.
+    for fmt in ("text", "md"):
+        out = CliRunner().invoke(main, ["correlate", "1963", "1997", "--format", fmt, "--no-cache"])
+        assert out.exit_code == 0, out.output
+        lines = out.stdout.splitlines()
+        assert lines[-1] == (
+            "not compared: article(s) 53-56; heading(s) H6.3.I only in the 1997 corpus (the 1963 corpus does not"
+            " hold them); article(s) 41-49; heading(s) H6.juiste-gang-van-zaken only in the 1963 corpus (the 1997"
+            " corpus does not hold them)"
+        )
+        if fmt == "text":
+            assert lines[-2] == "1963 -> 1997: no clause that both corpora hold"
+    # 2007 -> 2017: article 6 is only in the 2017 corpus, said after the counts; CSV and JSON stay data.
+    text = CliRunner().invoke(main, ["correlate", "2007", "2017", "--no-cache"]).stdout.splitlines()
+    assert text[-2].startswith("2007 -> 2017: ") and text[-1].startswith("not compared: article(s) 6;")
+    assert "not compared" not in CliRunner().invoke(main, ["correlate", "2007", "2017", "--format", "csv"]).stdout
+    assert "not compared" not in CliRunner().invoke(main, ["correlate", "2007", "2017", "--format", "json"]).stdout
+    # --article 45 leaves article 6 out of the question: nothing to say.
+    only_45 = CliRunner().invoke(main, ["correlate", "2007", "2017", "--article", "45", "--no-cache"]).stdout
+    assert "not compared" not in only_45

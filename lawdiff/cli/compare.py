@@ -264,15 +264,17 @@ def correlate(
         wanted = scopes(articles, (old_edition, new_edition))
         notes = say_unplaced(corpus, (old_edition, new_edition))
         comp, _, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=False)
-        rows = table.rows(comp, [ch for ch in comp.changes if within(ch, wanted)])
+        changes = [ch for ch in comp.changes if within(ch, wanted)]
+        rows = table.rows(comp, changes)
+        outside = [ch for ch in changes if not ch.counterpart_in_corpus]
         if fmt == "csv":
             rendered = render.as_csv(rows, by)
         elif fmt == "md":
-            rendered = render.markdown(comp.old, comp.new, rows, by)
+            rendered = render.markdown(comp.old, comp.new, rows, by, outside)
         elif fmt == "json":
             rendered = render.as_json(comp.old, comp.new, rows)
         else:
-            rendered = render.text(comp.old, comp.new, rows, by)
+            rendered = render.text(comp.old, comp.new, rows, by, outside)
         return Answer(notes, rendered, False), reviewed
 
     emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output)

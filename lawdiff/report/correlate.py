@@ -13,7 +13,8 @@ import json
 from collections.abc import Sequence
 
 from lawdiff.diff.correlate import Row, by_new
-from lawdiff.report.text import clean
+from lawdiff.diff.records import Change
+from lawdiff.report.text import clean, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
 
@@ -30,8 +31,9 @@ def _cells(row: Row) -> tuple[str, str, str, str, str, str, str]:
     )
 
 
-def text(old: str, new: str, rows: Sequence[Row], by: str = "old") -> str:
-    """An aligned table for the terminal."""
+def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: Sequence[Change] = ()) -> str:
+    """An aligned table for the terminal; ``outside``: the changes of clauses only one corpus holds, which
+    have no row (said in one line, as ``compare`` says them)."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
     table = [("old " + old, "new " + new, "relation", "ratio", "words", "", "")] + [
         (*_cells(r)[:6], r.change[:10]) for r in shown
@@ -45,7 +47,10 @@ def text(old: str, new: str, rows: Sequence[Row], by: str = "old") -> str:
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
-    lines.append(clean(f"{old} -> {new}: " + ", ".join(f"{n} {k}" for k, n in counts.items())))
+    summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no clause that both corpora hold"
+    lines.append(clean(f"{old} -> {new}: {summary}"))
+    if outside:
+        lines.append(outside_line(old, new, outside))
     return "\n".join(lines) + "\n"
 
 
@@ -59,7 +64,8 @@ def as_csv(rows: Sequence[Row], by: str = "old") -> str:
     return out.getvalue()
 
 
-def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old") -> str:
+def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: Sequence[Change] = ()) -> str:
+    """A Markdown table, for minutes; ``outside`` as for :func:`text`, said in a paragraph after it."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
 
     def md(text: str) -> str:
@@ -73,6 +79,8 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old") -> str:
         old_c, new_c, rel, ratio, words, heading, _ = _cells(r)
         rel = f"{rel} (heading)" if heading else rel
         lines.append(f"| {md(old_c)} | {md(new_c)} | {rel} | {ratio} | {words} |")
+    if outside:
+        lines += ["", md(outside_line(old, new, outside))]
     return "\n".join(lines) + "\n"
 
 

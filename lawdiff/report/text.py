@@ -13,7 +13,7 @@ terminal.  Colours are added by ``style`` around text already clean.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
@@ -300,7 +300,7 @@ def comparison(
         lines.append(line)
     outside = [ch for ch in changes if not ch.counterpart_in_corpus]
     if outside:
-        lines.append(_outside_line(comp, outside))
+        lines.append(outside_line(comp.old, comp.new, outside))
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         if ch.counterpart_in_corpus:
@@ -344,10 +344,10 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
     return lines
 
 
-def _outside_line(comp: Comparison, outside: list[Change]) -> str:
+def outside_line(old: str, new: str, outside: Sequence[Change]) -> str:
     """What one corpus holds and the other lacks, said once: not changes, since the other corpus cannot tell."""
     parts: list[str] = []
-    for name, other, side in ((comp.new, comp.old, "new"), (comp.old, comp.new, "old")):
+    for name, other, side in ((new, old, "new"), (old, new, "old")):
         addrs = [a for ch in outside for a in (ch.new if side == "new" else ch.old)]
         if not addrs:
             continue
