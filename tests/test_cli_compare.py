@@ -150,6 +150,28 @@ def test_history_of_every_clause_starts_where_it_is_and_validates() -> None:
     assert "2007:45C4" in bare and "2017:45C4" in bare
 
 
+@pytest.mark.parametrize(
+    ("spec", "skipped", "last", "or_earlier"),
+    [
+        # Only the 2017 corpus holds article 6 (and the chapter heading H3): the wording may be older.
+        ("2017:6A", "article", "introduced in 2017 or earlier: the 1963, 1997 and 2007 corpora do not hold it", 3),
+        ("2017:H3", "heading", "introduced in 2017 or earlier: the 1963, 1997 and 2007 corpora do not hold it", 3),
+        ("1997:53A", "article", "introduced in 1997 or earlier: the 1963 corpus does not hold it", 1),
+        # 1997 lacks article 45, but the wording came in 2017, after 2007, which holds it: certain.
+        ("2017:45C4(b)", "article", "introduced in 2017", 0),
+    ],
+)
+def test_history_says_what_the_corpus_cannot_tell(spec: str, skipped: str, last: str, or_earlier: int) -> None:
+    out = run("history", spec, "--no-cache").stdout.splitlines()
+    assert out[-1] == f"current wording {last}"
+    assert all("[added]" not in line and "[removed]" not in line for line in out)  # a corpus lacking it is no step
+    assert any(line.endswith(f"({skipped} not in the 1997 corpus)") for line in out) or spec.startswith("1997")
+    document = json.loads(run("history", spec, "--format", "json", "--no-cache").stdout)
+    assert_valid(document, "history.schema.json")
+    assert len(document["introduced_or_earlier"]) == or_earlier
+    assert [s["in_corpus"] for s in document["steps"]].count(False) >= or_earlier
+
+
 # ---------------------------------------------------------------------------
 # Thresholds
 

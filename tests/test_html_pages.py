@@ -183,3 +183,20 @@ def test_skip_link_named_scroll_boxes_and_named_links_on_every_page(tmp_path: Pa
             assert label not in {"●", "history"}, (name, etree.tostring(a))
         for chip in root.xpath("//a[@class='addr']"):
             assert chip.get("aria-label", "").split()[0] in {"2001", "2011"}, name
+
+
+def test_a_history_says_when_the_wording_may_be_older_than_the_corpus_tells(
+    pages: dict[str, etree._Element],
+) -> None:
+    # Only the 2017 corpus holds article 6: its wording came in 2017 or in an edition the corpus lacks.
+    six = pages["articles/6-history.html"]
+    section = six.xpath("//section[@id='2017-6A']")[0]
+    assert _text(section, "p[@class='introduced']") == (
+        "Current wording introduced in 2017 or earlier: the 1963, 1997 and 2007 corpora do not hold it."
+    )
+    assert [_text(td) for td in section.xpath(".//tr[@class='absent']/td[2]")] == [
+        f"the {year} corpus does not hold this article" for year in ("1963", "1997", "2007")
+    ]
+    # 2007 holds article 45 and 45D2 is new in 2017: that the wording came in 2017 is certain.
+    d2 = pages["articles/45-history.html"].xpath("//section[@id='2017-45D2']")[0]
+    assert _text(d2, "p[@class='introduced']") == "Current wording introduced in 2017."

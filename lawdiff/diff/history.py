@@ -44,7 +44,7 @@ def history(study: Study, edition: Edition, address: str) -> History:
     kinds, changes = first or ((), ())
     here = Step(edition.name, start, _texts(edition, start), kinds, changes, True)
     ordered = (*reversed(older), here, *walks.forth(idx + 1, idx, start))
-    return History(f"{edition.name}:{clause.address}", ordered, _introduced(ordered))
+    return History(f"{edition.name}:{clause.address}", ordered, *_introduced(ordered))
 
 
 # What a walk backwards gives the step it leaves from: the kinds and records of
@@ -79,11 +79,11 @@ class _Walks:
         found = self.memo.get(key)
         if found is None:
             e = self.eds[j]
-            if not cur or not _covers(e, cur):
-                # Gone (in_corpus) or in an article this edition's corpus lacks.
+            involved = self.study.involved(self.eds[at], e, old_side=cur) if cur and _covers(e, cur) else None
+            if not cur or involved is None or _lacking(involved):
+                # Gone (in_corpus), or in an article or heading this edition's corpus lacks.
                 found = (Step(e.name, (), (), (), (), not cur), *self.forth(j + 1, at, cur))
             else:
-                involved = self.study.involved(self.eds[at], e, old_side=cur)
                 there = tuple(dict.fromkeys(a for ch in involved for a in ch.new))
                 step = Step(e.name, there, _texts(e, there), _kinds(involved), involved, True)
                 found = (step, *self.forth(j + 1, j, there))
@@ -97,11 +97,11 @@ class _Walks:
         found = self.memo.get(key)
         if found is None:
             e = self.eds[j]
-            if not cur or not _covers(e, cur):
+            involved = self.study.involved(e, self.eds[at], new_side=cur) if cur and _covers(e, cur) else None
+            if not cur or involved is None or _lacking(involved):
                 first, rest = self.back(j - 1, at, cur)
                 found = (first, (Step(e.name, (), (), (), (), not cur), *rest))
             else:
-                involved = self.study.involved(e, self.eds[at], new_side=cur)
                 there = tuple(dict.fromkeys(a for ch in involved for a in ch.old))
                 before, rest = self.back(j - 1, j, there)
                 kinds, changes = before or ((), ())
@@ -117,6 +117,12 @@ def _covers(e: Edition, addrs: tuple[str, ...]) -> bool:
     return not arts or any(e.find(a) is not None for a in arts)
 
 
+def _lacking(involved: tuple[Change, ...]) -> bool:
+    """Whether the other edition's corpus lacks what these changes are about: a heading page only one
+    corpus holds is no addition or removal (as ``compare`` does not count it), but a step to skip."""
+    return bool(involved) and not any(ch.counterpart_in_corpus for ch in involved)
+
+
 def _kinds(changes: tuple[Change, ...]) -> tuple[ChangeKind, ...]:
     kinds = tuple(dict.fromkeys(ch.kind for ch in changes))
     return kinds or (ChangeKind.REMOVED,)
@@ -130,14 +136,18 @@ def _texts(e: Edition, addrs: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _introduced(steps: tuple[Step, ...]) -> str:
-    """The edition that introduced the current wording: the last step that changed it beyond editorial changes."""
-    present = [s for s in steps if s.addresses]
+def _introduced(steps: tuple[Step, ...]) -> tuple[str, tuple[str, ...]]:
+    """The edition that introduced the current wording (the last step that changed it beyond editorial
+    changes), and the editions just before it whose corpus does not hold the clause: it may be theirs."""
+    present = [i for i, s in enumerate(steps) if s.addresses]
     if not present:
-        return ""
-    introduced = present[-1].edition
-    for s in reversed(present):
-        introduced = s.edition
-        if s.changed or not s.kinds:
-            return s.edition
-    return introduced
+        return "", ()
+    at = present[0]
+    for i in reversed(present):
+        if steps[i].changed or not steps[i].kinds:
+            at = i
+            break
+    before = at
+    while before > 0 and not steps[before - 1].in_corpus:
+        before -= 1
+    return steps[at].edition, tuple(s.edition for s in steps[before:at])

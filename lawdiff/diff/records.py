@@ -325,3 +325,6 @@ class History:
     start: str
     steps: tuple[Step, ...]
     introduced: str  # the edition that introduced the current wording
+    # The editions just before ``introduced`` whose corpus does not hold the clause, oldest first: the
+    # wording may have come in any of them (2017 6A, when only the 2017 corpus holds article 6).
+    or_earlier: tuple[str, ...] = ()

@@ -151,7 +151,7 @@ COMPARE_SCHEMA = "https://lawdiff.invalid/schemas/compare.schema.json"
 HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
 # The versions of the JSON schemas (schemas/*.schema.json): each changes with its schema.
 SCHEMA_VERSION = 2  # compare
-HISTORY_SCHEMA_VERSION = 3
+HISTORY_SCHEMA_VERSION = 4
 
 
 def comparison(
@@ -187,6 +187,7 @@ def history(h: History, thresholds: Thresholds, editions: Iterable[Edition]) -> 
             "thresholds": thresholds.as_dict(),
             "clause": h.start,
             "introduced": h.introduced,
+            "introduced_or_earlier": list(h.or_earlier),
             "steps": [
                 {
                     "edition": s.edition,

@@ -431,12 +431,24 @@ def _ref_text(r: RefChange) -> str:
     return f"{r.old} -> {r.new} ({verdict[r.consistent]})"
 
 
+def introduced(h: History) -> str:
+    """When the current wording came: ``introduced in 2017``, or ``introduced in 2017 or earlier: the 1963,
+    1997 and 2007 corpora do not hold it`` when the editions just before hold nothing to compare it with."""
+    if not h.or_earlier:
+        return f"introduced in {h.introduced}"
+    names = list(h.or_earlier)
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    corpora = "corpus does" if len(names) == 1 else "corpora do"
+    return f"introduced in {h.introduced} or earlier: the {listed} {corpora} not hold it"
+
+
 def history(h: History, style: Style = plain) -> str:
     lines = [style(clean(f"history of {h.start}"), "heading")]
+    what = "article" if article_of(h.start.partition(":")[2]) else "heading"
     for step in h.steps:
         name = clean(step.edition)
         if not step.in_corpus:
-            lines.append(f"{name}  (article not in the {name} corpus)")
+            lines.append(f"{name}  ({what} not in the {name} corpus)")
             continue
         if not step.addresses:
             lines.append(f"{name}  (none: {'removed' if step.kinds else 'not present'})")
@@ -452,5 +464,5 @@ def history(h: History, style: Style = plain) -> str:
                     f"  changes ({clean(', '.join(ch.old))} -> {clean(', '.join(ch.new))}): {diff_text(ch.diff, style)}"
                 )
     if h.introduced:
-        lines.append(f"current wording introduced in {clean(h.introduced)}")
+        lines.append(clean(f"current wording {introduced(h)}"))
     return "\n".join(lines) + "\n"

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, History, Op, Step
 from lawdiff.diff.article import ArticleView
-from lawdiff.model import Clause, Edition
+from lawdiff.model import Clause, Edition, article_of
 from lawdiff.report.html.kind import _arrow
 from lawdiff.report.html.law import _Page, _source, addr_chip, law_text, split_side
 from lawdiff.report.html.markup import Child, Markup, _footer, document, h
 from lawdiff.report.html.nav import _nav, _title_span
 from lawdiff.report.site import Site, anchor, article_file, history_file
+from lawdiff.report.text import introduced
 
 
 @dataclass
@@ -131,9 +132,7 @@ def _section(
             h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
         ),
         _history_table(hist, page, editions, groups, s.names[0]),
-        h("p", {"class": "introduced"}, f"Current wording introduced in {hist.introduced}.")
-        if hist.introduced
-        else None,
+        h("p", {"class": "introduced"}, f"Current wording {introduced(hist)}.") if hist.introduced else None,
     )
 
 
@@ -161,7 +160,8 @@ def _step_row(
     """One edition's row of a history: the change that led there, and the clause's wording in it."""
     th = h("th", {"scope": "row"}, step.edition)
     if not step.in_corpus:
-        note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this article")
+        what = "article" if article_of(hist.start.partition(":")[2]) else "heading"
+        note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this {what}")
         return h("tr", {"class": "absent"}, th, _EMPTY_TD, h("td", None, note))
     return h(
         "tr",

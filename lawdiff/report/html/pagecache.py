@@ -178,7 +178,7 @@ class PageKeys:
         return cells
 
     def _history(self, h: History, addresses: set[str], seen: dict[int, Change]) -> list[object]:
-        steps: list[object] = [h.start, h.introduced]
+        steps: list[object] = [h.start, h.introduced, list(h.or_earlier)]
         for s in h.steps:
             addresses.update(s.addresses)
             # The texts are those of the addresses, whose articles the key holds; the kinds those of the changes.
