@@ -285,3 +285,104 @@ def test_every_readme_command_parses(argv: list[str], folder: Path) -> None:
         _parse(argv)
     except click.ClickException as exc:
         pytest.fail(f"lawdiff {shlex.join(argv)}: {exc.format_message()}")
+
+
+# ---------------------------------------------------------------------------
+# What the README names
+
+
+def _spans() -> list[str]:
+    """The README's inline code: `...` spans outside the fenced blocks."""
+    text = re.sub(r"^ *```.*?^ *```", "", README.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL)
+    return re.findall(r"`([^`\n]+)`", text)
+
+
+# Paths the README gives as examples of a user's own files, not the repository's.
+USERS_PATHS = {"corpus/2027/concept.docx"}
+
+
+def test_every_path_the_readme_names_exists() -> None:
+    named = {
+        word.rstrip(".,;:)")
+        for span in _spans()
+        for word in span.split()
+        if re.match(r"(lawdiff|tests|benchmarks|schemas|scripts|corpus|\.ci)/[\w./-]*$", word)
+    }
+    assert len(named) > 20
+    missing = sorted(w for w in named - USERS_PATHS if not (ROOT / w).exists())
+    assert not missing, f"the README names files that are not in the repository: {missing}"
+
+
+def test_every_module_and_name_the_readme_gives_imports() -> None:
+    import importlib
+
+    # (`lawdiff.toml` is a corpus's settings file, not a module.)
+    named = {m.group(0) for span in _spans() if (m := re.match(r"lawdiff(\.\w+)+", span)) and span != "lawdiff.toml"}
+    assert len(named) > 5
+    for dotted in sorted(named):
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError:
+                continue
+            for attr in parts[cut:]:
+                assert hasattr(found, attr), f"the README names {dotted}, which does not exist"
+                found = getattr(found, attr)
+            break
+
+
+def _tree() -> dict[str, str]:
+    """The Development section's layout: each package's lines, by its name, and "" the text before the tree."""
+    section = README.read_text(encoding="utf-8").split("\n## Development\n", 1)[1].split("\n## ", 1)[0]
+    before, tree = section.split("```\nlawdiff/\n", 1)
+    packages: dict[str, str] = {"": before}
+    name = ""
+    for line in tree.split("\n```", 1)[0].splitlines():
+        m = re.match(r"  (\w+)/ ", line)
+        if m:
+            name = m.group(1)
+        packages[name] = packages.get(name, "") + line + "\n"
+    return packages
+
+
+def test_the_readme_layout_names_every_module() -> None:
+    tree = _tree()
+    package = ROOT / "lawdiff"
+    for py in sorted(package.glob("*.py")):
+        if py.stem not in ("__init__", "__main__"):
+            assert f"`{py.name}`" in tree[""], f"the README's layout does not name lawdiff/{py.name}"
+    for sub in sorted(p for p in package.iterdir() if (p / "__init__.py").exists()):
+        assert sub.name in tree, f"the README's layout has no line for lawdiff/{sub.name}/"
+        for py in sorted(sub.rglob("*.py")):
+            if py.stem == "__init__" or py.stem == "__main__":
+                continue
+            # redline_layout is "redline: ... layout", docx_package "docx_package"
+            words = [py.stem] if re.search(rf"\b{py.stem}\b", tree[sub.name]) else py.stem.split("_")
+            missing = [w for w in words if not re.search(rf"\b{w}\b", tree[sub.name])]
+            assert not missing, f"the README's layout does not name {py.relative_to(ROOT)}"
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, no punctuation but - and _, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_inside_the_readme_has_its_heading() -> None:
+    text = README.read_text(encoding="utf-8")
+    text = re.sub(r"^ *```.*?^ *```", "", text, flags=re.MULTILINE | re.DOTALL)
+    anchors = {_slug(h) for h in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+    links = set(re.findall(r"\]\(#([^)]+)\)", text))
+    assert links and links <= anchors, sorted(links - anchors)
+
+
+def test_every_threshold_is_named_in_the_help_and_the_readme() -> None:
+    import dataclasses
+
+    from lawdiff.align import DEFAULT_THRESHOLDS
+    from lawdiff.cli.options import THRESHOLD_NAMES
+
+    names = [f.name for f in dataclasses.fields(DEFAULT_THRESHOLDS)]
+    assert THRESHOLD_NAMES.split(", ") == names
+    alignment = README.read_text(encoding="utf-8").split("\n## Alignment\n", 1)[1].split("\n## ", 1)[0]
+    assert [n for n in names if f"`{n}`" not in alignment] == []
