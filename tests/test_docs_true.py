@@ -1,4 +1,5 @@
-"""The documentation is true: every help's ``Example:`` line runs, and every README command parses.
+"""The documentation is true: every help's ``Example:`` line runs, every README command parses, and
+the files, modules and anchors the README names exist.
 
 The examples run as a committee member would type them, in a folder of their own with a review store
 and a cache of their own, on the bundled corpus. The review commands' examples build on one store, as a
@@ -110,15 +111,13 @@ ORDER = (
 # Runs a server until stopped: tested apart, as a process (test_the_serve_example_serves).
 SERVED = ("serve",)
 
-COMMENT_ID = "1a2b3c4d"  # the comment id of the comment-edit and comment-delete examples
-
 
 def test_every_example_is_run_by_these_tests() -> None:
     assert sorted((*ORDER, *SERVED)) == sorted(_examples())
 
 
 def _ids(prefix: str) -> Iterator[str]:
-    """Random-looking ids as the store makes them (uuid4 hex), the first one starting with ``prefix``."""
+    """Ids of the store's shape (32 hex digits), the first one starting with ``prefix``."""
     yield prefix + "0" * (32 - len(prefix))
     n = 0
     while True:
@@ -132,7 +131,7 @@ def _prepare(path: str, folder: Path, env: dict[str, str], monkeypatch: pytest.M
         # Anne's own store, with a comment whose id the comment-edit example names (the store's ids are
         # uuid4: here the next one is made to start with that prefix), exported for the committee's.
         anne = {**env, "LAWDIFF_REVIEW": str(folder / "anne.sqlite")}
-        ids = _ids(COMMENT_ID)
+        ids = _ids(_examples()["review comment-edit"][2])
         with monkeypatch.context() as m:
             m.setattr(store, "new_id", lambda: next(ids))
             _ok(["review", "comment", "2017:45C1", "Is 'wordt geacht' right here?"], anne)
@@ -188,48 +187,53 @@ def _certificate(folder: Path) -> None:
     )
 
 
+def _status(url: str) -> int:
+    """The status of GET ``url`` over HTTPS (the example's certificate is its own), once the server answers."""
+    insecure = ssl.create_default_context()
+    insecure.check_hostname = False
+    insecure.verify_mode = ssl.CERT_NONE
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(url, context=insecure, timeout=5) as r:
+                return int(r.status)
+        except (urllib.error.URLError, ConnectionError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def test_the_serve_example_serves(folder: Path, env: dict[str, str]) -> None:
     """The example as a process: it starts, serves HTTPS on its port, and stops on Ctrl-C with exit 0."""
     argv = _examples()["serve"]
     given = dict(itertools.pairwise(argv))
-    port = int(given.get("--port", "8000"))
+    host, port = given.get("--host", "127.0.0.1"), int(given.get("--port", "8000"))
     with socket.socket() as probe:
         try:
-            probe.bind((given["--host"], port))
+            probe.bind((host, port))
         except OSError:
             pytest.skip(f"port {port} is in use by another program")
     (folder / "pw.txt").write_text("het wachtwoord\n", encoding="utf-8")
     _certificate(folder)
-    child_env = {**os.environ, **env, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "lawdiff", *argv],
         cwd=folder,
-        env=child_env,
+        env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    status = 0
     try:
         assert proc.stdout is not None
         first = proc.stdout.readline()
-        assert re.fullmatch(rf"Open https://\S+:{port}/ in a browser\n", first), (first, proc.stderr)
-        insecure = ssl.create_default_context()
-        insecure.check_hostname = False
-        insecure.verify_mode = ssl.CERT_NONE
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                # Not signed in: the sign-in page, over HTTPS.
-                with urllib.request.urlopen(f"https://127.0.0.1:{port}/signin", context=insecure, timeout=5) as r:
-                    assert r.status == 200
-                break
-            except (urllib.error.URLError, ConnectionError):
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
+        if first.startswith("Open "):
+            status = _status(f"https://127.0.0.1:{port}/signin")  # not signed in: the sign-in page
     finally:
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
+    assert re.fullmatch(rf"Open https://\S+:{port}/ in a browser\n", first), (first, err)
+    assert status == 200
     assert proc.returncode == 0, err
     assert err.endswith("lawdiff: stopped; every write was saved\n"), err
 
