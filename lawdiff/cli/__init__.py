@@ -66,8 +66,8 @@ class _Group(click.Group):
 def main() -> None:
     """Compare editions of the Dutch Laws of Duplicate Bridge.
 
-    lawdiff reads the wiki and site dumps of each edition into one clause
-    tree per edition, aligns the editions clause by clause, and reports what
+    lawdiff reads each edition's wiki pages, MediaWiki exports, site payloads
+    or drafts into one clause tree per edition, aligns the editions clause by clause, and reports what
     changed. Without --corpus, commands read the bundled corpus.
 
     Example: lawdiff show 2017:45C4

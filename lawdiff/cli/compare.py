@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 @click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
 @corpus_option
 @review_option
 @format_option("text", "json", "html", "docx")
@@ -226,9 +226,13 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
     help="Only clauses of article N, or of a section and what is under it (45, 45C; repeatable).",
 )
 @click.option(
-    "--by", type=click.Choice(["old", "new"]), default="old", show_default=True, help="Order by which number."
+    "--by",
+    type=click.Choice(["old", "new"]),
+    default="old",
+    show_default=True,
+    help="Order the rows by the old or the new number.",
 )
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
 @corpus_option
 @review_option
 @format_option("text", "csv", "md", "json")

@@ -37,7 +37,9 @@ def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
     """Show an edition's outline, or one clause in full.
 
     ADDRESS follows the clause address rules: 45, 45C, 45C4(b), 45E.p2,
-    45A.fn1, H6 (a chapter), voorwoord (a front page).
+    45A.fn1, H6 (a chapter), voorwoord (a front page). Quote an address
+    with parentheses for the shell ('2017:45C4(b)'), or write it as the
+    report's anchors do (2017:45C4b).
 
     Example: lawdiff show 1963:48
     """
@@ -61,12 +63,14 @@ def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
 def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> None:
     """Check that the clause trees account for all of the source text.
 
-    Reports, per file, how much of its text the tree places, every fragment
-    it could not place, clauses read twice with different wording, and
-    references whose target is not in the edition. Exit code 0 when nothing
-    is lost, 1 when something is, 2 when an input cannot be read.
+    Checks the corpus, or the files and folders given. Reports, per page,
+    how much of its text the tree places, every fragment it could not place
+    and what the readers noticed; clauses read twice with different wording;
+    references whose target is not in the edition; and the files no reader
+    takes (skipped). Exit code 0 when nothing is lost, 1 when something is,
+    2 when an input cannot be read.
 
-    Example: lawdiff check mydumps/2017 --format json
+    Example: lawdiff check --format json
     """
     from lawdiff.corpus import DraftFile
     from lawdiff.corpus.check import check as check_corpus

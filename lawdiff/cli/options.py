@@ -156,7 +156,8 @@ def corpus_option(f: F) -> F:
         "draft_name",
         default="",
         metavar="NAME",
-        help="The edition name of --draft (default: a year in its file name, e.g. concept-2027.docx).",
+        help="The edition name of --draft (default: a year in its folder or file name: 2027/concept.docx,"
+        " concept-2027.docx).",
     )
     @click.option(
         "--draft-state",
@@ -168,7 +169,8 @@ def corpus_option(f: F) -> F:
     @click.option(
         "--no-cache",
         is_flag=True,
-        help="Read and compare everything afresh, without the cache (LAWDIFF_CACHE, default ~/.cache/lawdiff).",
+        help="Read and compare everything afresh, without the cache ($LAWDIFF_CACHE, else"
+        " $XDG_CACHE_HOME/lawdiff, else ~/.cache/lawdiff).",
     )
     @functools.wraps(f)
     def wrapper(

@@ -27,7 +27,13 @@ from lawdiff.cli.options import Inputs, corpus_option, thresholds_option
     help="The committee's shared password, on the file's first line. Default: $LAWDIFF_PASSWORD; "
     "without either, only 127.0.0.1 may be served, with names only.",
 )
-@click.option("--chairs", default="", metavar="A,B", help="Who may accept, reject, pin and forbid. Default: everyone.")
+@click.option(
+    "--chairs",
+    default="",
+    metavar="A,B",
+    help="Who may accept, reject, mark a translation fix, pin, forbid and unpin, and run the meeting;"
+    " the others comment, assign and query. Default: everyone.",
+)
 @click.option(
     "--certfile", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE", help="HTTPS certificate (PEM)."
 )

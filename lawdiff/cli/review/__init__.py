@@ -29,7 +29,7 @@ def review() -> None:
     shown as outdated beside the text it was made on. Commands that name
     a change or a clause take --corpus DIR to read another corpus.
 
-    Example: lawdiff review set 2017:45C4(b) accepted --comment "Agreed."
+    Example: lawdiff review set '2017:45C4(b)' accepted --comment "Agreed."
     """
 
 

@@ -30,7 +30,7 @@ def log(
     change's EDITION:ADDRESS), only that record's entries; a change's include
     its comments'.
 
-    Example: lawdiff review log 2017:45C4(b)
+    Example: lawdiff review log '2017:45C4(b)'
     """
     from lawdiff.review import render
     from lawdiff.review.ids import log_records, resolve

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @click.option("--status", "status_name", metavar="STATUS", help="Only changes with this status.")
 @click.option("--article", "articles", multiple=True, metavar="N", help="Only changes touching article N (repeatable).")
 @click.option("--outdated", is_flag=True, help="Only changes whose decision was made on an earlier text.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to FILE instead of standard output.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
 @pair_option
 @corpus_option
 @review_option
@@ -98,7 +98,7 @@ def set_(
     ID is an id prefix (at least 4 hex digits, as review list shows) or the
     new side's EDITION:ADDRESS.
 
-    Example: lawdiff review set 2017:45C4(b) accepted --comment "Agreed in the meeting."
+    Example: lawdiff review set '2017:45C4(b)' accepted --comment "Agreed in the meeting."
     """
     from lawdiff.review.ids import resolve
 
@@ -125,9 +125,9 @@ def comment(
     inputs: Inputs,
     overrides: dict[str, float],
 ) -> None:
-    """Add a comment to a change's thread.
+    """Add a comment to a change's thread (ID as for review set).
 
-    Example: lawdiff review comment 2017:45C4(b) "Check the 2007 wording of (b)."
+    Example: lawdiff review comment '2017:45C4(b)' "Check the 2007 wording of (b)."
     """
     from lawdiff.review.ids import resolve, short
 
@@ -153,9 +153,9 @@ def assign(
     inputs: Inputs,
     overrides: dict[str, float],
 ) -> None:
-    """Assign a change to a committee member ("" for nobody).
+    """Assign a change to a committee member ("" for nobody; ID as for review set).
 
-    Example: lawdiff review assign 2017:45C4(b) Anne
+    Example: lawdiff review assign '2017:45C4(b)' Anne
     """
     from lawdiff.review.ids import resolve
 
@@ -173,6 +173,9 @@ def assign(
 def comment_edit(comment_id: str, text: str, author: str, review_file: Path | None) -> None:
     """Change the text of one of your comments (the old text stays in the log).
 
+    COMMENT_ID is a prefix of the comment's id, as review list shows it in
+    brackets.
+
     Example: lawdiff review comment-edit 1a2b3c4d "Check the 2007 wording of (a)."
     """
     from lawdiff.review.ids import resolve_record, short
@@ -188,6 +191,9 @@ def comment_edit(comment_id: str, text: str, author: str, review_file: Path | No
 @store_option
 def comment_delete(comment_id: str, author: str, review_file: Path | None) -> None:
     """Delete one of your comments (its text stays in the log).
+
+    COMMENT_ID is a prefix of the comment's id, as review list shows it in
+    brackets.
 
     Example: lawdiff review comment-delete 1a2b3c4d
     """
