@@ -304,3 +304,22 @@ def test_list_with_pair_counts_the_other_pairs_decisions_instead_of_listing_them
     # Without --pair both are listed as changes of the run, and nothing is counted elsewhere.
     whole = json.loads(ok(env, "list", "--format", "json"))
     assert whole["not_compared_counts"] == [] and first["id"] in {c["id"] for c in whole["changes"] if c["decision"]}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("set", "2017:45D2", "query"),
+        ("comment", "2017:45D2", "Waarom?"),
+        ("assign", "2017:45D2", "Bert"),
+        ("list", "--pair", "2007", "2017"),
+        ("log",),
+        ("pin", "2007:45D", "2017:45D1"),
+        ("forbid", "2007:45D", "2017:45D2"),
+    ],
+)
+def test_the_review_commands_take_no_no_review(env: dict[str, str], args: tuple[str, ...]) -> None:
+    # They work on the store: --no-review was taken and ignored, and `review set --no-review` wrote to it.
+    result = run(env, *args, "--no-review")
+    assert result.exit_code == 2 and "No such option '--no-review'" in result.output
+    assert not Path(env["LAWDIFF_REVIEW"]).exists()

@@ -192,26 +192,35 @@ def corpus_option(f: F) -> F:
 
 def review_option(f: F) -> F:
     """``--review FILE`` and ``--no-review``; listed below ``corpus_option``, whose ``inputs`` it completes."""
+    return _review_options(f, leave_out=True)
 
-    @click.option(
+
+def review_file_option(f: F) -> F:
+    """``--review FILE`` alone, for the ``review`` commands: they work on the store, so there is no
+    ``--no-review`` to leave it out (it was taken and ignored: ``review set --no-review`` wrote)."""
+    return _review_options(f, leave_out=False)
+
+
+def _review_options(f: F, leave_out: bool) -> F:
+    @functools.wraps(f)
+    def wrapper(*args: Any, inputs: Inputs, review_file: Path | None, no_review: bool = False, **kwargs: Any) -> Any:
+        if no_review and review_file is not None:
+            raise UsageError("--review and --no-review contradict each other", fix="give one of them")
+        return f(*args, inputs=replace(inputs, review=review_file, use_review=not no_review), **kwargs)
+
+    if leave_out:
+        wrapper = click.option(
+            "--no-review",
+            is_flag=True,
+            help="Leave the committee's review out: no decisions, comments or hand corrections.",
+        )(wrapper)
+    return click.option(  # type: ignore[return-value]
         "--review",
         "review_file",
         type=click.Path(path_type=Path, dir_okay=False),
         metavar="FILE",
         help="The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder.",
-    )
-    @click.option(
-        "--no-review",
-        is_flag=True,
-        help="Leave the committee's review out: no decisions, comments or hand corrections.",
-    )
-    @functools.wraps(f)
-    def wrapper(*args: Any, inputs: Inputs, review_file: Path | None, no_review: bool, **kwargs: Any) -> Any:
-        if no_review and review_file is not None:
-            raise UsageError("--review and --no-review contradict each other", fix="give one of them")
-        return f(*args, inputs=replace(inputs, review=review_file, use_review=not no_review), **kwargs)
-
-    return wrapper  # type: ignore[return-value]
+    )(wrapper)
 
 
 def format_option(*choices: str) -> Callable[[F], F]:

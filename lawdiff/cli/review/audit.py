@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, format_option, review_option, thresholds_option
+from lawdiff.cli.options import Inputs, corpus_option, format_option, review_file_option, thresholds_option
 from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, writer
 
 
@@ -14,7 +14,7 @@ from lawdiff.cli.review.options import author_option, pair_option, reader, runne
 @click.argument("record_id", metavar="[ID]", required=False)
 @pair_option
 @corpus_option
-@review_option
+@review_file_option
 @format_option("text", "json")
 @thresholds_option
 def log(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_option, thresholds_option
+from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
 from lawdiff.cli.review.options import (
     author_option,
     pair_option,
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
 @pair_option
 @corpus_option
-@review_option
+@review_file_option
 @format_option("text", "json", "csv")
 @thresholds_option
 def list_(
@@ -82,7 +82,7 @@ def list_(
 @pair_option
 @author_option
 @corpus_option
-@review_option
+@review_file_option
 @thresholds_option
 def set_(
     change_id: str,
@@ -115,7 +115,7 @@ def set_(
 @pair_option
 @author_option
 @corpus_option
-@review_option
+@review_file_option
 @thresholds_option
 def comment(
     change_id: str,
@@ -143,7 +143,7 @@ def comment(
 @pair_option
 @author_option
 @corpus_option
-@review_option
+@review_file_option
 @thresholds_option
 def assign(
     change_id: str,

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, review_option
+from lawdiff.cli.options import Inputs, corpus_option, review_file_option
 from lawdiff.cli.review.options import author_option, store_option, writer
 from lawdiff.errors import UsageError
 
@@ -16,7 +16,7 @@ from lawdiff.errors import UsageError
 @click.argument("clauses", nargs=-1, required=True, metavar="OLD_EDITION:ADDR NEW_EDITION:ADDR [MORE...]")
 @author_option
 @corpus_option
-@review_option
+@review_file_option
 def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
     """Tell the aligner that these clauses are the same (one to several for a split or merge).
 
@@ -37,7 +37,7 @@ def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
 @click.argument("second", metavar="B")
 @author_option
 @corpus_option
-@review_option
+@review_file_option
 def forbid(first: str, second: str, author: str, inputs: Inputs) -> None:
     """Tell the aligner never to pair these two clauses.
 
