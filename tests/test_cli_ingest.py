@@ -356,3 +356,10 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme(command: st
     assert re.search(r"Example: lawdiff " + command, result.stdout)
     assert "--corpus DIR" in result.stdout
     assert f"lawdiff {command}" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_check_counts_files_and_pages_apart() -> None:
+    # One MediaWiki export holds three pages: it said "3 file(s)".
+    export = Path(__file__).parent / "fixtures" / "mediawiki" / "2017.xml"
+    last = run("check", str(export), "--no-cache").stdout.splitlines()[-1]
+    assert last.startswith("1 file(s), 3 page(s), 1 edition(s): ")

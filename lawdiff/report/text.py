@@ -210,7 +210,8 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skippe
     pct = 100.0 if total == 0 else 100.0 * placed / total
     lines.append("")
     lines.append(
-        f"{len(corpus.checks)} file(s), {len(corpus.editions)} edition(s): {placed}/{total} words and signs placed "
+        f"{len({c.file for c in corpus.checks})} file(s), {len(corpus.checks)} page(s), {len(corpus.editions)}"
+        f" edition(s): {placed}/{total} words and signs placed "
         f"({pct:.1f}%), {lost} fragment(s) unplaced, {len(conflicts)} conflict(s)"
     )
     return "\n".join(lines) + "\n"
