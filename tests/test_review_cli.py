@@ -323,3 +323,19 @@ def test_the_review_commands_take_no_no_review(env: dict[str, str], args: tuple[
     result = run(env, *args, "--no-review")
     assert result.exit_code == 2 and "No such option '--no-review'" in result.output
     assert not Path(env["LAWDIFF_REVIEW"]).exists()
+
+
+def test_review_list_article_takes_what_compare_article_takes(env: dict[str, str]) -> None:
+    # --article 45C listed nothing and --article 99 "no changes listed"; compare takes a section and refuses 99.
+    def listed(*article: str) -> list[str]:
+        rows = json.loads(ok(env, "list", "--pair", "2007", "2017", "--format", "json", *article))["changes"]
+        return sorted(a for c in rows for a in c["new"] or c["old"])
+
+    section = listed("--article", "45C")
+    assert section and all(a.startswith("45C") for a in section)
+    assert set(section) < set(listed("--article", "45"))
+    assert listed("--article", "45c4b") == listed("--article", "45C4(b)") == ["45C4(b)"]
+    line = fails(env, "list", "--pair", "2007", "2017", "--article", "99")
+    assert "neither 2007 nor 2017 has an article or clause '99'" in line
+    compared = CliRunner().invoke(main, ["compare", "2007", "2017", "--article", "45c4b", "--format", "json"])
+    assert compared.exit_code == 0 and '"45C4(b)"' in compared.stdout

@@ -22,9 +22,9 @@ from lawdiff.model import (
     amend,
     article_of,
     chronological,
-    from_anchor,
     normalize_address,
     printing_number,
+    spellings,
 )
 from lawdiff.sources.base import Page
 from lawdiff.sources.build import PageTree, build_page
@@ -124,12 +124,7 @@ class Corpus:
         edition = self.edition(name.strip())
         if not address.strip():
             return edition, None
-        # As written, in the report's anchor form, then that form spelt loosely ("45c4b" for "45C4b").
-        clause = (
-            edition.find(address)
-            or edition.find(from_anchor(address))
-            or edition.find(from_anchor(normalize_address(address)))
-        )
+        clause = next((c for a in spellings(address) if (c := edition.find(a)) is not None), None)
         if clause is None:
             article = edition.find(article_of(normalize_address(address)) or "-")
             if article is not None:

@@ -26,7 +26,7 @@ from lawdiff.diff.records import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
 from lawdiff.forked import forked_map, jobs
-from lawdiff.model import Edition, article_of, chronological, from_anchor, natural_key, parent_address
+from lawdiff.model import Edition, article_of, chronological, natural_key, parent_address, spellings
 
 # The most processes that describe one comparison's changes (LAWDIFF_JOBS may say otherwise).
 MAX_DESCRIBERS = 4
@@ -253,7 +253,7 @@ def scopes(addresses: Iterable[str], editions: Iterable[Edition]) -> tuple[str, 
     eds = list(editions)
     out: list[str] = []
     for given in addresses:
-        found = next((c.address for e in eds if (c := e.find(given) or e.find(from_anchor(given))) is not None), None)
+        found = next((c.address for e in eds for a in spellings(given) if (c := e.find(a)) is not None), None)
         if found is None:
             held = sorted({a.address for e in eds for a in e.articles()}, key=natural_key)
             names = " nor ".join(e.name for e in eds)

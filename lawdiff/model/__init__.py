@@ -35,6 +35,7 @@ from lawdiff.model.address import (
     normalize_address,
     parent_address,
     roman_to_int,
+    spellings,
 )
 from lawdiff.model.amend import amend
 from lawdiff.model.clause import (
@@ -73,4 +74,5 @@ __all__ = [
     "printing_number",
     "references_in",
     "roman_to_int",
+    "spellings",
 ]

@@ -142,3 +142,10 @@ def from_anchor(anchor: str) -> str:
         else:
             out.append(part)
     return "".join(out)
+
+
+def spellings(address: str) -> tuple[str, str, str]:
+    """The ways a user may have meant an address, to look up in this order: as written, in the report's
+    anchor form (``45C4b``), and that form spelt loosely (``45c4b``); :meth:`Edition.find` then takes each
+    spelt tolerantly (``45c4(b)``)."""
+    return address, from_anchor(address), from_anchor(normalize_address(address))

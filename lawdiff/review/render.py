@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lawdiff import jsontext
-from lawdiff.model import article_of
 from lawdiff.review.ids import short
 from lawdiff.review.records import Comment, Correction, Decision, LogEntry, Status
 from lawdiff.review.view import Entry, ReviewView, State
@@ -64,11 +63,13 @@ def select(
     view: ReviewView,
     comparisons: Iterable[Comparison],
     status: Status | None = None,
-    articles: Sequence[str] = (),
+    scopes: tuple[str, ...] = (),
     outdated: bool = False,
 ) -> list[Item]:
-    """The changes ``review list`` shows: differences and decided ones, filtered."""
-    wanted = set(articles)
+    """The changes ``review list`` shows: differences and decided ones, filtered; ``scopes``: the clauses
+    ``--article`` names (:func:`lawdiff.diff.scopes`), a change touching one of them or what is under it."""
+    from lawdiff.diff import within
+
     out: list[Item] = []
     for comp in comparisons:
         for ch in comp.changes:
@@ -79,7 +80,7 @@ def select(
                 continue
             if outdated and entry.state is not State.OUTDATED:
                 continue
-            if wanted and ch.article not in wanted and not any(article_of(a) in wanted for a in ch.old + ch.new):
+            if not within(ch, scopes):
                 continue
             out.append(Item(comp, ch, entry))
     return out

@@ -25,7 +25,13 @@ if TYPE_CHECKING:
 
 @click.command("list")
 @click.option("--status", "status_name", metavar="STATUS", help="Only changes with this status.")
-@click.option("--article", "articles", multiple=True, metavar="N", help="Only changes touching article N (repeatable).")
+@click.option(
+    "--article",
+    "articles",
+    multiple=True,
+    metavar="ADDRESS",
+    help="Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable).",
+)
 @click.option("--outdated", is_flag=True, help="Only changes whose decision was made on an earlier text.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
 @pair_option
@@ -55,17 +61,20 @@ def list_(
 
     Example: lawdiff review list --article 45 --status open
     """
+    from lawdiff.diff import scopes
     from lawdiff.review import attach, render, runs
 
     status = parse_status(status_name) if status_name else None
     # With --pair only the two editions are read (as `compare` reads them); their corrections are checked.
     corpus = inputs.load(editions=pair or ())
+    # As `compare --article`: a section or clause and what is under it; a name no edition holds is refused.
+    wanted = scopes(articles, [e for e in corpus.editions if pair is None or e.name in pair])
     with reader(inputs.review) as store:
         study = inputs.study(corpus, runs.timeline(corpus), overrides, store)
         comps = runs.comparisons(study, corpus, pair)
         editions = {e.name: e for e in (*corpus.variants, *corpus.editions)}
         view = attach(store, comps, editions, partial=pair is not None)
-    items = render.select(view, comps, status, articles, outdated)
+    items = render.select(view, comps, status, wanted, outdated)
     if fmt == "json":
         rendered = render.as_json(view, items)
     elif fmt == "csv":
