@@ -6,7 +6,7 @@ Run from the repository root::
     python3 benchmarks/bench_report.py --runs 1
 
 Each run is the whole command in a fresh process (``python3 -m lawdiff.cli
-report -o DIR``), as a committee member would run it: reading the corpus,
+report --no-cache -o DIR``: cold, every run), as a committee member would run it: reading the corpus,
 the comparisons, the histories, rendering and writing the site.  The
 full-size editions are the benchmark's generated ones (``generate.py``: 93
 articles x 4 editions), written as wiki pages.  The figures are printed and
@@ -34,7 +34,8 @@ def time_report(corpus: Path | None, out: Path, runs: int) -> dict[str, float | 
     times: list[float] = []
     peak_kib = 0
     for _ in range(runs):
-        cmd = [sys.executable, "-m", "lawdiff.cli", "report", "-o", str(out)]
+        # --no-cache: each run cold (a run reading the previous run's cache would be a warm report).
+        cmd = [sys.executable, "-m", "lawdiff.cli", "report", "--no-cache", "-o", str(out)]
         if corpus is not None:
             cmd += ["--corpus", str(corpus)]
         # Each run in a fresh child started from here, so that its peak RSS

@@ -1,5 +1,5 @@
-"""``python -m lawdiff.cli``."""
+"""``python -m lawdiff.cli``: the same as the ``lawdiff`` command."""
 
-from lawdiff.cli import main
+from lawdiff.cli import run
 
-main()
+run()
