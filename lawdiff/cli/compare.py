@@ -184,8 +184,10 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
     """Follow one clause through every edition of the corpus, oldest first.
 
     Shows its address and text in each edition, the kind of change at each
-    step, and the edition that introduced its current wording. Works from
-    any edition's address.
+    step, and the edition that introduced its current wording ("or earlier"
+    when the editions before it are missing from the corpus). Works from
+    any edition's address. Run again on an unchanged corpus, without a
+    review store, it prints the answer it kept (--no-cache: afresh).
 
     Example: lawdiff history '1963:45(d)'
     """
@@ -252,7 +254,10 @@ def correlate(
     One row per clause, as EU recasts and UK consolidations print them:
     unchanged, renumbered, moved to another article, split (1:n), merged
     (n:1), removed (1:0) and added (0:1), with whether the words changed.
-    Ordered by the old number (--by new: by the new one).
+    Ordered by the old number (--by new: by the new one). What only one
+    corpus holds has no row; the text and md tables say it once. Run again
+    on an unchanged corpus, without a review store, it prints the answer
+    it kept (--no-cache: afresh).
 
     Example: lawdiff correlate 2007 2017 --format md -o correlatie.md
     """
