@@ -72,7 +72,8 @@ def _review(store: Store | None, study: Study) -> PendingReview | None:
     show_default=True,
     metavar="DIR",
     help="Folder to write the report to: replaced once the report is complete; files you added to an earlier"
-    " report there (notes, edited pages) are carried into the new one.",
+    " report there (notes) are carried into the new one, and a page you edited is kept beside the new page"
+    " as NAME.kept.",
 )
 @corpus_option
 @review_option
@@ -122,8 +123,13 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
     )
     if kept:
-        shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
-        click.echo(f"lawdiff: kept what you added to the report folder: {shown}", err=True)
+        # A page the new report wrote again is kept beside it, renamed: say where (it said "kept 45.html").
+        named = [
+            f"{rel} (changed: kept as {rel.rstrip('/')}.kept)" if (output / f"{rel.rstrip('/')}.kept").exists() else rel
+            for rel in kept
+        ]
+        shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+        click.echo(f"lawdiff: kept what you added or changed in the report folder: {shown}", err=True)
     if not site.totals and len(site.compared) > 1:
         from lawdiff.report import article_ranges
 
