@@ -10,6 +10,7 @@ import click
 
 from lawdiff.cli.options import (
     Inputs,
+    article_option,
     color_option,
     corpus_option,
     emit,
@@ -33,13 +34,7 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("old")
 @click.argument("new")
-@click.option(
-    "--article",
-    "articles",
-    multiple=True,
-    metavar="ADDRESS",
-    help="Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable).",
-)
+@article_option
 @click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")

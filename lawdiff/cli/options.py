@@ -214,13 +214,29 @@ def _review_options(f: F, leave_out: bool) -> F:
             is_flag=True,
             help="Leave the committee's review out: no decisions, comments or hand corrections.",
         )(wrapper)
-    return click.option(  # type: ignore[return-value]
+    return review_file(wrapper)  # type: ignore[return-value]
+
+
+def review_file(f: F) -> F:
+    """The ``--review FILE`` option itself (``review_file``), for every command that names the store."""
+    return click.option(
         "--review",
         "review_file",
         type=click.Path(path_type=Path, dir_okay=False),
         metavar="FILE",
         help="The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder.",
-    )(wrapper)
+    )(f)
+
+
+def article_option(f: F) -> F:
+    """``--article ADDRESS`` (repeatable, ``articles``): what :func:`lawdiff.diff.scopes` takes."""
+    return click.option(
+        "--article",
+        "articles",
+        multiple=True,
+        metavar="ADDRESS",
+        help="Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable).",
+    )(f)
 
 
 def format_option(*choices: str) -> Callable[[F], F]:

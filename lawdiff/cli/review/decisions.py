@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
+from lawdiff.cli.options import (
+    Inputs,
+    article_option,
+    corpus_option,
+    emit,
+    format_option,
+    review_file_option,
+    thresholds_option,
+)
 from lawdiff.cli.review.options import (
     author_option,
     pair_option,
@@ -25,13 +33,7 @@ if TYPE_CHECKING:
 
 @click.command("list")
 @click.option("--status", "status_name", metavar="STATUS", help="Only changes with this status.")
-@click.option(
-    "--article",
-    "articles",
-    multiple=True,
-    metavar="ADDRESS",
-    help="Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable).",
-)
+@article_option
 @click.option("--outdated", is_flag=True, help="Only changes whose decision was made on an earlier text.")
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
 @pair_option

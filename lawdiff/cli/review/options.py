@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from lawdiff.cli.options import Inputs
+from lawdiff.cli.options import Inputs, review_file
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -25,13 +25,7 @@ ENV_AUTHOR = "LAWDIFF_AUTHOR"
 
 def store_option(f: F) -> F:
     """``--review FILE`` for the commands that read no corpus."""
-    return click.option(
-        "--review",
-        "review_file",
-        type=click.Path(path_type=Path, dir_okay=False),
-        metavar="FILE",
-        help="The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder.",
-    )(f)
+    return review_file(f)
 
 
 def author_option(f: F) -> F:
