@@ -328,3 +328,35 @@ def test_json_golden_is_valid() -> None:
     for golden in GOLDENS:
         if "json" in golden.args and golden.out.exists() and golden.args[0] == "compare":
             assert_valid(json.loads(golden.out.read_text(encoding="utf-8")), "compare.schema.json")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("compare", "2007", "2017"),
+        ("correlate", "2007", "2017"),
+        ("review", "list"),
+        ("review", "export"),
+    ],
+)
+def test_a_bad_output_is_refused_before_the_work(
+    args: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lawdiff.cli.options import Inputs
+
+    def no_work(*_: object, **__: object) -> None:
+        raise AssertionError("the corpus was read before the output was checked")
+
+    monkeypatch.setattr(Inputs, "load", no_work)
+    readonly = tmp_path / "archived.txt"
+    readonly.write_text("kept\n", encoding="utf-8")
+    readonly.chmod(0o444)
+    for output, said in (
+        (tmp_path, f"{tmp_path}: is a folder"),
+        (tmp_path / "nope" / "x.txt", f"{tmp_path / 'nope'}: no such folder"),
+        (readonly, f"{readonly}: the file is read-only"),
+    ):
+        result = CliRunner().invoke(main, [*args, "-o", str(output), "--review", str(tmp_path / "r.sqlite")])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith(f"lawdiff: error: {said}"), result.stderr
+    assert readonly.read_text(encoding="utf-8") == "kept\n"

@@ -15,6 +15,7 @@ from lawdiff.cli.options import (
     corpus_option,
     emit,
     format_option,
+    output_option,
     review_option,
     say_unplaced,
     thresholds_option,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 @click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
+@output_option
 @corpus_option
 @review_option
 @format_option("text", "json", "html", "docx")
@@ -229,7 +230,7 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
     show_default=True,
     help="Order the rows by the old or the new number.",
 )
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
+@output_option
 @corpus_option
 @review_option
 @format_option("text", "csv", "md", "json")

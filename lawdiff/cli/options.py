@@ -228,6 +228,26 @@ def review_file(f: F) -> F:
     )(f)
 
 
+def output_option(f: F) -> F:
+    """``-o/--output PATH`` for a command that writes one file, checked as it is parsed: a folder, a
+    read-only file or a missing folder is refused before the work, not after it."""
+
+    def checked(_ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
+        if value is not None:
+            from lawdiff.report.files import check_output
+
+            check_output(value)
+        return value
+
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(path_type=Path),
+        callback=checked,
+        help="Write to the file PATH, not standard output.",
+    )(f)
+
+
 def article_option(f: F) -> F:
     """``--article ADDRESS`` (repeatable, ``articles``): what :func:`lawdiff.diff.scopes` takes."""
     return click.option(

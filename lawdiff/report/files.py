@@ -22,6 +22,25 @@ from lawdiff.forked import forked_map
 from lawdiff.forked import jobs as forked_jobs
 
 
+def check_output(path: Path) -> None:
+    """Refuse an output :func:`write_atomic` would refuse: a folder, a file no one may write, a file in a
+    folder that is not there.  Commands check their ``-o`` so before they work, and write_atomic again."""
+    if path.is_dir():
+        raise UsageError(f"{path}: is a folder", fix="give a file name for the output")
+    if path.exists() and not path.is_file():
+        return  # a device or a pipe, written to directly
+    if path.is_symlink():
+        path = path.resolve()
+    with contextlib.suppress(OSError):
+        if path.is_file() and not path.stat().st_mode & 0o222:
+            # Made read-only by its owner (an archived answer): written beside and renamed over, it would be
+            # replaced all the same, as no write to it would be.
+            raise UsageError(f"{path}: the file is read-only", fix="make it writable, or choose another output")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{folder}: no such folder", fix="create it first or choose another output path")
+
+
 def write_atomic(path: Path, content: str | bytes) -> None:
     """Write ``content`` to ``path`` through a temporary file in the same folder.
 
@@ -29,8 +48,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     a pipe (``/dev/stdout``) is written to directly, since it cannot be
     replaced; a folder is refused, and so is a file that no one may write.
     """
-    if path.is_dir():
-        raise UsageError(f"{path}: is a folder", fix="give a file name for the output")
+    check_output(path)
     if path.exists() and not path.is_file():
         try:
             with path.open("wb") as fh:
@@ -42,14 +60,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         return
     if path.is_symlink():
         path = path.resolve()
-    with contextlib.suppress(OSError):
-        if path.is_file() and not path.stat().st_mode & 0o222:
-            # Made read-only by its owner (an archived answer): written beside and renamed over, it would be
-            # replaced all the same, as no write to it would be.
-            raise UsageError(f"{path}: the file is read-only", fix="make it writable, or choose another output")
     folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"{folder}: no such folder", fix="create it first or choose another output path")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:

@@ -14,6 +14,7 @@ from lawdiff.cli.options import (
     corpus_option,
     emit,
     format_option,
+    output_option,
     review_file_option,
     thresholds_option,
 )
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 @click.option("--status", "status_name", metavar="STATUS", help="Only changes with this status.")
 @article_option
 @click.option("--outdated", is_flag=True, help="Only changes whose decision was made on an earlier text.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
+@output_option
 @pair_option
 @corpus_option
 @review_file_option

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from lawdiff.cli.options import emit, format_option
+from lawdiff.cli.options import emit, format_option, output_option
 from lawdiff.cli.review.options import author_option, reader, store_option, writer
 
 
@@ -15,7 +15,7 @@ from lawdiff.cli.review.options import author_option, reader, store_option, writ
     "--meeting", "meeting_name", metavar="M", default="", help="Only what was decided in meeting M (id or date)."
 )
 @click.option("--since", metavar="DATE", default="", help="Only what changed on or after DATE (UTC, YYYY-MM-DD).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), help="Write to the file PATH, not standard output.")
+@output_option
 @store_option
 @format_option("jsonl", "csv", "md")
 def export(meeting_name: str, since: str, output: Path | None, review_file: Path | None, fmt: str) -> None:
