@@ -68,7 +68,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -78,8 +78,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 OUTPUT = ROOT / "benchmarks" / "output" / "fuzz_cache"
-DRAFT_SEED = ROOT / "tests" / "fixtures" / "draft" / "text-concept.txt"
+FIXTURES = ROOT / "tests" / "fixtures"
+DRAFT_SEED = FIXTURES / "draft" / "text-concept.txt"
 GENERATOR = ROOT / "benchmarks" / "generate.py"
+DRAFT_DONORS = ("text-concept.txt", "docx-tracked-changes.docx", "docx-footnotes.docx", "odt-numbering.odt")
 # The generated editions are always the generator's own seed: the fuzzer's seed drives the mutations only.
 GENERATOR_SEED = 2017
 PAGE_SUFFIXES = (".txt", ".json", ".xml")
@@ -137,13 +139,14 @@ COVER = (
 # How often each is drawn after the cover (the edits of pages most: they are what a committee does).
 WEIGHTS = {
     Mutation.EDIT_WORD: 8, Mutation.RETITLE: 1, Mutation.SWAP_PAGES: 2, Mutation.RENAME_PAGE: 2,
-    Mutation.COPY_PAGE: 2, Mutation.DELETE_PAGE: 2, Mutation.RESTORE_PAGE: 2, Mutation.TOUCH: 2,
+    Mutation.COPY_PAGE: 3, Mutation.DELETE_PAGE: 2, Mutation.RESTORE_PAGE: 2, Mutation.TOUCH: 2,
     Mutation.SETTINGS: 3, Mutation.THRESHOLD: 2, Mutation.ARTICLE: 2, Mutation.FORMAT: 3, Mutation.OUTPUT: 2,
     Mutation.REVIEW_MODE: 2, Mutation.REVIEW_DECISION: 3, Mutation.REVIEW_PIN: 2, Mutation.REVIEW_FORBID: 1,
     Mutation.DRAFT: 3, Mutation.LINK_FOLDER: 1, Mutation.LINK_FILE: 1, Mutation.RELINK: 2,
     Mutation.DAMAGE_CACHE: 3, Mutation.RACE: 1, Mutation.RESET: 1, Mutation.MISFILE: 0,
 }  # fmt: skip
 
+JOBS = ("", "", "1", "2", "3")
 COMMANDS = ("compare", "history", "correlate", "check", "report", "review-list")
 
 
@@ -170,6 +173,9 @@ class Command:
     outputs: tuple[str, ...] = ()
     cold: str = "flag"  # how the cold run turns the cache off: "flag" (--no-cache) or "env" (LAWDIFF_CACHE=off)
     twice: bool = False  # run warm a second time (what the first warm run wrote, read back)
+    # LAWDIFF_JOBS of the warm and the cold run ("": unset): how many processes read and describe must not
+    # show, and a run that reads few files (warm) forks less than one that reads them all (cold).
+    jobs: tuple[str, str] = ("", "")
 
     def line(self) -> str:
         env = " ".join(f"{k}={v}" for k, v in self.env)
@@ -219,7 +225,8 @@ class Difference:
             [
                 f"DIFFERENCE at step {self.step}: {self.what} ({which} {len(self.warm)} bytes, cold {len(self.cold)})",
                 f"  command: {self.command.line()}",
-                f"  cold run: {'--no-cache' if self.command.cold == 'flag' else 'LAWDIFF_CACHE=off'}",
+                f"  cold run: {'--no-cache' if self.command.cold == 'flag' else 'LAWDIFF_CACHE=off'};"
+                f" LAWDIFF_JOBS warm {self.command.jobs[0] or 'unset'}, cold {self.command.jobs[1] or 'unset'}",
                 f"  first differing byte at {at}:",
                 f"    warm: {self.warm[lo : at + 120]!r}",
                 f"    cold: {self.cold[lo : at + 120]!r}",
@@ -273,6 +280,20 @@ class World:
         gen = _module("lawdiff_bench_generate", GENERATOR)
         gen.write(gen.generate(articles=articles, seed=GENERATOR_SEED), self.donors / "generated")
         shutil.copytree(default_corpus(), self.donors / "bundled")
+        # Drafts to put in a corpus folder named after their edition: typed text, Word and OpenDocument (the
+        # test fixtures, made from the seeds' wording), read through the cache like any page.
+        drafts = self.donors / "drafts" / "2030"
+        drafts.mkdir(parents=True)
+        for name in DRAFT_DONORS:
+            shutil.copy(DRAFT_SEED.parent / name, drafts / name)
+        # MediaWiki exports (transclusions expanded within the file) and the parser's single-page cases.
+        for export in sorted((FIXTURES / "mediawiki").glob("*.xml")):
+            (self.donors / "mediawiki" / export.stem).mkdir(parents=True)
+            shutil.copy(export, self.donors / "mediawiki" / export.stem / f"export-{export.name}")
+        (self.donors / "parse").mkdir()
+        for case in sorted((FIXTURES / "parse").iterdir()):
+            if case.suffix in (".txt", ".json"):
+                shutil.copy(case, self.donors / "parse" / case.name)
         self.fill()
 
     def fill(self) -> None:
@@ -325,7 +346,8 @@ class Options:
     draft: bool = False
     draft_as: str = ""
     draft_state: str = "accepted"
-    corpus_via: str = "direct"  # "direct", "link" (the root link) or "years" (one --corpus per year folder)
+    # "direct", "link" (the root link), "years" (one --corpus per year folder) or "files" (one per page)
+    corpus_via: str = "direct"
     pinned: list[str] = field(default_factory=list)  # a clause of each pin written, for an unpin to name
 
 
@@ -368,6 +390,7 @@ def _base_env(world: World, command: Command, warm: bool) -> dict[str, str | Non
     env: dict[str, str | None] = {"LAWDIFF_REVIEW": None, "NO_COLOR": None, "LAWDIFF_DEBUG": None}
     env["LAWDIFF_CACHE"] = str(world.cache) if warm else ("off" if command.cold == "env" else str(world.cache))
     env.update((k, world.expand(v)) for k, v in command.env)
+    env["LAWDIFF_JOBS"] = command.jobs[0 if warm else 1] or None
     return env
 
 
@@ -547,7 +570,7 @@ def choose_rename(rng: random.Random, world: World, opts: Options, known: Knowle
 
 
 def choose_copy(rng: random.Random, world: World, opts: Options, known: Knowledge) -> Action | None:
-    if rng.random() < 0.4:
+    if rng.random() < 0.5:
         donors = sorted(p for p in world.donors.rglob("*") if p.is_file())
         donor = rng.choice(donors)
         year = donor.parent.name
@@ -733,7 +756,7 @@ def choose_relink(rng: random.Random, world: World, opts: Options, known: Knowle
     if roll < 0.6:
         return Action(Mutation.RELINK, ("turn", "snap" if os.readlink(world.link) == str(world.corpus) else "corpus"))
     return Action(
-        Mutation.RELINK, ("via", rng.choice([v for v in ("direct", "link", "years") if v != opts.corpus_via]))
+        Mutation.RELINK, ("via", rng.choice([v for v in ("direct", "link", "years", "files") if v != opts.corpus_via]))
     )
 
 
@@ -1020,6 +1043,9 @@ def _race(world: World, opts: Options, d: tuple[str, ...]) -> bool:
 def _corpus_options(world: World, opts: Options) -> list[str]:
     if opts.corpus_via == "link":
         return ["--corpus", "{root}/link"]
+    if opts.corpus_via == "files":
+        # Every page named on its own (a file given is always read, and named as given).
+        return [a for p in world.pages() for a in ("--corpus", f"{{root}}/corpus/{world.rel(p)}")] or _corpus_args()
     if opts.corpus_via == "years":
         years = [f"{{root}}/corpus/{f.name}" for f in world.folders()]
         return [a for y in years for a in ("--corpus", y)] or _corpus_args()
@@ -1210,7 +1236,9 @@ class Fuzzer:
             if action is not None and kind in _RELEARN:
                 known = learn(world, opts, known)
             picked = rng.sample(COMMANDS, min(self.commands, len(COMMANDS)))
-            commands = [BUILDERS[c](rng, world, opts, known) for c in picked]
+            commands = [
+                replace(BUILDERS[c](rng, world, opts, known), jobs=(rng.choice(JOBS), rng.choice(JOBS))) for c in picked
+            ]
             step = Step(action, applied, commands)
             self.steps.append(step)
             found = self.check(world, n, step)
@@ -1275,7 +1303,7 @@ def _step_json(s: Step) -> dict[str, Any]:
         "applied": s.applied,
         "commands": [
             {"argv": list(c.argv), "env": [list(e) for e in c.env], "outputs": list(c.outputs), "cold": c.cold,
-             "twice": c.twice}
+             "twice": c.twice, "jobs": list(c.jobs)}
             for c in s.commands
         ],
     }  # fmt: skip
@@ -1284,7 +1312,14 @@ def _step_json(s: Step) -> dict[str, Any]:
 def _step_of(data: dict[str, Any]) -> Step:
     action = None if data["action"] is None else Action(Mutation(data["action"][0]), tuple(data["action"][1:]))
     commands = [
-        Command(tuple(c["argv"]), tuple((k, v) for k, v in c["env"]), tuple(c["outputs"]), c["cold"], c["twice"])
+        Command(
+            tuple(c["argv"]),
+            tuple((k, v) for k, v in c["env"]),
+            tuple(c["outputs"]),
+            c["cold"],
+            c["twice"],
+            tuple(c.get("jobs", ("", ""))),
+        )
         for c in data["commands"]
     ]
     return Step(action, data["applied"], commands)
