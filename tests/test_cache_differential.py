@@ -15,6 +15,7 @@ processes, are the script's (see ``benchmarks/README.md``).
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +23,7 @@ from types import ModuleType
 import pytest
 
 import lawdiff.cli.answers as answers
+from lawdiff.cache import Cache
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_cache.py"
 
@@ -74,3 +76,42 @@ def test_the_harness_sees_an_answer_kept_under_a_stale_key(tmp_path: Path, monke
     found = fuzz.replay(data, steps, fuzz.run_in_process, lambda _line: None)
     assert found is not None and found.step == 2 and found.what == "stdout"
     assert b"per ongeluk" in found.cold and b"per ongeluk" not in found.warm
+
+
+def test_a_whole_entry_under_another_entrys_name_is_not_trusted(tmp_path: Path) -> None:
+    """Found by the fuzzer (a mutation it has since, ``misfile``): one file's kept outlines copied over
+    another file's entry were taken for that file's, and a warm ``check`` reported the first file's pages
+    in place of the second's; a file's kept pages copied over its outlines (the same key, in the next
+    folder) made it fail with an internal error."""
+    fuzz = _fuzz()
+    world = fuzz.World(tmp_path / "world", "bundled", 6)
+    check = fuzz.Command(("check", "--corpus", "{root}/corpus"))
+    fuzz.run_in_process(world, fuzz.Command(("compare", "2007", "2017", "--corpus", "{root}/corpus")), True)
+    fuzz.run_in_process(world, check, True)
+    outlines = sorted((world.cache / "outlines").glob("*/*.pickle"))
+    pages = sorted((world.cache / "pages").glob("*/*.pickle"))
+    assert len(outlines) == 5 and len(pages) == 3  # one a page file; compare read 2007's and 2017's
+    shutil.copyfile(outlines[0], outlines[1])
+    twin = next(e for e in pages if e.name != outlines[1].name)
+    assert (world.cache / "outlines" / twin.parent.name / twin.name).is_file()  # the same key
+    shutil.copyfile(twin, world.cache / "outlines" / twin.parent.name / twin.name)
+    warm, cold = fuzz.run_in_process(world, check, True), fuzz.run_in_process(world, check, False)
+    assert fuzz.differ(2, check, warm, cold) is None
+    assert warm.code == 0
+
+
+def test_an_entry_is_read_under_its_own_kind_and_key_only(tmp_path: Path) -> None:
+    cache = Cache(tmp_path)
+    cache.put("pairs", "a" * 64, ["kept under a"])
+    cache.put("pairs", "b" * 64, ["kept under b"])
+    first, second = (
+        tmp_path / "pairs" / "aa" / ("a" * 64 + ".pickle"),
+        tmp_path / "pairs" / "bb" / ("b" * 64 + ".pickle"),
+    )
+    shutil.copyfile(first, second)
+    assert cache.get("pairs", "a" * 64) == ["kept under a"]
+    assert cache.get("pairs", "b" * 64) is None
+    # The pages and the outlines of a file are kept under the same key, in two folders.
+    (tmp_path / "outlines" / "aa").mkdir(parents=True)
+    shutil.copyfile(first, tmp_path / "outlines" / "aa" / first.name)
+    assert cache.get("outlines", "a" * 64) is None
