@@ -27,12 +27,13 @@ decision, comment or assignment, a pin, a forbid or an unpin written
 renamed with ``--as``, read in the other state or taken away; a year folder
 replaced by a symbolic link (which lawdiff lists and does not follow), a page
 replaced by a link to its file elsewhere, the corpus given through a link
-that is turned to a snapshot and back, or given as one folder per year; cache
-entries damaged (bytes flipped, cut, emptied, garbage, removed); and a page
-edited while a warm run reads it (that run's output is not compared: which
-text it read is a race; the runs after it are).  ``--misfile`` adds a
-mutation outside the promise: a whole entry moved under another entry's
-name (see ``benchmarks/README.md``).
+that is turned to a snapshot and back, or given as one folder per year or one
+per page; a draft, a MediaWiki export or a parser case copied in; cache
+entries damaged (bytes flipped, cut, emptied, garbage, removed, aged past the
+time the cache keeps them) or a whole entry copied over another's; the corpus
+made again from its base; and a page edited while a warm report reads it
+(that run's output is not compared: which text it read is a race; the runs
+beside it and after it are).
 
 Commands: ``compare``, ``history``, ``correlate``, ``check``, ``report`` and
 ``review list``, with the options of the moment.  At the first difference the
@@ -123,7 +124,7 @@ class Mutation(enum.Enum):
     DAMAGE_CACHE = "damage_cache"
     RACE = "race"  # a page edited while a warm run reads
     RESET = "reset"  # the corpus made again from its base; drawn too after steps where every command failed
-    MISFILE = "misfile"  # a whole entry moved under another's name (outside the promise: --misfile)
+    MISFILE = "misfile"  # a whole entry copied over another's (trusted until the checksum held the key)
 
 
 # One of each, in an order where each finds something to do (a page deleted before one is restored):
@@ -133,6 +134,7 @@ COVER = (
     Mutation.DELETE_PAGE, Mutation.THRESHOLD, Mutation.SWAP_PAGES, Mutation.RESTORE_PAGE, Mutation.REVIEW_PIN,
     Mutation.ARTICLE, Mutation.RENAME_PAGE, Mutation.COPY_PAGE, Mutation.OUTPUT, Mutation.TOUCH,
     Mutation.SETTINGS, Mutation.REVIEW_FORBID, Mutation.DRAFT, Mutation.LINK_FOLDER, Mutation.DAMAGE_CACHE,
+    Mutation.MISFILE,
     Mutation.LINK_FILE, Mutation.RELINK, Mutation.RACE, Mutation.RESET, Mutation.EDIT_WORD,
 )  # fmt: skip
 
@@ -143,7 +145,7 @@ WEIGHTS = {
     Mutation.SETTINGS: 3, Mutation.THRESHOLD: 2, Mutation.ARTICLE: 2, Mutation.FORMAT: 3, Mutation.OUTPUT: 2,
     Mutation.REVIEW_MODE: 2, Mutation.REVIEW_DECISION: 3, Mutation.REVIEW_PIN: 2, Mutation.REVIEW_FORBID: 1,
     Mutation.DRAFT: 3, Mutation.LINK_FOLDER: 1, Mutation.LINK_FILE: 1, Mutation.RELINK: 2,
-    Mutation.DAMAGE_CACHE: 3, Mutation.RACE: 1, Mutation.RESET: 1, Mutation.MISFILE: 0,
+    Mutation.DAMAGE_CACHE: 3, Mutation.RACE: 1, Mutation.RESET: 1, Mutation.MISFILE: 1,
 }  # fmt: skip
 
 JOBS = ("", "", "1", "2", "3")
@@ -782,10 +784,21 @@ def choose_misfile(rng: random.Random, world: World, opts: Options, known: Knowl
     by_kind: dict[str, list[Path]] = {}
     for e in entries:
         by_kind.setdefault(e.parts[-3], []).append(e)
+    # A file's pages and its outlines are kept under the same key, in two folders: one over the other.
+    twins = [
+        (e, world.cache / "outlines" / e.parent.name / e.name)
+        for e in by_kind.get("pages", [])
+        if (world.cache / "outlines" / e.parent.name / e.name).is_file()
+    ]
     kinds = [k for k, v in sorted(by_kind.items()) if len(v) > 1]
-    if not kinds:
+    if twins and rng.random() < 0.25:
+        a, b = rng.choice(twins)
+        if rng.random() < 0.5:
+            a, b = b, a
+    elif kinds:
+        a, b = rng.sample(by_kind[rng.choice(kinds)], 2)
+    else:
         return None
-    a, b = rng.sample(by_kind[rng.choice(kinds)], 2)
     return Action(Mutation.MISFILE, (a.relative_to(world.cache).as_posix(), b.relative_to(world.cache).as_posix()))
 
 
@@ -1204,7 +1217,6 @@ class Fuzzer:
     commands: int = 2  # commands run per step
     runner: Runner = run_process
     cover: bool = True
-    misfile: bool = False
     verbose: bool = False  # each command line, and the last line it said on stderr
     say: Callable[[str], None] = field(default=lambda line: print(line, flush=True))
     steps: list[Step] = field(default_factory=list)
@@ -1221,9 +1233,7 @@ class Fuzzer:
         rng = random.Random(self.seed)
         opts = Options()
         known = learn(world, opts, Knowledge())
-        weights = dict(WEIGHTS)
-        if self.misfile:
-            weights[Mutation.MISFILE] = 2
+        weights = WEIGHTS
         kinds = [k for k in Mutation if weights[k]]
         stuck = 0  # steps in a row where every command was refused (a bad settings file, a broken page...)
         for n in range(1, count + 1):
@@ -1388,7 +1398,6 @@ def main() -> int:
     parser.add_argument("--articles", type=int, default=12, help="articles of each generated edition")
     parser.add_argument("--commands", type=int, default=2, help="commands run warm and cold per step")
     parser.add_argument("--in-process", action="store_true", help="run the commands through click's CliRunner")
-    parser.add_argument("--misfile", action="store_true", help="also move whole entries under other names")
     parser.add_argument("--no-cover", action="store_true", help="draw every mutation at random from the first step")
     parser.add_argument("--verbose", action="store_true", help="print each command line and its last note")
     parser.add_argument("--replay", type=Path, help="run a written sequence again")
@@ -1413,9 +1422,7 @@ def main() -> int:
         print(found.report() if found else "no difference")
         return 1 if found else 0
     base = args.base or ("mixed", "bundled", "generated")[args.seed % 3]
-    fuzzer = Fuzzer(
-        args.seed, base, args.articles, args.commands, runner, not args.no_cover, args.misfile, args.verbose
-    )
+    fuzzer = Fuzzer(args.seed, base, args.articles, args.commands, runner, not args.no_cover, args.verbose)
     start = time.monotonic()
     print(f"seed {args.seed}, base {base}, {args.steps} step(s), {args.commands} command(s) a step", flush=True)
     found = fuzzer.run(args.steps)
