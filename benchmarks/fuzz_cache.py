@@ -558,12 +558,13 @@ def choose_swap(rng: random.Random, world: World, opts: Options, known: Knowledg
 def _new_name(rng: random.Random, world: World, page: Path) -> str:
     folder = rng.choice([page.parent, *world.folders()]) if rng.random() < 0.4 else page.parent
     stem = rng.choice((page.stem + "-b", "kopie", f"page{rng.randrange(100)}", page.stem))
-    name = (folder / (stem + page.suffix)).relative_to(world.corpus).as_posix()
-    return (
-        name
-        if not (world.corpus / name).exists()
-        else name.replace(page.suffix, f"-{rng.randrange(1000)}{page.suffix}")
-    )
+    roll = rng.random()
+    if roll < 0.08:
+        stem = "." + stem  # hidden: skipped, and listed by name only
+    # Another suffix now and then: none and upper case are read, .md is skipped.
+    suffix = rng.choice(("", ".md", page.suffix.upper())) if roll > 0.92 else page.suffix
+    name = (folder / (stem + suffix)).relative_to(world.corpus).as_posix()
+    return name if not (world.corpus / name).exists() else f"{name}-{rng.randrange(1000)}{suffix}"
 
 
 def choose_rename(rng: random.Random, world: World, opts: Options, known: Knowledge) -> Action | None:
