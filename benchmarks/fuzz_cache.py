@@ -389,7 +389,9 @@ Runner = Callable[[World, Command, bool], Outcome]
 
 
 def _base_env(world: World, command: Command, warm: bool) -> dict[str, str | None]:
+    # A Word redline carries the time it was made, from SOURCE_DATE_EPOCH when set (README): fixed here.
     env: dict[str, str | None] = {"LAWDIFF_REVIEW": None, "NO_COLOR": None, "LAWDIFF_DEBUG": None}
+    env["SOURCE_DATE_EPOCH"] = "1700000000"
     env["LAWDIFF_CACHE"] = str(world.cache) if warm else ("off" if command.cold == "env" else str(world.cache))
     env.update((k, world.expand(v)) for k, v in command.env)
     env["LAWDIFF_JOBS"] = command.jobs[0 if warm else 1] or None
@@ -655,7 +657,7 @@ def choose_article(rng: random.Random, world: World, opts: Options, known: Knowl
 
 
 def choose_format(rng: random.Random, world: World, opts: Options, known: Knowledge) -> Action | None:
-    return Action(Mutation.FORMAT, (rng.choice(("text", "json", "html", "csv", "md")),))
+    return Action(Mutation.FORMAT, (rng.choice(("text", "json", "html", "csv", "md", "docx")),))
 
 
 def choose_output(rng: random.Random, world: World, opts: Options, known: Knowledge) -> Action | None:
@@ -1115,7 +1117,7 @@ def _cold(rng: random.Random) -> str:
 def build_compare(rng: random.Random, world: World, opts: Options, known: Knowledge) -> Command:
     old, new = _edition_pair(rng, known)
     argv, env = _inputs(world, opts)
-    fmt = _fmt(opts, ("text", "json", "html"))
+    fmt = _fmt(opts, ("text", "json", "html", "docx"))
     argv = ["compare", old, new, *argv, "--format", fmt, *_article(rng, opts, known, (old, new))]
     if fmt == "text":
         argv += [f for f, p in (("--all", 0.2), ("--verbose", 0.15), ("--color", 0.1)) if rng.random() < p]
