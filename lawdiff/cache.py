@@ -6,11 +6,15 @@ caches each pair's comparison by the two editions' contents, the thresholds
 and the hand corrections.  Every key also holds lawdiff's version and a
 fingerprint of its own code, so that a new lawdiff never reads an old entry.
 
-An entry is trusted only when it is whole: it starts with a magic line and the
-SHA-256 of its payload, and a payload that does not match, or does not load,
-is ignored (and rebuilt by the caller).  Entries are written to a temporary
-file and moved into place, so that a reader never sees half of one.  Nothing
-in the cache is needed: deleting the folder costs time only.
+An entry is trusted only when it is whole and in its place: it starts with a
+magic line and the SHA-256 of its kind, key and payload, and a payload that
+does not match, or does not load, is ignored (and rebuilt by the caller).  The
+kind and key are in the checksum so that a whole entry found under another
+entry's name (a file copied or renamed over another in the folder; the pages
+and the outlines of a file have the same key) is not taken for that one.
+Entries are written to a temporary file and moved into place, so that a
+reader never sees half of one.  Nothing in the cache is needed: deleting the
+folder costs time only.
 
 The folder: ``LAWDIFF_CACHE``, else ``$XDG_CACHE_HOME/lawdiff``, else
 ``~/.cache/lawdiff``.  ``--no-cache`` turns it off for one run,
@@ -35,7 +39,7 @@ from lawdiff import __version__
 
 T = TypeVar("T")
 
-_MAGIC = b"lawdiff-cache 1\n"
+_MAGIC = b"lawdiff-cache 2\n"
 _HASH_LEN = 64
 # Entries older than this many days are removed when the cache is opened
 # (at most once a day), so that the folder does not grow without end.
@@ -114,6 +118,13 @@ def file_hash(path: Path) -> bytes | None:
     return digest.digest()
 
 
+def _checksum(kind: str, k: str, payload: bytes) -> bytes:
+    """What an entry's head holds: the SHA-256 of its kind, its key and its payload, as hex digits."""
+    digest = hashlib.sha256(f"{kind}/{k}\n".encode())
+    digest.update(payload)
+    return digest.hexdigest().encode()
+
+
 class Cache:
     """A folder of entries, or nothing (``Cache(None)``: every lookup misses, nothing is written)."""
 
@@ -166,7 +177,7 @@ class Cache:
             return None
         head = len(_MAGIC) + _HASH_LEN
         payload = data[head:]
-        if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != hashlib.sha256(payload).hexdigest().encode():
+        if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != _checksum(kind, k, payload):
             self.misses += 1
             return None
         try:
@@ -221,7 +232,7 @@ class Cache:
         if path is None:
             return
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        data = _MAGIC + hashlib.sha256(payload).hexdigest().encode() + payload
+        data = _MAGIC + _checksum(kind, k, payload) + payload
         try:
             if path.parent not in self._folders:  # made once a run: a report puts hundreds of entries
                 path.parent.mkdir(parents=True, exist_ok=True)
