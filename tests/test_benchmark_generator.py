@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
 import os
 import random
 import subprocess
@@ -18,24 +17,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from benchscripts import generator as _generator
 
 from lawdiff.corpus import load
 
 GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
-
-
-def _generator() -> ModuleType:
-    # benchmarks/ is not a package: load the file itself.  It must be in
-    # sys.modules before it runs, for its dataclasses.
-    name = "lawdiff_bench_generate"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

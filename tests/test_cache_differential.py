@@ -14,30 +14,19 @@ processes, are the script's (see ``benchmarks/README.md``).
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from benchscripts import bench_module
 
 import lawdiff.cli.answers as answers
 from lawdiff.cache import Cache
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "fuzz_cache.py"
-
 
 def _fuzz() -> ModuleType:
-    name = "lawdiff_bench_fuzz_cache"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("fuzz_cache")
 
 
 @pytest.mark.parametrize(("seed", "base"), [(11, "mixed"), (12, "generated")])

@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
+from benchscripts import generator as _generator
 
 from lawdiff.align import Aspect, Corrections, Forbid, Method, Pin, align
 from lawdiff.corpus import Corpus, from_pages
 from lawdiff.diff import compare
 from lawdiff.sources import read_text
-
-GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
-
-
-def _generator() -> ModuleType:
-    name = "lawdiff_bench_generate"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def text_links(alignment: object) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:

@@ -10,22 +10,20 @@ LibreOffice converts it to PDF in a test of its own; the PDF goes to
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import itertools
 import os
 import re
 import shutil
 import subprocess
-import sys
 import zipfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from benchscripts import generator as _generator
 from lxml import etree
 
 from lawdiff.corpus import Corpus, load
@@ -38,7 +36,6 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 NS = {"w": W}
 HERE = Path(__file__).parent
 OUTPUT = HERE / "output"
-GENERATOR = HERE.parent / "benchmarks" / "generate.py"
 
 
 def w(tag: str) -> str:
@@ -595,18 +592,6 @@ def test_a_line_break_inside_a_text_is_kept() -> None:
 
 # ---------------------------------------------------------------------------
 # Generated editions: moves, splits, merges, swaps, additions, removals
-
-
-def _generator() -> ModuleType:
-    name = "lawdiff_bench_generate"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("seed", [3, 8])

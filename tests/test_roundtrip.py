@@ -14,16 +14,14 @@ of ``benchmarks/generate.py``; whole editions and one article.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from benchscripts import generator as _generator
 from click.testing import CliRunner
 from test_versions import amendment_corpus
 
@@ -34,7 +32,6 @@ from lawdiff.errors import InputError
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.sources.draft import read_draft
 
-GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "generate.py"
 STATES = ("accepted", "original")
 
 Row = tuple[str, str, str, str, tuple[tuple[str, str], ...]]
@@ -151,18 +148,6 @@ def test_what_the_reader_sees_of_the_document(corpus: Corpus, tmp_path: Path) ->
 
 # ---------------------------------------------------------------------------
 # Generated full-size editions
-
-
-def _generator() -> ModuleType:
-    name = "lawdiff_bench_generate"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
