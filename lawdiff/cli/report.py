@@ -62,6 +62,21 @@ def _review(store: Store | None, study: Study) -> PendingReview | None:
     return start(store, [study.compare(old, new) for old, new in pairs], {e.name: e for e in study.editions})
 
 
+def _say_kept(output: Path, kept: list[str]) -> None:
+    """Say what was carried from the old report folder; a page the new report wrote again is kept beside
+    it, renamed, and the line says where (it said "kept articles/45.html" of the page it had replaced)."""
+    from lawdiff.report.files import KEPT_SUFFIX
+
+    named = [
+        f"{rel} (changed: kept as {rel.rstrip('/')}{KEPT_SUFFIX})"
+        if (output / f"{rel.rstrip('/')}{KEPT_SUFFIX}").exists()
+        else rel
+        for rel in kept
+    ]
+    shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
+    click.echo(f"lawdiff: kept what you added or changed in the report folder: {shown}", err=True)
+
+
 @click.command()
 @click.argument("editions", nargs=-1, metavar="[EDITION]...")
 @click.option(
@@ -123,13 +138,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
     )
     if kept:
-        # A page the new report wrote again is kept beside it, renamed: say where (it said "kept 45.html").
-        named = [
-            f"{rel} (changed: kept as {rel.rstrip('/')}.kept)" if (output / f"{rel.rstrip('/')}.kept").exists() else rel
-            for rel in kept
-        ]
-        shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
-        click.echo(f"lawdiff: kept what you added or changed in the report folder: {shown}", err=True)
+        _say_kept(output, kept)
     if not site.totals and len(site.compared) > 1:
         from lawdiff.report import article_ranges
 

@@ -295,6 +295,10 @@ def _check_target(target: Path) -> None:
         )
 
 
+# A changed page of the old report is carried beside the new one under its name with this added.
+KEPT_SUFFIX = ".kept"
+
+
 def kept_files(target: Path) -> list[str]:
     """What a new report will carry over from the report folder ``target``: files it did not write, or
     that were changed since (relative paths; a folder ends in ``/``).  A changed page is kept beside the
@@ -310,7 +314,7 @@ def _carry(target: Path, staging: Path) -> None:
         src = target / rel.rstrip("/")
         dst = staging / rel.rstrip("/")
         if dst.exists() or dst.is_symlink():
-            dst = dst.with_name(dst.name + ".kept")
+            dst = dst.with_name(dst.name + KEPT_SUFFIX)
         dst.parent.mkdir(parents=True, exist_ok=True)
         if src.is_dir() and not src.is_symlink():
             shutil.copytree(src, dst, symlinks=True)
