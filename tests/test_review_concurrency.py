@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import pytest
+
+from lawdiff.errors import InputError
 from lawdiff.review import open_for_reading, open_for_writing
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,3 +87,54 @@ def test_a_writer_killed_mid_write_leaves_the_store_consistent(tmp_path: Path) -
     # And the store can still be written.
     with open_for_writing(path) as store:
         assert store.integrity() == "ok"
+
+
+def _rollback_journal_store(path: Path) -> None:
+    """A whole store whose journal is the rollback one, as a store that a tool set back to it."""
+    open_for_writing(path).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0] == "delete"
+    conn.close()
+
+
+def _hold_write_lock(path: Path, seconds: float) -> threading.Thread:
+    """Another writer: a write lock on the store, held for `seconds`."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("BEGIN IMMEDIATE")
+
+    def release() -> None:
+        time.sleep(seconds)
+        conn.execute("COMMIT")
+        conn.close()
+
+    thread = threading.Thread(target=release)
+    thread.start()
+    return thread
+
+
+def test_switching_to_the_wal_journal_waits_for_another_writer(tmp_path: Path) -> None:
+    # SQLite returns "locked" at once here, without its busy handler; the
+    # opener must wait as for any other lock (found by eight writers creating one store).
+    path = tmp_path / "review.sqlite"
+    _rollback_journal_store(path)
+    holder = _hold_write_lock(path, 0.5)
+    start = time.monotonic()
+    with open_for_writing(path, timeout=30) as store:
+        waited = time.monotonic() - start
+        assert store.integrity() == "ok"
+    holder.join()
+    assert waited >= 0.4
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_switching_to_the_wal_journal_gives_up_after_the_timeout(tmp_path: Path) -> None:
+    path = tmp_path / "review.sqlite"
+    _rollback_journal_store(path)
+    holder = _hold_write_lock(path, 1.5)
+    start = time.monotonic()
+    with pytest.raises(InputError, match=r"locked by another program for more than 0\.3 s"):
+        open_for_writing(path, timeout=0.3)
+    assert time.monotonic() - start < 1.2
+    holder.join()

@@ -13,6 +13,7 @@ copy in memory.  SQLite's errors on the way become
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -49,12 +50,33 @@ def open_for_writing(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEO
             # FULL: a decision reported as saved survives a power cut too.
             conn.execute("PRAGMA synchronous = FULL")
             _migrate(conn, path)
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn, timeout)
         except BaseException:
             conn.close()
             raise
     return Store(conn, path, writable=True, timeout=timeout)
+
+
+def _use_wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """Switch the store to the WAL journal, waiting for other writers as long as the busy timeout.
+
+    SQLite does not call its busy handler here: the switch reads the file's
+    header and then upgrades to a write lock, and that upgrade fails at once
+    while another connection holds a write lock (eight commands creating one
+    store together saw this once in 170 opens).  So the wait is ours.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if primary(exc) != "SQLITE_BUSY" or time.monotonic() >= deadline:
+                raise
+        time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+        pause = min(pause * 2, 0.05)
 
 
 def open_for_reading(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEOUT) -> Store:
