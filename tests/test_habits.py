@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape
 import pytest
 
 from lawdiff.corpus import from_pages
+from lawdiff.errors import InputError
 from lawdiff.model import Clause, Edition
 from lawdiff.sources import mediawiki, read_text
 from lawdiff.sources.normalize import normalize_lines, take_out
@@ -279,3 +280,65 @@ def test_offsets_move_with_the_text_taken_out() -> None:
         assert cut.text[moved : moved + len(word)] == word
         assert cut.moved(start + len(word)) == moved + len(word)
     assert cut.moved(5) == 3  # inside a marker: where it stood
+
+
+# A page saved from the browser: the wiki's own lines around the text (fixture
+# case wiki-2007-saved-from-browser) are furniture; where they end, text starts.
+
+
+def test_the_wikis_words_inside_the_text_stay_text() -> None:
+    edition = edition_of(
+        "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nUit Spelregels voor tafelarbiters\n"
+        "Naar zoeken springen\nCategorie: Spelregels 2007\nA. Spelen van een kaart\n"
+    )
+    assert clause(edition, "45").text == (
+        "Uit Spelregels voor tafelarbiters\nNaar zoeken springen\nCategorie: Spelregels 2007"
+    )
+
+
+def test_only_the_first_line_may_be_the_tagline() -> None:
+    edition = edition_of("Sjabloon:2007:45\nNaar zoeken springen\nUit de blinde gespeeld\n")
+    assert clause(edition, "45").text == "Uit de blinde gespeeld"
+
+
+def test_a_saved_page_reads_as_the_same_page_saved_clean() -> None:
+    clean = "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\nElke speler speelt.\n"
+    lines = clean.splitlines()
+    saved = "\n".join(
+        [
+            lines[0],
+            "Uit Spelregels voor tafelarbiters",
+            "Revision as of 22:49, 10 August 2019 by Kees (talk | contribs)",
+            "← Older revision | Latest revision (diff) | Newer revision → (diff)",
+            "Jump to navigation",
+            *lines[1:],
+            'Retrieved from "https://keesboek.com/index.php?title=Sjabloon:2007:45&oldid=4003"',
+            "Categories: Spelregels 2007",
+            "This page was last edited on 10 August 2019, at 22:49.",
+        ]
+    )
+    assert [(c.address, c.title, c.text) for c in edition_of(saved).walk()] == [
+        (c.address, c.title, c.text) for c in edition_of(clean).walk()
+    ]
+
+
+@pytest.mark.parametrize(
+    "title", ["Sjabloon:2007:45: verschil tussen versies", "Template:2007:45: Difference between revisions"]
+)
+def test_the_wikis_comparison_of_two_versions_is_refused(title: str) -> None:
+    with pytest.raises(InputError, match="comparison of two versions") as caught:
+        read_text(f"{title}\nRegel 3: Regel 3:\n", "diff.txt")
+    assert caught.value.file == "diff.txt"
+
+
+def test_a_table_of_contents_beside_the_article_pages_adds_no_clause() -> None:
+    toc = (
+        "Sjabloon:2007:Inhoudsopgave\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n"
+        "ARTIKEL 46 Onvolledige benaming\n"
+    )
+    page = "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\nElke speler speelt.\n"
+    corpus = from_pages([*read_text(toc, "toc.txt"), *read_text(page, "45.txt")])
+    (edition,) = corpus.editions
+    assert addresses(edition) == ["45", "45A"]
+    toc_check = next(c for c in corpus.checks if c.file == "toc.txt")
+    assert toc_check.tokens == 0 and toc_check.furniture == 4

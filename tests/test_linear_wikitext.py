@@ -71,12 +71,25 @@ def notes_after_their_markers() -> str:
     return "Sjabloon:2007:45\n" + repeated("Elke speler 1) speelt.\n1) Gedekt.\n")
 
 
+def wiki_chrome_lookalike() -> str:
+    # One line of the version navigation's words repeated: too long to be the wiki's own line.
+    return "Sjabloon:2007:45\n" + repeated("(wijz) ← Oudere versie | ") + "\nA. x\n"
+
+
+def wiki_chrome_lines() -> str:
+    # The wiki's own lines (head and tail), 100,000 of them, around one section.
+    lines = SIZE // 40
+    return "Sjabloon:2007:45\n" + "Naar zoeken springen\n" * lines + "A. x\n" + "Categorie: Spelregels 2007\n" * lines
+
+
 CASES: dict[str, Callable[[], str]] = {
     "markers-after-words": markers_after_words,
     "bare-markers": bare_markers,
     "duplicate-labels": duplicate_labels,
     "one-long-clause": one_long_clause,
     "notes-after-their-markers": notes_after_their_markers,
+    "wiki-chrome-lookalike": wiki_chrome_lookalike,
+    "wiki-chrome-lines": wiki_chrome_lines,
 }
 for name, space in (("u001f", "\x1f"), ("u0085", "\x85"), ("u1680", "\u1680")):
     CASES[f"{name}-in-text"] = spaces_in_text(space)
@@ -117,5 +130,9 @@ def test_the_cases_are_read_as_intended() -> None:
     assert tree.roots[0].children[0].title == "Spelen van een kaart"
     _, tree = read_and_build(spaces_in_container_heading("\x85")())
     assert tree.roots[0].children[0].children[0].title == "Voor de beurt voorspelen"
+    _, tree = read_and_build(
+        "Sjabloon:2007:45\n" + "Naar zoeken springen\n" * small + "A. x\n" + "Categorie: y\n" * small
+    )
+    assert [(s.address, s.title) for s in tree.roots[0].children] == [("45A", "x")]
     _, tree = read_and_build("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\n" + "Elke speler.\n" * small)
     assert tree.roots[0].text == "\n".join(["Elke speler."] * small)

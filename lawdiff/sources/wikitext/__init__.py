@@ -27,11 +27,17 @@ line:
 * the misprinted note marker ``!)`` (1963 article 48), read as the oldest
   marker still waiting for its note, and noted as such.
 
+A page saved from the browser carries the wiki's own lines around the text
+(tagline, revision line, navigation, categories, footer): those at its head
+and tail are furniture (``chrome``).  A table of contents page is furniture
+as a whole; the wiki's comparison of two versions is refused.
+
 Every line is read in time linear in its length: the markers of a line are
 taken out in one pass, and no pattern rescans a run of white space.
 
 Modules: ``patterns`` (what a line looks like), ``inlines`` (footnote
-markers and links taken out of a line), ``reader`` (each line into blocks).
+markers and links taken out of a line), ``reader`` (each line into blocks),
+``chrome`` (the wiki's own lines around a saved page).
 """
 
 from __future__ import annotations
@@ -42,13 +48,15 @@ from dataclasses import replace
 from lawdiff.errors import InputError
 from lawdiff.sources.base import Block, Fragment, Furniture, Loc, Page
 from lawdiff.sources.normalize import normalize_lines
-from lawdiff.sources.wikiname import parse_title
+from lawdiff.sources.wikiname import PageName, parse_title
+from lawdiff.sources.wikitext.chrome import chrome, is_diff_view
 from lawdiff.sources.wikitext.inlines import LinkSpan
 from lawdiff.sources.wikitext.reader import _Reader
 
 __all__ = ["FORMAT", "LinkSpan", "looks_like", "read", "read_lines"]
 
 FORMAT = "wiki-text"
+TOC = "table of contents (not law text)"
 
 
 def looks_like(text: str) -> bool:
@@ -67,6 +75,13 @@ def read(text: str, file: str) -> list[Page]:
             place="1",
             fix="put the page title (e.g. Sjabloon:2007:45) on the first line",
         )
+    if is_diff_view(lines[0]):
+        raise InputError(
+            f"the page {lines[0][:80]!r} is the wiki's comparison of two versions, not a page's text",
+            file=file,
+            place="1",
+            fix="save the page itself (its current version, or one old version) instead of the comparison",
+        )
     name = parse_title(lines[0])
     if name is None:
         raise InputError(
@@ -75,23 +90,47 @@ def read(text: str, file: str) -> list[Page]:
             place="1",
             fix="put the page title (e.g. Sjabloon:2007:45) on the first line",
         )
+    furniture = [Furniture(lines[0], Loc(file, 1), "page title (kept as the page name)")]
+    if name.kind == "toc":
+        # A table of contents lists the headings of pages read on their
+        # own; it is not law text (as in an XML export).
+        furniture += [Furniture(line, Loc(file, i + 1), TOC) for i, line in enumerate(lines) if i and line]
+        return [_page(file, name, lines[0], (), (), furniture)]
+    wiki = chrome(lines)
+    if wiki:
+        furniture += [Furniture(lines[i], Loc(file, i + 1), f"{why} (not law text)") for i, why in sorted(wiki.items())]
+        lines = [("" if i in wiki else line) for i, line in enumerate(lines)]
     reader = _Reader(file, lines)
     reader.run()
-    return [
-        Page(
-            file=file,
-            format=FORMAT,
-            edition=name.edition,
-            name=name.name,
-            loc=Loc(file, 1),
-            containers=name.containers,
-            scope=name.scope,
-            blocks=tuple(reader.blocks),
-            fragments=tuple(reader.fragments),
-            furniture=(Furniture(lines[0], Loc(file, 1), "page title (kept as the page name)"), *reader.furniture),
-            meta=(("title", lines[0]), ("kind", name.kind)),
-        )
-    ]
+    if wiki:
+        # In the order of the page's lines, as the reader's own furniture is.
+        furniture[1:] = sorted([*furniture[1:], *reader.furniture], key=lambda f: f.loc.line)
+    else:
+        furniture += reader.furniture
+    return [_page(file, name, lines[0], reader.blocks, reader.fragments, furniture)]
+
+
+def _page(
+    file: str,
+    name: PageName,
+    title: str,
+    blocks: Sequence[Block],
+    fragments: Sequence[Fragment],
+    furniture: Sequence[Furniture],
+) -> Page:
+    return Page(
+        file=file,
+        format=FORMAT,
+        edition=name.edition,
+        name=name.name,
+        loc=Loc(file, 1),
+        containers=name.containers,
+        scope=name.scope,
+        blocks=tuple(blocks),
+        fragments=tuple(fragments),
+        furniture=tuple(furniture),
+        meta=(("title", title), ("kind", name.kind)),
+    )
 
 
 def read_lines(
