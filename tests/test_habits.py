@@ -342,3 +342,29 @@ def test_a_table_of_contents_beside_the_article_pages_adds_no_clause() -> None:
     assert addresses(edition) == ["45", "45A"]
     toc_check = next(c for c in corpus.checks if c.file == "toc.txt")
     assert toc_check.tokens == 0 and toc_check.furniture == 4
+
+
+@pytest.mark.parametrize(
+    ("title", "kind", "scope"),
+    [
+        ("Sjabloon:1963:Art. 41. Het begin van het spelen.", "article", "41"),
+        ("Sjabloon:1975:Artikel 9", "article", "9"),
+        ("Sjabloon:1963:HOOFDSTUK V HET BIEDEN", "container", ""),
+        ("Sjabloon:1963:Artsen", "front", "artsen"),
+        ("Sjabloon:1963:HOOFDSTUKKEN", "front", "hoofdstukken"),
+    ],
+)
+def test_a_page_named_by_its_heading_is_that_article_or_chapter(title: str, kind: str, scope: str) -> None:
+    name = parse_title(title)
+    assert name is not None and (name.kind, name.scope) == (kind, scope)
+
+
+def test_the_short_article_heading_needs_its_full_stop_or_a_title() -> None:
+    edition = edition_of(
+        "Sjabloon:1963:HVI JUISTE GANG VAN ZAKEN\nArt. 45 Gespeelde kaart\nElke speler speelt.\n"
+        "Art. 46 is van toepassing als de leider een kaart noemt.\nArt. 47. Terugnemen van een gespeelde kaart.\n"
+    )
+    assert clause(edition, "45").title == "Gespeelde kaart"
+    assert clause(edition, "45").text == "Elke speler speelt.\nArt. 46 is van toepassing als de leider een kaart noemt."
+    assert clause(edition, "47").title == "Terugnemen van een gespeelde kaart."
+    assert edition.find("46") is None

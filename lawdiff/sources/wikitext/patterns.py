@@ -21,6 +21,8 @@ PARAGRAPH_TITLES_BEFORE = 1963
 
 _RULE = re.compile(r"^-{3,}$")
 _ARTICLE = re.compile(r"^(?P<label>(?:ARTIKEL|Artikel)\s+(?P<num>\d{1,3})\.?)(?:\s+(?P<title>.*))?$")
+# The short form of the 1963 and 1975 tables and page names: "Art. 45. Gespeelde kaart."
+_ART_SHORT = re.compile(r"^(?P<label>Art\.\s?(?P<num>\d{1,3})(?P<dot>\.)?)(?:\s+(?P<title>.*))?$")
 # No leading \s*: with it, a search rescans every run of white space from
 # each of its characters.  The heading before the range is stripped instead.
 _RANGE = re.compile(r"(?P<range>Art\.\s*\d+\s*t/m\s*\d+\.?)$")
@@ -35,6 +37,20 @@ _LOWER_PAREN = re.compile(r"^(?P<key>[a-z])\)\s+(?P<rest>.*)$")  # 1936: "a) tex
 _DASH = re.compile(r"^-\s+(?P<rest>.*)$")
 _NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<star>\*{1,3})\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
 _SENTENCE_BREAK = re.compile(r"[.!?;:]\s")
+
+
+def _short_article(line: str) -> re.Match[str] | None:
+    """``Art. 45. Gespeelde kaart.`` (or ``Art. 45 Gespeelde kaart``): an article heading.
+
+    Without the full stop after the number, only when a title follows (a
+    capital, short, not a sentence): ``Art. 45 is van toepassing ...`` is
+    text, and ``Art. 41 t/m 49`` a container's range.
+    """
+    m = _ART_SHORT.match(line)
+    if m is None or m.group("dot"):
+        return m
+    title = m.group("title") or ""
+    return m if title[:1].isupper() and _is_title(title) else None
 
 
 def _is_title(rest: str) -> bool:

@@ -28,6 +28,7 @@ from lawdiff.sources.wikitext.patterns import (
     _is_capitals_title,
     _is_paragraph_title,
     _is_title,
+    _short_article,
 )
 
 
@@ -74,6 +75,7 @@ class _Reader(_Inlines):
     def _is_labeled(self, line: str) -> bool:
         return bool(
             _ARTICLE.match(line)
+            or _short_article(line)
             or _PARAGRAAF.match(line)
             or _RANGE.search(line)
             or _UPPER.match(line)
@@ -132,7 +134,7 @@ class _Reader(_Inlines):
         if note and self._footnote(note, loc, line):
             return
         self.in_notes = False
-        if head == "A" and (m := _ARTICLE.match(line)):
+        if head == "A" and (m := _ARTICLE.match(line) or _short_article(line)):
             self._article(m, loc, line)
             return
         m = _PARAGRAAF.match(line) if head in "PHD" else None
