@@ -57,3 +57,6 @@ def leave_interrupts_to_parent() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Forked with Ctrl-C held (forked.interrupts_held): ignored now, a pending one is discarded.
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
@@ -55,9 +56,10 @@ def forked_map(
         for _ in range(min(processes, count)):
             mine, theirs = context.Pipe()
             process = context.Process(target=_serve_jobs, args=(work, theirs, mine), daemon=True)
-            process.start()
+            with interrupts_held():
+                process.start()
+                workers[mine] = process
             theirs.close()
-            workers[mine] = process
             mine.send(next(following))
         busy = set(workers)
         while busy:
@@ -129,6 +131,26 @@ def _serve_jobs(work: Callable[[int], R], conn: Connection, parents: Connection)
             return
 
 
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back while a process is forked and recorded, and delivered once it is.
+
+    A terminal's Ctrl-C reaches every process of the command at once.  Landing between a fork and the
+    parent's record of the child, it lost the child (nothing stopped it, and it outlived the command);
+    landing in the child before the child ignores Ctrl-C, it printed the child's traceback beside the
+    parent's ``Aborted!``.  Held, it reaches the parent after the record, and the child, which inherits the
+    held mask, discards it as it ignores Ctrl-C (:func:`lawdiff.errors.leave_interrupts_to_parent`).
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # no such mask on Windows, where nothing is forked
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def jobs(most: int) -> int:
     """How many processes a stage works in: ``LAWDIFF_JOBS`` when set, else one per CPU, at most ``most``."""
     env = os.environ.get("LAWDIFF_JOBS", "").strip()
@@ -185,14 +207,14 @@ def map_beside(work: Callable[[T], R], items: Sequence[T], weights: Sequence[int
             reader, writer = context.Pipe(duplex=False)
             process = context.Process(target=_share, args=(work, items, share, reader, writer), daemon=True)
             try:
-                process.start()
+                with interrupts_held():
+                    process.start()
+                    children.append((share, reader, process))
             except OSError:  # no process to be had: its share is done here
                 reader.close()
                 dealt[0] += share
-                continue
             finally:
                 writer.close()
-            children.append((share, reader, process))
         _run_share(work, items, sorted(dealt[0]), done, failed)
         for share, reader, _ in children:
             try:

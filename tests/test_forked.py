@@ -225,3 +225,64 @@ def test_forked_map_a_consumer_that_stops_early_leaves_no_worker_running() -> No
     assert next(run)[0] in (0, 1)
     run.close()  # as a for loop left by an error in its body
     assert not multiprocessing.active_children()
+
+
+# Ctrl-C landing in the moment after a fork, before the parent has the child in hand: os.fork is made to
+# send it to the whole process group as it returns in the parent, at the second fork.
+_FORK_WINDOW = """
+import os, signal, sys, time
+from lawdiff import forked
+
+_fork = os.fork
+forks = []
+
+def fork():
+    pid = _fork()
+    if pid:
+        forks.append(pid)
+        if len(forks) == 2:
+            os.killpg(0, signal.SIGINT)
+    return pid
+
+os.fork = fork
+stage = sys.argv[1]
+try:
+    if stage == "forked_map":
+        for _ in forked.forked_map(lambda i: time.sleep(30), 4, 3):
+            pass
+    elif stage == "map_beside":
+        forked.map_beside(lambda i: time.sleep(30), list(range(6)), [1] * 6, 3)
+    else:
+        from lawdiff.corpus.workers import Workers
+        with Workers(3):
+            time.sleep(30)
+except KeyboardInterrupt:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        print("Aborted!", file=sys.stderr)
+        sys.exit(1)
+    print("Aborted, with a child of", len(forks), "left", file=sys.stderr)
+    sys.exit(1)
+print("not interrupted", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("stage", ["forked_map", "map_beside", "workers"])
+def test_ctrl_c_just_after_a_fork_loses_no_child_and_prints_nothing_in_it(stage: str) -> None:
+    """The signal is held while a process is forked and recorded: the parent stops and reaps every child
+    it forked, and the child, which the signal reached too, says nothing (it printed a traceback of its
+    own, and a child the parent had not yet recorded was left behind)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _FORK_WINDOW, stage],
+            capture_output=True,
+            timeout=20,
+            start_new_session=True,  # its own process group, which the driver interrupts whole
+        )
+    except subprocess.TimeoutExpired:  # its output stays open while a child it lost sleeps on
+        pytest.fail("a forked child outlived the interrupted command")
+    assert done.returncode == 1
+    assert done.stderr.decode().strip() == "Aborted!", done.stderr.decode()

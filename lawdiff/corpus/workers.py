@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from lawdiff.corpus.outline import Record, record
 from lawdiff.errors import LawdiffBug, leave_interrupts_to_parent
+from lawdiff.forked import interrupts_held
 from lawdiff.forked import jobs as forked_jobs
 from lawdiff.sources import READERS, SNIFF_BYTES, mediawiki
 from lawdiff.sources.base import Page
@@ -90,13 +91,18 @@ class Workers:
         context = multiprocessing.get_context("fork")
         self.conns: list[Connection] = []
         self.procs: list[BaseProcess] = []
-        for _ in range(n):
-            mine, theirs = context.Pipe()
-            proc = context.Process(target=_worker, args=(theirs,), daemon=True)
-            proc.start()
-            theirs.close()
-            self.conns.append(mine)
-            self.procs.append(proc)
+        try:
+            for _ in range(n):
+                mine, theirs = context.Pipe()
+                proc = context.Process(target=_worker, args=(theirs,), daemon=True)
+                with interrupts_held():
+                    proc.start()
+                    self.conns.append(mine)
+                    self.procs.append(proc)
+                theirs.close()
+        except BaseException as error:  # Ctrl-C, no process to be had: the ones started are stopped
+            self.__exit__(type(error))
+            raise
 
     def __enter__(self) -> Workers:
         return self

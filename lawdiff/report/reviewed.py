@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from lawdiff.collector import collector_paused
 from lawdiff.errors import InputError, LawdiffBug, LawdiffError, leave_interrupts_to_parent
+from lawdiff.forked import interrupts_held
 from lawdiff.report.files import jobs
 from lawdiff.report.site import Annotation
 
@@ -209,16 +210,23 @@ def start(store: Store, comparisons: list[Comparison], editions: Mapping[str, Ed
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     _JOB = (store, comparisons, editions)
+    process = context.Process(target=_make, args=(reader, writer), name="lawdiff-review", daemon=True)
+    pending = PendingReview(reader=reader, process=process)
     try:
-        process = context.Process(target=_make, args=(reader, writer), name="lawdiff-review", daemon=True)
-        process.start()
+        with interrupts_held():  # a Ctrl-C lands once the process is started, and stops it (below)
+            try:
+                process.start()
+            finally:
+                _JOB = None
+                writer.close()
     except OSError:  # no process to be had (too many, no memory): the same work here
         reader.close()
         return _here(store, comparisons, editions)
-    finally:
-        _JOB = None
-        writer.close()
-    return PendingReview(reader=reader, process=process)
+    except BaseException:
+        if process.pid is not None:  # started, then interrupted
+            pending.close()
+        raise
+    return pending
 
 
 def _here(store: Store, comparisons: list[Comparison], editions: Mapping[str, Edition]) -> PendingReview:
