@@ -272,14 +272,15 @@ def correlate(
         changes = [ch for ch in comp.changes if within(ch, wanted)]
         rows = table.rows(comp, changes)
         outside = [ch for ch in changes if not ch.counterpart_in_corpus]
+        held = (comp.alignment.old_articles, comp.alignment.new_articles)
         if fmt == "csv":
             rendered = render.as_csv(rows, by)
         elif fmt == "md":
-            rendered = render.markdown(comp.old, comp.new, rows, by, outside)
+            rendered = render.markdown(comp.old, comp.new, rows, by, outside, held)
         elif fmt == "json":
             rendered = render.as_json(comp.old, comp.new, rows)
         else:
-            rendered = render.text(comp.old, comp.new, rows, by, outside)
+            rendered = render.text(comp.old, comp.new, rows, by, outside, held)
         return Answer(notes, rendered, False), reviewed
 
     emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output)

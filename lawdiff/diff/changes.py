@@ -104,10 +104,15 @@ def _order_key(ch: Change, order_old: dict[str, int], order_new: dict[str, int])
     return (1, order_old.get(ch.old[0], 0), 0)
 
 
-def _comparable(clauses: list[Clause], articles: set[str], other: Edition, other_articles: set[str]) -> bool:
-    """Whether the other edition's corpus could hold what these clauses are, so that their absence there is news.
+def _comparable(
+    clauses: list[Clause], articles: set[str], other: Edition, other_articles: set[str], heading: bool
+) -> bool:
+    """Whether the other edition's corpus could hold what these clauses are (``heading``: their headings),
+    so that their absence there is news.
 
-    An article's clause: when the other corpus holds the article.  A chapter,
+    An article's clause: when the other corpus holds the article, and the part of it where the clause
+    lies (:meth:`Edition.holds`: a corpus of some of an article's section pages holds those sections,
+    and a 2017 section page no section heading).  A chapter,
     part or paragraph heading: when the other corpus holds one of its
     articles under a heading of the same kind (a corpus of article pages
     alone says nothing of chapters).  A front page (preface, definitions):
@@ -115,7 +120,7 @@ def _comparable(clauses: list[Clause], articles: set[str], other: Edition, other
     """
     inside = articles - {""}
     if inside:
-        return bool(inside & other_articles)
+        return bool(inside & other_articles) and any(other.holds(c.address, heading) for c in clauses)
     for c in clauses:
         if c.kind in CONTAINER_KINDS:
             under = {a.address for a in c.walk() if a.kind is Kind.ARTICLE}
@@ -251,10 +256,11 @@ def _counterpart(
 ) -> bool:
     """Whether a clause added or removed could be in the other edition's corpus
     (:func:`_comparable`), so that its absence there is news; a pair always is."""
+    heading = link.aspect is Aspect.TITLE
     if link.old and not link.new:
-        return _comparable(olds, old_arts, new, new_articles)
+        return _comparable(olds, old_arts, new, new_articles, heading)
     if link.new and not link.old:
-        return _comparable(news, new_arts, old, old_articles)
+        return _comparable(news, new_arts, old, old_articles, heading)
     return True
 
 
@@ -291,14 +297,17 @@ def _references(
     out: list[RefChange] = []
 
     def successors(target: str) -> tuple[str, ...] | None:
-        """Where the target went, or None when the old edition does not hold it."""
+        """Where the target went, or None when the old edition does not hold it or the new one's corpus
+        does not hold its place (an article it lacks, another section's page)."""
         clause = old.find(target)
-        if clause is None:
+        if clause is None or not new.holds(target):
             return None
         succ = alignment.successors(target)
-        if not succ and not clause.text and not clause.title and new.find(target) is not None:
+        there = new.find(target)
+        if not succ and not clause.text and there is not None and not (clause.title and there.heading_given):
             # An untitled clause without own text (45C4) is not aligned
-            # itself; its address surviving is what a reference needs.
+            # itself, nor a heading whose place prints none (a 2017 section
+            # page): its address surviving is what a reference needs.
             return (target,)
         return succ
 

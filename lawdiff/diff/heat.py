@@ -28,8 +28,9 @@ class Heat:
     """How much one article changed from one edition to the next.
 
     level: 0..4 (see :data:`HEAT_NAMES`).
-    share: words inserted plus words deleted, over the words of both sides.
-    changed: changes that are differences (anything but unchanged in place).
+    share: words inserted plus words deleted, over the words of both sides (of the clauses both corpora
+        could hold: what only one corpus holds is not compared).
+    changed: changes that are differences (anything but unchanged in place), among those compared.
     total: all changes touching the article.
     counts: the change counts, as :meth:`Comparison.counts` gives them.
     editorial: per kind of change, how many of the changes counted under it
@@ -47,8 +48,10 @@ class Heat:
 
 
 def heat(changes: tuple[Change, ...]) -> Heat:
+    # What only one corpus holds is not compared (counted apart): it weighs nothing here.
+    compared = [ch for ch in changes if ch.counterpart_in_corpus]
     ins = dels = same = 0
-    for ch in changes:
+    for ch in compared:
         for p in ch.diff:
             n = len(_WORD.findall(p.text))
             if p.op is Op.INSERT:
@@ -59,7 +62,7 @@ def heat(changes: tuple[Change, ...]) -> Heat:
                 same += n
     total_words = 2 * same + ins + dels
     share = (ins + dels) / total_words if total_words else 0.0
-    differences = [ch for ch in changes if ch.is_difference]
+    differences = [ch for ch in compared if ch.is_difference]
     if not differences:
         level = 0
     elif all(ch.editorial for ch in differences):

@@ -177,8 +177,10 @@ class Change:
         (``pinned_by``: who set the link by hand, "" when the aligner made it).
     old_texts, new_texts: the texts of the clauses, one per address.
     counterpart_in_corpus: False when the other edition's corpus does not hold
-        the article at all, so an addition or removal may only mean that the
-        corpus is partial.
+        the article at all, or holds it by some of its sections' pages and not
+        the part (or the heading) where the clause lies
+        (:meth:`Edition.holds`), so an addition or removal may only mean that
+        the corpus is partial.
     id: the change's durable identity (:func:`change_id`).
     signals: what kinds of words the change touched, each with its words
         (:mod:`lawdiff.diff.significance`), for a change that is a difference.
@@ -231,8 +233,9 @@ class Change:
 
     @property
     def noteworthy(self) -> bool:
-        """What a reader must see even without ``--all``: a difference, or a stale reference."""
-        return self.is_difference or bool(self.stale_references)
+        """What a reader must see even without ``--all``: a difference, or a stale reference; not a clause
+        only one corpus holds (``counterpart_in_corpus``), which is not compared."""
+        return self.counterpart_in_corpus and (self.is_difference or bool(self.stale_references))
 
     @property
     def editorial(self) -> bool:

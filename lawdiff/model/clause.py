@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from lawdiff.model.address import article_of, normalize_address
+from lawdiff.model.address import article_of, normalize_address, parent_address
 from lawdiff.model.references import Reference
 
 
@@ -109,6 +109,17 @@ class Clause:
         """The article number this clause belongs to, or "" outside articles."""
         return article_of(self.address)
 
+    @property
+    def heading_given(self) -> bool:
+        """Whether the source gives this clause's heading.
+
+        False for an article or section that a page opens without printing
+        its heading (a 2017 wiki section page holds only the section's body;
+        an article given only by its sections' pages): its title is unknown,
+        not removed.
+        """
+        return bool(self.label or self.title) or self.kind not in (Kind.ARTICLE, Kind.SECTION)
+
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
@@ -136,6 +147,13 @@ class Conflict:
     second: Loc
     first_text: str
     second_text: str
+
+
+def _lineage(address: str, article: str) -> Iterator[str]:
+    """``address`` and the addresses above it, up to (not including) its article."""
+    while address and address != article:
+        yield address
+        address = parent_address(address)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +197,7 @@ class Edition:
     _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
     _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
     _parts: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _sections: list[dict[str, frozenset[str]]] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def digest(self) -> str:
         """A hash of everything the edition holds (not of what was computed from it): a cache key."""
@@ -250,6 +269,47 @@ class Edition:
 
     def articles(self) -> list[Clause]:
         return [c for c in self.walk() if c.kind is Kind.ARTICLE]
+
+    def holds(self, address: str, heading: bool = False) -> bool:
+        """Whether the corpus holds the place where ``address`` lies, so that a clause missing there is news
+        (True outside articles); ``heading``: the place of the clause's heading.
+
+        An article is held whole when a page gives it: its own page, a page above it (a chapter's, a
+        part's, a paragraph's, the site's article page), its heading or its text.  An article that only
+        its sections' pages give (the wiki has a page per section from 1987 on) holds those sections
+        alone: a clause of another section is not in this corpus, rather than removed.  A 2017 section
+        page holds the section's body without its "C. ..." heading: the heading of a clause whose
+        heading is not given (:attr:`Clause.heading_given`) is not held either.
+        """
+        art = article_of(address)
+        if not art:
+            return True
+        article = self.find(art)
+        if article is None:
+            return False
+        if heading:
+            clause = self.find(address)
+            if clause is not None and not clause.heading_given:
+                return False
+        sections = self._section_pages().get(art)
+        if sections is None or article.heading_given or article.text:
+            return True
+        return any(a in sections for a in _lineage(normalize_address(address), art))
+
+    def _section_pages(self) -> dict[str, frozenset[str]]:
+        """Per article that pages of its sections give and no page of its own, those sections' addresses."""
+        if not self._sections:
+            sections: dict[str, set[str]] = {}
+            whole: set[str] = set()
+            for source in self.sources:
+                page = normalize_address(source.page)
+                art = article_of(page)
+                if page == art:
+                    whole.add(art)
+                elif art:
+                    sections.setdefault(art, set()).add(page)
+            self._sections.append({a: frozenset(given) for a, given in sections.items() if a not in whole})
+        return self._sections[0]
 
     @property
     def printings(self) -> tuple[str, ...]:

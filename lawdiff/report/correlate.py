@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from lawdiff.diff.correlate import Row, by_new
 from lawdiff.diff.records import Change
@@ -31,9 +31,16 @@ def _cells(row: Row) -> tuple[str, str, str, str, str, str, str]:
     )
 
 
-def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: Sequence[Change] = ()) -> str:
+def text(
+    old: str,
+    new: str,
+    rows: Sequence[Row],
+    by: str = "old",
+    outside: Sequence[Change] = (),
+    held: tuple[Iterable[str], Iterable[str]] = ((), ()),
+) -> str:
     """An aligned table for the terminal; ``outside``: the changes of clauses only one corpus holds, which
-    have no row (said in one line, as ``compare`` says them)."""
+    have no row (said in one line, as ``compare`` says them, ``held`` as :func:`outside_line` takes it)."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
     table = [("old " + old, "new " + new, "relation", "ratio", "words", "", "")] + [
         (*_cells(r)[:6], r.change[:10]) for r in shown
@@ -50,7 +57,7 @@ def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: Sequ
     summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no clause that both corpora hold"
     lines.append(clean(f"{old} -> {new}: {summary}"))
     if outside:
-        lines.append(outside_line(old, new, outside))
+        lines.append(outside_line(old, new, outside, held))
     return "\n".join(lines) + "\n"
 
 
@@ -64,7 +71,14 @@ def as_csv(rows: Sequence[Row], by: str = "old") -> str:
     return out.getvalue()
 
 
-def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: Sequence[Change] = ()) -> str:
+def markdown(
+    old: str,
+    new: str,
+    rows: Sequence[Row],
+    by: str = "old",
+    outside: Sequence[Change] = (),
+    held: tuple[Iterable[str], Iterable[str]] = ((), ()),
+) -> str:
     """A Markdown table, for minutes; ``outside`` as for :func:`text`, said in a paragraph after it."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
 
@@ -80,7 +94,7 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: 
         rel = f"{rel} (heading)" if heading else rel
         lines.append(f"| {md(old_c)} | {md(new_c)} | {rel} | {ratio} | {words} |")
     if outside:
-        lines += ["", md(outside_line(old, new, outside))]
+        lines += ["", md(outside_line(old, new, outside, held))]
     return "\n".join(lines) + "\n"
 
 

@@ -273,7 +273,11 @@ def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
         f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
         f"{c['added']} added, {c['removed']} removed; {c['renumbered']} renumbered, {c['moved']} moved, "
         f"{c['title_changed']} titles changed; {normative} normative"
-        + (f"; {c['outside_corpus']} more in articles one corpus lacks (not counted)" if c["outside_corpus"] else "")
+        + (
+            f"; {c['outside_corpus']} more in articles or sections one corpus lacks (not counted)"
+            if c["outside_corpus"]
+            else ""
+        )
     )
 
 
@@ -301,7 +305,9 @@ def comparison(
         lines.append(line)
     outside = [ch for ch in changes if not ch.counterpart_in_corpus]
     if outside:
-        lines.append(outside_line(comp.old, comp.new, outside))
+        lines.append(
+            outside_line(comp.old, comp.new, outside, (comp.alignment.old_articles, comp.alignment.new_articles))
+        )
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         if ch.counterpart_in_corpus:
@@ -345,18 +351,39 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
     return lines
 
 
-def outside_line(old: str, new: str, outside: Sequence[Change]) -> str:
-    """What one corpus holds and the other lacks, said once: not changes, since the other corpus cannot tell."""
+def outside_line(
+    old: str, new: str, outside: Sequence[Change], held: tuple[Iterable[str], Iterable[str]] = ((), ())
+) -> str:
+    """What one corpus holds and the other lacks, said once: not changes, since the other corpus cannot tell.
+
+    ``held``: the articles each corpus holds (:attr:`Alignment.old_articles`, ``new_articles``); of an
+    article the other corpus holds in part (some of its sections' pages), the clauses and headings it
+    lacks are named, not the article.
+    """
     parts: list[str] = []
-    for name, other, side in ((new, old, "new"), (old, new, "old")):
-        addrs = [a for ch in outside for a in (ch.new if side == "new" else ch.old)]
-        if not addrs:
-            continue
-        arts = article_ranges(sorted({article_of(a) for a in addrs if article_of(a)}, key=int))
-        others = sorted({a for a in addrs if not article_of(a)})
-        pieces = [f"article(s) {arts}" if arts else "", f"heading(s) {', '.join(others)}" if others else ""]
+    for name, other, side, other_held in ((new, old, "new", set(held[0])), (old, new, "old", set(held[1]))):
+        arts: set[str] = set()
+        clauses: dict[str, None] = {}
+        headings: dict[str, None] = {}
+        others: set[str] = set()
+        for ch in outside:
+            for a in ch.new if side == "new" else ch.old:
+                art = article_of(a)
+                if not art:
+                    others.add(a)
+                elif art not in other_held:
+                    arts.add(art)
+                else:
+                    (headings if ch.aspect is Aspect.TITLE else clauses)[a] = None
+        pieces = [
+            f"article(s) {article_ranges(sorted(arts, key=int))}" if arts else "",
+            ", ".join(clauses),
+            f"the heading(s) of {', '.join(headings)}" if headings else "",
+            f"heading(s) {', '.join(sorted(others))}" if others else "",
+        ]
         what = "; ".join(x for x in pieces if x)
-        parts.append(f"{what} only in the {name} corpus (the {other} corpus does not hold them)")
+        if what:
+            parts.append(f"{what} only in the {name} corpus (the {other} corpus does not hold them)")
     return clean("not compared: " + "; ".join(parts))
 
 

@@ -93,7 +93,8 @@ def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
     for pv in reversed(a.pairs):
         pid = pair_id(pv.old.name, pv.new.name)
         listed = [ch for ch in pv.changes if ch.noteworthy]
-        same = len(pv.changes) - len(listed)
+        outside = sum(1 for ch in pv.changes if not ch.counterpart_in_corpus)
+        same = len(pv.changes) - len(listed) - outside
         items = [_glance_line(ch, pv.old.name, pv.new.name, pid, site, page) for ch in listed]
         blocks.append(
             h(
@@ -109,6 +110,9 @@ def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
                 h("ol", {"class": "glance-list"}, items) if items else None,
                 h("p", {"class": "hint"}, f"{same} clause{'s' if same != 1 else ''} unchanged in place, not listed.")
                 if same
+                else None,
+                h("p", {"class": "hint"}, f"{outside} only in one edition's corpus, not compared (see the table).")
+                if outside
                 else None,
             )
         )

@@ -136,7 +136,7 @@ def counts_list(
                 "li",
                 {"class": "n"},
                 h("b", None, str(counts[_OUTSIDE[0]])),
-                " added or removed where the other edition's corpus lacks the article",
+                " added or removed where the other edition's corpus lacks the article or that part of it",
             )
         )
     flags: list[Child] = [h("li", {"class": "of"}, "of these:")]

@@ -63,6 +63,16 @@ def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str
     )
 
 
+def _not_held(ch: Change, other: Edition) -> str:
+    """What of a clause only one corpus holds the other lacks: the article, or (some of its sections'
+    pages given) the part where the clause lies, or the heading (a 2017 section page prints none)."""
+    if not article_of(ch.article):
+        return "this heading"
+    if other.find(ch.article) is None:
+        return "this article"
+    return "this heading" if ch.aspect is Aspect.TITLE else "this part of the article"
+
+
 def _arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
     return f"{', '.join(old)} → {', '.join(new)}"
 
@@ -103,8 +113,8 @@ def kind_cell(
     if ch.signals and ch.is_difference:
         out.append(flag_list(ch.signals, words=bool(ch.old and ch.new)))
     if not ch.counterpart_in_corpus:
-        other = pv_old.name if ch.new else pv_new.name
-        out.append(h("div", {"class": "note"}, f"the {other} corpus does not hold this article"))
+        other = pv_old if ch.new else pv_new
+        out.append(h("div", {"class": "note"}, f"the {other.name} corpus does not hold {_not_held(ch, other)}"))
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         moved = moved_targets or {}

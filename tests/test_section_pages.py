@@ -1,0 +1,165 @@
+"""A corpus that holds an article only by some of its sections' pages.
+
+The wiki has a page per section from 1987 on (``Sjabloon:2017:45C``), and a
+2017 section page holds the section's body without its "C. ..." heading.  A
+corpus of a few such pages holds those sections, not the article: the other
+sections, the article's heading and the sections' headings are not in it,
+and a comparison with a whole article says so ("not compared") instead of
+calling them removed.  The pages are built here from the 2007 seed's
+sections, as a 2017 wiki would give them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lawdiff.cli import main
+from lawdiff.corpus import from_pages
+from lawdiff.model import Edition
+from lawdiff.sources import read_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED_2007 = ROOT / "corpus" / "2007" / "wiki-Sjabloon-2007-45.txt"
+_SECTION_HEADING = re.compile(r"[A-Z]\. ")
+
+
+def section_body(letter: str, drop: str = "") -> str:
+    """The lines of the seed's section ``letter`` below its heading, without those starting with ``drop``."""
+    lines = SEED_2007.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{letter}. "))
+    end = next((i for i in range(start + 1, len(lines)) if _SECTION_HEADING.match(lines[i])), len(lines))
+    body = [line for line in lines[start + 1 : end] if not (drop and line.startswith(drop))]
+    return "\n".join(body) + "\n"
+
+
+def section_page(letter: str, drop: str = "") -> str:
+    return f"Sjabloon:2017:45{letter}\n" + section_body(letter, drop)
+
+
+def edition_of(*pages: tuple[str, str]) -> Edition:
+    read = [page for name, text in pages for page in read_text(text, name)]
+    (edition,) = from_pages(read).editions
+    return edition
+
+
+def test_the_seeds_sections_are_cut_where_they_end() -> None:
+    body = section_body("C")
+    assert body.startswith("1. Een kaart van een tegenspeler")
+    assert body.rstrip().endswith("(zie artikel 50).")
+    assert section_body("E").startswith("- Een door een tegenspeler")
+
+
+def test_a_corpus_of_section_pages_holds_those_sections_and_no_headings() -> None:
+    edition = edition_of(("45C.txt", section_page("C")), ("45E.txt", section_page("E")))
+    assert [c.address for c in edition.find("45").children] == ["45C", "45E"]  # type: ignore[union-attr]
+    for address in ("45C", "45C1", "45C4(b)", "45E.p2"):
+        assert edition.holds(address), address
+    for address in ("45A", "45A.fn1", "45B", "45D", "45G", "6", "6A"):
+        assert not edition.holds(address), address
+    assert not edition.holds("45", heading=True)  # the article's heading: no page gives it
+    assert not edition.holds("45C", heading=True)  # a 2017 section page does not print "C. ..."
+    assert edition.holds("H6") and edition.holds("45C1", heading=True)
+
+
+def test_an_article_page_beside_a_section_page_holds_the_article_whole() -> None:
+    seed = SEED_2007.read_text(encoding="utf-8").replace("Sjabloon:2007:45", "Sjabloon:2017:45", 1)
+    edition = edition_of(("45.txt", seed), ("45C.txt", section_page("C")))
+    assert all(edition.holds(c.address) for c in edition.walk())
+    assert edition.holds("45", heading=True) and edition.holds("45C", heading=True)
+    # An article page that prints no heading is the article whole too: only its title is unknown.
+    untitled = edition_of(("45.txt", "Sjabloon:2017:45\n" + section_body("C")))
+    assert untitled.holds("45A") and not untitled.holds("45", heading=True)
+
+
+@pytest.fixture
+def corpora(tmp_path: Path) -> tuple[Path, Path]:
+    whole, parts = tmp_path / "whole" / "2007", tmp_path / "parts" / "2017"
+    whole.mkdir(parents=True)
+    parts.mkdir(parents=True)
+    shutil.copy(SEED_2007, whole / SEED_2007.name)
+    # Section C as the seed has it but for its subsection 3; section E whole.
+    (parts / "wiki-Sjabloon-2017-45C.txt").write_text(section_page("C", drop="3. "), encoding="utf-8")
+    (parts / "wiki-Sjabloon-2017-45E.txt").write_text(section_page("E"), encoding="utf-8")
+    return whole.parent, parts.parent
+
+
+def lawdiff(*args: str) -> str:
+    result = CliRunner().invoke(main, [*args, "--no-cache"], catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.output
+    return result.output
+
+
+def test_what_the_section_pages_do_not_hold_is_not_compared_and_what_they_drop_is_removed(
+    corpora: tuple[Path, Path],
+) -> None:
+    whole, parts = corpora
+    data = json.loads(
+        lawdiff("compare", "2007", "2017", "--corpus", str(whole), "--corpus", str(parts), "--format", "json")
+    )
+    changes = data["changes"]
+    counted = {(ch["kind"], ch["aspect"], tuple(ch["old"])) for ch in changes if ch["counterpart_in_corpus"]}
+    outside = {(ch["aspect"], tuple(ch["old"])) for ch in changes if not ch["counterpart_in_corpus"]}
+    # The subsection the page left out is removed; nothing else is.
+    assert {c for c in counted if c[0] == "removed"} == {("removed", "text", ("45C3",))}
+    for address in ("45A", "45A.fn1", "45B", "45D", "45F", "45G"):
+        assert ("text", (address,)) in outside, address
+    for heading in ("45", "45C", "45E"):
+        assert ("title", (heading,)) in outside, heading
+    assert ("unchanged", "text", ("45C1",)) in counted and ("unchanged", "text", ("45E.p2",)) in counted
+    # 45C1 cites 45E: the same target, and the 2017 corpus holds its place.
+    (c1,) = (ch for ch in changes if ch["old"] == ["45C1"])
+    assert c1["references"] == [{"status": "kept", "old": "45E", "new": "45E", "consistent": True}]
+    # 45C4(b) cites 47D and 16D1, which neither corpus holds: the corpus cannot tell where they went.
+    (c4b,) = (ch for ch in changes if ch["old"] == ["45C4(b)"])
+    assert {r["consistent"] for r in c4b["references"]} == {None}
+
+
+def test_the_terminal_names_the_clauses_and_headings_not_compared(corpora: tuple[Path, Path]) -> None:
+    whole, parts = corpora
+    out = lawdiff("compare", "2007", "2017", "--corpus", str(whole), "--corpus", str(parts))
+    first, second = out.splitlines()[:2]
+    assert "0 added, 1 removed" in first and "more in articles or sections one corpus lacks" in first
+    assert second == (
+        "not compared: 45A, 45A.fn1, 45B, 45D, 45F, 45G; the heading(s) of 45, 45C, 45E"
+        " only in the 2007 corpus (the 2017 corpus does not hold them)"
+    )
+    assert "removed   45C3" in out and "removed   45A" not in out
+
+
+def test_the_history_of_a_section_the_pages_lack_skips_the_edition(corpora: tuple[Path, Path]) -> None:
+    whole, parts = corpora
+    out = lawdiff("history", "2007:45B", "--corpus", str(whole), "--corpus", str(parts), "--format", "json")
+    steps = {s["edition"]: s for s in json.loads(out)["steps"]}
+    assert steps["2017"]["in_corpus"] is False and steps["2017"]["addresses"] == []
+    out = lawdiff("history", "2007:45C3", "--corpus", str(whole), "--corpus", str(parts), "--format", "json")
+    steps = {s["edition"]: s for s in json.loads(out)["steps"]}
+    assert steps["2017"]["in_corpus"] is True and steps["2017"]["addresses"] == []  # removed there
+
+
+def test_the_article_page_weighs_and_lists_only_what_both_corpora_hold(
+    corpora: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from lxml import html
+
+    whole, parts = corpora
+    lawdiff("report", "--corpus", str(whole), "--corpus", str(parts), "-o", str(tmp_path / "report"))
+    page = html.parse(str(tmp_path / "report" / "articles" / "45.html")).getroot()
+    glance = page.get_element_by_id("glance")
+    lines = [" ".join(li.text_content().split()) for li in glance.iter("li")]
+    assert len(lines) == 1 and lines[0].startswith("45C3 removed"), lines
+    hints = [" ".join(p.text_content().split()) for p in glance.find_class("hint")]
+    assert hints == [
+        "9 clauses unchanged in place, not listed.",
+        "9 only in one edition's corpus, not compared (see the table).",
+    ]
+    # Weighed on what both corpora hold (45C3 removed: 6 % of the words); the sections only 2007 holds made it 39 %.
+    assert "small change" in glance.text_content()
+    notes = [" ".join(n.text_content().split()) for n in page.find_class("note")]
+    assert notes.count("the 2017 corpus does not hold this part of the article") == 6
+    assert notes.count("the 2017 corpus does not hold this heading") == 3
