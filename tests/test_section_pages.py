@@ -67,6 +67,14 @@ def test_a_corpus_of_section_pages_holds_those_sections_and_no_headings() -> Non
     assert edition.holds("H6") and edition.holds("45C1", heading=True)
 
 
+def test_a_1936_paragraph_page_holds_its_paragraph() -> None:
+    page = (ROOT / "tests" / "fixtures" / "parse" / "wiki-1936-paragraph-page.txt").read_text(encoding="utf-8")
+    assert page.startswith("Sjabloon:1936:47-2\n")  # its page name is not its address, 47.2
+    edition = edition_of(("47-2.txt", page))
+    assert edition.holds("47.2") and edition.holds("47.2(b).fn1")
+    assert not edition.holds("47.1") and not edition.holds("47", heading=True)
+
+
 def test_an_article_page_beside_a_section_page_holds_the_article_whole() -> None:
     seed = SEED_2007.read_text(encoding="utf-8").replace("Sjabloon:2007:45", "Sjabloon:2017:45", 1)
     edition = edition_of(("45.txt", seed), ("45C.txt", section_page("C")))

@@ -27,9 +27,7 @@ class _EditionBuilder:
 
     def add(self, tree: PageTree) -> None:
         page = tree.page
-        self.sources.append(
-            SourceFile(page.file, page.format, page.name, page.printing, dict(page.meta).get("pages", ""))
-        )
+        self.sources.append(page.source_file())
         if page.navigation and not self.navigation:
             self.navigation = tuple(NavItem(n.depth, n.title, n.address, n.path) for n in page.navigation)
         for root in tree.roots:

@@ -181,9 +181,7 @@ class EditionOutline:
         self._hollow: Edition | None = None
 
     def add(self, page: Page, page_outline: Outline) -> None:
-        self.sources.append(
-            SourceFile(page.file, page.format, page.name, page.printing, dict(page.meta).get("pages", ""))
-        )
+        self.sources.append(page.source_file())
         if page.navigation and not self.navigation:
             self.navigation = tuple(NavItem(n.depth, n.title, n.address, n.path) for n in page.navigation)
         self.pages.append((page.file, page_outline))

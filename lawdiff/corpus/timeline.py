@@ -18,7 +18,6 @@ from lawdiff.errors import InputError, UsageError
 from lawdiff.model import (
     Clause,
     Edition,
-    SourceFile,
     amend,
     article_of,
     chronological,
@@ -290,11 +289,7 @@ def _amended_versions(edition: Edition, trees: list[PageTree]) -> list[Edition]:
     for date in sorted({t.page.effective for t in ordered}):
         for tree in (t for t in ordered if t.page.effective == date):
             clauses = amend(clauses, tuple(d.freeze() for d in tree.roots))
-            page = tree.page
-            sources = (
-                *sources,
-                SourceFile(page.file, page.format, page.name, page.printing, dict(page.meta).get("pages", "")),
-            )
+            sources = (*sources, tree.page.source_file())
         versions.append(
             Edition(
                 name=f"{edition.name}+{date}",

@@ -128,6 +128,9 @@ class SourceFile:
     file, format, page: the file, its format and the page it holds.
     printing: the printing its text was taken from, where it says.
     pages: the printed pages the text stands on ("58-65"), where it says.
+    scope: the address the page's text starts at: "45" for an article's own page,
+        "45C" for a section page, "47.2" for a 1936 paragraph page, "" for a page
+        above the articles (see :attr:`lawdiff.sources.base.Page.scope`).
     """
 
     file: str
@@ -135,6 +138,7 @@ class SourceFile:
     page: str
     printing: str
     pages: str = ""
+    scope: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +219,7 @@ class Edition:
     def head(self) -> list[Any]:
         """What the edition is besides its clauses, as :meth:`digest` encodes it: its name, year, variant,
         effective date and base, and each source file (name, format, page, printing, printed pages)."""
-        sources = [[s.file, s.format, s.page, s.printing, s.pages] for s in self.sources]
+        sources = [[s.file, s.format, s.page, s.printing, s.pages, s.scope] for s in self.sources]
         return [self.name, self.year, self.variant, self.effective, self.base, sources]
 
     def _digests(self) -> None:
@@ -302,12 +306,11 @@ class Edition:
             sections: dict[str, set[str]] = {}
             whole: set[str] = set()
             for source in self.sources:
-                page = normalize_address(source.page)
-                art = article_of(page)
-                if page == art:
+                art = article_of(source.scope)
+                if source.scope == art:
                     whole.add(art)
                 elif art:
-                    sections.setdefault(art, set()).add(page)
+                    sections.setdefault(art, set()).add(source.scope)
             self._sections.append({a: frozenset(given) for a, given in sections.items() if a not in whole})
         return self._sections[0]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from lawdiff.model.clause import Loc
+from lawdiff.model.clause import Loc, SourceFile
 
 __all__ = ["Loc"]
 
@@ -188,3 +188,9 @@ class Page:
     meta: tuple[tuple[str, str], ...] = ()
     effective: str = ""
     amends: tuple[str, ...] = ()
+
+    def source_file(self) -> SourceFile:
+        """What an edition keeps of the page: where it came from and the address it starts at."""
+        return SourceFile(
+            self.file, self.format, self.name, self.printing, dict(self.meta).get("pages", ""), self.scope
+        )
