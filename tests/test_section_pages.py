@@ -171,3 +171,15 @@ def test_the_article_page_weighs_and_lists_only_what_both_corpora_hold(
     notes = [" ".join(n.text_content().split()) for n in page.find_class("note")]
     assert notes.count("the 2017 corpus does not hold this part of the article") == 6
     assert notes.count("the 2017 corpus does not hold this heading") == 3
+
+
+def test_editions_says_which_articles_the_corpus_holds_in_part(corpora: tuple[Path, Path]) -> None:
+    whole, parts = corpora
+    out = lawdiff("editions", "--corpus", str(whole), "--corpus", str(parts))
+    assert out.count("  in part") == 1
+    assert "  articles   45  (1)\n  in part    45: the pages of 45C, 45E only\n" in out
+    data = json.loads(lawdiff("editions", "--corpus", str(whole), "--corpus", str(parts), "--format", "json"))
+    by_name = {e["name"]: e for e in data["editions"]}
+    assert by_name["2007"]["articles_in_part"] == {}
+    assert by_name["2017"]["articles_in_part"] == {"45": ["45C", "45E"]}
+    assert [s["scope"] for s in by_name["2017"]["sources"]] == ["45C", "45E"]

@@ -201,7 +201,7 @@ class Edition:
     _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
     _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
     _parts: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _sections: list[dict[str, frozenset[str]]] = field(default_factory=list, init=False, compare=False, repr=False)
+    _in_part: list[dict[str, frozenset[str]]] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def digest(self) -> str:
         """A hash of everything the edition holds (not of what was computed from it): a cache key."""
@@ -279,30 +279,29 @@ class Edition:
         (True outside articles); ``heading``: the place of the clause's heading.
 
         An article is held whole when a page gives it: its own page, a page above it (a chapter's, a
-        part's, a paragraph's, the site's article page), its heading or its text.  An article that only
-        its sections' pages give (the wiki has a page per section from 1987 on) holds those sections
-        alone: a clause of another section is not in this corpus, rather than removed.  A 2017 section
-        page holds the section's body without its "C. ..." heading: the heading of a clause whose
-        heading is not given (:attr:`Clause.heading_given`) is not held either.
+        part's, a paragraph's), its heading or its text.  An article that only its sections' pages give
+        (:meth:`held_in_part`) holds those sections alone: a clause of another section is not in this
+        corpus, rather than removed.  A 2017 section page holds the section's body without its "C. ..."
+        heading: the heading of a clause whose heading is not given (:attr:`Clause.heading_given`) is not
+        held either.
         """
         art = article_of(address)
         if not art:
             return True
-        article = self.find(art)
-        if article is None:
+        if self.find(art) is None:
             return False
         if heading:
             clause = self.find(address)
             if clause is not None and not clause.heading_given:
                 return False
-        sections = self._section_pages().get(art)
-        if sections is None or article.heading_given or article.text:
-            return True
-        return any(a in sections for a in _lineage(normalize_address(address), art))
+        sections = self.held_in_part().get(art)
+        return sections is None or any(a in sections for a in _lineage(normalize_address(address), art))
 
-    def _section_pages(self) -> dict[str, frozenset[str]]:
-        """Per article that pages of its sections give and no page of its own, those sections' addresses."""
-        if not self._sections:
+    def held_in_part(self) -> dict[str, frozenset[str]]:
+        """The articles the corpus holds only by some of their sections' pages (the wiki has a page per
+        section from 1987 on; a 1936 paragraph page is one too), each with the addresses those pages start
+        at: no page of the article's own, and no page above it that gives its heading or its text."""
+        if not self._in_part:
             sections: dict[str, set[str]] = {}
             whole: set[str] = set()
             for source in self.sources:
@@ -311,8 +310,13 @@ class Edition:
                     whole.add(art)
                 elif art:
                     sections.setdefault(art, set()).add(source.scope)
-            self._sections.append({a: frozenset(given) for a, given in sections.items() if a not in whole})
-        return self._sections[0]
+            in_part = {}
+            for art, given in sections.items():
+                article = self.find(art)
+                if art not in whole and article is not None and not (article.heading_given or article.text):
+                    in_part[art] = frozenset(given)
+            self._in_part.append(in_part)
+        return self._in_part[0]
 
     @property
     def printings(self) -> tuple[str, ...]:

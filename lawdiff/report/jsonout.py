@@ -13,7 +13,7 @@ from lawdiff import __version__, jsontext
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import Change, Comparison, History
-from lawdiff.model import Clause, Edition
+from lawdiff.model import Clause, Edition, natural_key
 from lawdiff.sources.base import Loc
 
 if TYPE_CHECKING:
@@ -68,10 +68,21 @@ def edition_summary(e: Edition) -> dict[str, Any]:
         "year": e.year,
         "printings": list(e.printings),
         "sources": [
-            {"file": s.file, "format": s.format, "page": s.page, "printing": s.printing, "printed_pages": s.pages}
+            {
+                "file": s.file,
+                "format": s.format,
+                "page": s.page,
+                "scope": s.scope,
+                "printing": s.printing,
+                "printed_pages": s.pages,
+            }
             for s in e.sources
         ],
         "articles": [a.address for a in e.articles()],
+        "articles_in_part": {
+            art: sorted(given, key=natural_key)
+            for art, given in sorted(e.held_in_part().items(), key=lambda kv: natural_key(kv[0]))
+        },
         "clauses": len(clauses),
         "clauses_with_text": sum(1 for c in clauses if c.text),
         "footnotes": sum(1 for c in clauses if c.kind.value == "footnote"),

@@ -20,7 +20,7 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.diff.records import RefStatus, Signal
-from lawdiff.model import Clause, Edition, Kind, article_of
+from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 from lawdiff.report import article_ranges, where
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ def editions(corpus: Corpus) -> str:
             lines.append(f"  amends     {clean(e.base)}, in force from {clean(e.effective)}")
         lines.append(f"  printing   {clean(', '.join(e.printings)) or '(not stated)'}")
         lines.append(f"  articles   {article_ranges(arts) or '(none)'}  ({len(arts)})")
+        for art, given in sorted(e.held_in_part().items(), key=lambda kv: natural_key(kv[0])):
+            lines.append(f"  in part    {art}: the pages of {', '.join(sorted(given, key=natural_key))} only")
         lines.append(
             f"  clauses    {len(clauses)} ({sum(1 for c in clauses if c.text)} with text, "
             f"{_count(sum(1 for c in clauses if c.kind is Kind.FOOTNOTE), 'footnote')})"
