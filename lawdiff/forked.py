@@ -144,8 +144,12 @@ def interrupts_held() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # no such mask on Windows, where nothing is forked
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # The mask is read first and changed inside the try: pthread_sigmask runs the Python handlers of
+    # signals already received, so a Ctrl-C that came just before would be raised from the call that
+    # blocks it, and the mask left blocked.
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)

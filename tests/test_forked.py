@@ -286,3 +286,24 @@ def test_ctrl_c_just_after_a_fork_loses_no_child_and_prints_nothing_in_it(stage:
         pytest.fail("a forked child outlived the interrupted command")
     assert done.returncode == 1
     assert done.stderr.decode().strip() == "Aborted!", done.stderr.decode()
+
+
+def test_a_ctrl_c_raised_as_it_is_held_leaves_it_unblocked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pthread_sigmask runs the Python handlers of signals already received, after changing the mask: a
+    Ctrl-C that came just before is raised from the call that blocks it (as the real call does, here made
+    to), and the mask must still be put back."""
+    import signal
+
+    real = signal.pthread_sigmask
+
+    def blocking_raises(how: int, mask: object) -> object:
+        before = real(how, mask)
+        if how == signal.SIG_BLOCK and signal.SIGINT in set(mask):
+            raise KeyboardInterrupt
+        return before
+
+    monkeypatch.setattr(signal, "pthread_sigmask", blocking_raises)
+    with pytest.raises(KeyboardInterrupt), forked.interrupts_held():
+        pytest.fail("the interrupt is raised before the body")
+    monkeypatch.undo()
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
