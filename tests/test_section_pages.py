@@ -183,3 +183,96 @@ def test_editions_says_which_articles_the_corpus_holds_in_part(corpora: tuple[Pa
     assert by_name["2007"]["articles_in_part"] == {}
     assert by_name["2017"]["articles_in_part"] == {"45": ["45C", "45E"]}
     assert [s["scope"] for s in by_name["2017"]["sources"]] == ["45C", "45E"]
+
+
+@pytest.fixture
+def three(corpora: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path, Path]:
+    """2007 whole, 2017 as the pages of 45C and 45E, 2027 whole with a negation put into 45B."""
+    whole, parts = corpora
+    later = tmp_path / "later" / "2027"
+    later.mkdir(parents=True)
+    text = SEED_2007.read_text(encoding="utf-8").replace("Sjabloon:2007:45", "Sjabloon:2027:45", 1)
+    assert "De leider speelt een kaart uit de blinde" in text
+    text = text.replace("De leider speelt een kaart uit de blinde", "De leider speelt niet een kaart uit de blinde")
+    (later / "wiki-Sjabloon-2027-45.txt").write_text(text, encoding="utf-8")
+    return whole, parts, later.parent
+
+
+def test_an_edition_holding_the_article_in_part_is_passed_over_between_whole_ones(
+    three: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    from lxml import html
+
+    corpora = [arg for path in three for arg in ("--corpus", str(path))]
+    lawdiff("report", *corpora, "-o", str(tmp_path / "report"))
+    page = html.parse(str(tmp_path / "report" / "articles" / "45.html")).getroot()
+    lead = " ".join(page.find_class("lead")[0].text_content().split())
+    assert lead.startswith("In the corpus: 2007, 2027; passed over: 2017, whose corpus holds only some of its")
+    glance = page.get_element_by_id("glance")
+    assert [" ".join(h3.text_content().split()).split(" ▪")[0] for h3 in glance.iter("h3")] == ["2007 → 2027"]
+    lines = [" ".join(li.text_content().split()) for li in glance.iter("li")]
+    assert len(lines) == 1 and lines[0].startswith("45B modified"), lines  # the negation is seen
+    index = html.parse(str(tmp_path / "report" / "index.html")).getroot()
+    assert "2017 passed over: its corpus lacks these articles or holds them in part" in index.text_content()
+    # The clause's own history follows it through the edition that holds it in part, and says so.
+    out = lawdiff("history", "2007:45B", *corpora)
+    assert "2017  (not in the 2017 corpus, which holds other parts of article 45)" in out
+    assert "2027  45B  [modified]" in out
+    assert "2017  45C1" in lawdiff("history", "2007:45C1", *corpora)
+
+
+def test_an_amendment_of_an_article_held_in_part_holds_what_it_gives(corpora: tuple[Path, Path]) -> None:
+    from test_versions import NEW_45G, payload, section
+
+    whole, parts = corpora
+    record = {
+        "title": "Wijzigingen artikel 45 per 1 maart 2024",
+        "path": "/wijzigingen-2024",
+        "ingangsdatum": "2024-03-01",
+        "betreft_artikelen": [45],
+        "body": {
+            "type": "minimark",
+            "value": [
+                ["h2", {}, "Artikel 45 — Gespeelde kaart"],
+                *section("G", "Slag dichtleggen", ["p", {}, NEW_45G]),
+            ],
+        },
+    }
+    (parts / "2017" / "wijzigingen-2024.payload.json").write_text(payload(record), encoding="utf-8")
+    data = json.loads(lawdiff("editions", "--corpus", str(whole), "--corpus", str(parts), "--format", "json"))
+    by_name = {e["name"]: e for e in data["editions"]}
+    assert by_name["2017+2024-03-01"]["articles_in_part"] == {"45": ["45", "45C", "45E", "45G"]}
+    data = json.loads(
+        lawdiff(
+            "compare", "2007", "2017+2024-03-01", "--corpus", str(whole), "--corpus", str(parts), "--format", "json"
+        )
+    )
+    counted = {(ch["kind"], ch["aspect"], tuple(ch["old"])) for ch in data["changes"] if ch["counterpart_in_corpus"]}
+    assert {c for c in counted if c[0] == "removed"} == {("removed", "text", ("45C3",))}
+    assert ("modified", "text", ("45G",)) in counted  # what the amendment gives is compared
+    assert ("unchanged", "title", ("45",)) in counted  # and the article's heading it prints
+
+
+def test_check_counts_a_reference_into_a_section_the_pages_lack_as_outside_the_corpus(tmp_path: Path) -> None:
+    parts = tmp_path / "2017"
+    parts.mkdir()
+    page = section_page("C") + "6. Zie artikel 45A en artikel 45C1.\n"
+    (parts / "wiki-Sjabloon-2017-45C.txt").write_text(page, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(parts), "--no-cache"], catch_exceptions=False)
+    assert "references into the articles present: all found" in result.output
+    # 45C1 cites 45E, the new line 45A and 45C1: the first two lie outside the one page, the third in it.
+    assert (
+        "2017: 5 reference(s) to 5 target(s) in articles (or parts of them) not in the corpus: 50, 45A, 45E, 47D, 16D1"
+        in result.output
+    )
+    # The page by page check (outlines) and the whole corpus read say the same.
+    from lawdiff.corpus import dangling_references, load
+
+    (edition,) = load([parts]).editions
+    assert sorted((d.target, d.absent_article) for d in dangling_references(edition)) == [
+        ("16D1", True),
+        ("45A", True),
+        ("45E", True),
+        ("47D", True),
+        ("50", True),
+    ]

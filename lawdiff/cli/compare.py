@@ -206,7 +206,11 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
         finally:
             if store is not None:
                 store.close()
-        rendered = jsonout.history(h, study.thresholds, study.editions) if fmt == "json" else text.history(h, style)
+        rendered = (
+            jsonout.history(h, study.thresholds, study.editions)
+            if fmt == "json"
+            else text.history(h, style, study.editions)
+        )
         return Answer(notes, rendered, False), store is not None
 
     coloured = fmt == "text" and bool(click.get_current_context().color)

@@ -11,9 +11,10 @@ from lawdiff.model import Edition, Loc, article_of
 class Dangling:
     """A reference whose target the edition does not hold.
 
-    absent_article: the whole target article is missing from the corpus (the
-        corpus holds only part of the edition), as opposed to a target inside
-        an article that is present, which is suspect.
+    absent_article: the target's article is missing from the corpus (the
+        corpus holds only part of the edition), or the part of it where the
+        target lies (the corpus holds other sections' pages of it), as opposed
+        to a target inside what the corpus holds, which is suspect.
     """
 
     edition: str
@@ -31,6 +32,6 @@ def dangling_references(edition: Edition) -> list[Dangling]:
             if edition.find(ref.target) is not None:
                 continue
             art = article_of(ref.target)
-            absent = bool(art) and edition.find(art) is None
+            absent = bool(art) and not edition.holds(ref.target)
             out.append(Dangling(edition.name, clause.address, ref.target, ref.printed, clause.source, absent))
     return out

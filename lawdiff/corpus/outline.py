@@ -28,7 +28,18 @@ from lawdiff.corpus import timeline
 from lawdiff.corpus.account import PageCheck
 from lawdiff.corpus.dangling import Dangling
 from lawdiff.corpus.merge import DRAFT_YEAR
-from lawdiff.model import Edition, Kind, Loc, NavItem, SourceFile, article_of, natural_key, normalize_address
+from lawdiff.model import (
+    Edition,
+    Kind,
+    Loc,
+    NavItem,
+    SourceFile,
+    article_of,
+    articles_in_part,
+    in_part_held,
+    natural_key,
+    normalize_address,
+)
 from lawdiff.model.references import find_references, references_in
 from lawdiff.sources.base import Page
 from lawdiff.sources.build import Draft, PageTree, link_spans
@@ -212,6 +223,8 @@ class EditionOutline:
             # Edition.find: the address as given, else normalized.
             return address in held or normalize_address(address) in held
 
+        # Edition.holds: an article given only by some of its sections' pages holds those alone.
+        in_part = articles_in_part(self.sources, merged.gives)
         out: list[Dangling] = []
         for m in order:
             refs = merged.text_outline[m].refs.get(merged.text_index[m], ())
@@ -219,8 +232,9 @@ class EditionOutline:
                 if holds(target):
                     continue
                 art = article_of(target)
+                absent = bool(art) and (not holds(art) or (art in in_part and not in_part_held(target, in_part[art])))
                 source = merged.src_outline[m].source(merged.src_index[m])
-                out.append(Dangling(name, merged.address[m], target, printed, source, bool(art) and not holds(art)))
+                out.append(Dangling(name, merged.address[m], target, printed, source, absent))
         return out
 
 
@@ -271,6 +285,13 @@ class _Merged:
             if parent >= 0:
                 self.contributed.setdefault(parent, set()).add(file)
             merged[i] = m
+
+    def gives(self, address: str) -> bool:
+        """Edition._gives: whether the article's heading or text is given (or it is not here at all)."""
+        m = self.index.get(address)
+        if m is None:
+            m = self.index.get(normalize_address(address))
+        return m is None or bool(self.title[m]) or bool(self.text_outline[m].flags[self.text_index[m]] & _TEXT)
 
     def _fields(self, m: int, o: Outline, i: int) -> None:
         """_EditionBuilder._fields: two wordings of a title or text are a conflict; a missing one is filled in."""

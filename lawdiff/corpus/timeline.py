@@ -18,6 +18,7 @@ from lawdiff.errors import InputError, UsageError
 from lawdiff.model import (
     Clause,
     Edition,
+    Kind,
     amend,
     article_of,
     chronological,
@@ -286,10 +287,16 @@ def _amended_versions(edition: Edition, trees: list[PageTree]) -> list[Edition]:
     versions: list[Edition] = []
     clauses = edition.clauses
     sources = edition.sources
+    # An article the edition holds only in part is held in part by its versions too, with what the
+    # amendments give of it (the article's heading and the clauses they print).
+    held = {art: set(given) for art, given in edition.held_in_part().items()}
     for date in sorted({t.page.effective for t in ordered}):
         for tree in (t for t in ordered if t.page.effective == date):
-            clauses = amend(clauses, tuple(d.freeze() for d in tree.roots))
+            given = tuple(d.freeze() for d in tree.roots)
+            clauses = amend(clauses, given)
             sources = (*sources, tree.page.source_file())
+            for c in (c for root in given for c in root.walk() if c.kind is Kind.ARTICLE and c.address in held):
+                held[c.address].update((c.address, *(child.address for child in (*c.children, *c.footnotes))))
         versions.append(
             Edition(
                 name=f"{edition.name}+{date}",
@@ -300,6 +307,7 @@ def _amended_versions(edition: Edition, trees: list[PageTree]) -> list[Edition]:
                 variant=edition.variant,
                 effective=date,
                 base=edition.name,
+                parts_held=tuple((art, tuple(sorted(given))) for art, given in sorted(held.items())),
             )
         )
     return versions

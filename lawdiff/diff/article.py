@@ -12,7 +12,11 @@ only):
 
 * an article is compared in each pair of *consecutive editions that both hold
   it* (1963 -> 2007 for article 45 when 1997 lacks it), never with an edition
-  whose corpus does not have it;
+  whose corpus does not have it; an edition that holds it only by some of its
+  sections' pages (:meth:`Edition.held_in_part`) is passed over too where
+  editions holding more of it stand on both sides: compared with both, the
+  sections it lacks would be "not compared" twice, and what changed in them
+  between its neighbours would be shown nowhere;
 * the counts per pair of editions add up the articles that compare that pair,
   so that a partial corpus does not count a missing article as removed.
 
@@ -51,6 +55,7 @@ __all__ = [
     "article_numbers",
     "article_view",
     "article_views",
+    "compared_in",
     "editorial_by_kind",
     "heat",
     "holders",
@@ -84,11 +89,13 @@ class ArticleView:
 
     number: the article number (``45``).
     title: the title in the newest edition that holds it.
-    editions: the editions that hold it, oldest first.
+    editions: the editions that hold it and compare it, oldest first.
     pairs: consecutive editions among those, oldest pair first.
     synopsis: the lines of the synopsis.
     histories: per clause of every edition (document order, oldest edition
         first), the clause's history across the editions.
+    passed_over: the editions that hold the article only in part, between
+        editions that hold more of it (see the module docstring).
     """
 
     number: str
@@ -97,6 +104,7 @@ class ArticleView:
     pairs: tuple[PairView, ...]
     synopsis: tuple[SynopsisRow, ...]
     histories: tuple[tuple[Edition, Clause, History], ...]
+    passed_over: tuple[Edition, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +142,20 @@ def holders(editions: Iterable[Edition], number: str) -> tuple[Edition, ...]:
     return tuple(out)
 
 
+def compared_in(editions: Iterable[Edition], number: str) -> tuple[tuple[Edition, ...], tuple[Edition, ...]]:
+    """The editions the article is compared in (consecutive pairs of them), and those that hold it but are
+    passed over: held only in part, between the first and the last edition that hold more of it."""
+    found = holders(editions, number)
+    more = [i for i, e in enumerate(found) if number not in e.held_in_part()]
+    if len(more) < 2:
+        return found, ()
+    kept = [e for i, e in enumerate(found) if i <= more[0] or i >= more[-1] or i in more]
+    return tuple(kept), tuple(e for e in found if e not in kept)
+
+
 def article_view(study: Study, number: str) -> ArticleView:
     """The article across the study's editions that hold it."""
-    hs = holders(study.editions, number)
+    hs, passed_over = compared_in(study.editions, number)
     if not hs:
         raise LawdiffBug(f"article {number} was asked for, but no edition of the study holds it")
     pairs: list[PairView] = []
@@ -149,14 +168,14 @@ def article_view(study: Study, number: str) -> ArticleView:
     hist = tuple(
         (e, c, history(study, e, c.address)) for e in hs for c in _article(e, number).walk() if c.text or c.title
     )
-    return ArticleView(number, _article(hs[-1], number).title, hs, tuple(pairs), rows, hist)
+    return ArticleView(number, _article(hs[-1], number).title, hs, tuple(pairs), rows, hist, passed_over)
 
 
 def pairs_of(editions: tuple[Edition, ...], numbers: Iterable[str]) -> list[tuple[Edition, Edition]]:
     """The pairs the views of these articles compare: consecutive holders of each, each pair once."""
     out: dict[tuple[str, str], tuple[Edition, Edition]] = {}
     for n in numbers:
-        for old, new in itertools.pairwise(holders(editions, n)):
+        for old, new in itertools.pairwise(compared_in(editions, n)[0]):
             out.setdefault((old.name, new.name), (old, new))
     return list(out.values())
 

@@ -233,9 +233,8 @@ class Change:
 
     @property
     def noteworthy(self) -> bool:
-        """What a reader must see even without ``--all``: a difference, or a stale reference; not a clause
-        only one corpus holds (``counterpart_in_corpus``), which is not compared."""
-        return self.counterpart_in_corpus and (self.is_difference or bool(self.stale_references))
+        """What a reader must see even without ``--all``: a difference, or a stale reference."""
+        return self.is_difference or bool(self.stale_references)
 
     @property
     def editorial(self) -> bool:
@@ -296,7 +295,8 @@ class Step:
         removed when nothing of the clause reached this edition).
     changes: the change records of that step.
     in_corpus: False when the corpus does not hold the article in this
-        edition (the step is skipped in the chain).
+        edition, or holds only other parts of it (some of its sections'
+        pages): the step is skipped in the chain.
     """
 
     edition: str

@@ -47,7 +47,9 @@ from lawdiff.model.clause import (
     Loc,
     NavItem,
     SourceFile,
+    articles_in_part,
     chronological,
+    in_part_held,
     printing_number,
 )
 from lawdiff.model.references import Reference, find_references, references_in
@@ -65,9 +67,11 @@ __all__ = [
     "address_parts",
     "amend",
     "article_of",
+    "articles_in_part",
     "chronological",
     "find_references",
     "from_anchor",
+    "in_part_held",
     "natural_key",
     "normalize_address",
     "parent_address",

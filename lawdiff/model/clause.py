@@ -9,7 +9,7 @@ import enum
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,6 +160,30 @@ def _lineage(address: str, article: str) -> Iterator[str]:
         address = parent_address(address)
 
 
+def articles_in_part(sources: Iterable[SourceFile], given: Callable[[str], bool]) -> dict[str, frozenset[str]]:
+    """The articles that only some of their sections' pages give (the wiki has a page per section from
+    1987 on; a 1936 paragraph page is one too), each with the addresses those pages start at (their
+    :attr:`SourceFile.scope`): no page of the article's own, and ``given(article)`` False: no page above
+    it (a chapter's, a part's) gave its heading or its text."""
+    sections: dict[str, set[str]] = {}
+    whole: set[str] = set()
+    for source in sources:
+        art = article_of(source.scope)
+        if source.scope == art:
+            whole.add(art)
+        elif art:
+            sections.setdefault(art, set()).add(source.scope)
+    return {art: frozenset(s) for art, s in sections.items() if art not in whole and not given(art)}
+
+
+def in_part_held(address: str, sections: frozenset[str]) -> bool:
+    """Whether ``address`` lies in what a corpus holds of an article it holds in part: in one of the
+    ``sections`` (:func:`articles_in_part`), or it is the article where an amendment gave its heading."""
+    address = normalize_address(address)
+    art = article_of(address)
+    return art in sections if address == art else any(a in sections for a in _lineage(address, art))
+
+
 @dataclass(frozen=True, slots=True)
 class NavItem:
     """One entry of an edition's table of contents."""
@@ -186,6 +210,10 @@ class Edition:
     effective: for an amended version ("2017+2024-03-01"), the date from
         which it is in force; "" for an edition as printed.
     base: for an amended version, the edition it amends.
+    parts_held: for an amended version, what :meth:`held_in_part` gives: the
+        edition's own, with what its amendments give (an amendment prints the
+        article's heading, which would make the article look whole); None for
+        an edition, whose sources say it.
     """
 
     name: str
@@ -197,6 +225,7 @@ class Edition:
     variant: str = ""
     effective: str = ""
     base: str = ""
+    parts_held: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
     _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
     _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
@@ -295,28 +324,22 @@ class Edition:
             if clause is not None and not clause.heading_given:
                 return False
         sections = self.held_in_part().get(art)
-        return sections is None or any(a in sections for a in _lineage(normalize_address(address), art))
+        return sections is None or in_part_held(address, sections)
 
     def held_in_part(self) -> dict[str, frozenset[str]]:
-        """The articles the corpus holds only by some of their sections' pages (the wiki has a page per
-        section from 1987 on; a 1936 paragraph page is one too), each with the addresses those pages start
-        at: no page of the article's own, and no page above it that gives its heading or its text."""
+        """The articles the corpus holds only by some of their sections' pages (:func:`articles_in_part`),
+        each with the addresses those pages start at; an amended version's are its own (``parts_held``)."""
         if not self._in_part:
-            sections: dict[str, set[str]] = {}
-            whole: set[str] = set()
-            for source in self.sources:
-                art = article_of(source.scope)
-                if source.scope == art:
-                    whole.add(art)
-                elif art:
-                    sections.setdefault(art, set()).add(source.scope)
-            in_part = {}
-            for art, given in sections.items():
-                article = self.find(art)
-                if art not in whole and article is not None and not (article.heading_given or article.text):
-                    in_part[art] = frozenset(given)
-            self._in_part.append(in_part)
+            if self.parts_held is not None:
+                self._in_part.append({art: frozenset(given) for art, given in self.parts_held})
+            else:
+                self._in_part.append(articles_in_part(self.sources, self._gives))
         return self._in_part[0]
+
+    def _gives(self, art: str) -> bool:
+        """Whether the article's heading or text is given (by a page above it, when no page of its own)."""
+        article = self.find(art)
+        return article is None or article.heading_given or bool(article.text)
 
     @property
     def printings(self) -> tuple[str, ...]:

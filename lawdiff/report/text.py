@@ -202,7 +202,8 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skippe
             uniq = sorted(set(targets), key=lambda t: (len(t), t))
             lines.append(
                 clean(
-                    f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles not in the corpus: "
+                    f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles (or parts of them) "
+                    f"not in the corpus: "
                     f"{', '.join(uniq)}"
                 )
             )
@@ -472,13 +473,19 @@ def introduced(h: History) -> str:
     return f"introduced in {h.introduced} or earlier: the {listed} {corpora} not hold it"
 
 
-def history(h: History, style: Style = plain) -> str:
+def history(h: History, style: Style = plain, editions: Iterable[Edition] = ()) -> str:
+    """A clause's history for the terminal; ``editions``: the study's, to say of a step its corpus lacks
+    whether it lacks the article or holds only other parts of it."""
     lines = [style(clean(f"history of {h.start}"), "heading")]
-    what = "article" if article_of(h.start.partition(":")[2]) else "heading"
+    art = article_of(h.start.partition(":")[2])
+    holding = {e.name for e in editions if art and e.find(art) is not None}
     for step in h.steps:
         name = clean(step.edition)
         if not step.in_corpus:
-            lines.append(f"{name}  ({what} not in the {name} corpus)")
+            if step.edition in holding:
+                lines.append(f"{name}  (not in the {name} corpus, which holds other parts of article {art})")
+            else:
+                lines.append(f"{name}  ({'article' if art else 'heading'} not in the {name} corpus)")
             continue
         if not step.addresses:
             lines.append(f"{name}  (none: {'removed' if step.kinds else 'not present'})")

@@ -31,12 +31,17 @@ def article_page(site: Site, a: ArticleView) -> str:
     page = _Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.update({"top", "synopsis", "synopsis-h", "contents"})
     names = [e.name for e in a.editions]
-    missing = [e.name for e in site.compared if e.name not in names]
+    in_part = [e.name for e in a.passed_over]
+    missing = [e.name for e in site.compared if e.name not in names and e.name not in in_part]
     facts = h(
         "p",
         {"class": "lead"},
         f"In the corpus: {', '.join(names)}",
         f" (the {', '.join(missing)} corpus does not hold it)" if missing else None,
+        f"; passed over: {', '.join(in_part)}, whose corpus holds only some of its sections' pages"
+        f" (lawdiff compare and history follow it clause by clause)"
+        if in_part
+        else None,
         ". ",
         h("a", {"href": history_file(a.number).split("/")[1]}, "Clause histories"),
         ".",
@@ -92,7 +97,8 @@ def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
     blocks: list[Child] = []
     for pv in reversed(a.pairs):
         pid = pair_id(pv.old.name, pv.new.name)
-        listed = [ch for ch in pv.changes if ch.noteworthy]
+        # What only one corpus holds is not compared: counted here, shown in the table with its note.
+        listed = [ch for ch in pv.changes if ch.noteworthy and ch.counterpart_in_corpus]
         outside = sum(1 for ch in pv.changes if not ch.counterpart_in_corpus)
         same = len(pv.changes) - len(listed) - outside
         items = [_glance_line(ch, pv.old.name, pv.new.name, pid, site, page) for ch in listed]

@@ -160,7 +160,11 @@ def _step_row(
     """One edition's row of a history: the change that led there, and the clause's wording in it."""
     th = h("th", {"scope": "row"}, step.edition)
     if not step.in_corpus:
-        what = "article" if article_of(hist.start.partition(":")[2]) else "heading"
+        art = article_of(hist.start.partition(":")[2])
+        edition = editions.get(step.edition)
+        what = "heading" if not art else "article"
+        if art and edition is not None and edition.find(art) is not None:
+            what = "part of the article"  # it holds some of the article's sections' pages
         note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this {what}")
         return h("tr", {"class": "absent"}, th, _EMPTY_TD, h("td", None, note))
     return h(

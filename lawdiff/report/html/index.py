@@ -140,7 +140,8 @@ def _pairs_section(site: Site) -> Markup:
         "p",
         {"class": "hint"},
         "Each article is compared between the editions of this corpus that hold it, one after the other; an "
-        "edition whose corpus lacks the article is passed over. "
+        "edition whose corpus lacks the article, or holds only some of its sections' pages between editions "
+        "that hold more of it, is passed over. "
         "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
         "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
         "those same clauses again. Normative: a change whose words touch what the rule requires (a modal verb, "
@@ -255,7 +256,7 @@ def _pair_head(t: PairTotal, between: list[str]) -> Markup:
         h(
             "span",
             {"class": "sub passed"},
-            f"{', '.join(between)} passed over: its corpus lacks these articles",
+            f"{', '.join(between)} passed over: its corpus lacks these articles or holds them in part",
         )
         if between
         else None,

@@ -66,8 +66,8 @@ def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str
 def _not_held(ch: Change, other: Edition) -> str:
     """What of a clause only one corpus holds the other lacks: the article, or (some of its sections'
     pages given) the part where the clause lies, or the heading (a 2017 section page prints none)."""
-    if not article_of(ch.article):
-        return "this heading"
+    if not article_of(ch.article):  # a chapter's or part's heading, or a page outside the articles
+        return "this heading" if ch.aspect is Aspect.TITLE else "this page"
     if other.find(ch.article) is None:
         return "this article"
     return "this heading" if ch.aspect is Aspect.TITLE else "this part of the article"
