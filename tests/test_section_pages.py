@@ -100,7 +100,7 @@ def corpora(tmp_path: Path) -> tuple[Path, Path]:
 def lawdiff(*args: str) -> str:
     result = CliRunner().invoke(main, [*args, "--no-cache"], catch_exceptions=False)
     assert result.exit_code in (0, 1), result.output
-    return result.output
+    return result.stdout
 
 
 def test_what_the_section_pages_do_not_hold_is_not_compared_and_what_they_drop_is_removed(
@@ -276,3 +276,41 @@ def test_check_counts_a_reference_into_a_section_the_pages_lack_as_outside_the_c
         ("47D", True),
         ("50", True),
     ]
+
+
+def test_an_export_without_the_pages_its_article_includes_does_not_hold_them(
+    corpora: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Special:Export without "include templates": the article page includes its sections' pages, and the
+    dump holds one of them (45C). The others' text is missing (check says so), and so is their place."""
+    from xml.sax.saxutils import escape
+
+    whole, _ = corpora
+    article = "'''ARTIKEL 45 GESPEELDE KAART'''\n\n{{template:2017:45A|45A}}\n\n{{template:2017:45B|45B}}\n\n"
+    article += "{{template:2017:45C|45C}}\n"
+    c = "'''C. Verplicht spelen van een kaart'''\n\n" + "\n\n".join(section_body("C").splitlines()) + "\n"
+    pages = "".join(
+        f"  <page><title>Sjabloon:2017:{name}</title><ns>10</ns><revision>"
+        f'<text xml:space="preserve">{escape(text)}</text></revision></page>\n'
+        for name, text in (("45", article), ("45C", c))
+    )
+    dump = tmp_path / "export" / "2017" / "dump.xml"
+    dump.parent.mkdir(parents=True)
+    dump.write_text(
+        f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.11/" version="0.11">\n{pages}</mediawiki>\n',
+        encoding="utf-8",
+    )
+    data = json.loads(
+        lawdiff(
+            "compare", "2007", "2017", "--corpus", str(whole), "--corpus", str(dump.parent.parent), "--format", "json"
+        )
+    )
+    outside = {tuple(ch["old"]) for ch in data["changes"] if not ch["counterpart_in_corpus"]}
+    removed = {tuple(ch["old"]) for ch in data["changes"] if ch["counterpart_in_corpus"] and ch["kind"] == "removed"}
+    assert outside == {("45A",), ("45A.fn1",), ("45B",)}
+    # What the article page does not include at all is removed: that is the 2017 article as the wiki shows it.
+    assert {("45D",), ("45F",), ("45G",)} <= removed and not removed & outside
+    (edition,) = (
+        e for e in json.loads(lawdiff("editions", "--corpus", str(dump.parent.parent), "--format", "json"))["editions"]
+    )
+    assert [s["scope"] for s in edition["sources"]] == ["45"]

@@ -36,6 +36,7 @@ from lawdiff.model import (
     SourceFile,
     article_of,
     articles_in_part,
+    in_lacking,
     in_part_held,
     natural_key,
     normalize_address,
@@ -225,6 +226,7 @@ class EditionOutline:
 
         # Edition.holds: an article given only by some of its sections' pages holds those alone.
         in_part = articles_in_part(self.sources, merged.gives)
+        lacking = frozenset(a for s in self.sources for a in s.lacking)
         out: list[Dangling] = []
         for m in order:
             refs = merged.text_outline[m].refs.get(merged.text_index[m], ())
@@ -232,7 +234,11 @@ class EditionOutline:
                 if holds(target):
                     continue
                 art = article_of(target)
-                absent = bool(art) and (not holds(art) or (art in in_part and not in_part_held(target, in_part[art])))
+                absent = bool(art) and (
+                    not holds(art)
+                    or (art in in_part and not in_part_held(target, in_part[art]))
+                    or in_lacking(target, lacking, holds)
+                )
                 source = merged.src_outline[m].source(merged.src_index[m])
                 out.append(Dangling(name, merged.address[m], target, printed, source, absent))
         return out

@@ -49,6 +49,7 @@ from lawdiff.model.clause import (
     SourceFile,
     articles_in_part,
     chronological,
+    in_lacking,
     in_part_held,
     printing_number,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "chronological",
     "find_references",
     "from_anchor",
+    "in_lacking",
     "in_part_held",
     "natural_key",
     "normalize_address",

@@ -131,6 +131,7 @@ class SourceFile:
     scope: the address the page's text starts at: "45" for an article's own page,
         "45C" for a section page, "47.2" for a 1936 paragraph page, "" for a page
         above the articles (see :attr:`lawdiff.sources.base.Page.scope`).
+    lacking: the addresses of the pages it includes that its dump does not hold.
     """
 
     file: str
@@ -139,6 +140,7 @@ class SourceFile:
     printing: str
     pages: str = ""
     scope: str = ""
+    lacking: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,15 @@ def articles_in_part(sources: Iterable[SourceFile], given: Callable[[str], bool]
         elif art:
             sections.setdefault(art, set()).add(source.scope)
     return {art: frozenset(s) for art, s in sections.items() if art not in whole and not given(art)}
+
+
+def in_lacking(address: str, lacking: frozenset[str], present: Callable[[str], bool]) -> bool:
+    """Whether ``address`` lies in one of the ``lacking`` pages (:attr:`SourceFile.lacking`: included by a
+    page of the corpus, missing from its dump) that no other page gave (``present``)."""
+    if not lacking:
+        return False
+    address = normalize_address(address)
+    return any(a in lacking and not present(a) for a in (address, *_lineage(address, article_of(address))))
 
 
 def in_part_held(address: str, sections: frozenset[str]) -> bool:
@@ -231,6 +242,7 @@ class Edition:
     _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
     _parts: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
     _in_part: list[dict[str, frozenset[str]]] = field(default_factory=list, init=False, compare=False, repr=False)
+    _lacking: list[frozenset[str]] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def digest(self) -> str:
         """A hash of everything the edition holds (not of what was computed from it): a cache key."""
@@ -248,7 +260,7 @@ class Edition:
     def head(self) -> list[Any]:
         """What the edition is besides its clauses, as :meth:`digest` encodes it: its name, year, variant,
         effective date and base, and each source file (name, format, page, printing, printed pages)."""
-        sources = [[s.file, s.format, s.page, s.printing, s.pages, s.scope] for s in self.sources]
+        sources = [[s.file, s.format, s.page, s.printing, s.pages, s.scope, list(s.lacking)] for s in self.sources]
         return [self.name, self.year, self.variant, self.effective, self.base, sources]
 
     def _digests(self) -> None:
@@ -319,6 +331,8 @@ class Edition:
             return True
         if self.find(art) is None:
             return False
+        if self._lacks(address):
+            return False
         if heading:
             clause = self.find(address)
             if clause is not None and not clause.heading_given:
@@ -335,6 +349,11 @@ class Edition:
             else:
                 self._in_part.append(articles_in_part(self.sources, self._gives))
         return self._in_part[0]
+
+    def _lacks(self, address: str) -> bool:
+        if not self._lacking:
+            self._lacking.append(frozenset(a for s in self.sources for a in s.lacking))
+        return in_lacking(address, self._lacking[0], lambda a: self.find(a) is not None)
 
     def _gives(self, art: str) -> bool:
         """Whether the article's heading or text is given (by a page above it, when no page of its own)."""

@@ -73,6 +73,7 @@ def edition_summary(e: Edition) -> dict[str, Any]:
                 "format": s.format,
                 "page": s.page,
                 "scope": s.scope,
+                "lacking": list(s.lacking),
                 "printing": s.printing,
                 "printed_pages": s.pages,
             }

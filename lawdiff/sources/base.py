@@ -159,6 +159,9 @@ class Page:
         its own article headings, "45" for an article page without a heading,
         "45C" for a section page (its body has no "C." heading), or a
         front-matter address ("voorwoord").
+    lacking: the addresses of the law pages it includes that its dump does not
+        hold (a MediaWiki export made without the templates): their text is
+        missing, so the corpus does not hold their place.
     scope_title: the title of the scope clause when the page metadata gives it.
     scope_label: its label as the page prints it ("Artikel 45"), if any.
     blocks: the page's content.
@@ -179,6 +182,7 @@ class Page:
     printing: str = ""
     containers: tuple[Container, ...] = ()
     scope: str = ""
+    lacking: tuple[str, ...] = ()
     scope_title: str = ""
     scope_label: str = ""
     blocks: tuple[Block, ...] = ()
@@ -192,5 +196,5 @@ class Page:
     def source_file(self) -> SourceFile:
         """What an edition keeps of the page: where it came from and the address it starts at."""
         return SourceFile(
-            self.file, self.format, self.name, self.printing, dict(self.meta).get("pages", ""), self.scope
+            self.file, self.format, self.name, self.printing, dict(self.meta).get("pages", ""), self.scope, self.lacking
         )

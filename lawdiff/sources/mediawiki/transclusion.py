@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from lawdiff.errors import InputError, LawdiffBug
+from lawdiff.model import article_of
 from lawdiff.sources.base import Fragment, Furniture, Loc, Page
 from lawdiff.sources.mediawiki.dump import (
     _DEFAULT_NAMESPACES,
@@ -46,6 +47,7 @@ class _Report:
     furniture: list[Furniture] = field(default_factory=list)
     lost: list[Fragment] = field(default_factory=list)
     includes: list[_WikiPage] = field(default_factory=list)
+    lacking: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +60,8 @@ class Expanded:
         functions; the calls of pages the dump does not hold).
     includes: the titles of the pages it includes.
     extra: furniture of pages that are not law text, given to this page.
+    lacking: the addresses of the law pages it includes that the dump does not
+        hold (an export made without its templates): not in the corpus.
     """
 
     key: tuple[int, str]
@@ -66,6 +70,7 @@ class Expanded:
     lost: tuple[Fragment, ...]
     includes: tuple[str, ...]
     extra: tuple[Furniture, ...] = ()
+    lacking: tuple[str, ...] = ()
 
 
 class _Assembler:
@@ -322,6 +327,9 @@ class _Assembler:
         if target is None:
             note = f"transclusion of {_display(key)}: the dump has no such page, its text is missing here"
             report.lost.append(Fragment(shown, loc))
+            law = _law_name(*key)
+            if law is not None and article_of(law.scope):
+                report.lacking.append(law.scope)
             return [_Frag("", line, page.title, note)]
         if target.law is None and _TOC.match(target.name):
             reason = "table of contents"
@@ -369,7 +377,14 @@ class _Assembler:
         frags = self.expand(page, {}, (), report, page.line)
         included = list(dict.fromkeys(report.includes))
         titles = tuple(p.title for p in included)
-        job = Expanded((page.ns, page.name), tuple(frags), tuple(report.furniture), tuple(report.lost), titles)
+        job = Expanded(
+            (page.ns, page.name),
+            tuple(frags),
+            tuple(report.furniture),
+            tuple(report.lost),
+            titles,
+            lacking=tuple(dict.fromkeys(report.lacking)),
+        )
         return job, [(p.ns, p.name) for p in included]
 
     def render(self, job: Expanded) -> Page:
@@ -403,6 +418,7 @@ class _Assembler:
             loc=title_loc,
             containers=page.law.containers,
             scope=page.law.scope,
+            lacking=job.lacking,
             blocks=tuple(blocks),
             fragments=(*fragments, *job.lost),
             furniture=(
