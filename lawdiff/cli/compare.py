@@ -267,6 +267,7 @@ def correlate(
         from lawdiff.diff import correlate as table
         from lawdiff.diff import scopes, within
         from lawdiff.report import correlate as render
+        from lawdiff.report.text import NotCompared
 
         corpus = inputs.load(editions=(old, new))
         old_edition, new_edition = corpus.edition(old), corpus.edition(new)
@@ -275,16 +276,15 @@ def correlate(
         comp, _, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=False)
         changes = [ch for ch in comp.changes if within(ch, wanted)]
         rows = table.rows(comp, changes)
-        outside = [ch for ch in changes if not ch.counterpart_in_corpus]
-        held = (comp.alignment.old_articles, comp.alignment.new_articles)
+        outside = NotCompared.of(comp, changes)
         if fmt == "csv":
             rendered = render.as_csv(rows, by)
         elif fmt == "md":
-            rendered = render.markdown(comp.old, comp.new, rows, by, outside, held)
+            rendered = render.markdown(comp.old, comp.new, rows, by, outside)
         elif fmt == "json":
             rendered = render.as_json(comp.old, comp.new, rows)
         else:
-            rendered = render.text(comp.old, comp.new, rows, by, outside, held)
+            rendered = render.text(comp.old, comp.new, rows, by, outside)
         return Answer(notes, rendered, False), reviewed
 
     emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from lawdiff.diff.correlate import Row, by_new
-from lawdiff.diff.records import Change
-from lawdiff.report.text import clean, outside_line
+from lawdiff.report.text import NotCompared, clean, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
 
@@ -31,16 +30,9 @@ def _cells(row: Row) -> tuple[str, str, str, str, str, str, str]:
     )
 
 
-def text(
-    old: str,
-    new: str,
-    rows: Sequence[Row],
-    by: str = "old",
-    outside: Sequence[Change] = (),
-    held: tuple[Iterable[str], Iterable[str]] = ((), ()),
-) -> str:
-    """An aligned table for the terminal; ``outside``: the changes of clauses only one corpus holds, which
-    have no row (said in one line, as ``compare`` says them, ``held`` as :func:`outside_line` takes it)."""
+def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: NotCompared | None = None) -> str:
+    """An aligned table for the terminal; ``outside``: the clauses only one corpus holds, which have no row
+    (said in one line, as ``compare`` says them)."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
     table = [("old " + old, "new " + new, "relation", "ratio", "words", "", "")] + [
         (*_cells(r)[:6], r.change[:10]) for r in shown
@@ -56,8 +48,8 @@ def text(
         counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
     summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no clause that both corpora hold"
     lines.append(clean(f"{old} -> {new}: {summary}"))
-    if outside:
-        lines.append(outside_line(old, new, outside, held))
+    if outside is not None and outside.changes:
+        lines.append(outside_line(old, new, outside))
     return "\n".join(lines) + "\n"
 
 
@@ -71,14 +63,7 @@ def as_csv(rows: Sequence[Row], by: str = "old") -> str:
     return out.getvalue()
 
 
-def markdown(
-    old: str,
-    new: str,
-    rows: Sequence[Row],
-    by: str = "old",
-    outside: Sequence[Change] = (),
-    held: tuple[Iterable[str], Iterable[str]] = ((), ()),
-) -> str:
+def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: NotCompared | None = None) -> str:
     """A Markdown table, for minutes; ``outside`` as for :func:`text`, said in a paragraph after it."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
 
@@ -93,8 +78,8 @@ def markdown(
         old_c, new_c, rel, ratio, words, heading, _ = _cells(r)
         rel = f"{rel} (heading)" if heading else rel
         lines.append(f"| {md(old_c)} | {md(new_c)} | {rel} | {ratio} | {words} |")
-    if outside:
-        lines += ["", md(outside_line(old, new, outside, held))]
+    if outside is not None and outside.changes:
+        lines += ["", md(outside_line(old, new, outside))]
     return "\n".join(lines) + "\n"
 
 

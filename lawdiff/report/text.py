@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
@@ -306,11 +307,9 @@ def comparison(
     lines = [style(counts_line(comp, changes), "heading")]
     if line := thresholds_line(comp.thresholds, verbose):
         lines.append(line)
-    outside = [ch for ch in changes if not ch.counterpart_in_corpus]
-    if outside:
-        lines.append(
-            outside_line(comp.old, comp.new, outside, (comp.alignment.old_articles, comp.alignment.new_articles))
-        )
+    outside = NotCompared.of(comp, changes)
+    if outside.changes:
+        lines.append(outside_line(comp.old, comp.new, outside))
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         if ch.counterpart_in_corpus:
@@ -354,22 +353,37 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
     return lines
 
 
-def outside_line(
-    old: str, new: str, outside: Sequence[Change], held: tuple[Iterable[str], Iterable[str]] = ((), ())
-) -> str:
-    """What one corpus holds and the other lacks, said once: not changes, since the other corpus cannot tell.
+@dataclass(frozen=True, slots=True)
+class NotCompared:
+    """What only one corpus holds, said once (:func:`outside_line`): not changes, since the other corpus cannot
+    tell.
 
-    ``held``: the articles each corpus holds (:attr:`Alignment.old_articles`, ``new_articles``); of an
-    article the other corpus holds in part (some of its sections' pages), the clauses and headings it
-    lacks are named, not the article.
+    changes: the changes whose counterpart's place the other corpus does not hold.
+    held: the articles each corpus holds (:attr:`Alignment.old_articles`, ``new_articles``): of an article
+        the other corpus holds in part (some of its sections' pages), the clauses and headings it lacks are
+        named, not the article.
     """
+
+    changes: Sequence[Change]
+    held: tuple[Iterable[str], Iterable[str]] = ((), ())
+
+    @classmethod
+    def of(cls, comp: Comparison, changes: Iterable[Change]) -> NotCompared:
+        """Those of ``changes`` (of ``comp``) that are not compared."""
+        outside = [ch for ch in changes if not ch.counterpart_in_corpus]
+        return cls(outside, (comp.alignment.old_articles, comp.alignment.new_articles))
+
+
+def outside_line(old: str, new: str, outside: NotCompared) -> str:
+    """What one corpus holds and the other lacks (see :class:`NotCompared`), in one line."""
     parts: list[str] = []
+    held = outside.held
     for name, other, side, other_held in ((new, old, "new", set(held[0])), (old, new, "old", set(held[1]))):
         arts: set[str] = set()
         clauses: dict[str, None] = {}
         headings: dict[str, None] = {}
         others: set[str] = set()
-        for ch in outside:
+        for ch in outside.changes:
             for a in ch.new if side == "new" else ch.old:
                 art = article_of(a)
                 if not art:
