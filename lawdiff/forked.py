@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from lawdiff.errors import LawdiffBug, leave_interrupts_to_parent
 
@@ -65,13 +65,7 @@ def forked_map(
         while busy:
             for conn in wait(list(busy)):
                 assert isinstance(conn, Connection)
-                try:
-                    i, ok, value = conn.recv()
-                except EOFError:
-                    workers[conn].join(5)  # its pipe closed as it ended: reaped, so that its exit code is known
-                    code = workers[conn].exitcode
-                    failed = LawdiffBug(f"a worker process ended without its result (exit code {code})")
-                    i, ok, value = -1, False, failed
+                i, ok, value = _result(conn, workers[conn])
                 if not ok:
                     failed = failed or value
                     if on_failure is not None:
@@ -96,6 +90,16 @@ def forked_map(
             child.join()
     if failed is not None:
         raise failed
+
+
+def _result(conn: Connection, process: BaseProcess) -> tuple[int, bool, Any]:
+    """A worker's next message ``(job, ok, result or error)``; one that ended without it is a bug."""
+    try:
+        message: tuple[int, bool, Any] = conn.recv()
+    except EOFError:
+        process.join(5)  # its pipe closed as it ended: reaped, so that its exit code is known
+        return -1, False, LawdiffBug(f"a worker process ended without its result (exit code {process.exitcode})")
+    return message
 
 
 def _stop(busy: set[Connection]) -> None:

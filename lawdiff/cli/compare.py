@@ -267,7 +267,7 @@ def correlate(
         from lawdiff.diff import correlate as table
         from lawdiff.diff import scopes, within
         from lawdiff.report import correlate as render
-        from lawdiff.report.text import NotCompared
+        from lawdiff.report.outside import NotCompared
 
         corpus = inputs.load(editions=(old, new))
         old_edition, new_edition = corpus.edition(old), corpus.edition(new)

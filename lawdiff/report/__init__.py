@@ -4,7 +4,17 @@ Each is fed values from the earlier stages (clause trees, checks, changes)
 and dispatches on their kind; none of them changes law text.
 """
 
+import re
+
 from lawdiff.sources.base import Loc
+
+# Control characters other than the line break and the tab: C0, DEL and C1.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """Text from a source, safe for a terminal: control characters become U+FFFD."""
+    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
 
 
 def where(loc: Loc) -> str:

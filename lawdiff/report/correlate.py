@@ -13,7 +13,8 @@ import json
 from collections.abc import Sequence
 
 from lawdiff.diff.correlate import Row, by_new
-from lawdiff.report.text import NotCompared, clean, outside_line
+from lawdiff.report import clean
+from lawdiff.report.outside import NotCompared, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
 

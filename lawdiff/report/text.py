@@ -12,9 +12,7 @@ terminal.  Colours are added by ``style`` around text already clean.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
@@ -22,20 +20,13 @@ from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.diff.records import RefStatus, Signal
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
-from lawdiff.report import article_ranges, where
+from lawdiff.report import article_ranges, clean, where
+from lawdiff.report.outside import NotCompared, outside_line
 
 if TYPE_CHECKING:
     from lawdiff.review.view import ReviewView
 
 Style = Callable[[str, str], str]  # (text, role) -> text
-
-# Control characters other than the line break and the tab: C0, DEL and C1.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def clean(text: str) -> str:
-    """Text from a source, safe for a terminal: control characters become U+FFFD."""
-    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
 
 
 def plain(text: str, _role: str) -> str:
@@ -351,57 +342,6 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
     for c in entry.comments:
         lines.append(clean(f"    comment by {c.author}, {c.created[:16].replace('T', ' ')} UTC: {c.text}"))
     return lines
-
-
-@dataclass(frozen=True, slots=True)
-class NotCompared:
-    """What only one corpus holds, said once (:func:`outside_line`): not changes, since the other corpus cannot
-    tell.
-
-    changes: the changes whose counterpart's place the other corpus does not hold.
-    held: the articles each corpus holds (:attr:`Alignment.old_articles`, ``new_articles``): of an article
-        the other corpus holds in part (some of its sections' pages), the clauses and headings it lacks are
-        named, not the article.
-    """
-
-    changes: Sequence[Change]
-    held: tuple[Iterable[str], Iterable[str]] = ((), ())
-
-    @classmethod
-    def of(cls, comp: Comparison, changes: Iterable[Change]) -> NotCompared:
-        """Those of ``changes`` (of ``comp``) that are not compared."""
-        outside = [ch for ch in changes if not ch.counterpart_in_corpus]
-        return cls(outside, (comp.alignment.old_articles, comp.alignment.new_articles))
-
-
-def outside_line(old: str, new: str, outside: NotCompared) -> str:
-    """What one corpus holds and the other lacks (see :class:`NotCompared`), in one line."""
-    parts: list[str] = []
-    held = outside.held
-    for name, other, side, other_held in ((new, old, "new", set(held[0])), (old, new, "old", set(held[1]))):
-        arts: set[str] = set()
-        clauses: dict[str, None] = {}
-        headings: dict[str, None] = {}
-        others: set[str] = set()
-        for ch in outside.changes:
-            for a in ch.new if side == "new" else ch.old:
-                art = article_of(a)
-                if not art:
-                    others.add(a)
-                elif art not in other_held:
-                    arts.add(art)
-                else:
-                    (headings if ch.aspect is Aspect.TITLE else clauses)[a] = None
-        pieces = [
-            f"article(s) {article_ranges(sorted(arts, key=int))}" if arts else "",
-            ", ".join(clauses),
-            f"the heading(s) of {', '.join(headings)}" if headings else "",
-            f"heading(s) {', '.join(sorted(others))}" if others else "",
-        ]
-        what = "; ".join(x for x in pieces if x)
-        if what:
-            parts.append(f"{what} only in the {name} corpus (the {other} corpus does not hold them)")
-    return clean("not compared: " + "; ".join(parts))
 
 
 def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
