@@ -171,6 +171,12 @@ def test_the_article_page_weighs_and_lists_only_what_both_corpora_hold(
     notes = [" ".join(n.text_content().split()) for n in page.find_class("note")]
     assert notes.count("the 2017 corpus does not hold this part of the article") == 6
     assert notes.count("the 2017 corpus does not hold this heading") == 3
+    # The synopsis says the same of its lines: 45A is not compared in 2017, 45C3 is removed there.
+    synopsis = page.get_element_by_id("synopsis")
+    steps = [" ".join(d.text_content().split()) for d in synopsis.find_class("step")]
+    assert steps.count("not compared") == 9 and steps.count("removed") == 1, steps
+    gone = [" ".join(n.text_content().split()) for n in synopsis.find_class("none")]
+    assert gone.count("not in the 2017 corpus") == 9 and gone.count("not in 2017") == 1, gone
 
 
 def test_editions_says_which_articles_the_corpus_holds_in_part(corpora: tuple[Path, Path]) -> None:

@@ -58,6 +58,10 @@ class SynopsisRow:
     steps: tuple[tuple[str, ...], ...]
 
 
+# The words of a step whose clause only one of its two editions' corpora holds.
+NOT_COMPARED = "not compared"
+
+
 def synopsis(
     number: str,
     editions: tuple[Edition, ...],
@@ -222,7 +226,12 @@ def _change_nodes(ch: Change, old: str, new: str) -> list[list[Node]]:
 
 
 def _step_words(changes: list[Change]) -> tuple[str, ...]:
-    """``("split", "renumbered", "heading added")``: the change of one line between two editions, kind first."""
+    """``("split", "renumbered", "heading added")``: the change of one line between two editions, kind first;
+    ``("not compared",)`` where the corpus of one of them does not hold the line's place."""
+    compared = [ch for ch in changes if ch.counterpart_in_corpus]
+    if not compared:
+        return (NOT_COMPARED,)
+    changes = compared
     parts: list[str] = []
     texts = [ch for ch in changes if ch.aspect is Aspect.TEXT]
     for kind in dict.fromkeys(ch.kind.value for ch in texts):

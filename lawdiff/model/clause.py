@@ -259,7 +259,8 @@ class Edition:
 
     def head(self) -> list[Any]:
         """What the edition is besides its clauses, as :meth:`digest` encodes it: its name, year, variant,
-        effective date and base, and each source file (name, format, page, printing, printed pages)."""
+        effective date and base, and each source file (name, format, page, printing, printed pages, the address
+        it starts at, the pages it includes that its dump lacks)."""
         sources = [[s.file, s.format, s.page, s.printing, s.pages, s.scope, list(s.lacking)] for s in self.sources]
         return [self.name, self.year, self.variant, self.effective, self.base, sources]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, Op
 from lawdiff.diff.article import ArticleView, Node, Part
+from lawdiff.diff.synopsis import NOT_COMPARED
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
 from lawdiff.report.html.kind import _arrow
@@ -179,7 +180,8 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
             none = None
             if not cell:
                 prev_has = i > 0 and bool(row.cells[i - 1])
-                none = h("span", {"class": "none"}, "—" if not prev_has else f"not in {e.name}")
+                gone = f"not in the {e.name} corpus" if step == (NOT_COMPARED,) else f"not in {e.name}"
+                none = h("span", {"class": "none"}, gone if prev_has else "—")
             cells.append(
                 h(
                     "td",
