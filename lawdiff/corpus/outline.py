@@ -34,12 +34,10 @@ from lawdiff.model import (
     Loc,
     NavItem,
     SourceFile,
-    article_of,
     articles_in_part,
-    in_lacking,
-    in_part_held,
     natural_key,
     normalize_address,
+    place_held,
 )
 from lawdiff.model.references import find_references, references_in
 from lawdiff.sources.base import Page
@@ -233,12 +231,7 @@ class EditionOutline:
             for target, printed in zip(refs[::2], refs[1::2], strict=True):
                 if holds(target):
                     continue
-                art = article_of(target)
-                absent = bool(art) and (
-                    not holds(art)
-                    or (art in in_part and not in_part_held(target, in_part[art]))
-                    or in_lacking(target, lacking, holds)
-                )
+                absent = not place_held(target, holds, in_part, lacking)
                 source = merged.src_outline[m].source(merged.src_index[m])
                 out.append(Dangling(name, merged.address[m], target, printed, source, absent))
         return out

@@ -49,8 +49,7 @@ from lawdiff.model.clause import (
     SourceFile,
     articles_in_part,
     chronological,
-    in_lacking,
-    in_part_held,
+    place_held,
     printing_number,
 )
 from lawdiff.model.references import Reference, find_references, references_in
@@ -72,11 +71,10 @@ __all__ = [
     "chronological",
     "find_references",
     "from_anchor",
-    "in_lacking",
-    "in_part_held",
     "natural_key",
     "normalize_address",
     "parent_address",
+    "place_held",
     "printing_number",
     "references_in",
     "roman_to_int",

@@ -9,7 +9,7 @@ import enum
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,7 +178,7 @@ def articles_in_part(sources: Iterable[SourceFile], given: Callable[[str], bool]
     return {art: frozenset(s) for art, s in sections.items() if art not in whole and not given(art)}
 
 
-def in_lacking(address: str, lacking: frozenset[str], present: Callable[[str], bool]) -> bool:
+def _in_lacking(address: str, lacking: frozenset[str], present: Callable[[str], bool]) -> bool:
     """Whether ``address`` lies in one of the ``lacking`` pages (:attr:`SourceFile.lacking`: included by a
     page of the corpus, missing from its dump) that no other page gave (``present``)."""
     if not lacking:
@@ -187,12 +187,29 @@ def in_lacking(address: str, lacking: frozenset[str], present: Callable[[str], b
     return any(a in lacking and not present(a) for a in (address, *_lineage(address, article_of(address))))
 
 
-def in_part_held(address: str, sections: frozenset[str]) -> bool:
+def _in_part_held(address: str, sections: frozenset[str]) -> bool:
     """Whether ``address`` lies in what a corpus holds of an article it holds in part: in one of the
     ``sections`` (:func:`articles_in_part`), or it is the article where an amendment gave its heading."""
     address = normalize_address(address)
     art = article_of(address)
     return art in sections if address == art else any(a in sections for a in _lineage(address, art))
+
+
+def place_held(
+    address: str, present: Callable[[str], bool], in_part: Mapping[str, frozenset[str]], lacking: frozenset[str]
+) -> bool:
+    """Whether a corpus holds the place where ``address`` lies (True outside articles): the article is
+    there (``present``), the address is in none of the ``lacking`` pages (:attr:`SourceFile.lacking`) that
+    no other page gave, and where the article is held only in part (``in_part``, :func:`articles_in_part`)
+    it lies in one of the sections given.  :meth:`Edition.holds` over an edition's clauses; ``check``'s
+    page-by-page survey over its outlines."""
+    art = article_of(address)
+    if not art:
+        return True
+    if not present(art) or _in_lacking(address, lacking, present):
+        return False
+    sections = in_part.get(art)
+    return sections is None or _in_part_held(address, sections)
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,19 +344,13 @@ class Edition:
         heading: the heading of a clause whose heading is not given (:attr:`Clause.heading_given`) is not
         held either.
         """
-        art = article_of(address)
-        if not art:
-            return True
-        if self.find(art) is None:
-            return False
-        if self._lacks(address):
-            return False
-        if heading:
+        if heading and article_of(address):
             clause = self.find(address)
             if clause is not None and not clause.heading_given:
                 return False
-        sections = self.held_in_part().get(art)
-        return sections is None or in_part_held(address, sections)
+        if not self._lacking:
+            self._lacking.append(frozenset(a for s in self.sources for a in s.lacking))
+        return place_held(address, lambda a: self.find(a) is not None, self.held_in_part(), self._lacking[0])
 
     def held_in_part(self) -> dict[str, frozenset[str]]:
         """The articles the corpus holds only by some of their sections' pages (:func:`articles_in_part`),
@@ -350,11 +361,6 @@ class Edition:
             else:
                 self._in_part.append(articles_in_part(self.sources, self._gives))
         return self._in_part[0]
-
-    def _lacks(self, address: str) -> bool:
-        if not self._lacking:
-            self._lacking.append(frozenset(a for s in self.sources for a in s.lacking))
-        return in_lacking(address, self._lacking[0], lambda a: self.find(a) is not None)
 
     def _gives(self, art: str) -> bool:
         """Whether the article's heading or text is given (by a page above it, when no page of its own)."""
