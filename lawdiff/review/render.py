@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from lawdiff import jsontext
+from lawdiff import jsontext, marks
 from lawdiff.review.ids import short
 from lawdiff.review.records import Comment, Correction, Decision, LogEntry, Status
 from lawdiff.review.view import Entry, ReviewView, State
@@ -23,18 +22,10 @@ from lawdiff.review.view import Entry, ReviewView, State
 if TYPE_CHECKING:
     from lawdiff.diff.records import Change, Comparison, Piece
 
-# C0 and C1 controls but line break and tab, DEL, and the bidirectional
-# overrides and isolates that can make a terminal show text out of order.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
 
 def clean(text: str) -> str:
-    """Text from people, safe to print on a terminal: controls shown as escapes."""
-    if _CONTROL.search(text) is None:  # nearly every comment and name: one scan, no copy
-        return text
-    return _CONTROL.sub(
-        lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}", text
-    )
+    """Text from people, safe to print on a terminal: controls shown as escapes (:mod:`lawdiff.marks`)."""
+    return marks.escape(text)
 
 
 def marked(pieces: Iterable[Piece]) -> str:
