@@ -12,13 +12,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lawdiff.cache import Cache
-from lawdiff.collector import collector_paused
 from lawdiff.corpus.account import PageCheck
 from lawdiff.corpus.files import corpus_files, default_corpus
 from lawdiff.corpus.settings import read_settings
 from lawdiff.corpus.timeline import Corpus, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
-from lawdiff.forked import jobs, map_beside
+from lawdiff.forked import collector_paused, jobs, map_beside
 from lawdiff.sources import iter_file
 from lawdiff.sources.build import PageTree
 from lawdiff.sources.draft import read_draft
