@@ -58,7 +58,7 @@ def _review(store: Store | None, study: Study) -> PendingReview | None:
     from lawdiff.report.reviewed import start
 
     pairs = pairs_of(study.editions, article_numbers(study.editions))
-    study.prepare(pairs, jobs())  # the comparisons the report makes next, made once
+    study.prepare(pairs, jobs("compare"))  # the comparisons the report makes next, made once
     return start(store, [study.compare(old, new) for old, new in pairs], {e.name: e for e in study.editions})
 
 

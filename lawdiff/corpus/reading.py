@@ -153,7 +153,7 @@ def _read_files(files: list[tuple[Path, str, str]], cache: Cache) -> list[list[t
             out[i] = kept
     sizes = [_size(files[i][0]) for i in todo]
     forks = sum(sizes) >= FORK_MIN_BYTES and max(sizes, default=0) <= FORK_MAX_FILE_BYTES
-    processes = jobs(MAX_READERS) if forks else 1
+    processes = jobs(MAX_READERS, "read") if forks else 1
 
     def read(i: int) -> list[tuple[PageTree, PageCheck]]:
         path, display, hint = files[i]

@@ -46,7 +46,7 @@ MAX_JOBS = 3
 def jobs() -> int:
     """How many processes read a large export: ``LAWDIFF_JOBS`` (as the report reads it), else one per CPU,
     at most :data:`MAX_JOBS`."""
-    return forked_jobs(MAX_JOBS)
+    return forked_jobs(MAX_JOBS, "export")
 
 
 def workers_for(path: Path) -> int:

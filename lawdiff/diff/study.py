@@ -90,7 +90,9 @@ class Study:
             if comp is None:
                 with collector_paused():
                     fixes = self.corrections.get(key)
-                    comp = compare(old, new, self.thresholds, fixes, self.diffs(old, new), jobs(MAX_DESCRIBERS))
+                    comp = compare(
+                        old, new, self.thresholds, fixes, self.diffs(old, new), jobs(MAX_DESCRIBERS, "describe")
+                    )
                 self._put(old, new, comp)
             self.add(comp)
         return comp

@@ -33,12 +33,14 @@ makes many objects and no cycles.
 from __future__ import annotations
 
 from lawdiff.forked.beside import Pending, RemoteTraceback, beside
-from lawdiff.forked.control import can_fork, collector_paused, interrupts_held, jobs, shares
+from lawdiff.forked.control import POOLS, STAGES, can_fork, collector_paused, interrupts_held, jobs, pooled, shares
 from lawdiff.forked.pool import StopSignal, forked_map
 from lawdiff.forked.share import map_beside
 from lawdiff.forked.stream import Stream
 
 __all__ = [
+    "POOLS",
+    "STAGES",
     "Pending",
     "RemoteTraceback",
     "StopSignal",
@@ -50,5 +52,6 @@ __all__ = [
     "interrupts_held",
     "jobs",
     "map_beside",
+    "pooled",
     "shares",
 ]

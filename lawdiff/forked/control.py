@@ -71,8 +71,28 @@ def interrupts_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
-def jobs(most: int) -> int:
-    """How many processes a stage works in: ``LAWDIFF_JOBS`` when set, else one per CPU, at most ``most``."""
+# The stages that may work in several processes, and whether they do by default.  A pool is kept only
+# where benchmarks/bench_processes.py shows that it costs at most 5 % more CPU time than one process,
+# saves wall time on an idle machine, and loses none with a busy loop on every core beside it.
+STAGES = ("read", "describe", "compare", "pages", "review", "export")
+POOLS: dict[str, bool] = dict.fromkeys(STAGES, True)
+
+
+def pooled(stage: str) -> bool:
+    """Whether ``stage`` works in several processes: ``LAWDIFF_POOLS`` (``all``, ``none``, or the stages'
+    names, comma-separated) when set, else :data:`POOLS`."""
+    env = os.environ.get("LAWDIFF_POOLS", "").strip()
+    if not env:
+        return POOLS.get(stage, False)
+    named = {n.strip() for n in env.split(",")}
+    return "all" in named or stage in named
+
+
+def jobs(most: int, stage: str | None = None) -> int:
+    """How many processes a stage works in: 1 for a ``stage`` that works in one (:func:`pooled`), else
+    ``LAWDIFF_JOBS`` when set, else one per CPU, at most ``most``."""
+    if stage is not None and not pooled(stage):
+        return 1
     env = os.environ.get("LAWDIFF_JOBS", "").strip()
     if env.isdigit() and int(env) > 0:
         return int(env)

@@ -360,9 +360,10 @@ def recover_leftovers(target: Path) -> list[str]:
 Item = tuple[str, "str | bytes | Callable[[], str | bytes]"]
 
 
-def jobs() -> int:
-    """How many processes make the pages: ``LAWDIFF_JOBS``, else one per CPU (at most 4)."""
-    return forked_jobs(4)
+def jobs(stage: str = "pages") -> int:
+    """How many processes a stage of the report works in (the pages, by default): ``LAWDIFF_JOBS``, else
+    one per CPU (at most 4); one where the stage works in one process (:func:`lawdiff.forked.pooled`)."""
+    return forked_jobs(4, stage)
 
 
 def write_site(

@@ -133,7 +133,7 @@ def start(store: Store, comparisons: list[Comparison], editions: Mapping[str, Ed
     The process opens the store again (a SQLite connection is never used across a fork); an in-memory
     store (none on disk), one process (``LAWDIFF_JOBS=1``) or a fork the system refuses: matched here.
     """
-    if store.path is None or jobs() <= 1:
+    if store.path is None or jobs("review") <= 1:
         from lawdiff.review import attach
 
         return Pending.made(shown(attach(store, comparisons, editions), comparisons))
