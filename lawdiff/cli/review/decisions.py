@@ -27,6 +27,7 @@ from lawdiff.cli.review.options import (
     store_option,
     writer,
 )
+from lawdiff.cli.terminal import echo
 
 if TYPE_CHECKING:
     from lawdiff.review.ids import Named
@@ -84,7 +85,7 @@ def list_(
         rendered = render.as_csv(items)
     else:
         rendered = render.text(view, items)
-    emit(rendered, output)
+    emit(rendered, output, fmt)
 
 
 @click.command("set")
@@ -118,7 +119,7 @@ def set_(
     with writer(inputs.review) as store:
         named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
         d = store.set_status(named.target, status, author, comment or "")
-    click.echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
+    echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
 
 
 @click.command("comment")
@@ -146,7 +147,7 @@ def comment(
     with writer(inputs.review) as store:
         named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
         c = store.add_comment(named.target, text, author)
-    click.echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
+    echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
 
 
 @click.command("assign")
@@ -174,7 +175,7 @@ def assign(
     with writer(inputs.review) as store:
         named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
         d = store.assign(named.target, name.strip(), author)
-    click.echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
+    echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
 
 
 @click.command("comment-edit")
@@ -194,7 +195,7 @@ def comment_edit(comment_id: str, text: str, author: str, review_file: Path | No
 
     with writer(review_file) as store:
         c = store.edit_comment(resolve_record(store, "comments", comment_id, "comment"), text, author)
-    click.echo(f"comment {short(c.id)} edited")
+    echo(f"comment {short(c.id)} edited")
 
 
 @click.command("comment-delete")
@@ -213,7 +214,7 @@ def comment_delete(comment_id: str, author: str, review_file: Path | None) -> No
 
     with writer(review_file) as store:
         c = store.delete_comment(resolve_record(store, "comments", comment_id, "comment"), author)
-    click.echo(f"comment {short(c.id)} deleted")
+    echo(f"comment {short(c.id)} deleted")
 
 
 def _named(n: Named) -> str:

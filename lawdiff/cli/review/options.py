@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from lawdiff.cli.options import Inputs, review_file
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def reader(review_file: Path | None) -> Store:
     loc = find_store(review_file)
     if not loc.exists and loc.rule != "default":
         # Not an error (the first write creates it), but a typo should not pass unseen.
-        click.echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
+        echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
     return open_for_reading(loc)
 
 

@@ -9,6 +9,7 @@ import click
 
 from lawdiff.cli.options import Inputs, corpus_option, review_file_option
 from lawdiff.cli.review.options import author_option, store_option, writer
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 
@@ -29,7 +30,7 @@ def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
     pair, old, new = pins.sides(inputs.load(), clauses)
     with writer(inputs.review) as store:
         c = store.add_correction(CorrectionKind.PIN, pair, old, new, author)
-    click.echo(_correction_text(c, "pinned"))
+    echo(_correction_text(c, "pinned"))
 
 
 @click.command("forbid")
@@ -48,7 +49,7 @@ def forbid(first: str, second: str, author: str, inputs: Inputs) -> None:
     pair, old, new = pins.forbid_sides(inputs.load(), first, second)
     with writer(inputs.review) as store:
         c = store.add_correction(CorrectionKind.FORBID, pair, old, new, author)
-    click.echo(_correction_text(c, "forbidden"))
+    echo(_correction_text(c, "forbidden"))
 
 
 @click.command("unpin")
@@ -73,9 +74,9 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
             ids = [c.id for c in found]
         removed = store.remove_corrections(ids, author)
     for c in removed:
-        click.echo(_correction_text(c, "removed"))
+        echo(_correction_text(c, "removed"))
     if not removed:
-        click.echo("nothing to remove: already removed")
+        echo("nothing to remove: already removed")
 
 
 def _correction_text(c: Any, verb: str) -> str:
