@@ -81,12 +81,10 @@ def echo(message: str = "", nl: bool = True, err: bool = False, kind: Kind = Kin
     """Write ``message`` to standard output (``err``: standard error) under the terminal rule."""
     stream = sys.stderr if err else sys.stdout
     shown = shown_as(message + ("\n" if nl else ""), _encoding(stream), kind)
-    try:
-        click.echo(shown, nl=False, err=err)
-    except BrokenPipeError:
-        if err:
-            raise
-        closed_pipe()
+    if err:
+        click.echo(shown, nl=False, err=True)
+    else:
+        _out(shown)
 
 
 def echo_coloured(plain: str, coloured: str | None) -> None:
@@ -95,18 +93,41 @@ def echo_coloured(plain: str, coloured: str | None) -> None:
     pass for a colour code of ours, and strike a clause through.)"""
     if coloured is None or _needs_escape(plain, _encoding(sys.stdout)):
         echo(plain, nl=False)
-        return
-    try:
-        click.echo(coloured, nl=False)
-    except BrokenPipeError:
-        closed_pipe()
+    else:
+        _out(coloured)
 
 
 def write_bytes(data: bytes) -> None:
     """Write a document's bytes (a Word file) to standard output."""
+    _out(data)
+
+
+def _out(text: str | bytes) -> None:
+    """Write to standard output, all of it or :func:`closed_pipe`.
+
+    Through the file descriptor, in a loop: a buffered stream's ``write`` of more than the pipe holds
+    returns how much the first write took when the reader then leaves, and its text layer drops the rest
+    without an error (``| head -1`` of a 90 kB page ended with status 0 and 4 kB written)."""
+    stream = sys.stdout
     try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):  # click's runner, a StringIO: no descriptor
+        fd = -1
+    try:
+        if fd < 0:
+            if isinstance(text, bytes):
+                stream.buffer.write(text)
+                stream.flush()
+            else:
+                click.echo(text, nl=False)
+            return
+        stream.flush()
+        data = memoryview(text if isinstance(text, bytes) else text.encode(_encoding(stream)))
+        while data:
+            try:
+                data = data[os.write(fd, data[: 1 << 16]) :]
+            except BlockingIOError:  # a descriptor left non-blocking by whoever started us
+                select.select([], [fd], [])
     except BrokenPipeError:
         closed_pipe()
 
