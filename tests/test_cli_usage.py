@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import subprocess
 import sys
@@ -119,3 +120,47 @@ def test_a_report_written_whole_is_kept_when_stdout_is_closed(tmp_path: Path) ->
     assert (p.returncode, err) == (CLOSED_PIPE, b"")
     assert (tmp_path / "report" / "index.html").is_file()
     assert sorted(x.name for x in tmp_path.iterdir()) == ["report"]  # no staging folder left
+
+
+# ---------------------------------------------------------------------------
+# A refused review write creates no store
+
+
+# Writes refused in a folder without a store: an id no change has, a clause with no change, a bad status,
+# comments and corrections that are not there, no open meeting, nothing to undo, a bad import.
+REFUSED_WRITES = {
+    "set-unknown-id": ["review", "set", "ffff0000", "accepted"],
+    "set-unknown-status": ["review", "set", "2017:45C4(b)", "bogus"],
+    "comment-no-change": ["review", "comment", "2017:45Z", "Klopt dit?"],
+    "comment-empty": ["review", "comment", "2017:45C4(b)", "  "],
+    "assign-unknown-id": ["review", "assign", "ffff0000", "Anne"],
+    "comment-edit": ["review", "comment-edit", "abcd1234", "Anders."],
+    "comment-delete": ["review", "comment-delete", "abcd1234"],
+    "meeting-end": ["review", "meeting", "end"],
+    "undo": ["review", "undo"],
+    "unpin": ["review", "unpin", "abcd1234"],
+    "import-not-jsonl": ["review", "import", "{here}/not.jsonl"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_WRITES))
+def test_a_refused_write_creates_no_store(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "not.jsonl").write_text("no export\n", encoding="utf-8")
+    args = [a.format(here=tmp_path) for a in REFUSED_WRITES[name]]
+    result = CliRunner().invoke(main, args, env={"LAWDIFF_AUTHOR": "Anne", "LAWDIFF_REVIEW": ""})
+    _one_line(result)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not.jsonl"]
+    # So a compare there says nothing of a review.
+    compared = CliRunner().invoke(main, ["compare", "2007", "2017"], env={"LAWDIFF_REVIEW": ""})
+    assert compared.exit_code == 0 and "with the review of" not in compared.stderr
+
+
+def test_a_write_that_succeeds_creates_the_store_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    env = {"LAWDIFF_AUTHOR": "Anne", "LAWDIFF_REVIEW": ""}
+    result = CliRunner().invoke(main, ["review", "comment", "2017:45C4(b)", "Klopt dit?"], env=env)
+    assert result.exit_code == 0, result.output
+    listed = CliRunner().invoke(main, ["review", "list", "--format", "json"], env=env)
+    comments = [c for ch in json.loads(listed.stdout)["changes"] for c in ch.get("comments", [])]
+    assert [c["text"] for c in comments] == ["Klopt dit?"]  # written once, not once per try

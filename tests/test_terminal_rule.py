@@ -9,6 +9,7 @@ such characters put into a clause, a heading and a file name.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -154,3 +155,34 @@ def test_shown_text_holds_nothing_hidden_and_fits_its_encoding(text: str, encodi
     as_json = terminal.shown_as(json.dumps(text, ensure_ascii=False), encoding, terminal.Kind.JSON)
     assert json.loads(as_json) == text and not marks.has_hidden(as_json)
     as_json.encode(encoding)
+
+
+# ---------------------------------------------------------------------------
+# File names that are not UTF-8
+
+
+@pytest.fixture()
+def named_in_bytes(tmp_path: Path) -> Path:
+    """The bundled 2007 and 2017 pages, the 2007 page under a name that is not UTF-8 (b"\\xff")."""
+    root = tmp_path / "corpus"
+    for year in ("2007", "2017"):
+        shutil.copytree(ROOT / "corpus" / year, root / year)
+    os.rename(bytes(root / PAGE), bytes(root / "2007") + b"/wiki-\xff-2007-45.txt")
+    return root
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped_and_the_pages_written(
+    named_in_bytes: Path, tmp_path: Path, cache_dir: Path
+) -> None:
+    shown = "2007/wiki-\\udcff-2007-45.txt"
+    for _ in range(2):  # made, then from the cache
+        result = _run("report", "--corpus", str(named_in_bytes), "-o", str(tmp_path / "report"), "--no-review")
+        assert result.exit_code == 0, result.output
+        assert shown in (tmp_path / "report" / "articles" / "45.html").read_text(encoding="utf-8")
+        page = tmp_path / "compare.html"
+        result = _run("compare", "2007", "2017", "--corpus", str(named_in_bytes), "--format", "html", "-o", str(page))
+        assert result.exit_code == 0, result.output
+        assert shown in page.read_text(encoding="utf-8")
+    listed = _run("editions", "--corpus", str(named_in_bytes))
+    assert shown in listed.stdout and "\udcff" not in listed.stdout
+    assert listed.stderr.count("characters that utf-8 cannot hold are printed as escapes") == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
-from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, writer
+from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, write
 from lawdiff.cli.terminal import echo
 
 
@@ -58,7 +58,6 @@ def undo(author: str, review_file: Path | None) -> None:
     """
     from lawdiff.review.ids import short
 
-    with writer(review_file) as store:
-        entries = store.undo(author)
+    entries = write(review_file, lambda store: store.undo(author))
     for e in entries:
         echo(f"undone: {e.action} of {e.table[:-1]} {short(e.record)} ({e.at[:16].replace('T', ' ')} UTC)")

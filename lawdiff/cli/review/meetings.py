@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from lawdiff.cli.review.options import author_option, reader, store_option, writer
+from lawdiff.cli.review.options import author_option, reader, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
@@ -41,8 +41,7 @@ def meeting_start(date_: str | None, attendees: str, author: str, review_file: P
     else:
         day = datetime.date.today().isoformat()
     people = tuple(a.strip() for a in attendees.split(",") if a.strip())
-    with writer(review_file) as store:
-        m = store.start_meeting(day, people, author)
+    m = write(review_file, lambda store: store.start_meeting(day, people, author))
     echo(f"meeting {short(m.id)} of {m.date} started" + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
 
 
@@ -56,8 +55,7 @@ def meeting_end(author: str, review_file: Path | None) -> None:
     """
     from lawdiff.review.ids import short
 
-    with writer(review_file) as store:
-        m = store.end_meeting(author)
+    m = write(review_file, lambda store: store.end_meeting(author))
     echo(f"meeting {short(m.id)} of {m.date} ended")
 
 

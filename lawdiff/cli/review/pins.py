@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from lawdiff.cli.options import Inputs, corpus_option, review_file_option
-from lawdiff.cli.review.options import author_option, store_option, writer
+from lawdiff.cli.review.options import author_option, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
+
+if TYPE_CHECKING:
+    from lawdiff.review import Store
+    from lawdiff.review.records import Correction
 
 
 @click.command("pin")
@@ -28,8 +32,7 @@ def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
     if len(clauses) < 2:
         raise UsageError("a pin names at least two clauses", fix="e.g. lawdiff review pin 2007:45D 2017:45D1")
     pair, old, new = pins.sides(inputs.load(), clauses)
-    with writer(inputs.review) as store:
-        c = store.add_correction(CorrectionKind.PIN, pair, old, new, author)
+    c = write(inputs.review, lambda store: store.add_correction(CorrectionKind.PIN, pair, old, new, author))
     echo(_correction_text(c, "pinned"))
 
 
@@ -47,8 +50,7 @@ def forbid(first: str, second: str, author: str, inputs: Inputs) -> None:
     from lawdiff.review import CorrectionKind, pins
 
     pair, old, new = pins.forbid_sides(inputs.load(), first, second)
-    with writer(inputs.review) as store:
-        c = store.add_correction(CorrectionKind.FORBID, pair, old, new, author)
+    c = write(inputs.review, lambda store: store.add_correction(CorrectionKind.FORBID, pair, old, new, author))
     echo(_correction_text(c, "forbidden"))
 
 
@@ -64,7 +66,7 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
     from lawdiff.review import pins
     from lawdiff.review.ids import resolve_record
 
-    with writer(review_file) as store:
+    def remove(store: Store) -> list[Correction]:
         if all(":" not in n for n in names):
             ids = [resolve_record(store, "corrections", n, "correction") for n in names]
         else:
@@ -72,7 +74,9 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
             if not found:
                 raise UsageError(f"no correction names {' '.join(names)}", fix="see them with: lawdiff review list")
             ids = [c.id for c in found]
-        removed = store.remove_corrections(ids, author)
+        return store.remove_corrections(ids, author)
+
+    removed = write(review_file, remove)
     for c in removed:
         echo(_correction_text(c, "removed"))
     if not removed:
