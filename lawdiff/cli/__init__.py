@@ -37,7 +37,7 @@ class _Group(click.Group):
     """
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
-        with terminal.run():
+        with terminal.watch():
             return super().main(*args, **kwargs)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:

@@ -64,7 +64,7 @@ _RUN: contextvars.ContextVar[Escaped | None] = contextvars.ContextVar("lawdiff_e
 
 
 @contextlib.contextmanager
-def run() -> Iterator[None]:
+def watch() -> Iterator[None]:
     """One command run: what it prints is watched, and the note said once at its end (on stderr)."""
     record = Escaped()
     token = _RUN.set(record)
