@@ -4,17 +4,19 @@ Each is fed values from the earlier stages (clause trees, checks, changes)
 and dispatches on their kind; none of them changes law text.
 """
 
-import re
-
 from lawdiff.sources.base import Loc
-
-# Control characters other than the line break and the tab: C0, DEL and C1.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str) -> str:
-    """Text from a source, safe for a terminal: control characters become U+FFFD."""
-    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
+    """Text from a source, as the text renderers pass it on: as it is.
+
+    It once became U+FFFD here for each control character, so that what a
+    terminal showed differed from what JSON and files held without a word.
+    The terminal rule (:mod:`lawdiff.marks`) now applies where text is
+    printed, in :mod:`lawdiff.cli.terminal`: hidden characters shown as
+    escapes, with a note; a file written with ``-o`` keeps them.
+    """
+    return text
 
 
 def where(loc: Loc) -> str:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+from lawdiff import marks
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.forked import StopSignal, can_fork, collector_paused, forked_map
 from lawdiff.forked import jobs as forked_jobs
@@ -125,9 +126,22 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
     return written
 
 
+# A lone surrogate: what Python makes of a byte of a file name that is not UTF-8 (b"\xff" -> "\udcff").
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _bytes(content: str | bytes) -> bytes:
-    # Text is written as UTF-8 with the line ends it has (LF): the same bytes on every system.
-    return content if isinstance(content, bytes) else content.encode("utf-8")
+    return content if isinstance(content, bytes) else utf8(content)
+
+
+def utf8(text: str) -> bytes:
+    """Text as an output file holds it: UTF-8, with the line ends it has (LF), the same bytes on every
+    system.  A file name that is not UTF-8 (``2007/\\xff.txt``) shown on a page or in a file cannot be
+    held so: it is written as its escape (``\\udcff``, in JSON the same character), as a terminal shows it."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: marks.code(m.group()), text).encode("utf-8")
 
 
 def replace_dir_atomic(staging: Path, target: Path) -> None:
