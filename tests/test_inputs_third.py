@@ -1,0 +1,109 @@
+"""Every input, third round (issue 23): what a mutation fuzzer and a new user found in the readers.
+
+Each test here failed before its fix: a heading repeated on a chapter page nested each repeat in the
+last (RecursionError at about 600, quadratic time in ``check``), a 5,000-digit article number broke
+``compare``, an export's second ``<text>`` was dropped without a word, a NUL byte gave a two-line
+message, one junk file stopped ``check`` and blocked every comparison, a long typed draft was
+refused as a zip bomb, and ``check --draft`` did not list what it set aside.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from lawdiff.cli import main
+from lawdiff.corpus import from_pages
+from lawdiff.model import Clause
+from lawdiff.sources import read_file, read_text
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "corpus"
+WIKI_1963 = CORPUS / "1963" / "wiki-Sjabloon-1963-HVI-JUISTE-GANG-VAN-ZAKEN.txt"
+EXPORT_1963 = ROOT / "tests" / "fixtures" / "mediawiki" / "1963.xml"
+_HEADING = "'''JUISTE GANG VAN ZAKEN. Art. 41 t/m 49'''\n"
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def _walk(clauses: tuple[Clause, ...]) -> list[tuple[int, Clause]]:
+    """Every clause with its depth, without recursion (the trees under test may be deep)."""
+    out: list[tuple[int, Clause]] = []
+    stack = [(0, c) for c in reversed(clauses)]
+    while stack:
+        depth, c = stack.pop()
+        out.append((depth, c))
+        stack += [(depth + 1, k) for k in reversed(c.children)]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# 1, 2. A heading repeated on a chapter page: siblings, in linear work
+
+
+def _repeated_wiki(n: int) -> str:
+    title, _, body = WIKI_1963.read_text(encoding="utf-8").partition("\n")
+    first, _, rest = body.lstrip("\n").partition("\n")
+    return f"{title}\n\n{first}\n" + "\nA. Het begin van het spelen.\n" * n + rest
+
+
+def _repeated_export(n: int) -> str:
+    text = EXPORT_1963.read_text(encoding="utf-8")
+    assert _HEADING in text
+    return text.replace(_HEADING, _HEADING + "\nA. Het begin van het spelen.\n" * n, 1)
+
+
+def _corpus_folder(tmp_path: Path, name: str, text: str) -> Path:
+    folder = tmp_path / "corpus"
+    (folder / "1963").mkdir(parents=True)
+    (folder / "1963" / name).write_text(text, encoding="utf-8")
+    shutil.copytree(CORPUS / "2007", folder / "2007")
+    return folder
+
+
+def test_repeated_heading_on_a_chapter_page_is_a_row_of_siblings() -> None:
+    corpus = from_pages(read_text(_repeated_wiki(600), "hvi.txt"))
+    edition = corpus.edition("1963")
+    clauses = _walk(edition.clauses)
+    part = next(c for _, c in clauses if c.address == "H6.juiste-gang-van-zaken")
+    repeats = [c.address for c in part.children if c.label == "A."]
+    assert repeats == ["H6.juiste-gang-van-zaken.A"] + [f"H6.juiste-gang-van-zaken.A~{i}" for i in range(2, 601)]
+    assert max(depth for depth, _ in clauses) <= 4
+
+
+def test_repeated_heading_in_an_export_every_command_reads_it(tmp_path: Path, cache_dir: Path) -> None:
+    # Past the interpreter's recursion limit (1,000): each repeat nested in the last failed at about 600.
+    folder = _corpus_folder(tmp_path, "export.xml", _repeated_export(1500))
+    for args in (
+        ["check"],
+        ["show", "1963"],
+        ["show", "1963:H6.juiste-gang-van-zaken.A~1500"],
+        ["compare", "1963", "2007"],
+        ["history", "2007:45"],
+        ["editions"],
+        ["report", "-o", str(tmp_path / "site")],
+    ):
+        status, output = _run(*args, "--corpus", str(folder))
+        assert status in (0, 1), (args, output[-500:])
+        assert "RecursionError" not in output
+
+
+def _address_characters(text: str) -> tuple[int, int]:
+    """(clauses, characters of all their addresses) of a page: the work of building and freezing its tree."""
+    corpus = from_pages(read_text(text, "export.xml"))
+    clauses = _walk(corpus.edition("1963").clauses)
+    return len(clauses), sum(len(c.address) for _, c in clauses)
+
+
+def test_repeated_heading_costs_linear_work() -> None:
+    # Counted, not timed: every repeat nested in the last made addresses as long as the page
+    # (H6.juiste-gang-van-zaken.A.A.A...), so four times the repeats made sixteen times the characters.
+    small_clauses, small_chars = _address_characters(_repeated_export(500))
+    big_clauses, big_chars = _address_characters(_repeated_export(2000))
+    assert big_clauses - small_clauses == 1500
+    assert big_chars < 4.5 * small_chars
