@@ -107,3 +107,42 @@ def test_repeated_heading_costs_linear_work() -> None:
     big_clauses, big_chars = _address_characters(_repeated_export(2000))
     assert big_clauses - small_clauses == 1500
     assert big_chars < 4.5 * small_chars
+
+
+# ---------------------------------------------------------------------------
+# 3. An article number of more than 4,300 digits
+
+
+def test_article_ranges_orders_numbers_of_any_length() -> None:
+    from lawdiff.report import article_ranges
+
+    huge = "7" * 5000
+    assert article_ranges(["45", huge, "041", "42", "43", "1" + "0" * 4999, "9" * 4999, "45A"]) == (
+        f"41-43, 45, {'9' * 4999}-{'1' + '0' * 4999}, {huge}, 45A"
+    )
+
+
+def test_huge_article_number_in_a_page_title_compares(tmp_path: Path, cache_dir: Path) -> None:
+    huge = "7" * 5000
+    _, _, body = (CORPUS / "2007" / "wiki-Sjabloon-2007-45.txt").read_text(encoding="utf-8").partition("\n")
+    folder = tmp_path / "corpus"
+    (folder / "2007").mkdir(parents=True)
+    (folder / "2007" / "page.txt").write_text(
+        f"Sjabloon:2007:{huge}\n" + body.replace("ARTIKEL 45", f"ARTIKEL {huge}"), encoding="utf-8"
+    )
+    shutil.copytree(CORPUS / "2017", folder / "2017")
+    for command in ("compare", "correlate"):
+        status, output = _run(command, "2007", "2017", "--corpus", str(folder))
+        assert status == 0, output[-400:]
+        assert "not compared" in output and huge in output
+        assert "set_int_max_str_digits" not in output
+
+
+def test_huge_number_in_a_payload_says_so_without_pythons_advice(tmp_path: Path) -> None:
+    path = tmp_path / "2017" / "_payload.json"
+    path.parent.mkdir()
+    path.write_text("[" + "9" * 4400 + "]", encoding="utf-8")
+    status, output = _run("check", str(path))
+    assert status == 2
+    assert output.count("\n") == 1 and "lawdiff: error:" in output and "more than 4,300 digits" in output
+    assert "set_int_max_str_digits" not in output
