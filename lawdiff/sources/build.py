@@ -51,7 +51,7 @@ class _Builder:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.roots: list[Draft] = []
-        self.notes: list[tuple[Loc, str]] = []
+        self.notes: list[tuple[Loc, str]] = list(page.notes)
         self.addresses: dict[str, Draft] = {}
         # address -> the next ~N to try for a duplicate of it (so that the
         # Nth duplicate of a label does not retry ~2 ... ~N-1: linear time)
