@@ -146,3 +146,18 @@ def test_huge_number_in_a_payload_says_so_without_pythons_advice(tmp_path: Path)
     assert status == 2
     assert output.count("\n") == 1 and "lawdiff: error:" in output and "more than 4,300 digits" in output
     assert "set_int_max_str_digits" not in output
+
+
+# ---------------------------------------------------------------------------
+# 4 is in the parser fixtures (mediawiki-2007-two-texts, mediawiki-2007-text-in-contributor).
+# 6. A NUL byte in an export
+
+
+def test_nul_byte_in_an_export_is_a_one_line_error(tmp_path: Path) -> None:
+    text = (ROOT / "tests" / "fixtures" / "mediawiki" / "2007.xml").read_text(encoding="utf-8")
+    path = tmp_path / "2007.xml"
+    path.write_text(text.replace("Elke speler", "Elke\x00speler", 1), encoding="utf-8")
+    status, output = _run("check", str(path))
+    assert status == 2
+    assert output.count("\n") == 1 and output.startswith(f"lawdiff: error: {path}:")
+    assert "Char 0x0" in output and ", line " not in output
