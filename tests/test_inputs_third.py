@@ -161,3 +161,50 @@ def test_nul_byte_in_an_export_is_a_one_line_error(tmp_path: Path) -> None:
     assert status == 2
     assert output.count("\n") == 1 and output.startswith(f"lawdiff: error: {path}:")
     assert "Char 0x0" in output and ", line " not in output
+
+
+# ---------------------------------------------------------------------------
+# 11. Unreadable files: all named in one run; an uninvolved edition's does not block; backups skipped
+
+
+def _junk_corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "corpus"
+    shutil.copytree(CORPUS, folder)
+    (folder / "1963" / "bad.xml").write_text("<mediawiki><page>", encoding="utf-8")
+    return folder
+
+
+def test_check_names_every_unreadable_file_in_one_run(tmp_path: Path, cache_dir: Path) -> None:
+    folder = _junk_corpus(tmp_path)
+    (folder / "2007" / "bad.json").write_text('{"x": [', encoding="utf-8")
+    (folder / "2017" / "bad.docx").write_bytes(b"PK\x03\x04junk")
+    status, output = _run("check", str(folder))
+    assert status == 2
+    assert output.count("\n") == 1 and output.startswith("lawdiff: error: 3 files cannot be read: ")
+    for name in ("1963/bad.xml:1:18: malformed XML", "2007/bad.json:line 1 column 8", "2017/bad.docx: the zip"):
+        assert name in output
+
+
+def test_a_bad_file_of_an_edition_not_compared_does_not_block(tmp_path: Path, cache_dir: Path) -> None:
+    folder = _junk_corpus(tmp_path)
+    status, output = _run("compare", "2007", "2017", "--corpus", str(folder))
+    assert status == 0, output
+    # One of the editions compared: refused, naming the file.
+    (folder / "2007" / "bad.json").write_text('{"x": [', encoding="utf-8")
+    status, output = _run("compare", "2007", "2017", "--corpus", str(folder))
+    assert status == 2 and "2007/bad.json" in output and "1963/bad.xml" not in output
+
+
+def test_editor_backups_and_hidden_files_are_skipped_and_listed(tmp_path: Path, cache_dir: Path) -> None:
+    folder = tmp_path / "corpus"
+    shutil.copytree(CORPUS / "2007", folder / "2007")
+    page = (folder / "2007" / "wiki-Sjabloon-2007-45.txt").read_text(encoding="utf-8")
+    backups = ["copy~", "wiki-Sjabloon-2007-45.txt~", "#wiki#", "page.swp", "page.bak", "page.txt.orig", ".hidden"]
+    for name in backups:
+        # The text changed a little, as a backup's is: read as a page, it would be a conflict.
+        (folder / "2007" / name).write_text(page.replace("Elke speler", "Iedere speler"), encoding="utf-8")
+    status, output = _run("check", str(folder))
+    assert status == 0, output
+    for name in backups:
+        assert f"2007/{name}: skipped" in output
+    assert "1 file(s), 1 page(s)" in output and "0 conflict(s)" in output
