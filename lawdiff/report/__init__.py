@@ -6,7 +6,6 @@ and dispatches on their kind; none of them changes law text.
 
 import re
 
-from lawdiff.model import natural_key
 from lawdiff.sources.base import Loc
 
 # Control characters other than the line break and the tab: C0, DEL and C1.
@@ -32,10 +31,10 @@ def article_ranges(numbers: list[str], dash: str = "-") -> str:
 
     Ordered by value without ``int()`` of the whole string (Python refuses one of more than 4,300 digits,
     a hostile page title's): a number's digits without leading zeros, shorter first, then digit by digit.
-    Anything else (not ASCII digits) follows as written, in natural order.
+    Anything else (not ASCII digits) follows as written.
     """
     digits = sorted({n.lstrip("0") or "0" for n in numbers if n.isascii() and n.isdigit()}, key=lambda n: (len(n), n))
-    others = sorted({n for n in numbers if not (n.isascii() and n.isdigit())}, key=natural_key)
+    others = sorted({n for n in numbers if not (n.isascii() and n.isdigit())})
     out: list[str] = []
     i = 0
     while i < len(digits):
