@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from lawdiff.cli import main
@@ -208,3 +209,36 @@ def test_editor_backups_and_hidden_files_are_skipped_and_listed(tmp_path: Path, 
     for name in backups:
         assert f"2007/{name}: skipped" in output
     assert "1 file(s), 1 page(s)" in output and "0 conflict(s)" in output
+
+
+# ---------------------------------------------------------------------------
+# 13. A long typed paragraph is no zip bomb
+
+
+def test_a_draft_with_a_five_mb_paragraph_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+    import zipfile
+
+    from lawdiff.errors import InputError
+    from lawdiff.sources.draft import read_draft, zipsafe
+
+    source = ROOT / "tests" / "fixtures" / "draft" / "docx-numbering.docx"
+    with zipfile.ZipFile(source) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    document = parts["word/document.xml"].decode("utf-8")
+    first = re.search(r"<w:t(?: [^>]*)?>([^<]*)</w:t>", document)
+    assert first is not None
+    long = "speler kaart " * (5_000_000 // 13)
+    parts["word/document.xml"] = (document[: first.start(1)] + long + document[first.end(1) :]).encode("utf-8")
+    path = tmp_path / "concept.docx"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    info = zipfile.ZipFile(path).getinfo("word/document.xml")
+    assert info.file_size > zipsafe.MAX_RATIO * info.compress_size  # as regular as a bomb
+    pages = read_draft(path, "2027")
+    assert any(long.strip() in b.text or long.strip() in b.title for p in pages for b in p.blocks)
+    # Past the absolute limit of a part, the same file is refused, as a bomb would be.
+    monkeypatch.setattr(zipsafe, "MAX_MEMBER_BYTES", 4_000_000)
+    with pytest.raises(InputError, match="expands past"):
+        read_draft(path, "2027")
