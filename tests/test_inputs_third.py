@@ -242,3 +242,28 @@ def test_a_draft_with_a_five_mb_paragraph_is_read(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(zipsafe, "MAX_MEMBER_BYTES", 4_000_000)
     with pytest.raises(InputError, match="expands past"):
         read_draft(path, "2027")
+
+
+# ---------------------------------------------------------------------------
+# 14. check --draft lists each piece set aside
+
+
+def test_check_draft_lists_each_piece_set_aside_in_text_and_json() -> None:
+    import json
+
+    draft = ROOT / "tests" / "fixtures" / "draft" / "docx-tracked-changes.docx"
+    deleted = [
+        ("paragraph 3", "tracked deletion by Commissie", "maat"),
+        ("paragraph 8", "tracked deletion by Commissie", "Een grote of kleine strafkaart kan verplicht gespeeld"),
+    ]
+    status, output = _run("check", "--draft", str(draft), "--as", "2027", "--no-cache")
+    assert status == 0, output
+    for place, reason, text in deleted:
+        assert f'  note {draft} {place}: set aside, {reason} (not in the accepted text): "{text}' in output
+    status, output = _run("check", "--draft", str(draft), "--as", "2027", "--no-cache", "--format", "json")
+    (page,) = [f for f in json.loads(output)["files"] if f["file"] == str(draft)]
+    notes = [(n["source"].get("path"), n["note"]) for n in page["notes"]]
+    for place, reason, text in deleted:
+        assert any(
+            p == place and n.startswith(f'set aside, {reason} (not in the accepted text): "{text}') for p, n in notes
+        )
