@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from lawdiff.cache import Cache
 from lawdiff.corpus import timeline
 from lawdiff.corpus.dangling import Dangling, dangling_references
+from lawdiff.corpus.files import unreadable
 from lawdiff.corpus.outline import EditionOutline, NeedsWords, Record, interned, record
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
 from lawdiff.corpus.workers import records as workers_records
@@ -66,12 +67,15 @@ def check(
         ignored: list[str] = []
         files = corpus_files(roots, ignored)
         records: list[Record] = []
+        errors: list[InputError] = []
         for path, display, hint in files:
             try:
                 records.extend(_read_cached(path, display, hint, cache))
             except InputError as exc:
                 exc.file = str(path)  # the path as given, as lawdiff.corpus.load names it
-                raise
+                errors.append(exc)  # and the other files read on: every one that cannot be is named
+        if errors:
+            raise unreadable(errors)
         if not records:
             raise UsageError(
                 f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
