@@ -95,7 +95,8 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     path = ctx.command_path if ctx is not None else "lawdiff"
     what = _one_line(exc.format_message())
     if isinstance(exc, click.MissingParameter) and ctx is not None:
-        fix = f"{_one_line(ctx.get_usage()).replace('Usage: ', 'usage: ', 1)} (see '{path} --help')"
+        usage = " ".join(ctx.get_usage().split()).replace("Usage: ", "usage: ", 1)
+        fix = f"{usage} (see '{path} --help')"
     else:
         fix = f"see '{path} --help'"
     echo(f"lawdiff: error: {what}; {fix}", err=True)
