@@ -45,9 +45,10 @@ class _Group(click.Group):
             return super().make_context(*args, **kwargs)
         except click.UsageError as exc:  # the group's own options: `lawdiff --bogus`
             _usage_error(exc)
-        except BrokenPipeError:  # `lawdiff --help | head -0`
+        except BrokenPipeError:  # `lawdiff --help | head -n 0`: the help's status
             if terminal.stdout_closed():
-                terminal.closed_pipe()
+                terminal.let_go()
+                sys.exit(0)
             raise
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -62,8 +63,9 @@ class _Group(click.Group):
             echo(f"lawdiff: error: {exc.message()}", err=True)
             sys.exit(2)
         except BrokenPipeError as exc:
-            if terminal.stdout_closed():  # a help text, say, written past its reader's end
-                terminal.closed_pipe()
+            if terminal.stdout_closed():  # click's help text, written past its reader's end: the help's status
+                terminal.let_go()
+                sys.exit(0)
             _os_error(exc)
         except OSError as exc:
             _os_error(exc)
@@ -95,7 +97,8 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     path = ctx.command_path if ctx is not None else "lawdiff"
     what = _one_line(exc.format_message())
     if isinstance(exc, click.MissingParameter) and ctx is not None:
-        fix = f"{_one_line(ctx.get_usage()).replace('Usage: ', 'usage: ', 1)} (see '{path} --help')"
+        usage = " ".join(ctx.get_usage().split()).replace("Usage: ", "usage: ", 1)
+        fix = f"{usage} (see '{path} --help')"
     else:
         fix = f"see '{path} --help'"
     echo(f"lawdiff: error: {what}; {fix}", err=True)

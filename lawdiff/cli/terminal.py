@@ -10,9 +10,12 @@ gets the text as it is (:func:`lawdiff.report.files.write_atomic`); so does
 JSON, whose characters are escaped in JSON's own syntax (the same text once
 read), and an HTML page, in character references.
 
-A reader that closes the pipe early (``lawdiff compare 2007 2017 | head -1``)
-ends the command quietly with status :data:`CLOSED_PIPE`, 141, as git's
-(128 + SIGPIPE): what was written with ``-o`` is kept.
+A reader that closes the pipe early (``lawdiff compare 2007 2017 | head -n 0``)
+is no error: the rest of the output is let go without a word, and the command
+ends as it would have (what it wrote with ``-o`` kept, its status its own: 0,
+or 1 for ``--exit-code`` and ``check``).  Whether a write meets the closed
+pipe depends on the output's size and on when the reader leaves (``| head -1``
+of a short output never does), so no other status could be the same for both.
 """
 
 from __future__ import annotations
@@ -26,13 +29,11 @@ import select
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NoReturn, TextIO
+from typing import TextIO
 
 import click
 
 from lawdiff import marks
-
-CLOSED_PIPE = 141  # the status of a command whose reader closed the pipe, as git's (128 + SIGPIPE)
 
 
 class Kind(enum.Enum):
@@ -103,7 +104,7 @@ def write_bytes(data: bytes) -> None:
 
 
 def _out(text: str | bytes) -> None:
-    """Write to standard output, all of it or :func:`closed_pipe`.
+    """Write to standard output, all of it, or up to where its reader closed the pipe (:func:`let_go`).
 
     Through the file descriptor, in a loop: a buffered stream's ``write`` of more than the pipe holds
     returns how much the first write took when the reader then leaves, and its text layer drops the rest
@@ -129,22 +130,19 @@ def _out(text: str | bytes) -> None:
             except BlockingIOError:  # a descriptor left non-blocking by whoever started us
                 select.select([], [fd], [])
     except BrokenPipeError:
-        closed_pipe()
+        let_go()
 
 
-def closed_pipe() -> NoReturn:
-    """The reader closed standard output: end quietly with :data:`CLOSED_PIPE`.
-
-    Standard output is pointed at the null device first, so that Python's last flush at exit finds
-    nowhere to fail and says nothing."""
+def let_go() -> None:
+    """The reader closed standard output: what is written to it from now on goes to the null device (and
+    Python's last flush at exit finds nowhere to fail), and no note is said of escapes no one read."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.stdout.fileno())
         os.close(null)
     record = _RUN.get()
     if record is not None:
-        record.first = ""  # no reader is left to be told about escapes
-    sys.exit(CLOSED_PIPE)
+        record.first = ""
 
 
 def stdout_closed() -> bool:
