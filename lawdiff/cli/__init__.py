@@ -20,6 +20,7 @@ import click
 
 from lawdiff import __version__
 from lawdiff.cli import compare, ingest, report, review, serve
+from lawdiff.cli.fetch import fetch as fetch_command
 from lawdiff.errors import LawdiffBug, LawdiffError
 
 
@@ -86,6 +87,7 @@ for command in (
     main.add_command(command)
 main.add_command(review.review)
 main.add_command(serve.serve)
+main.add_command(fetch_command)
 
 
 def run() -> None:

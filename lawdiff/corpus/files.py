@@ -15,7 +15,7 @@ from pathlib import Path
 from lawdiff.corpus.settings import SETTINGS_FILE
 from lawdiff.errors import InputError, UsageError
 
-__all__ = ["READ_SUFFIXES", "corpus_files", "default_corpus"]
+__all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus"]
 
 _YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
 
@@ -33,6 +33,11 @@ def default_corpus() -> Path:
 # ``lawdiff check`` lists it.  A file of these kinds is read, or refused with
 # a message: a .docm is refused, not skipped, so that its owner learns why.
 READ_SUFFIXES = frozenset({"", ".txt", ".json", ".xml", ".docx", ".odt", ".docm", ".dotx", ".dotm", ".ott"})
+
+# What ``lawdiff fetch`` keeps beside the law (its manifest ``.lawdiff-fetch.json``, an
+# unfinished fetch's ``.lawdiff-fetch.partial/``, its temporary files): the
+# tool's own bookkeeping, neither read nor listed as skipped.
+FETCH_PREFIX = ".lawdiff-fetch"
 
 
 def _walk(root: Path) -> list[Path]:
@@ -78,6 +83,8 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
                         fix="restore the file it points to, or remove the link",
                     )
                 if not f.is_file() or f.name == SETTINGS_FILE:
+                    continue
+                if any(p.startswith(FETCH_PREFIX) for p in rel.parts):
                     continue
                 if hidden or f.suffix.lower() not in READ_SUFFIXES:
                     if skipped is not None:
