@@ -89,13 +89,14 @@ class Client:
 
     contact: str = ""
     timeout: float = TIMEOUT
-    max_bytes: int = MAX_BYTES
+    max_bytes: int = 0  # 0: MAX_BYTES
     sleep: Callable[[float], None] = time.sleep
     progress: Callable[[str], None] | None = None
     requests: int = 0
     _http: httpx.Client | None = field(default=None, repr=False)
 
     def __enter__(self) -> Client:
+        self.max_bytes = self.max_bytes or MAX_BYTES
         self._http = httpx.Client(
             headers={"User-Agent": user_agent(self.contact), "Accept-Encoding": "gzip, deflate"},
             timeout=httpx.Timeout(self.timeout),
@@ -200,7 +201,7 @@ class Client:
 
 def _too_large(url: str, bound: int) -> FetchError:
     return FetchError(
-        f"the answer is larger than {bound // (1024 * 1024)} MB, more than a page of the law can be",
+        f"the answer is larger than {bound:,} bytes, more than the law's pages can be",
         file=url,
         fix="check that the address is the wiki's api.php or a page of the site",
     )

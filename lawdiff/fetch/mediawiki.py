@@ -30,6 +30,8 @@ from lawdiff.fetch.wikiapi import Api, WikiPage, batches, find_api, list_edition
 __all__ = ["KIND", "WikiFetch", "export_name", "fetch_edition"]
 
 KIND = "mediawiki"
+# Pages per export request (the API's limit of titles per request for a user without bot rights).
+EXPORT_BATCH = 50
 
 
 def export_name(edition: str) -> str:
@@ -203,7 +205,7 @@ def _export_batches(
     """Export ``todo`` in batches, each saved whole in the partial folder as it arrives; ``held`` takes
     the new pages. Returns an export root for the site information."""
     done = 0
-    for batch in batches(p.id for p in todo):
+    for batch in batches((p.id for p in todo), EXPORT_BATCH):
         say(f"{edition}: exporting pages {done + 1}-{done + len(batch)} of {len(todo)}")
         data = api.export(batch)
         root = _read_export(data, api.url)
