@@ -33,7 +33,11 @@ MAINTENANCE = MEDIAWIKI / "maintenance"
 ADMIN_PASSWORD = "Spelregels-test-2024"
 # Written into the copy's LocalSettings.php in place of the master's.
 _SERVER = "http://127.0.0.1:1"
+# A test wiki need not survive a power cut: SQLite without fsync makes the import several times faster.
 _SETTINGS = """
+$wgDBservers = [ [ 'host' => '', 'dbname' => $wgDBname, 'user' => '', 'password' => '', 'type' => 'sqlite',
+    'dbDirectory' => $wgSQLiteDataDir, 'load' => 1, 'flags' => DBO_DEFAULT,
+    'variables' => [ 'synchronous' => 'OFF' ] ] ];
 $wgParserCacheType = CACHE_NONE;
 $wgMainCacheType = CACHE_NONE;
 $wgShowExceptionDetails = true;
@@ -83,7 +87,8 @@ def _install(folder: Path, exports: list[Path]) -> None:
         timeout=120,
     )  # fmt: skip
     settings = folder / "LocalSettings.php"
-    settings.write_text(settings.read_text(encoding="utf-8") + _SETTINGS, encoding="utf-8")
+    text = settings.read_text(encoding="utf-8").replace("'synchronous' => 'NORMAL'", "'synchronous' => 'OFF'")
+    settings.write_text(text + _SETTINGS, encoding="utf-8")
     for export in exports:
         _php("importDump.php", settings, str(export))
     _php("runJobs.php", settings)
@@ -145,7 +150,10 @@ def serve(shared: Path, own: Path, exports: list[Path]) -> Iterator[Wiki]:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(f"{url}/api.php", params={"action": "query", "format": "json"}, timeout=5).status_code == 200:
+                if (
+                    httpx.get(f"{url}/api.php", params={"action": "query", "format": "json"}, timeout=5).status_code
+                    == 200
+                ):
                     break
             except httpx.HTTPError:
                 pass

@@ -80,7 +80,9 @@ def test_two_editions_fetched_compare_as_their_exports(wiki: tuple[Wiki, Path], 
     corpus = tmp_path / "corpus"
     first = run("fetch", served.url, "--edition", "2007", "-o", str(corpus), "--contact", "test@example.org")
     assert first.exit_code == 0, first.output
-    assert first.stdout == f"2007: 9 pages, 9 exported, 0 unchanged (same revision) -> {corpus}/2007/mediawiki-2007.xml\n"
+    assert (
+        first.stdout == f"2007: 9 pages, 9 exported, 0 unchanged (same revision) -> {corpus}/2007/mediawiki-2007.xml\n"
+    )
     second = run("fetch", served.api, "--edition", "2017", "-o", str(corpus))
     assert second.exit_code == 0, second.output
     assert second.stdout.startswith("2017: 19 pages, 19 exported, 0 unchanged (same revision)")
@@ -138,9 +140,7 @@ def test_an_edited_page_differs_then_is_fetched_alone(wiki: tuple[Wiki, Path], t
         served.edit(title, original)
 
 
-def test_an_interrupted_fetch_resumes(
-    wiki: tuple[Wiki, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_interrupted_fetch_resumes(wiki: tuple[Wiki, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     served, _ = wiki
     whole = tmp_path / "whole"
     assert run("fetch", served.url, "--edition", "2017", "-o", str(whole)).exit_code == 0

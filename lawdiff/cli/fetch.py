@@ -53,8 +53,12 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
 
 @click.command()
 @click.argument("url")
-@click.option("--edition", metavar="YEAR", default="", help="The edition to fetch from a wiki (its pages Sjabloon:YEAR:...).")
-@click.option("--site", is_flag=True, help="URL is a page of the Nuxt site (or its _payload.json): fetch every payload.")
+@click.option(
+    "--edition", metavar="YEAR", default="", help="The edition to fetch from a wiki (its pages Sjabloon:YEAR:...)."
+)
+@click.option(
+    "--site", is_flag=True, help="URL is a page of the Nuxt site (or its _payload.json): fetch every payload."
+)
 @click.option(
     "-o",
     "--output",
@@ -64,9 +68,13 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
     metavar="DIR",
     help="The corpus folder: the edition is written to DIR/YEAR/.",
 )
-@click.option("--contact", default="", metavar="EMAIL", help="Your e-mail or URL, sent in the User-Agent for the wiki's admins.")
+@click.option(
+    "--contact", default="", metavar="EMAIL", help="Your e-mail or URL, sent in the User-Agent for the wiki's admins."
+)
 @click.option("--dry-run", is_flag=True, help="List what would be fetched; write nothing.")
-@click.option("--timeout", type=click.FloatRange(1, 600), default=30.0, show_default=True, help="Seconds to wait for the server.")
+@click.option(
+    "--timeout", type=click.FloatRange(1, 600), default=30.0, show_default=True, help="Seconds to wait for the server."
+)
 def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_run: bool, timeout: float) -> None:
     """Fetch an edition from the wiki, or the 2017 site, into a corpus folder.
 
@@ -107,9 +115,8 @@ def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_ru
 def _wiki_lines(done: WikiFetch, dry_run: bool) -> list[str]:
     year = done.path.parent.name
     if dry_run:
-        lines = [f"{year}: would export {len(done.exported)} of {len(done.pages)} pages ({done.kept} held at their revision):"]
-        lines += [f"  {title}" for title in done.exported]
-        return lines
+        head = f"{year}: would export {len(done.exported)} of {len(done.pages)} pages"
+        return [f"{head} ({done.kept} held at their revision):", *(f"  {title}" for title in done.exported)]
     parts = [f"{len(done.exported)} exported", f"{done.kept} unchanged (same revision)"]
     if done.resumed:
         parts.append(f"{done.resumed} from the interrupted fetch")
@@ -128,14 +135,26 @@ def _site_lines(done: SiteFetch, dry_run: bool) -> list[str]:
     counts: dict[str, int] = {}
     for _name, _url, outcome in done.files:
         counts[outcome] = counts.get(outcome, 0) + 1
-    lines = [f"  {done.folder.name}/{name}: {outcome}" for name, _url, outcome in done.files if outcome in (Outcome.NEW, Outcome.CHANGED)]
+    lines = [
+        f"  {done.folder.name}/{name}: {outcome}"
+        for name, _url, outcome in done.files
+        if outcome in (Outcome.NEW, Outcome.CHANGED)
+    ]
     summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
-    how = (
-        "the server honours conditional requests"
-        if done.conditional
-        else "the server answered no conditional request: all downloaded, only changed files rewritten"
-    )
-    return [f"{done.edition}: {len(done.files)} payloads: {summary} ({how}) -> {done.folder}", *lines]
+    return [f"{done.edition}: {len(done.files)} payloads: {summary}{_how(done)} -> {done.folder}", *lines]
+
+
+def _how(done: SiteFetch) -> str:
+    """Whether the server answered conditional requests, said after the counts."""
+    from lawdiff.fetch.site import Outcome
+
+    if done.not_modified:
+        return " (the server honours conditional requests)"
+    if done.asked:
+        return " (the server ignores conditional requests: all downloaded, only changed files rewritten)"
+    if any(outcome in (Outcome.SAME, Outcome.CHANGED) for _n, _u, outcome in done.files):
+        return " (the server gives no ETag or Last-Modified: all downloaded, only changed files rewritten)"
+    return ""
 
 
 def check_against(url: str, paths: list[Path], contact: str = "", timeout: float = 30.0) -> bool:

@@ -135,9 +135,7 @@ class Client:
             )
         wait = asked if asked is not None else FIRST_BACKOFF * 2 ** (tries - 1)
         if wait > MAX_WAIT:
-            raise FetchError(
-                f"the server asks us to wait {wait:.0f} s ({why})", file=url, fix="try again later"
-            )
+            raise FetchError(f"the server asks us to wait {wait:.0f} s ({why})", file=url, fix="try again later")
         if self.progress is not None:
             self.progress(f"server busy ({why}): waiting {wait:.0f} s")
         self.sleep(wait)

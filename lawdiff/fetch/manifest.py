@@ -53,7 +53,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 class Manifest:
     """The manifest of one edition's folder.
 
-    source: the wiki's api.php or the site's first payload.
+    source: the wiki's api.php, or the site's address (``https://site.example.org/``).
     kind: ``mediawiki`` or ``nuxt-site``.
     edition: the edition's year.
     fetched: when the last whole fetch ended (UTC, ISO), "" while one is unfinished.

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import cast
 
 from lxml import etree
 
@@ -117,7 +118,9 @@ def _held_pages(folder: Path, name: str) -> tuple[dict[int, tuple[int, etree._El
 
 def _assemble(site_root: etree._Element, pages: list[etree._Element]) -> bytes:
     """One export: the site information of ``site_root``, then ``pages``."""
-    root = etree.Element(site_root.tag, attrib=dict(site_root.attrib), nsmap=site_root.nsmap)
+    # The export's default namespace is keyed None in lxml's nsmap, which lxml-stubs do not allow for.
+    nsmap = cast("dict[str, str]", site_root.nsmap)
+    root = etree.Element(site_root.tag, attrib=dict(site_root.attrib), nsmap=nsmap)
     for child in site_root:
         if _local(child) == "siteinfo":
             root.append(copy.deepcopy(child))

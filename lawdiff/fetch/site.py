@@ -54,7 +54,8 @@ class SiteFetch:
     edition: str
     folder: Path
     files: tuple[tuple[str, str, str], ...]  # (file name, payload URL, outcome)
-    conditional: bool  # whether the server honoured a conditional request in this run
+    asked: int  # conditional requests made (a payload fetched before, with validators)
+    not_modified: int  # of those, answered 304
 
 
 def payload_url(url: str) -> str:
@@ -165,17 +166,17 @@ def crawl_site(
     names = _names(paths)
     if dry_run:
         listed = tuple((names[p], urljoin(origin, p.lstrip("/") + "/" + PAYLOAD), "to fetch") for p in paths)
-        return SiteFetch(year, folder, listed, False)
+        return SiteFetch(year, folder, listed, 0, 0)
     manifest = Manifest.read(folder)
     if manifest is not None:
-        manifest.refuse_other(start, KIND, folder)
+        manifest.refuse_other(origin, KIND, folder)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    state = manifest or Manifest(start, KIND, year)
+    state = manifest or Manifest(origin, KIND, year)
     resuming = bool(manifest and not manifest.fetched and manifest.run)
     state.run, state.fetched = (state.run if resuming else now), ""
     state.write(folder)
     done: list[tuple[str, str, str]] = []
-    conditional = False
+    asked = not_modified = 0
     for i, path in enumerate(paths, 1):
         name, target = names[path], urljoin(origin, path.lstrip("/") + "/" + PAYLOAD)
         say(f"{year}: payload {i} of {len(paths)}: {path}")
@@ -183,18 +184,20 @@ def crawl_site(
         if resuming and record.get("run") == state.run and (folder / name).is_file():
             done.append((name, target, Outcome.RESUMED))
             continue
-        outcome, record = _fetch_one(client, target, folder / name, record)
-        conditional = conditional or outcome == Outcome.NOT_MODIFIED
+        outcome, record, conditional = _fetch_one(client, target, folder / name, record)
+        asked += conditional
+        not_modified += outcome == Outcome.NOT_MODIFIED
         state.files[name] = {**record, "run": state.run}
         state.write(folder)
         done.append((name, target, outcome))
     state.fetched = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state.write(folder)
-    return SiteFetch(year, folder, tuple(done), conditional)
+    return SiteFetch(year, folder, tuple(done), asked, not_modified)
 
 
-def _fetch_one(client: Client, url: str, path: Path, record: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """One payload: a conditional request where the last one gave validators, written when it changed."""
+def _fetch_one(client: Client, url: str, path: Path, record: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
+    """One payload: a conditional request where the last one gave validators, written when it changed.
+    Returns the outcome, what the manifest records, and whether the request was conditional."""
     headers: dict[str, str] = {}
     exists = path.is_file()
     if exists and record.get("etag"):
@@ -203,7 +206,7 @@ def _fetch_one(client: Client, url: str, path: Path, record: dict[str, Any]) -> 
         headers["If-Modified-Since"] = str(record["last_modified"])
     answer = client.get(url, headers=headers)
     if answer.status == 304:
-        return Outcome.NOT_MODIFIED, record
+        return Outcome.NOT_MODIFIED, record, True
     _decode(answer.body, answer.url)  # a payload, not an error page served with 200
     digest = hashlib.sha256(answer.body).hexdigest()
     fresh = {
@@ -213,6 +216,6 @@ def _fetch_one(client: Client, url: str, path: Path, record: dict[str, Any]) -> 
         "sha256": digest,
     }
     if exists and hashlib.sha256(path.read_bytes()).hexdigest() == digest:
-        return Outcome.SAME, fresh
+        return Outcome.SAME, fresh, bool(headers)
     write_atomic(path, answer.body)
-    return (Outcome.CHANGED if exists else Outcome.NEW), fresh
+    return (Outcome.CHANGED if exists else Outcome.NEW), fresh, bool(headers)

@@ -99,7 +99,9 @@ class Api:
         if not answer.body.lstrip().startswith(b"<"):
             error = _first_error(_json(answer))
             what = f"{error[0]}: {error[1]}" if error else "no XML"
-            raise FetchError(f"the wiki gave no export ({what})", file=self.url, fix="check that the wiki allows exports")
+            raise FetchError(
+                f"the wiki gave no export ({what})", file=self.url, fix="check that the wiki allows exports"
+            )
         return answer.body
 
     def parse(self, title: str) -> str:
