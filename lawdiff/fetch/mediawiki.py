@@ -120,7 +120,9 @@ def _assemble(site_root: etree._Element, pages: list[etree._Element]) -> bytes:
     """One export: the site information of ``site_root``, then ``pages``."""
     # The export's default namespace is keyed None in lxml's nsmap, which lxml-stubs do not allow for.
     nsmap = cast("dict[str, str]", site_root.nsmap)
-    root = etree.Element(site_root.tag, attrib=dict(site_root.attrib), nsmap=nsmap)
+    root = etree.Element(site_root.tag, nsmap=nsmap)
+    for key, value in site_root.attrib.items():
+        root.set(key, value)
     for child in site_root:
         if _local(child) == "siteinfo":
             root.append(copy.deepcopy(child))
