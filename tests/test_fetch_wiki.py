@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ from click.testing import CliRunner, Result
 from mediawiki_server import Wiki, missing, serve
 
 from lawdiff.cli import main
+from lawdiff.cli.fetch import fetch as fetch_command
 from lawdiff.fetch import mediawiki as fetch_mediawiki
 from lawdiff.fetch.manifest import MANIFEST, PARTIAL
 from lawdiff.fetch.wikiapi import Api
@@ -75,7 +77,9 @@ def _compare(corpus: Path) -> dict[str, Any]:
     return data
 
 
-def test_two_editions_fetched_compare_as_their_exports(wiki: tuple[Wiki, Path], tmp_path: Path) -> None:
+def test_two_editions_fetched_compare_as_their_exports(
+    wiki: tuple[Wiki, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     served, source = wiki
     corpus = tmp_path / "corpus"
     first = run("fetch", served.url, "--edition", "2007", "-o", str(corpus), "--contact", "test@example.org")
@@ -83,7 +87,11 @@ def test_two_editions_fetched_compare_as_their_exports(wiki: tuple[Wiki, Path], 
     assert (
         first.stdout == f"2007: 9 pages, 9 exported, 0 unchanged (same revision) -> {corpus}/2007/mediawiki-2007.xml\n"
     )
-    second = run("fetch", served.api, "--edition", "2017", "-o", str(corpus))
+    # The help's example, with the test wiki's address.
+    example = shlex.split(next(ln for ln in (fetch_command.help or "").splitlines() if "Example:" in ln))
+    assert example[:3] == ["Example:", "lawdiff", "fetch"] and "--edition" in example
+    monkeypatch.chdir(tmp_path)
+    second = run("fetch", served.api, *example[4:])
     assert second.exit_code == 0, second.output
     assert second.stdout.startswith("2017: 19 pages, 19 exported, 0 unchanged (same revision)")
     assert sorted(p.name for p in (corpus / "2017").iterdir()) == [MANIFEST, "mediawiki-2017.xml"]

@@ -61,12 +61,13 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
 )
 @click.option(
     "-o",
-    "--output",
+    "--corpus",
+    "output",
     type=click.Path(path_type=Path, file_okay=False),
     default=DEFAULT_OUTPUT,
     show_default=True,
     metavar="DIR",
-    help="The corpus folder: the edition is written to DIR/YEAR/.",
+    help="The corpus folder: the edition is written to DIR/YEAR/ (the other commands read it with --corpus DIR).",
 )
 @click.option(
     "--contact", default="", metavar="EMAIL", help="Your e-mail or URL, sent in the User-Agent for the wiki's admins."
