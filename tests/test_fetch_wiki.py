@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,7 +115,9 @@ def test_two_editions_fetched_compare_as_their_exports(
     assert again.stdout.startswith("2017: 19 pages, 0 exported, 19 unchanged (same revision)"), again.output
 
 
-def test_an_edited_page_differs_then_is_fetched_alone(wiki: tuple[Wiki, Path], tmp_path: Path) -> None:
+def test_an_edited_page_differs_then_is_fetched_alone(
+    wiki: tuple[Wiki, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     served, _ = wiki
     corpus = tmp_path / "corpus"
     assert run("fetch", served.url, "--edition", "2017", "-o", str(corpus)).exit_code == 0
@@ -139,6 +142,7 @@ def test_an_edited_page_differs_then_is_fetched_alone(wiki: tuple[Wiki, Path], t
 
         dry = run("fetch", served.url, "--edition", "2017", "-o", str(corpus), "--dry-run")
         assert dry.stdout == "2017: would export 1 of 19 pages (18 held at their revision):\n  Sjabloon:2017:45G\n"
+        _interrupted_before_the_export_is_written(served, corpus, tmp_path / "cut", monkeypatch)
         again = run("fetch", served.url, "--edition", "2017", "-o", str(corpus))
         assert again.stdout.startswith("2017: 19 pages, 1 exported, 18 unchanged (same revision)"), again.output
         assert "dicht of open te leggen" in (corpus / "2017" / "mediawiki-2017.xml").read_text(encoding="utf-8")
@@ -146,6 +150,29 @@ def test_an_edited_page_differs_then_is_fetched_alone(wiki: tuple[Wiki, Path], t
         assert fresh.exit_code == 0, fresh.output
     finally:
         served.edit(title, original)
+
+
+def _interrupted_before_the_export_is_written(
+    served: Wiki, corpus: Path, cut: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy of ``corpus`` updated by a fetch stopped after its last batch, before the export is written,
+    then resumed: the export is written from the batch, nothing is exported again."""
+    shutil.copytree(corpus, cut)
+    write = fetch_mediawiki.write_atomic
+
+    def stop_at_the_export(path: Path, data: bytes) -> None:
+        if path.name == "mediawiki-2017.xml":
+            raise KeyboardInterrupt
+        write(path, data)
+
+    with monkeypatch.context() as m:
+        m.setattr(fetch_mediawiki, "write_atomic", stop_at_the_export)
+        assert run("fetch", served.url, "--edition", "2017", "-o", str(cut)).exit_code != 0
+    resumed = run("fetch", served.url, "--edition", "2017", "-o", str(cut))
+    assert resumed.stdout.startswith(
+        "2017: 19 pages, 0 exported, 19 unchanged (same revision), 1 from the interrupted fetch"
+    ), resumed.output
+    assert "dicht of open te leggen" in (cut / "2017" / "mediawiki-2017.xml").read_text(encoding="utf-8")
 
 
 def test_an_interrupted_fetch_resumes(wiki: tuple[Wiki, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

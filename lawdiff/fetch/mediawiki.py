@@ -88,32 +88,43 @@ def _read_export(data: bytes, where: str) -> etree._Element:
     return root
 
 
-def _held_pages(folder: Path, name: str) -> tuple[dict[int, tuple[int, etree._Element]], etree._Element | None]:
-    """The pages the folder holds (id -> (revision, element)): the last export's, then the unfinished
-    fetch's batches over them; and an export root to take the site information from."""
-    held: dict[int, tuple[int, etree._Element]] = {}
-    first: etree._Element | None = None
-    sources = [folder / name] if (folder / name).is_file() else []
-    partial = folder / PARTIAL
-    if partial.is_dir():
-        sources += sorted(partial.glob("batch-*.xml"))
-    for path in sources:
-        try:
-            root = _read_export(path.read_bytes(), str(path))
-        except FetchError:
-            if path.parent == partial:
-                continue  # a batch cut short by the interruption (written atomically, so only by hand)
-            raise InputError(
-                "the folder's export cannot be read",
-                file=str(path),
-                fix="remove it (and .lawdiff-fetch.json) to fetch the edition again",
-            ) from None
-        first = first if first is not None else root
+@dataclass
+class _Held:
+    """The pages a folder holds (id -> (revision, ``<page>``)): the last export's, then those of the batches
+    an unfinished fetch left (ids in ``resumed``); and an export root to take the site information from."""
+
+    pages: dict[int, tuple[int, etree._Element]]
+    resumed: set[int]
+    site_root: etree._Element | None
+
+    def take(self, root: etree._Element, resumed: bool = False) -> None:
         for page in root:
             if _local(page) == "page":
                 pid, rev = _page_revision(page)
-                held[pid] = (rev, page)
-    return held, first
+                self.pages[pid] = (rev, page)
+                if resumed:
+                    self.resumed.add(pid)
+        self.site_root = root if self.site_root is None else self.site_root
+
+
+def _held_pages(folder: Path, name: str) -> _Held:
+    held = _Held({}, set(), None)
+    if (folder / name).is_file():
+        try:
+            held.take(_read_export((folder / name).read_bytes(), str(folder / name)))
+        except FetchError:
+            raise InputError(
+                "the folder's export cannot be read",
+                file=str(folder / name),
+                fix="remove it (and .lawdiff-fetch.json) to fetch the edition again",
+            ) from None
+    partial = folder / PARTIAL
+    for path in sorted(partial.glob("batch-*.xml")) if partial.is_dir() else ():
+        try:
+            held.take(_read_export(path.read_bytes(), str(path)), resumed=True)
+        except FetchError:
+            continue  # written atomically, so damaged only by hand: its pages are exported again
+    return held
 
 
 def _assemble(site_root: etree._Element, pages: list[etree._Element]) -> bytes:
@@ -159,66 +170,40 @@ def fetch_edition(
             fix="check the edition's year, and that this is the wiki of the laws",
         )
     name = export_name(edition)
-    held, site_root = _held_pages(folder, name)
-    partial_ids = _partial_ids(folder)
-    todo = [p for p in pages if held.get(p.id, (-1,))[0] != p.revision]
+    held = _held_pages(folder, name)
+    todo = [p for p in pages if held.pages.get(p.id, (-1,))[0] != p.revision]
     listed = {p.id for p in pages}
     previous = manifest.files.get(name, {}).get("pages", []) if manifest else []
     removed = tuple(str(p["title"]) for p in previous if isinstance(p, dict) and p.get("id") not in listed)
-    kept = len(pages) - len(todo)
-    resumed = sum(1 for p in pages if p.id in partial_ids and p not in todo)
+    resumed = sum(1 for p in pages if p.id in held.resumed and p not in todo)
     path = folder / name
-    result = WikiFetch(tuple(pages), tuple(p.title for p in todo), kept, resumed, removed, path)
-    if dry_run or (not todo and not removed and path.is_file()):
+    result = WikiFetch(tuple(pages), tuple(p.title for p in todo), len(pages) - len(todo), resumed, removed, path)
+    if dry_run or (not todo and not removed and not held.resumed and path.is_file()):
         return result
     run = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state = Manifest(api.url, KIND, edition, "", manifest.run if manifest and not manifest.fetched else run)
     state.files = manifest.files if manifest else {}
     state.write(folder)
-    site_root = _export_batches(api, folder, todo, held, site_root, say, edition)
-    if site_root is None:
+    _export_batches(api, folder, todo, held, say, edition)
+    if held.site_root is None:
         raise FetchError("the wiki gave no export", file=api.url)
-    ordered = [held[p.id][1] for p in pages if p.id in held]
-    write_atomic(path, _assemble(site_root, ordered))
+    write_atomic(path, _assemble(held.site_root, [held.pages[p.id][1] for p in pages if p.id in held.pages]))
     state.fetched = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    state.files = {name: {"pages": [{"id": p.id, "title": p.title, "revision": held[p.id][0]} for p in pages]}}
+    state.files = {name: {"pages": [{"id": p.id, "title": p.title, "revision": held.pages[p.id][0]} for p in pages]}}
     state.write(folder)
     shutil.rmtree(folder / PARTIAL, ignore_errors=True)
     return result
 
 
-def _partial_ids(folder: Path) -> set[int]:
-    ids: set[int] = set()
-    for path in sorted((folder / PARTIAL).glob("batch-*.xml")) if (folder / PARTIAL).is_dir() else ():
-        try:
-            root = _read_export(path.read_bytes(), str(path))
-        except FetchError:
-            continue
-        ids.update(_page_revision(p)[0] for p in root if _local(p) == "page")
-    return ids
-
-
 def _export_batches(
-    api: Api,
-    folder: Path,
-    todo: list[WikiPage],
-    held: dict[int, tuple[int, etree._Element]],
-    site_root: etree._Element | None,
-    say: Callable[[str], None],
-    edition: str,
-) -> etree._Element | None:
-    """Export ``todo`` in batches, each saved whole in the partial folder as it arrives; ``held`` takes
-    the new pages. Returns an export root for the site information."""
+    api: Api, folder: Path, todo: list[WikiPage], held: _Held, say: Callable[[str], None], edition: str
+) -> None:
+    """Export ``todo`` in batches, each saved whole in the partial folder as it arrives, into ``held``."""
     done = 0
     for batch in batches((p.id for p in todo), EXPORT_BATCH):
         say(f"{edition}: exporting pages {done + 1}-{done + len(batch)} of {len(todo)}")
         data = api.export(batch)
         root = _read_export(data, api.url)
         write_atomic(folder / PARTIAL / f"batch-{batch[0]:09d}.xml", data)
-        for page in root:
-            if _local(page) == "page":
-                pid, rev = _page_revision(page)
-                held[pid] = (rev, page)
-        site_root = root if site_root is None else site_root
+        held.take(root)
         done += len(batch)
-    return site_root
