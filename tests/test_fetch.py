@@ -92,6 +92,7 @@ class Site:
 
     files: dict[str, bytes]
     etags: bool = True
+    honours: bool = True  # answers If-None-Match with 304
     seen: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
     url: str = ""
 
@@ -118,7 +119,7 @@ class Site:
             self._send(handler, 404, b"<h1>Not Found</h1>")
             return
         etag = f'"{hash(body) & 0xFFFFFFFF:08x}"'
-        if self.etags and handler.headers.get("If-None-Match") == etag:
+        if self.etags and self.honours and handler.headers.get("If-None-Match") == etag:
             handler.send_response(304)
             handler.send_header("ETag", etag)
             handler.end_headers()
@@ -221,6 +222,33 @@ def test_without_conditional_requests_only_changed_files_are_rewritten(site: Sit
     )
     assert six.stat().st_mtime_ns == before
     assert b"Gespeelde kaarten" in (out / "2017" / "nuxt-artikel-45.payload.json").read_bytes()
+
+
+def test_a_server_that_ignores_conditional_requests_is_named(site: Site, tmp_path: Path) -> None:
+    site.honours = False
+    out = tmp_path / "corpus"
+    url = f"{site.url}/spelen/juiste-gang-van-zaken/artikel-45"
+    assert run("fetch", url, "--site", "-o", str(out)).exit_code == 0
+    again = run("fetch", url, "--site", "-o", str(out))
+    assert again.stdout == (
+        "2017: 2 payloads: 2 unchanged (downloaded, not rewritten) (the server ignores conditional requests: all"
+        f" downloaded, only changed files rewritten) -> {out}/2017\n"
+    )
+    assert "if-none-match" in site.seen[-1][2]
+
+
+def test_a_page_the_site_no_longer_lists_is_said_and_left(site: Site, tmp_path: Path) -> None:
+    out = tmp_path / "corpus"
+    url = f"{site.url}/spelen/juiste-gang-van-zaken/artikel-45"
+    assert run("fetch", url, "--site", "-o", str(out)).exit_code == 0
+    site.files[f"{url[len(site.url) :]}/_payload.json"] = site_payload("nuxt-artikel-45.payload.json", NAVIGATION[2:])
+    again = run("fetch", url, "--site", "-o", str(out))
+    assert again.stdout == (
+        f"2017: 1 payloads: 1 changed, 1 no longer listed by the site (left in place) -> {out}/2017\n"
+        "  2017/nuxt-artikel-45.payload.json: changed\n"
+        "  2017/nuxt-artikel-6.payload.json: no longer listed by the site (left in place)\n"
+    )
+    assert (out / "2017" / "nuxt-artikel-6.payload.json").is_file()
 
 
 def test_an_interrupted_crawl_resumes(site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -139,21 +139,20 @@ def _site_lines(done: SiteFetch, dry_run: bool) -> list[str]:
     lines = [
         f"  {done.folder.name}/{name}: {outcome}"
         for name, _url, outcome in done.files
-        if outcome in (Outcome.NEW, Outcome.CHANGED)
+        if outcome in (Outcome.NEW, Outcome.CHANGED, Outcome.GONE)
     ]
     summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
-    return [f"{done.edition}: {len(done.files)} payloads: {summary}{_how(done)} -> {done.folder}", *lines]
+    listed = sum(1 for _name, _url, outcome in done.files if outcome != Outcome.GONE)
+    return [f"{done.edition}: {listed} payloads: {summary}{_how(done)} -> {done.folder}", *lines]
 
 
 def _how(done: SiteFetch) -> str:
     """Whether the server answered conditional requests, said after the counts."""
-    from lawdiff.fetch.site import Outcome
-
     if done.not_modified:
         return " (the server honours conditional requests)"
-    if done.asked:
+    if done.ignored:
         return " (the server ignores conditional requests: all downloaded, only changed files rewritten)"
-    if any(outcome in (Outcome.SAME, Outcome.CHANGED) for _n, _u, outcome in done.files):
+    if done.unvalidated:
         return " (the server gives no ETag or Last-Modified: all downloaded, only changed files rewritten)"
     return ""
 

@@ -45,6 +45,7 @@ class Outcome:
     NOT_MODIFIED = "not modified (conditional request)"
     SAME = "unchanged (downloaded, not rewritten)"
     RESUMED = "checked before the interruption"
+    GONE = "no longer listed by the site (left in place)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +55,9 @@ class SiteFetch:
     edition: str
     folder: Path
     files: tuple[tuple[str, str, str], ...]  # (file name, payload URL, outcome)
-    asked: int  # conditional requests made (a payload fetched before, with validators)
-    not_modified: int  # of those, answered 304
+    not_modified: int  # conditional requests answered 304
+    ignored: int  # conditional requests answered with the same bytes (the server ignores them)
+    unvalidated: int  # payloads fetched again without a validator to ask with (the server gave none)
 
 
 def payload_url(url: str) -> str:
@@ -136,16 +138,17 @@ def _names(paths: list[str]) -> dict[str, str]:
     return out
 
 
-def crawl_site(
-    client: Client,
-    url: str,
-    out: Path,
-    edition: str = "",
-    dry_run: bool = False,
-    progress: Callable[[str], None] | None = None,
-) -> SiteFetch:
-    """Fetch every payload of the site at ``url`` into ``out/YEAR/`` (see the module's docstring)."""
-    say = progress or (lambda _line: None)
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What the start payload says: the edition, the site's address, and each page's (file name, payload URL)."""
+
+    year: str
+    origin: str
+    pages: tuple[tuple[str, str], ...]
+
+
+def _plan(client: Client, url: str, edition: str) -> _Plan:
+    """Read the start payload: the site's pages in the order of its table of contents."""
     start = payload_url(url)
     first = client.get(start, any_status=True)
     if first.status != 200:
@@ -161,38 +164,54 @@ def crawl_site(
         raise FetchError(
             "the payload does not say which edition the site holds", file=first.url, fix="give it with --edition YEAR"
         )
-    folder = out / year
     origin = "{0.scheme}://{0.netloc}/".format(urlsplit(first.url))
     names = _names(paths)
+    return _Plan(year, origin, tuple((names[p], urljoin(origin, p.lstrip("/") + "/" + PAYLOAD)) for p in paths))
+
+
+def crawl_site(
+    client: Client,
+    url: str,
+    out: Path,
+    edition: str = "",
+    dry_run: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> SiteFetch:
+    """Fetch every payload of the site at ``url`` into ``out/YEAR/`` (see the module's docstring)."""
+    say = progress or (lambda _line: None)
+    plan = _plan(client, url, edition)
+    folder = out / plan.year
     if dry_run:
-        listed = tuple((names[p], urljoin(origin, p.lstrip("/") + "/" + PAYLOAD), "to fetch") for p in paths)
-        return SiteFetch(year, folder, listed, 0, 0)
+        return SiteFetch(plan.year, folder, tuple((name, target, "to fetch") for name, target in plan.pages), 0, 0, 0)
     manifest = Manifest.read(folder)
     if manifest is not None:
-        manifest.refuse_other(origin, KIND, folder)
+        manifest.refuse_other(plan.origin, KIND, folder)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    state = manifest or Manifest(origin, KIND, year)
+    state = manifest or Manifest(plan.origin, KIND, plan.year)
     resuming = bool(manifest and not manifest.fetched and manifest.run)
     state.run, state.fetched = (state.run if resuming else now), ""
     state.write(folder)
     done: list[tuple[str, str, str]] = []
-    asked = not_modified = 0
-    for i, path in enumerate(paths, 1):
-        name, target = names[path], urljoin(origin, path.lstrip("/") + "/" + PAYLOAD)
-        say(f"{year}: payload {i} of {len(paths)}: {path}")
+    not_modified = ignored = unvalidated = 0
+    for i, (name, target) in enumerate(plan.pages, 1):
+        say(f"{plan.year}: payload {i} of {len(plan.pages)}: {name}")
         record = state.files.get(name, {})
         if resuming and record.get("run") == state.run and (folder / name).is_file():
             done.append((name, target, Outcome.RESUMED))
             continue
         outcome, record, conditional = _fetch_one(client, target, folder / name, record)
-        asked += conditional
         not_modified += outcome == Outcome.NOT_MODIFIED
+        ignored += conditional and outcome == Outcome.SAME
+        unvalidated += not conditional and outcome in (Outcome.SAME, Outcome.CHANGED)
         state.files[name] = {**record, "run": state.run}
         state.write(folder)
         done.append((name, target, outcome))
+    listed = {name for name, _target in plan.pages}
+    # A page the site no longer lists: its file is the user's to remove; said, and left in place.
+    done += [(name, str(r.get("url", "")), Outcome.GONE) for name, r in state.files.items() if name not in listed]
     state.fetched = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state.write(folder)
-    return SiteFetch(year, folder, tuple(done), asked, not_modified)
+    return SiteFetch(plan.year, folder, tuple(done), not_modified, ignored, unvalidated)
 
 
 def _fetch_one(client: Client, url: str, path: Path, record: dict[str, Any]) -> tuple[str, dict[str, Any], bool]:
