@@ -23,7 +23,7 @@ DEFAULT_OUTPUT = Path("corpus")
 
 
 @contextmanager
-def _progress() -> Iterator[Callable[[str], None]]:
+def progress_line() -> Iterator[Callable[[str], None]]:
     """A progress line on stderr, redrawn in place on a terminal (and nothing when stderr is a file)."""
     live = sys.stderr.isatty()
     width = [0]
@@ -99,7 +99,7 @@ def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_ru
         raise UsageError("give --edition YEAR for a wiki, or --site for the Nuxt site", fix="see lawdiff fetch --help")
     if edition and not (edition.isdigit() and len(edition) == 4):
         raise UsageError(f"--edition {edition}: not a year", fix="give the edition's year, as in --edition 2017")
-    with _progress() as say, _client(contact, timeout, say) as client:
+    with progress_line() as say, _client(contact, timeout, say) as client:
         if site:
             from lawdiff.fetch.site import crawl_site
 
@@ -175,7 +175,7 @@ def check_against(url: str, paths: list[Path], contact: str = "", timeout: float
             exports.append((path, display))
     if not exports:
         raise UsageError("the corpus holds no MediaWiki export to check against the wiki", fix="give --corpus DIR")
-    with _progress() as say, _client(contact, timeout, say) as client:
+    with progress_line() as say, _client(contact, timeout, say) as client:
         checks = check_pages(find_api(client, url), exports, say)
     lines: list[str] = []
     for c in checks:

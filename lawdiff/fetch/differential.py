@@ -32,6 +32,7 @@ from lxml import etree, html
 from lawdiff.fetch.wikiapi import Api
 from lawdiff.sources import mediawiki
 from lawdiff.sources.base import Page
+from lawdiff.sources.mediawiki.dump import MAX_DEPTH
 
 __all__ = ["PageCheck", "check_pages", "page_words", "rendered_words", "words"]
 
@@ -68,42 +69,39 @@ def _title(page: Page) -> str:
     return next((f.text for f in page.furniture if f.reason == _TITLE_REASON), page.name)
 
 
-def page_words(page: Page, by_title: dict[str, Page], depth: int = 0) -> list[str]:
-    """lawdiff's words of a page, with the containers it reads as pages of their own put back in place.
-
-    Fragments keep the reader's order; a container read as a page of its own goes before the first
-    fragment that comes after its transclusion in the dump, or last.
-    """
-    items: list[tuple[int, str]] = [(f.loc.line, f.text) for f in page.fragments]
+def _own_pages(page: Page, by_title: dict[str, Page]) -> list[tuple[int, Page]]:
+    """The containers a page transcludes that the reader reads as pages of their own: (line, page)."""
+    out: list[tuple[int, Page]] = []
     for f in page.furniture:
         m = _OWN_PAGE.match(f.reason)
-        if m and m.group("title") in by_title and depth < mediawiki_depth():
-            at = next((i for i, (line, _t) in enumerate(items) if line > f.loc.line), len(items))
-            items.insert(at, (f.loc.line, "\0" + m.group("title")))
-    out: list[str] = []
-    for _line, text in items:
-        if text.startswith("\0"):
-            out.extend(page_words(by_title[text[1:]], by_title, depth + 1))
-        else:
-            out.extend(words(_MARKER.sub(" ", text)))
+        if m and m.group("title") in by_title:
+            out.append((f.loc.line, by_title[m.group("title")]))
     return out
 
 
-def mediawiki_depth() -> int:
-    """How deep containers are put back into containers (MediaWiki's own limit)."""
-    from lawdiff.sources.mediawiki.dump import MAX_DEPTH
+def page_words(page: Page, by_title: dict[str, Page], depth: int = 0) -> list[str]:
+    """lawdiff's words of a page, with the containers it reads as pages of their own put back in place.
 
-    return MAX_DEPTH
+    Fragments keep the reader's order; a container goes before the first fragment that comes after its
+    transclusion in the dump, or last (a container page holds little but its transclusions).
+    """
+    items: list[tuple[int, Page | str]] = [(f.loc.line, f.text) for f in page.fragments]
+    if depth < MAX_DEPTH:
+        for line, own in _own_pages(page, by_title):
+            at = next((i for i, (later, _x) in enumerate(items) if later > line), len(items))
+            items.insert(at, (line, own))
+    out: list[str] = []
+    for _line, item in items:
+        out.extend(words(_MARKER.sub(" ", item)) if isinstance(item, str) else page_words(item, by_title, depth + 1))
+    return out
 
 
-def chrome_words(page: Page, by_title: dict[str, Page]) -> set[str]:
+def chrome_words(page: Page, by_title: dict[str, Page], depth: int = 0) -> set[str]:
     """The words of what the reader set aside on a page (and on the containers put back into it)."""
-    out: set[str] = set()
-    for f in page.furniture:
-        out.update(words(f.text))
-        m = _OWN_PAGE.match(f.reason)
-        if m and m.group("title") in by_title and by_title[m.group("title")] is not page:
-            out.update(chrome_words(by_title[m.group("title")], {k: v for k, v in by_title.items() if v is not page}))
+    out = {w for f in page.furniture for w in words(f.text)}
+    if depth < MAX_DEPTH:
+        for _line, own in _own_pages(page, by_title):
+            out |= chrome_words(own, by_title, depth + 1)
     return out
 
 
