@@ -317,6 +317,9 @@ def test_errors_are_one_line(site: Site, tmp_path: Path) -> None:
     assert f"cannot connect to 127.0.0.1:{port}" in refused
     assert "not a year" in _error(run("fetch", site.url, "--edition", "17", "-o", out))
     assert "give --edition YEAR" in _error(run("fetch", site.url, "-o", out))
+    assert "--against lists its differences as text only" in _error(
+        run("check", "--against", site.url, "--format", "json")
+    )
     assert not Path(out).exists()
 
 

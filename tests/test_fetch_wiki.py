@@ -25,6 +25,7 @@ from mediawiki_server import Wiki, missing, serve
 from lawdiff.cli import main
 from lawdiff.cli.fetch import fetch as fetch_command
 from lawdiff.fetch import mediawiki as fetch_mediawiki
+from lawdiff.fetch import wikiapi
 from lawdiff.fetch.manifest import MANIFEST, PARTIAL
 from lawdiff.fetch.wikiapi import Api
 
@@ -190,6 +191,7 @@ def test_an_interrupted_fetch_resumes(wiki: tuple[Wiki, Path], tmp_path: Path, m
         return export(self, ids)
 
     monkeypatch.setattr(fetch_mediawiki, "EXPORT_BATCH", 4)
+    monkeypatch.setattr(wikiapi, "LIMIT", "3")  # the listing follows the API's continuation
     monkeypatch.setattr(Api, "export", interrupted)
     corpus = tmp_path / "corpus"
     cut = run("fetch", served.url, "--edition", "2017", "-o", str(corpus))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lawdiff.cli.options import Inputs, color_option, corpus_option, format_option
+from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.report.text import Style
@@ -84,6 +85,9 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style, again
     """
     if against:
         from lawdiff.cli.fetch import check_against
+
+        if fmt == "json":
+            raise UsageError("--against lists its differences as text only", fix="leave out --format json")
         from lawdiff.corpus.files import default_corpus
 
         if not check_against(against, list(paths) or list(inputs.dirs) or [default_corpus()]):

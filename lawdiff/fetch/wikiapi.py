@@ -19,10 +19,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from lawdiff.fetch.client import Answer, Client, FetchError
 
-__all__ = ["MAXLAG", "TITLES_PER_REQUEST", "Api", "WikiPage", "find_api"]
+__all__ = ["LIMIT", "MAXLAG", "TITLES_PER_REQUEST", "Api", "WikiPage", "find_api"]
 
 # Seconds of replication lag beyond which the wiki asks bots to wait (Wikimedia's advice is 5).
 MAXLAG = "5"
+# Results per list and per page's list in one answer: "max" (500, or 5,000 for bots); generators give 10
+# unless told. Whatever it is, the listing follows the API's "continue" to the end.
+LIMIT = "max"
 # Titles or page ids per request: the API's limit for clients without the apihighlimits right.
 TITLES_PER_REQUEST = 50
 # The template namespace (``Sjabloon:``), and the namespace of article pages that transclude templates.
@@ -191,10 +194,10 @@ def list_edition(api: Api, edition: str) -> list[WikiPage]:
         "generator": "allpages",
         "gapnamespace": str(TEMPLATE_NS),
         "gapprefix": f"{edition}:",
-        "gaplimit": "max",
+        "gaplimit": LIMIT,
         "prop": "info|templates|transcludedin",
-        "tllimit": "max",
-        "tilimit": "max",
+        "tllimit": LIMIT,
+        "tilimit": LIMIT,
         "tinamespace": str(MAIN_NS),
     }
     for data in api.query_all(listing):
@@ -204,7 +207,7 @@ def list_edition(api: Api, edition: str) -> list[WikiPage]:
     while wanted:
         batch, wanted = wanted[:TITLES_PER_REQUEST], wanted[TITLES_PER_REQUEST:]
         asked.update(batch)
-        params = {"action": "query", "titles": "|".join(batch), "prop": "info|templates", "tllimit": "max"}
+        params = {"action": "query", "titles": "|".join(batch), "prop": "info|templates", "tllimit": LIMIT}
         for data in api.query_all(params, post=True):
             _pages_of(data, found)
         if not wanted:
