@@ -24,7 +24,7 @@ from lawdiff.cli import main
 from lawdiff.fetch import client as fetch_client
 from lawdiff.fetch.client import Client, FetchError
 from lawdiff.fetch.manifest import MANIFEST
-from lawdiff.fetch.wikiapi import Api
+from lawdiff.fetch.wikiapi import Api, find_api
 from lawdiff.sources import nuxt
 from lawdiff.sources.base import Block
 from lawdiff.sources.nuxt import devalue
@@ -105,7 +105,7 @@ class Site:
             handler.send_header("Content-Length", "0")
             handler.end_headers()
             return
-        if path in ("/broken/_payload.json", "/w/api.php"):
+        if path == "/broken/_payload.json":
             self._send(handler, 500, b"<h1>Internal Server Error</h1>")
             return
         if path == "/busy/_payload.json":
@@ -327,6 +327,25 @@ def test_an_answer_over_the_size_bound_is_refused(site: Site, monkeypatch: pytes
     monkeypatch.setattr(fetch_client, "MAX_BYTES", 1000)
     result = run("fetch", f"{site.url}/voorbereiding-en-voortgang/artikel-6", "--site", "-o", str(tmp_path))
     assert "the answer is larger than 1,000 bytes" in _error(result)
+
+
+def test_the_api_is_asked_where_the_server_answers(site: Site) -> None:
+    site.files["/w/api.php"] = b'{"query": {"general": {"generator": "MediaWiki 1.39.17"}}}'
+    redirect = site.answer
+
+    def moved(self: Site, handler: BaseHTTPRequestHandler) -> None:
+        if handler.path.startswith("/old/api.php"):
+            handler.send_response(301)
+            handler.send_header("Location", "/w/api.php?" + handler.path.partition("?")[2])
+            handler.send_header("Content-Length", "0")
+            handler.end_headers()
+            return
+        redirect(handler)
+
+    site.answer = moved.__get__(site)  # type: ignore[method-assign]
+    with Client() as client:
+        assert find_api(client, f"{site.url}/old/api.php").url == f"{site.url}/w/api.php"
+        assert find_api(client, f"{site.url}/wiki/Hoofdpagina").url == f"{site.url}/w/api.php"
 
 
 def test_busy_servers_are_waited_for_as_they_ask(site: Site) -> None:

@@ -70,7 +70,12 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
     help="The corpus folder: the edition is written to DIR/YEAR/ (the other commands read it with --corpus DIR).",
 )
 @click.option(
-    "--contact", default="", metavar="EMAIL", help="Your e-mail or URL, sent in the User-Agent for the wiki's admins."
+    "--contact",
+    default="",
+    metavar="EMAIL",
+    envvar="LAWDIFF_CONTACT",
+    show_envvar=True,
+    help="Your e-mail or URL, sent in the User-Agent for the wiki's admins.",
 )
 @click.option("--dry-run", is_flag=True, help="List what would be fetched; write nothing.")
 @click.option(

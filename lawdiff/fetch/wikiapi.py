@@ -161,10 +161,13 @@ def find_api(client: Client, url: str) -> Api:
         except ValueError:
             continue
         general = data.get("query", {}).get("general", {}) if isinstance(data, dict) else {}
+        # The address the server finally answered at (after http -> https, say): a redirected POST would
+        # lose its form.
+        final = urlunsplit((*urlsplit(answer.url)[:3], "", ""))
         if isinstance(general, dict) and str(general.get("generator", "")).startswith("MediaWiki"):
-            return Api(client, candidate)
+            return Api(client, final)
         if isinstance(data, dict) and _first_error(data):
-            return Api(client, candidate)  # an api.php that refuses: its error is said at the first query
+            return Api(client, final)  # an api.php that refuses: its error is said at the first query
     raise FetchError(
         "not a MediaWiki: no api.php answered there (tried " + ", ".join(tried) + ")",
         file=url,
