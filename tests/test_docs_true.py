@@ -119,12 +119,10 @@ def test_every_example_is_run_by_these_tests() -> None:
 
 
 def _ids(prefix: str) -> Iterator[str]:
-    """Ids of the store's shape (32 hex digits), the first one starting with ``prefix``."""
-    yield prefix + "0" * (32 - len(prefix))
-    n = 0
-    while True:
-        n += 1
-        yield f"{n:032x}"
+    """Ids of the store's shape (32 hex digits), each starting with ``prefix`` (the first write to a store
+    not yet there is tried in memory first, so the comment's is not the first id drawn)."""
+    for n in itertools.count():
+        yield prefix + f"{n:0{32 - len(prefix)}x}"
 
 
 def _prepare(path: str, folder: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:

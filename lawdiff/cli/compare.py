@@ -21,6 +21,7 @@ from lawdiff.cli.options import (
     thresholds_option,
     unplaced_warning,
 )
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def compare(
     inputs: Inputs,
     fmt: str,
     overrides: dict[str, float],
-    style: Style,
+    colours: Style | None,
 ) -> None:
     """Compare two editions clause by clause.
 
@@ -72,17 +73,17 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
-    coloured = fmt == "text" and output is None and bool(click.get_current_context().color)
+    coloured = fmt == "text" and output is None and colours is not None
 
     def make() -> tuple[Answer, bool]:
         return _comparison_answer(
-            inputs, old, new, articles, show_all, verbose, fmt, overrides, style if coloured else None
+            inputs, old, new, articles, show_all, verbose, fmt, overrides, colours if coloured else None
         )
 
     # A Word document carries the time it was made: never an answer to keep.
     options = (old, new, articles, show_all, verbose, fmt, overrides, coloured)
     answer = make()[0] if fmt == "docx" else inputs.answer("compare", options, make)
-    emit(answer.rendered, output)
+    emit(answer.rendered, output, fmt, answer.coloured)
     if exit_code and answer.differs:
         sys.exit(1)
 
@@ -99,7 +100,7 @@ def _comparison_answer(
     style: Style | None,
 ) -> tuple[Answer, bool]:
     """What ``compare`` says (its notes said on stderr as it goes), and whether a review store was read;
-    ``style``: the text's colours, None for plain."""
+    ``style``: the text's colours, for a coloured drawing beside the plain one; None for plain only."""
     from lawdiff.cli.answers import Answer
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
@@ -112,20 +113,23 @@ def _comparison_answer(
     lossy = unplaced_warning(corpus, (old_edition, new_edition))
     if lossy is not None:
         notes.append(lossy)
-        click.echo(lossy, err=True)
+        echo(lossy, err=True)
     if chronological(old_edition) > chronological(new_edition):
         notes.append(f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition")
-        click.echo(notes[-1], err=True)
+        echo(notes[-1], err=True)
     comp, view, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
     rendered: str | bytes
+    coloured = None
     if fmt == "text":
-        rendered = text.comparison(comp, changes, show_all, style or text.plain, verbose, view)
+        rendered = text.comparison(comp, changes, show_all, text.plain, verbose, view)
+        if style is not None:
+            coloured = text.comparison(comp, changes, show_all, style, verbose, view)
     else:
         rendered = _rendered_comparison(fmt, comp, changes, view, old_edition, new_edition)
     # What the counts count: a clause only one corpus holds is no difference.
     differs = any(ch.is_difference and ch.counterpart_in_corpus for ch in changes)
-    return Answer(tuple(notes), rendered, differs), reviewed
+    return Answer(tuple(notes), rendered, differs, coloured), reviewed
 
 
 def _compare_pair(
@@ -176,7 +180,7 @@ def _rendered_comparison(
 @format_option("text", "json")
 @thresholds_option
 @color_option
-def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], style: Style) -> None:
+def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], colours: Style | None) -> None:
     """Follow one clause through every edition of the corpus, oldest first.
 
     Shows its address and text in each edition, the kind of change at each
@@ -206,15 +210,14 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
         finally:
             if store is not None:
                 store.close()
-        rendered = (
-            jsonout.history(h, study.thresholds, study.editions)
-            if fmt == "json"
-            else text.history(h, style, study.editions)
-        )
-        return Answer(notes, rendered, False), store is not None
+        if fmt == "json":
+            return Answer(notes, jsonout.history(h, study.thresholds, study.editions), False), store is not None
+        plain = text.history(h, text.plain, study.editions)
+        coloured = text.history(h, colours, study.editions) if colours else None
+        return Answer(notes, plain, False, coloured), store is not None
 
-    coloured = fmt == "text" and bool(click.get_current_context().color)
-    click.echo(inputs.answer("history", (spec, fmt, overrides, coloured), make).rendered, nl=False)
+    answer = inputs.answer("history", (spec, fmt, overrides, fmt == "text" and colours is not None), make)
+    emit(answer.rendered, None, fmt, answer.coloured)
 
 
 @click.command()
@@ -287,4 +290,4 @@ def correlate(
             rendered = render.text(comp.old, comp.new, rows, by, outside)
         return Answer(notes, rendered, False), reviewed
 
-    emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output)
+    emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output, fmt)

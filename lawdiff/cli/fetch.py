@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from lawdiff import marks
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -30,7 +32,8 @@ def progress_line() -> Iterator[Callable[[str], None]]:
 
     def say(line: str) -> None:
         if live:
-            text = line[:100]
+            # A page title is the wiki's text: shown under the terminal rule (lawdiff.marks).
+            text = marks.escape(line, sys.stderr.encoding or "utf-8")[:100]
             sys.stderr.write("\r" + text + " " * max(0, width[0] - len(text)))
             sys.stderr.flush()
             width[0] = len(text)
@@ -115,7 +118,7 @@ def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_ru
 
             wiki = fetch_edition(client, url, edition, output, dry_run, say)
             lines = _wiki_lines(wiki, dry_run)
-    click.echo("\n".join(lines))
+    echo("\n".join(lines))
 
 
 def _wiki_lines(done: WikiFetch, dry_run: bool) -> list[str]:
@@ -192,5 +195,5 @@ def check_against(url: str, paths: list[Path], contact: str = "", timeout: float
             lines += [f"  lawdiff: {ours}", f"  wiki:    {theirs}"]
     differ = sum(1 for c in checks if c.differences)
     lines.append(f"{len(checks)} page(s) checked against {url}: {len(checks) - differ} the same, {differ} differ")
-    click.echo("\n".join(lines))
+    echo("\n".join(lines))
     return differ == 0

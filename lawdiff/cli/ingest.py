@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import Inputs, color_option, corpus_option, format_option
+from lawdiff.cli.options import Inputs, color_option, corpus_option, emit, format_option
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def editions(inputs: Inputs, fmt: str) -> None:
     from lawdiff.report import jsonout, text
 
     corpus = inputs.load()
-    click.echo(jsonout.editions(corpus) if fmt == "json" else text.editions(corpus), nl=False)
+    emit(jsonout.editions(corpus) if fmt == "json" else text.editions(corpus), None, fmt)
 
 
 @click.command()
@@ -34,7 +34,7 @@ def editions(inputs: Inputs, fmt: str) -> None:
 @corpus_option
 @format_option("text", "json")
 @color_option
-def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
+def show(spec: str, inputs: Inputs, fmt: str, colours: Style | None) -> None:
     """Show an edition's outline, or one clause in full.
 
     ADDRESS follows the clause address rules: 45, 45C, 45C4(b), 45E.p2,
@@ -49,11 +49,11 @@ def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
     corpus = inputs.load(editions=[spec.partition(":")[0]])
     edition, clause = corpus.clause(spec)
     if fmt == "json":
-        click.echo(jsonout.show(edition, clause), nl=False)
+        emit(jsonout.show(edition, clause), None, fmt)
     elif clause is None:
-        click.echo(text.outline(edition, style), nl=False)
+        emit(text.outline(edition), None, fmt, text.outline(edition, colours) if colours else None)
     else:
-        click.echo(text.clause(edition, clause, style), nl=False)
+        emit(text.clause(edition, clause), None, fmt, text.clause(edition, clause, colours) if colours else None)
 
 
 @click.command()
@@ -67,7 +67,7 @@ def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
     default="",
     help="Instead: compare lawdiff's reading of every page of the MediaWiki exports with the wiki's own rendering.",
 )
-def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style, against: str) -> None:
+def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | None, against: str) -> None:
     """Check that the clause trees account for all of the source text.
 
     Checks the corpus, or the files and folders given. Reports, per page,
@@ -100,8 +100,9 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style, again
     drafts = [DraftFile(inputs.draft, inputs.draft_name, inputs.draft_state)] if inputs.draft else []
     corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache(), drafts=drafts)
     if fmt == "json":
-        click.echo(jsonout.check(corpus, dangling), nl=False)
+        emit(jsonout.check(corpus, dangling), None, fmt)
     else:
-        click.echo(text.check(corpus, dangling, style, corpus.skipped), nl=False)
+        coloured = text.check(corpus, dangling, colours, corpus.skipped) if colours else None
+        emit(text.check(corpus, dangling, skipped=corpus.skipped), None, fmt, coloured)
     if any(c.unplaced for c in corpus.checks):
         sys.exit(1)

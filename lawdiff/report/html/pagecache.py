@@ -42,6 +42,7 @@ from lawdiff.cache import Cache, key
 from lawdiff.diff.article import ArticleView, Node, PairTotal
 from lawdiff.diff.records import Change, History
 from lawdiff.model import article_of
+from lawdiff.report.files import utf8
 from lawdiff.report.html.correlation import pair_changes
 from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site
@@ -233,7 +234,7 @@ def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[
     if isinstance(hit, bytes):
         with contextlib.suppress(zlib.error, KeyError):
             return filled(zlib.decompress(hit), keys.site)
-    data = make().encode("utf-8")
+    data = utf8(make())  # a file name that is not UTF-8 as its escape, as the files hold it
     parts = _punched(data, keys.site)
     if parts is not None:
         packer = zlib.compressobj(1)
