@@ -267,11 +267,14 @@ def test_an_interrupted_crawl_resumes(site: Site, tmp_path: Path, monkeypatch: p
     assert run("fetch", url, "--site", "-o", str(out)).exit_code != 0
     monkeypatch.setattr(Client, "get", get)
     assert sorted(p.name for p in (out / "2017").iterdir()) == [MANIFEST, "nuxt-artikel-6.payload.json"]
+    stray = out / "2017" / ".lawdiff-fetch.tmp-k1ll3d"  # as a fetch killed while writing leaves one
+    stray.write_bytes(b"[")
     resumed = run("fetch", url, "--site", "-o", str(out))
     assert resumed.stdout == (
         f"2017: 2 payloads: 1 checked before the interruption, 1 new -> {out}/2017\n"
         "  2017/nuxt-artikel-45.payload.json: new\n"
     )
+    assert not stray.exists()
     assert calls == [
         f"{url}/_payload.json",
         f"{url}/_payload.json",

@@ -20,7 +20,7 @@ from typing import Any
 from lawdiff.corpus.files import FETCH_PREFIX
 from lawdiff.errors import InputError
 
-__all__ = ["MANIFEST", "MANIFEST_VERSION", "PARTIAL", "Manifest", "write_atomic"]
+__all__ = ["MANIFEST", "MANIFEST_VERSION", "PARTIAL", "Manifest", "clear_temporaries", "write_atomic"]
 
 MANIFEST = f"{FETCH_PREFIX}.json"
 # Where the batches of an unfinished wiki fetch wait (a folder the corpus reader skips too).
@@ -47,6 +47,13 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def clear_temporaries(folder: Path) -> None:
+    """Remove the temporary files a fetch killed while writing left in ``folder`` (the corpus reader skips
+    them, but nothing else would ever remove them)."""
+    for stray in folder.glob(f"{FETCH_PREFIX}.tmp-*") if folder.is_dir() else ():
+        stray.unlink(missing_ok=True)
 
 
 @dataclass

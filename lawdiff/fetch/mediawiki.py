@@ -25,7 +25,7 @@ from lxml import etree
 
 from lawdiff.errors import InputError
 from lawdiff.fetch.client import Client, FetchError
-from lawdiff.fetch.manifest import PARTIAL, Manifest, write_atomic
+from lawdiff.fetch.manifest import PARTIAL, Manifest, clear_temporaries, write_atomic
 from lawdiff.fetch.wikiapi import Api, WikiPage, batches, find_api, list_edition
 
 __all__ = ["KIND", "WikiFetch", "export_name", "fetch_edition"]
@@ -180,6 +180,7 @@ def fetch_edition(
     result = WikiFetch(tuple(pages), tuple(p.title for p in todo), len(pages) - len(todo), resumed, removed, path)
     if dry_run or (not todo and not removed and not held.resumed and path.is_file()):
         return result
+    clear_temporaries(folder)
     run = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state = Manifest(api.url, KIND, edition, "", manifest.run if manifest and not manifest.fetched else run)
     state.files = manifest.files if manifest else {}

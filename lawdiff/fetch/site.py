@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from lawdiff.fetch.client import Client, FetchError
-from lawdiff.fetch.manifest import Manifest, write_atomic
+from lawdiff.fetch.manifest import Manifest, clear_temporaries, write_atomic
 from lawdiff.sources.nuxt import devalue
 
 __all__ = ["KIND", "PAYLOAD", "SiteFetch", "crawl_site", "payload_name"]
@@ -186,6 +186,7 @@ def crawl_site(
     manifest = Manifest.read(folder)
     if manifest is not None:
         manifest.refuse_other(plan.origin, KIND, folder)
+    clear_temporaries(folder)
     now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state = manifest or Manifest(plan.origin, KIND, plan.year)
     resuming = bool(manifest and not manifest.fetched and manifest.run)
