@@ -113,7 +113,15 @@ def test_two_editions_fetched_compare_as_their_exports(
     pages = manifest["files"]["mediawiki-2017.xml"]["pages"]
     assert (manifest["source"], manifest["kind"], len(pages)) == (served.api, "mediawiki", 19)
     again = run("fetch", served.url, "--edition", "2017", "-o", str(corpus))
-    assert again.stdout.startswith("2017: 19 pages, 0 exported, 19 unchanged (same revision)"), again.output
+    assert again.stdout.startswith("2017: 19 pages, 0 exported, 19 unchanged (same revision) -> "), again.output
+    # A page the last fetch held that the wiki no longer lists (deleted there) is said, and leaves the export.
+    pages.append({"id": 99999, "title": "Sjabloon:2017:99", "revision": 1})
+    (corpus / "2017" / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    gone = run("fetch", served.url, "--edition", "2017", "-o", str(corpus))
+    assert gone.stdout.startswith(
+        "2017: 19 pages, 0 exported, 19 unchanged (same revision), 1 no longer on the wiki: Sjabloon:2017:99 -> "
+    ), gone.output
+    assert "Sjabloon:2017:99" not in (corpus / "2017" / MANIFEST).read_text(encoding="utf-8")
 
 
 def test_an_edited_page_differs_then_is_fetched_alone(
