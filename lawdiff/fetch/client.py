@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from lawdiff import __version__
-from lawdiff.errors import LawdiffError
+from lawdiff.errors import LawdiffBug, LawdiffError
 
 __all__ = ["MAX_BYTES", "MAX_TRIES", "MAX_WAIT", "TIMEOUT", "Answer", "Client", "FetchError", "user_agent"]
 
@@ -51,9 +51,6 @@ class Answer:
     status: int
     headers: Mapping[str, str]
     body: bytes
-
-    def text(self) -> str:
-        return self.body.decode("utf-8", errors="replace")
 
 
 def user_agent(contact: str = "") -> str:
@@ -92,7 +89,6 @@ class Client:
     max_bytes: int = 0  # 0: MAX_BYTES
     sleep: Callable[[float], None] = time.sleep
     progress: Callable[[str], None] | None = None
-    requests: int = 0
     _http: httpx.Client | None = field(default=None, repr=False)
 
     def __enter__(self) -> Client:
@@ -158,8 +154,7 @@ class Client:
 
     def _once(self, method: str, url: str, **kwargs: object) -> Answer:
         if self._http is None:
-            raise RuntimeError("Client used outside its with block")
-        self.requests += 1
+            raise LawdiffBug("fetch.client.Client used outside its with block")
         host = urlsplit(url).netloc or url
         try:
             with self._http.stream(method, url, **kwargs) as response:  # type: ignore[arg-type]
