@@ -57,7 +57,11 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
 @click.command()
 @click.argument("url")
 @click.option(
-    "--edition", metavar="YEAR", default="", help="The edition to fetch from a wiki (its pages Sjabloon:YEAR:...)."
+    "--edition",
+    metavar="YEAR",
+    default="",
+    help="The edition to fetch from a wiki (its pages Sjabloon:YEAR:...); with --site, the year folder to write"
+    " to (default: the year the payloads' source names).",
 )
 @click.option(
     "--site", is_flag=True, help="URL is a page of the Nuxt site (or its _payload.json): fetch every payload."
@@ -82,7 +86,12 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
 )
 @click.option("--dry-run", is_flag=True, help="List what would be fetched; write nothing.")
 @click.option(
-    "--timeout", type=click.FloatRange(1, 600), default=30.0, show_default=True, help="Seconds to wait for the server."
+    "--timeout",
+    type=click.FloatRange(1, 600),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds to wait for the server (1 to 600).",
 )
 def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_run: bool, timeout: float) -> None:
     """Fetch an edition from the wiki, or the 2017 site, into a corpus folder.
