@@ -110,10 +110,12 @@ ORDER = (
 )
 # Runs a server until stopped: tested apart, as a process (test_the_serve_example_serves).
 SERVED = ("serve",)
+# Fetches from a wiki: run with the test wiki's address by tests/test_fetch_wiki.py.
+FETCHED = ("fetch",)
 
 
 def test_every_example_is_run_by_these_tests() -> None:
-    assert sorted((*ORDER, *SERVED)) == sorted(_examples())
+    assert sorted((*ORDER, *SERVED, *FETCHED)) == sorted(_examples())
 
 
 def _ids(prefix: str) -> Iterator[str]:

@@ -21,6 +21,7 @@ import click
 
 from lawdiff import __version__
 from lawdiff.cli import compare, ingest, report, review, serve, terminal
+from lawdiff.cli.fetch import fetch as fetch_command
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import LawdiffBug, LawdiffError
 
@@ -144,6 +145,7 @@ for command in (
     main.add_command(command)
 main.add_command(review.review)
 main.add_command(serve.serve)
+main.add_command(fetch_command)
 
 
 def run() -> None:

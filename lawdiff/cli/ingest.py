@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from lawdiff.cli.options import Inputs, color_option, corpus_option, emit, format_option
+from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.report.text import Style
@@ -60,7 +61,13 @@ def show(spec: str, inputs: Inputs, fmt: str, colours: Style | None) -> None:
 @corpus_option
 @format_option("text", "json")
 @color_option
-def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | None) -> None:
+@click.option(
+    "--against",
+    metavar="URL",
+    default="",
+    help="Instead: compare lawdiff's reading of every page of the MediaWiki exports with the wiki's own rendering.",
+)
+def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | None, against: str) -> None:
     """Check that the clause trees account for all of the source text.
 
     Checks the corpus, or the files and folders given. Reports, per page,
@@ -70,8 +77,22 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | No
     takes (skipped). Exit code 0 when nothing is lost, 1 when something is,
     2 when an input cannot be read.
 
+    With --against URL (a MediaWiki), the words of each wiki page lawdiff
+    reads are compared with the wiki's rendering of the page instead, and
+    the places they differ are listed per page (exit code 1 when any do).
+
     Example: lawdiff check --format json
     """
+    if against:
+        from lawdiff.cli.fetch import check_against
+
+        if fmt == "json":
+            raise UsageError("--against lists its differences as text only", fix="leave out --format json")
+        from lawdiff.corpus.files import default_corpus
+
+        if not check_against(against, list(paths) or list(inputs.dirs) or [default_corpus()]):
+            sys.exit(1)
+        return
     from lawdiff.corpus import DraftFile
     from lawdiff.corpus.check import check as check_corpus
     from lawdiff.report import jsonout, text

@@ -15,7 +15,7 @@ from pathlib import Path
 from lawdiff.corpus.settings import SETTINGS_FILE
 from lawdiff.errors import InputError, UsageError
 
-__all__ = ["READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "unreadable"]
+__all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "unreadable"]
 
 _YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
 
@@ -60,6 +60,12 @@ def unreadable(errors: list[InputError]) -> InputError:
         f"{len(errors)} files cannot be read: {each}",
         fix="repair or remove each file (an editor's backup, such as name~ or name.bak, is skipped)",
     )
+
+
+# What ``lawdiff fetch`` keeps beside the law (its manifest ``.lawdiff-fetch.json``, an
+# unfinished fetch's ``.lawdiff-fetch.partial/``, its temporary files): the
+# tool's own bookkeeping, neither read nor listed as skipped.
+FETCH_PREFIX = ".lawdiff-fetch"
 
 
 def _walk(root: Path) -> list[Path]:
@@ -112,6 +118,8 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
                         fix="restore the file it points to, or remove the link",
                     )
                 if not f.is_file() or f.name == SETTINGS_FILE:
+                    continue
+                if any(p.startswith(FETCH_PREFIX) for p in rel.parts):
                     continue
                 if hidden or is_backup(f.name) or f.suffix.lower() not in READ_SUFFIXES:
                     if skipped is not None:
