@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from lawdiff.cli import main
 from lawdiff.corpus import from_pages
 from lawdiff.model import Clause
-from lawdiff.sources import read_file, read_text
+from lawdiff.sources import read_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
