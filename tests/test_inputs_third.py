@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from lawdiff.cli import main
 from lawdiff.corpus import from_pages
 from lawdiff.model import Clause
-from lawdiff.sources import read_file, read_text
+from lawdiff.sources import read_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
@@ -162,6 +162,24 @@ def test_nul_byte_in_an_export_is_a_one_line_error(tmp_path: Path) -> None:
     assert status == 2
     assert output.count("\n") == 1 and output.startswith(f"lawdiff: error: {path}:")
     assert "Char 0x0" in output and ", line " not in output
+
+
+def test_nul_byte_in_a_draft_part_is_a_one_line_error(tmp_path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(ROOT / "tests" / "fixtures" / "draft" / "docx-numbering.docx") as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    document = parts["word/document.xml"]
+    at = document.index(b"<w:t")
+    parts["word/document.xml"] = document[:at] + b"\0" + document[at:]
+    path = tmp_path / "2027" / "concept.docx"
+    path.parent.mkdir()
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    status, output = _run("check", str(tmp_path))
+    assert status == 2
+    assert output.count("\n") == 1 and "Char 0x0" in output and ", line " not in output
 
 
 # ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from lxml import etree
 
 from lawdiff.errors import InputError
 from lawdiff.sources.draft import OLE_MAGIC, ZIP_MAGICS
+from lawdiff.sources.xmlerrors import one_line
 
 # Limits: a 333-page draft is 1.6 MB of XML as benchmarks/bench_draft.py writes it (a few times that as
 # Word saves it); these leave tens of times that room, and stop a bomb before its parsed tree (several
@@ -184,7 +185,7 @@ def parse_xml(data: bytes, file: str, part: str) -> etree._Element:
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or 0
         raise InputError(
-            f"the part {part!r} is not well-formed XML ({exc.msg})",
+            f"the part {part!r} is not well-formed XML ({one_line(exc.msg)})",
             file=file,
             place=f"{part} line {line}" if line else part,
             fix="open the document in the word processor and save it again",

@@ -11,6 +11,7 @@ from lxml import etree
 from lawdiff.errors import InputError
 from lawdiff.sources.mediawiki.sniff import has_internal_subset, looks_like_export
 from lawdiff.sources.wikiname import PageName, parse_title
+from lawdiff.sources.xmlerrors import one_line
 
 __all__ = ["has_internal_subset", "looks_like_export"]
 
@@ -54,7 +55,6 @@ _DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
     15: ("Overleg categorie", "Category talk"),
 }
 _NS_NAMES = {10: "Sjabloon", 11: "Overleg sjabloon"}
-_PLACE_SUFFIX = re.compile(r"\s*,\s*line \d+, column \d+\s*$")
 _REDIRECT_TEXT = re.compile(r"^\s*#\s*(?:REDIRECT|DOORVERWIJZING)\s*:?\s*\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", re.I)
 
 # ---------------------------------------------------------------------------
@@ -259,9 +259,7 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str) -> InputError:
     first = next(iter(log.filter_from_fatals()), None)
     if first is not None and (not line or msg == "no element found"):
         line, column, msg = first.line, first.column, first.message
-    # libxml2 ends some messages with its own line break and place (a NUL byte: "Char 0x0 out of
-    # allowed range\n, line 56, column 1"): the place is given once, and the message is one line.
-    msg = " ".join(_PLACE_SUFFIX.sub("", msg).split())
+    msg = one_line(msg)  # the place is given once, and the message is one line
     if "not defined" in msg and "Entity" in msg:
         fix = (
             "write the character itself or a character reference (&#160; for &nbsp;), or export the pages again"
