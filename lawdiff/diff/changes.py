@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, Piece, RefChange, RefStatus, change_id
+from lawdiff.diff.records import Change, ChangeKind, Comparison, Op, Piece, RefChange, RefStatus, change_id
 from lawdiff.diff.significance import significance
 from lawdiff.diff.words import word_diff
 from lawdiff.forked import map_beside
@@ -165,8 +165,16 @@ def _pages(edition: Edition) -> list[Clause]:
     return out
 
 
-def _ratio(a: str, b: str) -> float:
+# Texts up to this many characters on both sides together get rapidfuzz's ratio (quadratic, in C);
+# longer ones the share of characters their word difference keeps, which costs nothing more.
+RATIO_CHARS = 200_000
+
+
+def _ratio(a: str, b: str, pieces: tuple[Piece, ...]) -> float:
     """Text similarity 0..1 (rapidfuzz's ratio, in C; imported on first use)."""
+    if len(a) + len(b) > RATIO_CHARS:
+        kept = sum(len(p.text) for p in pieces if p.op is Op.EQUAL)
+        return round(2 * kept / (len(a) + len(b)), 4)
     from rapidfuzz import fuzz
 
     return round(fuzz.ratio(a, b) / 100, 4)
@@ -195,7 +203,8 @@ def _change(
     old_arts = {article_of(a) for a in link.old}
     new_arts = {article_of(a) for a in link.new}
     moved = both and old_arts != new_arts
-    similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text)
+    pieces = diff(old_text, new_text)
+    similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text, pieces)
     editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]
@@ -213,7 +222,7 @@ def _change(
         new_title=new_title,
         similarity=similarity,
         editorial_only=editorial,
-        diff=diff(old_text, new_text),
+        diff=pieces,
         references=() if title_aspect else _references(olds, news, old, new, alignment),
         score=link.score,
         uncertain=both and link.score < alignment.thresholds.certain,

@@ -25,6 +25,7 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -88,8 +89,6 @@ def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]
 
 _LONG_INDEX = _by_first_word(_LONG)
 _BY_WORD = _by_word()
-
-
 # ---------------------------------------------------------------------------
 # Words on each side of a difference
 
@@ -102,23 +101,57 @@ class _Token(NamedTuple):
     changed: bool  # deleted (old side) or inserted (new side)
 
 
-def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, str]:
-    """One side's text and, per character, whether the difference touched it ("1") or not ("0")."""
+def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]]:
+    """One side's text and the spans of it that the difference touched (deleted or inserted), in order."""
     text: list[str] = []
-    touched: list[str] = []
+    touched: list[tuple[int, int]] = []
+    at = 0
     for p in pieces:
         if p.op is Op.EQUAL or p.op is keep:
             text.append(p.text)
-            touched.append(("1" if p.op is keep else "0") * len(p.text))
-    return "".join(text), "".join(touched)
+            if p.op is keep:
+                touched.append((at, at + len(p.text)))
+            at += len(p.text)
+    return "".join(text), touched
 
 
-def _tokens(text: str, touched: str, skip: int) -> list[_Token]:
+# A side longer than this is read only around what changed (CONTEXT characters on each side of each
+# touched span, more than the longest phrase of the lists): a paragraph of megabytes with a few
+# words changed costs the words around them, not all of its words.
+LONG_SIDE = 20_000
+CONTEXT = 48
+# Between two stretches read apart: a token no phrase holds, so that no phrase spans the gap.
+_GAP = _Token(0, 0, "\x00", False)
+
+
+def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tuple[int, int]]:
+    """The parts of a side to read: all of it from ``skip``, or for a long side the context of each change."""
+    if len(text) <= LONG_SIDE:
+        return [(skip, len(text))]
+    out: list[tuple[int, int]] = []
+    for s, e in touched:
+        lo, hi = max(skip, s - CONTEXT), min(len(text), e + CONTEXT)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        elif lo < hi:
+            out.append((lo, hi))
+    return out
+
+
+def _tokens(text: str, touched: list[tuple[int, int]], skip: int) -> list[_Token]:
+    """The words of a side from ``skip`` on, each marked changed when the difference touched any of its
+    characters; for a long side only those near a change (:func:`_stretches`)."""
+    starts = [s for s, _ in touched]
     out: list[_Token] = []
-    for m in _WORD.finditer(text):
-        start, end = m.span()
-        if start >= skip:
-            out.append(_Token(start, end, m.group().lower(), "1" in touched[start:end]))
+    for lo, hi in _stretches(text, touched, skip):
+        if out:
+            out.append(_GAP)
+        for m in _WORD.finditer(text, lo, hi):
+            start, end = m.span()
+            if (start == lo and _WORD.match(text, lo - 1) and lo > skip) or (end == hi and _WORD.match(text, hi)):
+                continue  # a word cut by the stretch's edge
+            k = bisect.bisect_left(starts, end) - 1  # the last touched span starting before the word's end
+            out.append(_Token(start, end, m.group().lower(), k >= 0 and touched[k][1] > start))
     return out
 
 
