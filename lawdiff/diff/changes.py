@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, Op, Piece, RefChange, RefStatus, change_id
-from lawdiff.diff.significance import significance
+from lawdiff.diff.records import Change, ChangeKind, Comparison, Op, Pattern, Piece, RefChange, RefStatus, change_id
+from lawdiff.diff.significance import patterns, rank, significance
 from lawdiff.diff.words import word_diff
 from lawdiff.forked import map_beside
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
@@ -79,7 +79,15 @@ def describe(
     changes = map_beside(one, todo, [1] * len(todo), processes)
     order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
-    return Comparison(old.name, new.name, alignment.thresholds, tuple(changes), alignment)
+    # The drafting patterns of the pair, then each change's score (which weighs a pattern once).
+    found = patterns(changes)
+    scored = [_scored(ch, found) for ch in changes]
+    return Comparison(old.name, new.name, alignment.thresholds, tuple(scored), alignment, found)
+
+
+def _scored(ch: Change, found: tuple[Pattern, ...]) -> Change:
+    score = rank(ch, found)
+    return replace(ch, significance=score) if score else ch
 
 
 def _signalled(ch: Change, old: Edition, new: Edition) -> Change:
