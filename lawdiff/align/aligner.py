@@ -11,6 +11,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from lawdiff.align.certainty import with_certainty
 from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
 from lawdiff.align.scoring import _Scorer
 from lawdiff.align.space import units
@@ -39,8 +40,8 @@ def align(
     a_units, b_units = units(old), units(new)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
-    text_links = aligner.run()
-    title_links = _align_titles(old, new, text_links, thresholds, fixes)
+    text_links = with_certainty(aligner.run(), a_units, b_units)
+    title_links = with_certainty(_align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links)
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
     new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)

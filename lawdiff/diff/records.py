@@ -174,7 +174,8 @@ class Change:
         several clauses are joined by a line break.
     references: what became of the references.
     score, uncertain, methods, reasons, pinned_by: the alignment's evidence
-        (``pinned_by``: who set the link by hand, "" when the aligner made it).
+        (``pinned_by``: who set the link by hand, "" when the aligner made it;
+        ``uncertain``: the link's certainty is below ``Thresholds.certain``).
     old_texts, new_texts: the texts of the clauses, one per address.
     counterpart_in_corpus: False when the other edition's corpus does not hold
         the article at all, or holds it by some of its sections' pages and not
@@ -189,6 +190,7 @@ class Change:
         weights (a flag shared with a drafting pattern weighs its share of
         the pattern), plus the share of its words that changed; a heading's
         change weighs half (:func:`lawdiff.diff.significance.rank`).
+    certainty: the probability that the link is right (:attr:`Link.certainty`).
     """
 
     kind: ChangeKind
@@ -216,6 +218,7 @@ class Change:
     pinned_by: str = ""
     signals: tuple[Signal, ...] = ()
     significance: float = 0.0
+    certainty: float = 1.0
 
     @property
     def normative(self) -> bool:

@@ -247,6 +247,7 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         ],
         "score": ch.score,
         "uncertain": ch.uncertain,
+        "certainty": ch.certainty,
         "method": ch.method,
         "reasons": list(ch.reasons),
         "old_texts": list(ch.old_texts),

@@ -367,7 +367,8 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
     if ch.pinned_by:
         notes.append(f"matched by hand by {ch.pinned_by}")
     elif ch.uncertain:
-        notes.append(f"uncertain match: evidence {ch.score:.2f}, certain from {comp.thresholds.certain:g}")
+        bar = comp.thresholds.certain
+        notes.append(f"uncertain match: certainty {ch.certainty:.2f} (evidence {ch.score:.2f}), certain from {bar:g}")
     flags = f" [{', '.join(s.flag.value for s in ch.signals)}]" if ch.signals else ""
     head = f"  {ch.id[:SHORT_ID]}  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(clean(where_), 'address')}"
     head += flags
