@@ -81,6 +81,7 @@ class Thresholds:
     lead_in_min: float = 0.25
     gap_min: float = 0.18
     title_min: float = 0.6
+    sentence_min: float = 0.5
     certain: float = 0.9
 
     def with_overrides(self, overrides: dict[str, float], *, file: str = "") -> Thresholds:
