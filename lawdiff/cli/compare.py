@@ -40,6 +40,14 @@ if TYPE_CHECKING:
 @click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
+@click.option(
+    "--sort",
+    type=click.Choice(["document", "significance"]),
+    default="document",
+    show_default=True,
+    help="Order of the changes: the new edition's document order, or the most significant first (the articles"
+    " by their most significant change).",
+)
 @output_option
 @corpus_option
 @review_option
@@ -53,6 +61,7 @@ def compare(
     show_all: bool,
     verbose: bool,
     exit_code: bool,
+    sort: str,
     output: Path | None,
     inputs: Inputs,
     fmt: str,
@@ -77,11 +86,11 @@ def compare(
 
     def make() -> tuple[Answer, bool]:
         return _comparison_answer(
-            inputs, old, new, articles, show_all, verbose, fmt, overrides, colours if coloured else None
+            inputs, old, new, articles, show_all, verbose, fmt, overrides, colours if coloured else None, sort
         )
 
     # A Word document carries the time it was made: never an answer to keep.
-    options = (old, new, articles, show_all, verbose, fmt, overrides, coloured)
+    options = (old, new, articles, show_all, verbose, fmt, overrides, coloured, sort)
     answer = make()[0] if fmt == "docx" else inputs.answer("compare", options, make)
     emit(answer.rendered, output, fmt, answer.coloured)
     if exit_code and answer.differs:
@@ -98,9 +107,11 @@ def _comparison_answer(
     fmt: str,
     overrides: dict[str, float],
     style: Style | None,
+    sort: str = "document",
 ) -> tuple[Answer, bool]:
     """What ``compare`` says (its notes said on stderr as it goes), and whether a review store was read;
-    ``style``: the text's colours, for a coloured drawing beside the plain one; None for plain only."""
+    ``style``: the text's colours, for a coloured drawing beside the plain one; None for plain only;
+    ``sort``: ``significance`` lists the most significant change first."""
     from lawdiff.cli.answers import Answer
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
@@ -119,6 +130,10 @@ def _comparison_answer(
         echo(notes[-1], err=True)
     comp, view, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
+    if sort == "significance":
+        from lawdiff.diff.significance import ranked
+
+        changes = ranked(changes)
     rendered: str | bytes
     coloured = None
     if fmt == "text":

@@ -35,7 +35,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # The alignment's thresholds by name, for the help text (lawdiff.align.Thresholds has them all).
 THRESHOLD_NAMES = (
     "identity_min, match_min, text_min, verbatim_min, address_bonus, article_bonus, reference_bonus, piece_min, "
-    "gain_min, explained_max, adjacent_piece_min, lead_in_min, gap_min, title_min, certain"
+    "gain_min, explained_max, adjacent_piece_min, lead_in_min, gap_min, title_min, sentence_min, certain"
 )
 
 

@@ -10,7 +10,8 @@ alignments of consecutive editions into a clause's history.
 Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
 Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
-``editorial`` (editorial-only tests), ``changes`` (comparing two editions),
+``editorial`` (editorial-only tests), ``significance`` (flags, drafting patterns, the score),
+``anchors`` (matching long clauses), ``changes`` (comparing two editions),
 ``history`` (a clause across editions).
 """
 
@@ -26,11 +27,13 @@ from lawdiff.diff.records import (
     Comparison,
     History,
     Op,
+    Pattern,
     Piece,
     RefChange,
     RefStatus,
     Step,
 )
+from lawdiff.diff.significance import ranked
 from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.words import rebuild, word_diff
 
@@ -43,6 +46,7 @@ __all__ = [
     "History",
     "Op",
     "PairIndex",
+    "Pattern",
     "Piece",
     "RefChange",
     "RefStatus",
@@ -53,6 +57,7 @@ __all__ = [
     "describe",
     "editorial_only",
     "history",
+    "ranked",
     "rebuild",
     "scopes",
     "timeline_with",

@@ -79,7 +79,7 @@ def change_digest(ch: Change) -> str:
         ch.old_title, ch.new_title, ch.similarity, ch.editorial_only,
         tuple((r.status.value, r.old, r.new, r.consistent) for r in ch.references), ch.score, ch.uncertain,
         tuple(m.value for m in ch.methods), ch.reasons, ch.counterpart_in_corpus, ch.pinned_by,
-        tuple((g.flag.value, g.removed, g.added) for g in ch.signals),
+        tuple((g.flag.value, g.removed, g.added) for g in ch.signals), ch.significance, ch.certainty,
     )  # fmt: skip
     return ch.id + hashlib.sha256(repr(rest).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
