@@ -47,8 +47,16 @@ fi
 if [ ! -x .venv-test/bin/python ]; then
     python3 -m venv --system-site-packages .venv-test
 fi
+# Installed again only when pyproject.toml changed since the last install (the
+# package itself is installed editable: a change to lawdiff/ needs none).
 PY=.venv-test/bin/python
-"$PY" -m pip install --quiet --disable-pip-version-check -e '.[test]'
-"$PY" -m pytest -q
+if ! cmp -s pyproject.toml .venv-test/pyproject.installed; then
+    "$PY" -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    cp pyproject.toml .venv-test/pyproject.installed
+fi
+# One pytest worker per CPU (pytest-xdist); tests that share a fixture made once
+# per module, and the browser tests, stay together on one worker (tests/conftest.py).
+"$PY" -m pytest -q -n logical --dist loadgroup
 "$PY" -m ruff check lawdiff tests benchmarks
+# mypy keeps its cache in .mypy_cache: a second run checks only what changed.
 "$PY" -m mypy

@@ -1,4 +1,10 @@
-"""Shared fixtures: the bundled corpus, read once per test session; one headless chromium per module."""
+"""Shared fixtures: the bundled corpus, read once per test session; one headless chromium per module.
+
+``scripts/test.sh`` runs the tests on every core (pytest-xdist, ``-n logical --dist loadgroup``): a
+session is then one worker's, and each worker makes its own session fixtures, in its own temporary
+folder.  ``pytest_collection_modifyitems`` below keeps tests that share an expensive fixture on one
+worker, so that it is still made once.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +26,20 @@ os.environ.pop("LAWDIFF_REVIEW", None)
 from chromium import launch, unavailable
 
 from lawdiff.corpus import Corpus, load
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup``, the tests that share a fixture made once per module (or class) run on
+    one worker, and so do all the browser tests (one report of the bundled corpus); every
+    other test goes to whichever worker is free.  Without xdist the mark does nothing."""
+    for item in items:
+        # pytest has no public name for the fixtures a test uses with their scopes; plugins read this one.
+        defs = getattr(item, "_fixtureinfo", None)
+        named = defs.name2fixturedefs if defs is not None else {}
+        if "browser" in named:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif any(d.scope in ("module", "class", "package") for ds in named.values() for d in ds):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -44,9 +64,25 @@ def corpus() -> Corpus:
     return load()
 
 
+@pytest.fixture(scope="session")
+def bundled_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``lawdiff report`` of the bundled corpus, written once per session: the browser tests only read it."""
+    from click.testing import CliRunner
+
+    from lawdiff.cli import main
+
+    folder = tmp_path_factory.mktemp("bundled") / "report"
+    result = CliRunner().invoke(main, ["report", "-o", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's chromium, driven by Playwright (see ``tests/chromium.py``)."""
+    """Debian's chromium, driven by Playwright (see ``tests/chromium.py``).  One per module, not per
+    session: while Playwright runs, asyncio keeps a thread waiting on its driver process, and beside a
+    thread lawdiff forks no worker (``lawdiff.forked.can_fork``), so the tests of forking that came
+    after the browser tests on the same worker would run unforked."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

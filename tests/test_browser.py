@@ -35,9 +35,10 @@ def _report(folder: Path, *args: str) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _report(tmp_path_factory.mktemp("bundled") / "report")
+@pytest.fixture()
+def report(bundled_report: Path) -> Path:
+    """The bundled corpus's report, written once per session (conftest's ``bundled_report``)."""
+    return bundled_report
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,9 @@ WIKI_2007 = CORPUS / "2007" / "wiki-Sjabloon-2007-45.txt"
 
 # The bound of the pathological cases: generous, so that a slow CI machine
 # passes a linear reader, while a quadratic one (minutes at this size) fails.
+# In CPU seconds of this process (time.process_time): the readers work here, in
+# one process, and the tests run beside others (pytest-xdist, a busy machine),
+# which stretch the wall clock but not this process's CPU time.
 SECONDS = 5.0
 
 

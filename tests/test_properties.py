@@ -34,7 +34,7 @@ WIKI_SEEDS = sorted((ROOT / "corpus").glob("*/wiki-*.txt"))
 PAYLOAD_SEEDS = sorted((ROOT / "corpus").glob("*/*.payload.json"))
 XML_SEEDS = sorted((ROOT / "tests" / "fixtures" / "mediawiki").glob("*.xml"))
 
-# Per input: generous (a seed reads in a few hundredths of a second).
+# Per input, in CPU seconds of this process: generous (a seed reads in a few hundredths of a second).
 SECONDS = 5.0
 BUDGET = settings(
     max_examples=25,
