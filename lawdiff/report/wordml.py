@@ -134,9 +134,12 @@ class _Writer:
             if not bit.text and not bit.note:
                 continue
             r = _sub(holder, "r")
-            if bit.label or bit.note:
+            if bit.label or bit.note or bit.hidden:
                 rpr = _sub(r, "rPr")
-                _sub(rpr, "rStyle", val=STYLE_LABEL if bit.label else "FootnoteReference")
+                if bit.label or bit.note:
+                    _sub(rpr, "rStyle", val=STYLE_LABEL if bit.label else "FootnoteReference")
+                if bit.hidden:
+                    _sub(rpr, "vanish")
             if bit.note:
                 # The mark as the book prints it, in the reference's own run
                 # (where Word and LibreOffice take a custom mark from): Word's
