@@ -430,10 +430,16 @@ def test_report_lists_every_source_of_an_edition(tmp_path: Path) -> None:
     assert stdout.endswith(": 4 edition(s) compared (5 listed), 14 article(s), 2 pair(s)\n")
     root = check_pages(tmp_path / "r")["index.html"]
     rows = root.findall(".//table[@class='editions']/tbody/tr")
+    assert [tr.get("class") for tr in rows] == ["compared", "listed", "compared", "listed", "compared"]
     listed = [(tr.findtext("th"), tr.xpath("string(td[1])"), tr.xpath("string(td[2])")) for tr in rows]
     assert listed == [
         ("1963", "compared", "not stated"),
-        ("1997", "compared", "not stated"),
+        # 1997's corpus holds articles 53-56, which no other corpus holds, and not article 45: in no pair.
+        (
+            "1997",
+            "in no pair compared (passed over): no article its corpus holds is compared with another edition's",
+            "not stated",
+        ),
         ("2007", "compared", "not stated"),
         # Two sources of one year: the older printing (an unnumbered one) first.
         (
