@@ -2,7 +2,8 @@
 
 Every case is written to a temporary folder at its size and at twice that,
 and checked by a fresh ``python3 -m lawdiff.cli check FILE``; the table gives
-the wall time of each and the doubling ratio (about 2 for a linear reader,
+the wall time and the CPU time (user and system, of the child) of each and
+the doubling ratio of the CPU times (about 2 for a linear reader,
 about 4 for a quadratic one).  A run past ``--timeout`` is stopped and shown
 as such.  Law text comes from the seed of 2007 article 45 only.
 
@@ -11,7 +12,8 @@ links, entities), the Nuxt reader's (text nodes, inline items), and those of
 the wiki text reader and the clause builder (one line of 20,000 ``w 1) ``
 markers and a note; 33,000 ``1) ``; 100,000 U+001F / U+0085 / U+1680 between
 two words, in a text line and in a heading line; 5,000 lines ``A. x`` in one
-page).
+page), and a chapter page's (issue 23: 10,000 ``A.`` headings repeated on the
+1963 chapter page of the MediaWiki test export, each once nested in the last).
 
 Run: ``python3 benchmarks/bench_pathological.py [--only NAME...] [--timeout S] [--scale F]``.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -31,6 +34,8 @@ from xml.sax.saxutils import escape
 ROOT = Path(__file__).resolve().parents[1]
 SEED_2007 = ROOT / "corpus" / "2007" / "wiki-Sjabloon-2007-45.txt"
 SEED_PAYLOAD = ROOT / "corpus" / "2017" / "nuxt-artikel-6.payload.json"
+SEED_EXPORT_1963 = ROOT / "tests" / "fixtures" / "mediawiki" / "1963.xml"
+CHAPTER_HEADING = "'''JUISTE GANG VAN ZAKEN. Art. 41 t/m 49'''\n"
 
 HEAD = "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n"
 NOTE = "1) De uitkomst geschiedt eerst met de beeldzijde naar beneden.\n"
@@ -52,6 +57,12 @@ def _xml(wikitext: str) -> tuple[str, str]:
         f'      <text xml:space="preserve">{escape(wikitext)}</text>\n'
         "    </revision>\n  </page>\n</mediawiki>\n"
     )
+
+
+def _chapter_export(repeats: str) -> tuple[str, str]:
+    """The 1963 test export with ``repeats`` after its chapter page's heading."""
+    text = SEED_EXPORT_1963.read_text(encoding="utf-8")
+    return "dump.xml", text.replace(CHAPTER_HEADING, CHAPTER_HEADING + escape(repeats), 1)
 
 
 def _payload(nodes: list[object]) -> tuple[str, str]:
@@ -78,6 +89,7 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "xml: notes a<ref>b</ref>": (10_000, lambda n: _xml(XML_HEAD + "a<ref>b</ref> " * n)),
     "xml: {{ [[ {{{": (20_000, lambda n: _xml(XML_HEAD + "{{[[{{{" * n)),
     "xml: [http://a ": (20_000, lambda n: _xml(XML_HEAD + "[http://a " * n)),
+    "xml: chapter page, A. repeated": (10_000, lambda n: _chapter_export("\nA. Het begin.\n" * n)),
     # The Nuxt payload reader (sources/nuxt/).
     "nuxt: text nodes in one <p>": (50_000, lambda n: _payload([["p", {}, *(f"woord{i} " for i in range(n))]])),
     "nuxt: newlines in an <li>": (200_000, lambda n: _payload([["ol", {}, ["li", {}, "kop" + "\n" * n + "x"]]])),
@@ -93,9 +105,11 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
 }
 
 
-def run_check(path: Path, timeout: float) -> tuple[float | None, int]:
-    """Wall time of one ``lawdiff check`` of ``path`` (None past the timeout), and its exit code."""
+def run_check(path: Path, timeout: float) -> tuple[float | None, float, int]:
+    """Wall time of one ``lawdiff check`` of ``path`` (None past the timeout), its CPU time (user and
+    system), and its exit code."""
     start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "lawdiff.cli", "check", str(path)],
@@ -105,8 +119,10 @@ def run_check(path: Path, timeout: float) -> tuple[float | None, int]:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return None, -1
-    return time.perf_counter() - start, proc.returncode
+        return None, 0.0, -1
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return time.perf_counter() - start, cpu, proc.returncode
 
 
 def main() -> None:
@@ -116,12 +132,14 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every size (0.1 for a quick look)")
     args = parser.parse_args()
     cases = {k: v for k, v in CASES.items() if not args.only or any(w in k for w in args.only)}
-    print(f"| {'case':36} | {'size':>8} | {'time':>8} | {'2 x size':>8} | {'time':>8} | ratio | exit |")
-    print(f"|{'-' * 38}|{'-' * 10}|{'-' * 10}|{'-' * 10}|{'-' * 10}|-------|------|")
+    times = f"{'wall':>8} | {'CPU':>8}"
+    print(f"| {'case':36} | {'size':>8} | {times} | {'2 x size':>8} | {times} | ratio | exit |")
+    print(f"|{'-' * 38}|{'-' * 10}|{'-' * 10}|{'-' * 10}|{'-' * 10}|{'-' * 10}|{'-' * 10}|-------|------|")
     with tempfile.TemporaryDirectory() as tmp:
         for name, (size, make) in cases.items():
             n = max(1, int(size * args.scale))
-            times: list[float | None] = []
+            shown: list[str] = []
+            cpus: list[float] = []
             code = 0
             for k in (n, 2 * n):
                 file, text = make(k)
@@ -129,15 +147,18 @@ def main() -> None:
                 folder.mkdir(exist_ok=True)
                 path = folder / file
                 path.write_text(text, encoding="utf-8")
-                seconds, code = run_check(path, args.timeout)
+                seconds, cpu, code = run_check(path, args.timeout)
                 path.unlink()
-                times.append(seconds)
                 if seconds is None:
                     break
-            shown = [f"{t:7.2f}s" if t is not None else "timeout" for t in times] + ["-"] * (2 - len(times))
-            a, b = [*times, None][:2]
-            ratio = f"{b / a:5.1f}" if a and b else "  -  "
-            print(f"| {name:36} | {n:8,} | {shown[0]:>8} | {2 * n:8,} | {shown[1]:>8} | {ratio} | {code:4} |")
+                shown += [f"{seconds:7.2f}s", f"{cpu:7.2f}s"]
+                cpus.append(cpu)
+            shown += ["timeout"] * (4 - len(shown))
+            ratio = f"{cpus[1] / cpus[0]:5.1f}" if len(cpus) == 2 and cpus[0] else "  -  "
+            print(
+                f"| {name:36} | {n:8,} | {shown[0]:>8} | {shown[1]:>8} | {2 * n:8,} | {shown[2]:>8} | {shown[3]:>8}"
+                f" | {ratio} | {code:4} |"
+            )
 
 
 if __name__ == "__main__":

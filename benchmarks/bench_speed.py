@@ -55,6 +55,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -144,6 +145,10 @@ class Timer:
                 "best_s": round(min(t), 4),
                 "median_cpu_s": round(statistics.median(cpus[name]), 4),
                 "peak_rss_mb": round(peaks[name] / 1024, 1),
+                # Each run's figures, in the order the runs were made (the commands in turn, A B A B), so
+                # that a ratio is the median of the per-run ratios: a busy spell hits both sides of a run.
+                "runs_s": [round(x, 4) for x in t],
+                "runs_cpu_s": [round(x, 4) for x in cpus[name]],
             }
             for name, t in times.items()
         }
@@ -162,8 +167,16 @@ def make_corpus(root: Path, articles: int, boilerplate: bool = False) -> tuple[P
     return corpus, flat
 
 
-def ratio(a: dict[str, float], b: dict[str, float]) -> float:
-    return round(a["median_s"] / b["median_s"], 3) if b["median_s"] else math.inf
+def ratio(a: dict[str, Any], b: dict[str, Any], of: str = "runs_s") -> float:
+    """The median of the per-run ratios of ``a`` to ``b``: wall time (``runs_s``), or CPU time of every
+    process of the command (``runs_cpu_s``), which a shared machine disturbs far less."""
+    pairs = [x / y for x, y in zip(a[of], b[of], strict=True) if y]
+    return round(statistics.median(pairs), 3) if pairs else math.inf
+
+
+def cpu_ratios(r: dict[str, Any], named: dict[str, tuple[str, str]]) -> dict[str, float]:
+    """The CPU-time ratios beside the wall-time ones: ``named`` maps a ratio's name to its two commands."""
+    return {name: ratio(r[a], r[b], "runs_cpu_s") for name, (a, b) in named.items()}
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
@@ -201,11 +214,13 @@ def part_ratios(timer: Timer, work: Path, sizes: list[int]) -> dict[str, object]
                 "difflib 3 pairs": [PY, "-c", _DIFFLIB, *pairs],
             }
         )
-        r["ratios"] = {
-            "compare / difflib": ratio(r["lawdiff compare"], r["difflib pair"]),
-            "compare / git word diff": ratio(r["lawdiff compare"], r["git word diff"]),
-            "report / difflib 3 pairs": ratio(r["lawdiff report"], r["difflib 3 pairs"]),
+        named = {
+            "compare / difflib": ("lawdiff compare", "difflib pair"),
+            "compare / git word diff": ("lawdiff compare", "git word diff"),
+            "report / difflib 3 pairs": ("lawdiff report", "difflib 3 pairs"),
         }
+        r["ratios"] = {name: ratio(r[a], r[b]) for name, (a, b) in named.items()}
+        r["cpu ratios"] = cpu_ratios(r, named)
         out[f"{articles} articles"] = r
     return out
 

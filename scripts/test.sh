@@ -40,6 +40,20 @@ if ! command -v pdftotext >/dev/null 2>&1; then
         echo "scripts/test.sh: cannot install poppler-utils (not root, no sudo): the print test will fail on CI" >&2
     fi
 fi
+# The tests of `lawdiff fetch` (tests/test_fetch_wiki.py) run a real MediaWiki:
+# Debian's package on SQLite, with PHP's command line, installed the same way
+# when missing (without them those tests are skipped, saying why).
+if [ ! -f /usr/share/mediawiki/maintenance/install.php ] || ! command -v php >/dev/null 2>&1 \
+    || ! php -m 2>/dev/null | grep -qx pdo_sqlite; then
+    echo "scripts/test.sh: installing mediawiki, php-sqlite3 and php-cli for the fetch tests (apt-get)" >&2
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mediawiki php-sqlite3 php-cli >/dev/null
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends mediawiki php-sqlite3 php-cli >/dev/null
+    else
+        echo "scripts/test.sh: cannot install mediawiki (not root, no sudo): the fetch tests against a wiki will be skipped" >&2
+    fi
+fi
 # The tests run in a virtual environment of their own (.venv-test, seeing
 # the system's packages), so that a user's `pip install .` stays as it is.
 if [ ! -x .venv-test/bin/python ]; then

@@ -110,19 +110,19 @@ ORDER = (
 )
 # Runs a server until stopped: tested apart, as a process (test_the_serve_example_serves).
 SERVED = ("serve",)
+# Fetches from a wiki: run with the test wiki's address by tests/test_fetch_wiki.py.
+FETCHED = ("fetch",)
 
 
 def test_every_example_is_run_by_these_tests() -> None:
-    assert sorted((*ORDER, *SERVED)) == sorted(_examples())
+    assert sorted((*ORDER, *SERVED, *FETCHED)) == sorted(_examples())
 
 
 def _ids(prefix: str) -> Iterator[str]:
-    """Ids of the store's shape (32 hex digits), the first one starting with ``prefix``."""
-    yield prefix + "0" * (32 - len(prefix))
-    n = 0
-    while True:
-        n += 1
-        yield f"{n:032x}"
+    """Ids of the store's shape (32 hex digits), each starting with ``prefix`` (the first write to a store
+    not yet there is tried in memory first, so the comment's is not the first id drawn)."""
+    for n in itertools.count():
+        yield prefix + f"{n:0{32 - len(prefix)}x}"
 
 
 def _prepare(path: str, folder: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:

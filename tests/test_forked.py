@@ -253,8 +253,7 @@ try:
     elif stage == "map_beside":
         forked.map_beside(lambda i: time.sleep(30), list(range(6)), [1] * 6, 3)
     else:
-        from lawdiff.corpus.workers import Workers
-        with Workers(3):
+        with forked.Stream(3):
             time.sleep(30)
 except KeyboardInterrupt:
     try:

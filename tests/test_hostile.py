@@ -145,11 +145,11 @@ def test_unescaped_markup_inside_text_is_refused() -> None:
 
 
 def test_prolog_sniffing_is_linear() -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     assert not mediawiki.looks_like("<!--a-->" * 130_000)
     assert not mediawiki.looks_like("<!--" + "a-->" * 250_000)
     assert mediawiki.looks_like("<!DOCTYPE mediawiki [" + "<!ENTITY x 'y'>" * 70_000 + "]><mediawiki>")
-    assert time.perf_counter() - start < SECONDS
+    assert time.process_time() - start < SECONDS
 
 
 # ---------------------------------------------------------------------------
@@ -201,10 +201,10 @@ def test_huge_payload_title_reads(tmp_path: Path, title: str) -> None:
     data = _seed_payload()
     data[_title_index(data)] = title
     path = _payload(tmp_path, "t", json.dumps(data))
-    start = time.perf_counter()
+    start = time.process_time()
     result = _check([str(path)])
     assert result.exit_code == 0, result.output
-    assert time.perf_counter() - start < SECONDS
+    assert time.process_time() - start < SECONDS
 
 
 def test_wiki_title_of_5000_digits_sorts_and_reports(tmp_path: Path) -> None:
@@ -307,10 +307,10 @@ XML_OTHERS = {"refs-closed": ("a<ref>b</ref> ", ""), "ref-empty": ("<ref name=a/
 
 
 def _timed(fn: Any) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     with contextlib.suppress(InputError):  # refusing is as good as reading, as long as it is quick
         fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _xml_case(unit: str, tail: str, size: int = MB) -> str:

@@ -15,7 +15,7 @@ from lxml import etree
 from test_html import CORPUS, check_pages, run
 
 from lawdiff.corpus import Corpus
-from lawdiff.diff import Study
+from lawdiff.diff import Study, ranked
 from lawdiff.diff import correlate as table
 from lawdiff.report import site
 
@@ -50,7 +50,8 @@ def test_the_top_of_an_article_page_lists_each_pairs_changes_newest_first(
     assert a45 is not None
     for block, pv in zip(pairs, reversed(a45.pairs), strict=True):
         lines = block.xpath("ol/li")
-        listed = [ch for ch in pv.changes if ch.noteworthy]
+        # Most significant first (issue 24), each with its score.
+        listed = ranked(ch for ch in pv.changes if ch.noteworthy)
         assert len(lines) == len(listed) > 0
         for li, ch in zip(lines, listed, strict=True):
             # Address, kind, flags, first words; its row; its history.
@@ -60,7 +61,10 @@ def test_the_top_of_an_article_page_lists_each_pairs_changes_newest_first(
             assert _text(li, "span[contains(@class, 'badge')][1]").endswith(ch.kind.value)
             assert [_text(f) for f in li.xpath("span[contains(@class, 'flag')]")] == [s.flag.value for s in ch.signals]
             assert li.xpath("string(a[@class='hist']/@href)").startswith("45-history.html#")
+            score = f"significance {ch.significance:g}" if ch.significance else ""
+            assert _text(li, "span[@class='score']") == score
     first = pairs[0].xpath("ol/li")
+    assert _text(first[0], "a[@class='addr']") == "45C4(b)"
     c4b = next(li for li in first if _text(li, "a[@class='addr']") == "45C4(b)")
     assert _text(c4b, "span[@class='gist']").startswith("De leider mag een onbedoeld aangeduide kaart van de")
     assert c4b.xpath("string(a[@class='addr']/@aria-label)") == "2017 45C4(b)"
@@ -101,7 +105,7 @@ def test_rows_carry_their_flags_with_the_words_and_a_history_link(pages: dict[st
     assert c4a.get("id") == f"change-{code}" and len(code) == 10
     # The counts tell normative changes from other changes of wording.
     counts = root.xpath("//section[@id='diff-2007-2017']//ul[@class='significance']")[0]
-    assert _text(counts).startswith("of the rewordings: 8 normative 2 other changes of wording")
+    assert _text(counts).startswith("of the rewordings: 7 normative 3 other changes of wording")
 
 
 def test_a_change_of_punctuation_only_is_marked_so(pages: dict[str, etree._Element]) -> None:
@@ -151,8 +155,8 @@ def test_the_index_calls_a_pair_consecutive_only_where_it_is(pages: dict[str, et
     assert heads[1] == "2007 → 2017 correlation table"
     # The heat map's cells say how many changes are normative, and name their link in words.
     cell = index.xpath("//table[@id='matrix']//tr[.//a[@href='articles/45.html']]/td[contains(@class, 'h3')]")[0]
-    assert _text(cell, ".//span[@class='nrm']") == "8 normative"
-    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 8 normative"
+    assert _text(cell, ".//span[@class='nrm']") == "7 normative"
+    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 7 normative"
 
 
 def test_every_pair_has_a_print_target_and_a_running_head_and_foot(pages: dict[str, etree._Element]) -> None:

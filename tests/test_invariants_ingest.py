@@ -350,9 +350,9 @@ def test_a_long_page_is_read_in_linear_time() -> None:
         for n in range(1, 41):
             lines += [f"{n}. De leider moet een kaart spelen als ze", "- (a) zo wordt gehouden, of", "- (b) aanduidt."]
             lines += ["- Een door een tegenspeler bijgespeelde kaart (zie artikel 45E en 16D1).", "vervolg zonder punt"]
-    started = time.perf_counter()
+    started = time.process_time()
     corpus = from_pages(read_text("\n".join(lines), "long.txt"))
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     (check,) = corpus.checks
     assert check.unplaced == ()
     assert elapsed < 10.0

@@ -503,7 +503,7 @@ def test_hostile_wikitext_is_read_in_bounded_time() -> None:
         "<!--" * 20_000,
     ]
     for line in lines:
-        start = time.perf_counter()
+        start = time.process_time()
         (page,) = read(export(("Sjabloon:2017:45A", "'''A. Titel'''<br>\n" + line)))
-        assert time.perf_counter() - start < 3, line[:20]
+        assert time.process_time() - start < 3, line[:20]
         assert page.blocks

@@ -19,6 +19,7 @@ import pytest
 from lawdiff.corpus import workers
 from lawdiff.corpus.check import check
 from lawdiff.errors import InputError
+from lawdiff.forked import Stream
 from lawdiff.report import jsonout, text
 from lawdiff.sources import mediawiki
 from lawdiff.sources.mediawiki.lines import _Frag
@@ -109,15 +110,15 @@ def report(paths: list[Path]) -> tuple[str, str]:
 def in_processes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every export read with workers, in small batches; the list counts the workers started."""
     started: list[int] = []
-    real = workers.Workers.__init__
+    real = Stream.__init__
 
-    def counting(self: Any, n: int) -> None:
+    def counting(self: Any, n: int, queued: int = 2) -> None:
         started.append(n)
-        real(self, n)
+        real(self, n, queued)
 
     monkeypatch.setattr(workers, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(workers, "_BATCH_CHARS", 2_000)
-    monkeypatch.setattr(workers.Workers, "__init__", counting)
+    monkeypatch.setattr(Stream, "__init__", counting)
     return started
 
 

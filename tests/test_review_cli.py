@@ -322,7 +322,7 @@ def test_list_with_pair_counts_the_other_pairs_decisions_instead_of_listing_them
 def test_the_review_commands_take_no_no_review(env: dict[str, str], args: tuple[str, ...]) -> None:
     # They work on the store: --no-review was taken and ignored, and `review set --no-review` wrote to it.
     result = run(env, *args, "--no-review")
-    assert result.exit_code == 2 and "No such option '--no-review'" in result.output
+    assert result.exit_code == 2 and "lawdiff: error: no such option '--no-review'" in result.output
     assert not Path(env["LAWDIFF_REVIEW"]).exists()
 
 

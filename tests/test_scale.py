@@ -12,9 +12,9 @@ import pytest
 
 from lawdiff.align.records import Unit
 from lawdiff.align.space import _Space
-from lawdiff.collector import collector_paused
 from lawdiff.corpus import load
 from lawdiff.diff import Study, history, timeline_with
+from lawdiff.forked import collector_paused
 from lawdiff.model import Kind
 
 

@@ -23,6 +23,9 @@ The phases, each with named thresholds (:class:`Thresholds`):
    paired in document order when their word similarity reaches ``gap_min``
    (a weaker bar: their neighbours vouch for them).
 
+4. **sentences**: a unit still alone that matches one sentence of a matched unit of the other side
+   (``sentence_min``) and stands next to a part of it joins that split or merge (parts each reworded).
+
 Titles are aligned after the text: a titled clause pairs with the clause that
 received most of its subtree's text, or with the one at the same address, but
 never with a clause whose own text the text alignment kept apart from its own.
@@ -31,7 +34,8 @@ Everything is symmetric, so that aligning B with A mirrors aligning A with B.
 
 Modules: ``thresholds``, ``records`` (units, links, alignments), ``space``
 (units and word vectors), ``scoring`` (candidate pairs and their scores),
-``aligner`` (the text phases), ``titles``.
+``aligner`` (the text phases), ``sentences`` (sentence-level evidence), ``certainty`` (the
+probability that a link is right), ``titles``.
 """
 
 from __future__ import annotations

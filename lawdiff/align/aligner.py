@@ -11,8 +11,10 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from lawdiff.align.certainty import with_certainty
 from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
 from lawdiff.align.scoring import _Scorer
+from lawdiff.align.sentences import Sentences, best_sentence
 from lawdiff.align.space import units
 from lawdiff.align.thresholds import (
     ADJACENT_UNITS,
@@ -39,8 +41,8 @@ def align(
     a_units, b_units = units(old), units(new)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
-    text_links = aligner.run()
-    title_links = _align_titles(old, new, text_links, thresholds, fixes)
+    text_links = with_certainty(aligner.run(), a_units, b_units)
+    title_links = with_certainty(_align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links)
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
     new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)
@@ -144,6 +146,8 @@ class _Aligner:
         # Pieces that only their place vouches for come last, so that an
         # in-order pair inside a gap is preferred to a loose piece.
         self.pieces(cands, adjacent=True)
+        # Last, for what is still alone: pieces that only one sentence of their whole vouches for.
+        self.sentence_pieces(cands)
         return self.links()
 
     def verbatim_pieces(self, cands: list[tuple[int, int]]) -> None:
@@ -256,6 +260,57 @@ class _Aligner:
             or (adjacent and near and lead_in and share >= self.t.lead_in_min)
         ):
             self._link(i, j, Method.PIECE)
+
+    def sentence_pieces(self, cands: list[tuple[int, int]]) -> None:
+        """Splits and merges under rewording: a unit still alone whose words match one sentence of a
+        matched whole (:mod:`lawdiff.align.sentences`), and that stands next to a part of it, joins that
+        whole's match, best first."""
+        idf = self.space.idf
+        old_s = Sentences([u.text for u in self.old])
+        new_s = Sentences([u.text for u in self.new])
+        proposals: list[tuple[float, int, int, str]] = []
+        for i, j in cands:
+            # Within one article (or the article its match went to): a reworded part carries too few of its
+            # words for a search across the law.
+            if (i, j) in self.forbidden or not self._same_place(i, j):
+                continue
+            if j not in self.n2o and i not in self.closed_old:
+                d = best_sentence(old_s.of(i), self.space.new_tf[j], idf)
+                if d >= self.t.sentence_min:
+                    proposals.append((d, i, j, "split"))
+            if i not in self.o2n and j not in self.closed_new:
+                d = best_sentence(new_s.of(j), self.space.old_tf[i], idf)
+                if d >= self.t.sentence_min:
+                    proposals.append((d, i, j, "merge"))
+        proposals.sort(
+            key=lambda x: (-round(x[0], 9), abs(self.old[x[1]].position - self.new[x[2]].position), x[1] + x[2], x[3])
+        )
+        for _, i, j, how in proposals:
+            if i in self.o2n and j in self.n2o:
+                continue
+            if how == "split":
+                whole, part, matches, back, side = i, j, self.o2n, self.n2o, self.new
+            else:
+                whole, part, matches, back, side = j, i, self.n2o, self.o2n, self.old
+            current = matches.get(whole, [])
+            # A part stands next to a part already matched (a split keeps its parts together), and joining
+            # must not turn a merge into a tangle.
+            if (
+                part not in back
+                and current
+                and all(len(back[k]) == 1 for k in current)
+                and any(self._contiguous(part, k, side, back, whole) for k in current)
+            ):
+                self._link(i, j, Method.PIECE)
+
+    def _same_place(self, i: int, j: int) -> bool:
+        """Whether old unit i and new unit j stand in the same article, or in articles a match joins."""
+        a, b = self.old[i].article, self.new[j].article
+        if a == b:
+            return True
+        return any(self.new[k].article == b for k in self.o2n.get(i, [])) or any(
+            self.old[k].article == a for k in self.n2o.get(j, [])
+        )
 
     @staticmethod
     def _contiguous(x: int, k: int, side: list[Unit], matches: dict[int, list[int]], whole: int) -> bool:

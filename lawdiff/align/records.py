@@ -56,6 +56,8 @@ class Link:
         when unmatched).
     reasons: why the match was made, for the reader.
     pinned_by: for a link set by hand, who set it.
+    certainty: the probability that the link is right (:mod:`lawdiff.align.certainty`);
+        1 for an addition, a removal, an identity, a declared or a pinned link.
     """
 
     aspect: Aspect
@@ -65,6 +67,7 @@ class Link:
     methods: tuple[Method, ...]
     reasons: tuple[str, ...]
     pinned_by: str = ""
+    certainty: float = 1.0
 
     @property
     def method(self) -> str:

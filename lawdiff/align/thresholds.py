@@ -62,7 +62,9 @@ class Thresholds:
         matches (the bonuses do not count: the neighbours vouch for the
         place, the words must still vouch for the content).
     title_min: title similarity for pairing headings that share no text.
-    certain: scores below this are reported as uncertain, with their reasons.
+    certain: a link whose certainty (the probability that it is right,
+        :mod:`lawdiff.align.certainty`) is below this is reported as
+        uncertain, with its reasons.
     """
 
     identity_min: float = 0.9
@@ -79,7 +81,8 @@ class Thresholds:
     lead_in_min: float = 0.25
     gap_min: float = 0.18
     title_min: float = 0.6
-    certain: float = 0.75
+    sentence_min: float = 0.5
+    certain: float = 0.9
 
     def with_overrides(self, overrides: dict[str, float], *, file: str = "") -> Thresholds:
         """These thresholds with ``overrides`` set; ``file``: the settings file they were read from, for messages."""

@@ -12,53 +12,112 @@ commands when they run, so that ``lawdiff --help`` starts fast.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from lawdiff import __version__
-from lawdiff.cli import compare, ingest, report, review, serve
+from lawdiff.cli import compare, ingest, report, review, serve, terminal
+from lawdiff.cli.fetch import fetch as fetch_command
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import LawdiffBug, LawdiffError
 
 
 class _Group(click.Group):
     """The one boundary where errors become messages.
 
-    Library errors (bad input, a bad request) and the operating system's
+    Library errors (bad input, a bad request), click's usage errors (an
+    unknown option, a bad choice, a missing file) and the operating system's
     (a folder that cannot be written) become one line and exit code 2; an
     internal error says that it is a bug, with exit code 3, and shows its
-    traceback only when ``LAWDIFF_DEBUG`` is set.
+    traceback only when ``LAWDIFF_DEBUG`` is set.  What a command prints goes
+    through :mod:`lawdiff.cli.terminal` (the terminal rule, a closed pipe).
     """
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with terminal.watch():
+            return super().main(*args, **kwargs)
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:  # the group's own options: `lawdiff --bogus`
+            _usage_error(exc)
+        except BrokenPipeError:  # `lawdiff --help | head -n 0`: the help's status
+            if terminal.stdout_closed():
+                terminal.let_go()
+                sys.exit(0)
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # a command's arguments and options, or a command no one knows
+            _usage_error(exc)
+        except click.ClickException as exc:
+            echo(f"lawdiff: error: {_one_line(exc.format_message())}", err=True)
+            sys.exit(2)
         except LawdiffError as exc:
-            click.echo(f"lawdiff: error: {exc.message()}", err=True)
+            echo(f"lawdiff: error: {exc.message()}", err=True)
             sys.exit(2)
+        except BrokenPipeError as exc:
+            if terminal.stdout_closed():  # click's help text, written past its reader's end: the help's status
+                terminal.let_go()
+                sys.exit(0)
+            _os_error(exc)
         except OSError as exc:
-            where = exc.filename if exc.filename is not None else "output"
-            reason = exc.strerror or str(exc)
-            click.echo(f"lawdiff: error: {where}: {reason}; check the path and that you may write there", err=True)
-            sys.exit(2)
+            _os_error(exc)
         except LawdiffBug as exc:
-            click.echo(f"lawdiff: {exc}", err=True)
+            echo(f"lawdiff: {exc}", err=True)
             sys.exit(3)
-        except (click.exceptions.Exit, click.ClickException, KeyboardInterrupt, SystemExit):
+        except (click.exceptions.Exit, click.exceptions.Abort, KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:
             # The one place a failure nobody foresaw is caught: a user sees one
             # line, not a traceback; a developer sets LAWDIFF_DEBUG.
             if os.environ.get("LAWDIFF_DEBUG"):
                 raise
-            click.echo(
+            echo(
                 f"lawdiff: internal error (this is a bug in lawdiff, please report it): {type(exc).__name__}: {exc}"
                 "; set LAWDIFF_DEBUG=1 to see where",
                 err=True,
             )
             sys.exit(3)
+
+
+def _usage_error(exc: click.UsageError) -> NoReturn:
+    """click's usage error as one line, as every other error: what is wrong, then what to do (click would
+    print four: the usage, a hint, a blank line and the error).  A group called without a command shows its
+    help, as before."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        raise exc
+    ctx = exc.ctx
+    path = ctx.command_path if ctx is not None else "lawdiff"
+    what = _one_line(exc.format_message())
+    if isinstance(exc, click.MissingParameter) and ctx is not None:
+        usage = " ".join(ctx.get_usage().split()).replace("Usage: ", "usage: ", 1)
+        fix = f"{usage} (see '{path} --help')"
+    else:
+        fix = f"see '{path} --help'"
+    echo(f"lawdiff: error: {what}; {fix}", err=True)
+    sys.exit(2)
+
+
+def _one_line(message: str) -> str:
+    """A message of click's as one clause of ours: one line, lower case first, no full stop."""
+    text = " ".join(message.split()).rstrip(".")
+    text = re.sub(r"\. Did you mean (.+)\?$", r" (did you mean \1?)", text)  # click's NoSuchOption
+    return text[:1].lower() + text[1:]
+
+
+def _os_error(exc: OSError) -> NoReturn:
+    where = exc.filename if exc.filename is not None else "output"
+    reason = exc.strerror or str(exc)
+    echo(f"lawdiff: error: {where}: {reason}; check the path and that you may write there", err=True)
+    sys.exit(2)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -86,6 +145,7 @@ for command in (
     main.add_command(command)
 main.add_command(review.review)
 main.add_command(serve.serve)
+main.add_command(fetch_command)
 
 
 def run() -> None:

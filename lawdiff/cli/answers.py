@@ -34,11 +34,13 @@ _KIND = "answers"
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """What a command said: its notes on stderr (before the output), its output, and whether it found differences."""
+    """What a command said: its notes on stderr (before the output), its output, whether it found differences,
+    and its output in the terminal's colours, when it was asked for in colour."""
 
     notes: tuple[str, ...]
     rendered: str | bytes
     differs: bool
+    coloured: str | None = None
 
 
 class Answers:

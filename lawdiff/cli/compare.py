@@ -21,6 +21,7 @@ from lawdiff.cli.options import (
     thresholds_option,
     unplaced_warning,
 )
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -39,6 +40,14 @@ if TYPE_CHECKING:
 @click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
 @click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
+@click.option(
+    "--sort",
+    type=click.Choice(["document", "significance"]),
+    default="document",
+    show_default=True,
+    help="Order of the changes: the new edition's document order, or the most significant first (the articles"
+    " by their most significant change).",
+)
 @output_option
 @corpus_option
 @review_option
@@ -52,11 +61,12 @@ def compare(
     show_all: bool,
     verbose: bool,
     exit_code: bool,
+    sort: str,
     output: Path | None,
     inputs: Inputs,
     fmt: str,
     overrides: dict[str, float],
-    style: Style,
+    colours: Style | None,
 ) -> None:
     """Compare two editions clause by clause.
 
@@ -72,17 +82,17 @@ def compare(
 
     Example: lawdiff compare 2007 2017 --article 45
     """
-    coloured = fmt == "text" and output is None and bool(click.get_current_context().color)
+    coloured = fmt == "text" and output is None and colours is not None
 
     def make() -> tuple[Answer, bool]:
         return _comparison_answer(
-            inputs, old, new, articles, show_all, verbose, fmt, overrides, style if coloured else None
+            inputs, old, new, articles, show_all, verbose, fmt, overrides, colours if coloured else None, sort
         )
 
     # A Word document carries the time it was made: never an answer to keep.
-    options = (old, new, articles, show_all, verbose, fmt, overrides, coloured)
+    options = (old, new, articles, show_all, verbose, fmt, overrides, coloured, sort)
     answer = make()[0] if fmt == "docx" else inputs.answer("compare", options, make)
-    emit(answer.rendered, output)
+    emit(answer.rendered, output, fmt, answer.coloured)
     if exit_code and answer.differs:
         sys.exit(1)
 
@@ -97,9 +107,11 @@ def _comparison_answer(
     fmt: str,
     overrides: dict[str, float],
     style: Style | None,
+    sort: str = "document",
 ) -> tuple[Answer, bool]:
     """What ``compare`` says (its notes said on stderr as it goes), and whether a review store was read;
-    ``style``: the text's colours, None for plain."""
+    ``style``: the text's colours, for a coloured drawing beside the plain one; None for plain only;
+    ``sort``: ``significance`` lists the most significant change first."""
     from lawdiff.cli.answers import Answer
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
@@ -112,20 +124,27 @@ def _comparison_answer(
     lossy = unplaced_warning(corpus, (old_edition, new_edition))
     if lossy is not None:
         notes.append(lossy)
-        click.echo(lossy, err=True)
+        echo(lossy, err=True)
     if chronological(old_edition) > chronological(new_edition):
         notes.append(f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition")
-        click.echo(notes[-1], err=True)
+        echo(notes[-1], err=True)
     comp, view, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
+    if sort == "significance":
+        from lawdiff.diff.significance import ranked
+
+        changes = ranked(changes)
     rendered: str | bytes
+    coloured = None
     if fmt == "text":
-        rendered = text.comparison(comp, changes, show_all, style or text.plain, verbose, view)
+        rendered = text.comparison(comp, changes, show_all, text.plain, verbose, view)
+        if style is not None:
+            coloured = text.comparison(comp, changes, show_all, style, verbose, view)
     else:
         rendered = _rendered_comparison(fmt, comp, changes, view, old_edition, new_edition)
     # What the counts count: a clause only one corpus holds is no difference.
     differs = any(ch.is_difference and ch.counterpart_in_corpus for ch in changes)
-    return Answer(tuple(notes), rendered, differs), reviewed
+    return Answer(tuple(notes), rendered, differs, coloured), reviewed
 
 
 def _compare_pair(
@@ -176,7 +195,7 @@ def _rendered_comparison(
 @format_option("text", "json")
 @thresholds_option
 @color_option
-def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], style: Style) -> None:
+def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], colours: Style | None) -> None:
     """Follow one clause through every edition of the corpus, oldest first.
 
     Shows its address and text in each edition, the kind of change at each
@@ -206,15 +225,14 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], st
         finally:
             if store is not None:
                 store.close()
-        rendered = (
-            jsonout.history(h, study.thresholds, study.editions)
-            if fmt == "json"
-            else text.history(h, style, study.editions)
-        )
-        return Answer(notes, rendered, False), store is not None
+        if fmt == "json":
+            return Answer(notes, jsonout.history(h, study.thresholds, study.editions), False), store is not None
+        plain = text.history(h, text.plain, study.editions)
+        coloured = text.history(h, colours, study.editions) if colours else None
+        return Answer(notes, plain, False, coloured), store is not None
 
-    coloured = fmt == "text" and bool(click.get_current_context().color)
-    click.echo(inputs.answer("history", (spec, fmt, overrides, coloured), make).rendered, nl=False)
+    answer = inputs.answer("history", (spec, fmt, overrides, fmt == "text" and colours is not None), make)
+    emit(answer.rendered, None, fmt, answer.coloured)
 
 
 @click.command()
@@ -287,4 +305,4 @@ def correlate(
             rendered = render.text(comp.old, comp.new, rows, by, outside)
         return Answer(notes, rendered, False), reviewed
 
-    emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output)
+    emit(inputs.answer("correlate", (old, new, articles, by, fmt, overrides), make).rendered, output, fmt)

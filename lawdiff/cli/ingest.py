@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from lawdiff.cli.options import Inputs, color_option, corpus_option, format_option
+from lawdiff.cli.options import Inputs, color_option, corpus_option, emit, format_option
+from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.report.text import Style
@@ -25,7 +26,7 @@ def editions(inputs: Inputs, fmt: str) -> None:
     from lawdiff.report import jsonout, text
 
     corpus = inputs.load()
-    click.echo(jsonout.editions(corpus) if fmt == "json" else text.editions(corpus), nl=False)
+    emit(jsonout.editions(corpus) if fmt == "json" else text.editions(corpus), None, fmt)
 
 
 @click.command()
@@ -33,7 +34,7 @@ def editions(inputs: Inputs, fmt: str) -> None:
 @corpus_option
 @format_option("text", "json")
 @color_option
-def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
+def show(spec: str, inputs: Inputs, fmt: str, colours: Style | None) -> None:
     """Show an edition's outline, or one clause in full.
 
     ADDRESS follows the clause address rules: 45, 45C, 45C4(b), 45E.p2,
@@ -48,11 +49,11 @@ def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
     corpus = inputs.load(editions=[spec.partition(":")[0]])
     edition, clause = corpus.clause(spec)
     if fmt == "json":
-        click.echo(jsonout.show(edition, clause), nl=False)
+        emit(jsonout.show(edition, clause), None, fmt)
     elif clause is None:
-        click.echo(text.outline(edition, style), nl=False)
+        emit(text.outline(edition), None, fmt, text.outline(edition, colours) if colours else None)
     else:
-        click.echo(text.clause(edition, clause, style), nl=False)
+        emit(text.clause(edition, clause), None, fmt, text.clause(edition, clause, colours) if colours else None)
 
 
 @click.command()
@@ -60,7 +61,13 @@ def show(spec: str, inputs: Inputs, fmt: str, style: Style) -> None:
 @corpus_option
 @format_option("text", "json")
 @color_option
-def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> None:
+@click.option(
+    "--against",
+    metavar="URL",
+    default="",
+    help="Instead: compare lawdiff's reading of every page of the MediaWiki exports with the wiki's own rendering.",
+)
+def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | None, against: str) -> None:
     """Check that the clause trees account for all of the source text.
 
     Checks the corpus, or the files and folders given. Reports, per page,
@@ -70,8 +77,22 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> No
     takes (skipped). Exit code 0 when nothing is lost, 1 when something is,
     2 when an input cannot be read.
 
+    With --against URL (a MediaWiki), the words of each wiki page lawdiff
+    reads are compared with the wiki's rendering of the page instead, and
+    the places they differ are listed per page (exit code 1 when any do).
+
     Example: lawdiff check --format json
     """
+    if against:
+        from lawdiff.cli.fetch import check_against
+
+        if fmt == "json":
+            raise UsageError("--against lists its differences as text only", fix="leave out --format json")
+        from lawdiff.corpus.files import default_corpus
+
+        if not check_against(against, list(paths) or list(inputs.dirs) or [default_corpus()]):
+            sys.exit(1)
+        return
     from lawdiff.corpus import DraftFile
     from lawdiff.corpus.check import check as check_corpus
     from lawdiff.report import jsonout, text
@@ -79,8 +100,9 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, style: Style) -> No
     drafts = [DraftFile(inputs.draft, inputs.draft_name, inputs.draft_state)] if inputs.draft else []
     corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache(), drafts=drafts)
     if fmt == "json":
-        click.echo(jsonout.check(corpus, dangling), nl=False)
+        emit(jsonout.check(corpus, dangling), None, fmt)
     else:
-        click.echo(text.check(corpus, dangling, style, corpus.skipped), nl=False)
+        coloured = text.check(corpus, dangling, colours, corpus.skipped) if colours else None
+        emit(text.check(corpus, dangling, skipped=corpus.skipped), None, fmt, coloured)
     if any(c.unplaced for c in corpus.checks):
         sys.exit(1)

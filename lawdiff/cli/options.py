@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 # The alignment's thresholds by name, for the help text (lawdiff.align.Thresholds has them all).
 THRESHOLD_NAMES = (
     "identity_min, match_min, text_min, verbatim_min, address_bonus, article_bonus, reference_bonus, piece_min, "
-    "gain_min, explained_max, adjacent_piece_min, lead_in_min, gap_min, title_min, certain"
+    "gain_min, explained_max, adjacent_piece_min, lead_in_min, gap_min, title_min, sentence_min, certain"
 )
 
 
@@ -89,7 +90,7 @@ class Inputs:
                 answers.put(answer)
             return answer
         for note in answer.notes:
-            click.echo(note, err=True)
+            echo(note, err=True)
         self.say_no_store()  # as a run without the cache says it, after its notes
         return answer
 
@@ -114,7 +115,7 @@ class Inputs:
 
         where = find_store(self.review)
         if self.use_review and where.rule != "default" and not where.exists:
-            click.echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
+            echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
 
     def study(
         self,
@@ -273,15 +274,9 @@ def format_option(*choices: str) -> Callable[[F], F]:
     return deco
 
 
-def _plain(s: str, _role: str) -> str:
-    return s
-
-
-def _style(enabled: bool) -> Style:
-    # Without colours the report's renderers are not loaded here: a command whose answer is in the cache
-    # (lawdiff.cli.answers) never needs them.
-    if not enabled:
-        return _plain
+def _colours() -> Style:
+    # Loaded only when colours are on: a command whose answer is in the cache (lawdiff.cli.answers) never
+    # needs the report's renderers.
     colours = {
         "heading": "bright_white",
         "address": "cyan",
@@ -305,6 +300,9 @@ def _style(enabled: bool) -> Style:
 
 
 def color_option(f: F) -> F:
+    """``--color/--no-color``: the command gets ``colours``, the style of the terminal's colours, or None for
+    plain text.  A coloured output is drawn plain too (:func:`lawdiff.cli.terminal.echo_coloured`)."""
+
     @click.option(
         "--color/--no-color",
         "color",
@@ -316,7 +314,7 @@ def color_option(f: F) -> F:
         enabled = (sys.stdout.isatty() and not os.environ.get("NO_COLOR")) if color is None else color
         # click.echo strips colours from a pipe unless the context says otherwise.
         click.get_current_context().color = enabled
-        return f(*args, style=_style(enabled), **kwargs)
+        return f(*args, colours=_colours() if enabled else None, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 
@@ -354,16 +352,22 @@ def thresholds_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def emit(rendered: str | bytes, output: Path | None) -> None:
-    """Write to ``output``, atomically, or to standard output (bytes only when it is not a terminal)."""
+def emit(rendered: str | bytes, output: Path | None, fmt: str = "text", coloured: str | None = None) -> None:
+    """Write to ``output``, atomically and as it is, or to standard output under the terminal rule
+    (:mod:`lawdiff.cli.terminal`; bytes only when it is not a terminal).  ``fmt`` says what the text is
+    (``json``, ``jsonl`` and ``html`` are escaped in their own syntax); ``coloured``: the same text with colours."""
     if output is None:
+        from lawdiff.cli import terminal
+
         if isinstance(rendered, bytes):
             if sys.stdout.isatty():
                 raise UsageError("a Word document cannot be shown on a terminal", fix="write it to a file with -o FILE")
-            sys.stdout.buffer.write(rendered)
-            sys.stdout.flush()
-            return
-        click.echo(rendered, nl=False)
+            terminal.write_bytes(rendered)
+        elif coloured is not None:
+            terminal.echo_coloured(rendered, coloured)
+        else:
+            kinds = {"json": terminal.Kind.JSON, "jsonl": terminal.Kind.JSON, "html": terminal.Kind.HTML}
+            terminal.echo(rendered, nl=False, kind=kinds.get(fmt, terminal.Kind.TEXT))
         return
     from lawdiff.report.files import write_atomic
 
@@ -403,13 +407,13 @@ def say_unplaced(corpus: Corpus, editions: Iterable[Edition]) -> tuple[str, ...]
     line = unplaced_warning(corpus, editions)
     if line is None:
         return ()
-    click.echo(line, err=True)
+    echo(line, err=True)
     return (line,)
 
 
 def say_review(store: Store, decided: int, comments: int) -> None:
     """The one line on stderr saying that a command shows a review store, and how much of it."""
-    click.echo(
+    echo(
         f"lawdiff: with the review of {store.path}: {decided} decision(s), {comments} comment(s)"
         " (--no-review leaves it out)",
         err=True,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from lawdiff.cli.options import Inputs, corpus_option, review_option, say_unplaced, thresholds_option
+from lawdiff.cli.terminal import echo
 
 if TYPE_CHECKING:
     from lawdiff.diff import Study
@@ -58,7 +59,7 @@ def _review(store: Store | None, study: Study) -> PendingReview | None:
     from lawdiff.report.reviewed import start
 
     pairs = pairs_of(study.editions, article_numbers(study.editions))
-    study.prepare(pairs, jobs())  # the comparisons the report makes next, made once
+    study.prepare(pairs, jobs("compare"))  # the comparisons the report makes next, made once
     return start(store, [study.compare(old, new) for old, new in pairs], {e.name: e for e in study.editions})
 
 
@@ -74,7 +75,7 @@ def _say_kept(output: Path, kept: list[str]) -> None:
         for rel in kept
     ]
     shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
-    click.echo(f"lawdiff: kept what you added or changed in the report folder: {shown}", err=True)
+    echo(f"lawdiff: kept what you added or changed in the report folder: {shown}", err=True)
 
 
 @click.command()
@@ -112,7 +113,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     from lawdiff.report.files import kept_files, recover_leftovers
 
     for line in recover_leftovers(output):
-        click.echo(f"lawdiff: {line}", err=True)
+        echo(f"lawdiff: {line}", err=True)
     kept = kept_files(output)
     corpus = inputs.load()
     store = inputs.store()
@@ -132,7 +133,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         from lawdiff.cli.options import say_review
 
         say_review(store, site.review.decisions, site.review.comments)
-    click.echo(
+    echo(
         f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
         + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
@@ -145,7 +146,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         held = "; ".join(
             f"{e.name}: {article_ranges([a.address for a in e.articles()]) or 'none'}" for e in site.compared
         )
-        click.echo(
+        echo(
             f"lawdiff: note: no article is held by two of these editions ({held}), so no pair is compared;"
             " the index lists the editions and each article stands on its own page",
             err=True,

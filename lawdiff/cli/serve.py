@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from lawdiff.cli.options import Inputs, corpus_option, thresholds_option
+from lawdiff.cli.terminal import echo
 
 
 @click.command()
@@ -83,9 +84,9 @@ def serve(
     )
     started = prepare(config)
     for line in started.warnings:
-        click.echo(f"lawdiff: warning: {line}", err=True)
-    click.echo(f"lawdiff: serving {config.store} for the committee; stop with Ctrl-C", err=True)
-    click.echo(f"Open {started.url} in a browser", nl=True)
+        echo(f"lawdiff: warning: {line}", err=True)
+    echo(f"lawdiff: serving {config.store} for the committee; stop with Ctrl-C", err=True)
+    echo(f"Open {started.url} in a browser", nl=True)
     sys.stdout.flush()
     run(started)
-    click.echo("lawdiff: stopped; every write was saved", err=True)
+    echo("lawdiff: stopped; every write was saved", err=True)

@@ -21,13 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawdiff.cache import Cache
-from lawdiff.collector import collector_paused
 from lawdiff.corpus import timeline
 from lawdiff.corpus.dangling import Dangling, dangling_references
+from lawdiff.corpus.files import unreadable
 from lawdiff.corpus.outline import EditionOutline, NeedsWords, Record, interned, record
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
-from lawdiff.corpus.workers import Workers, workers_for
+from lawdiff.corpus.workers import records as workers_records
+from lawdiff.corpus.workers import workers_for
 from lawdiff.errors import InputError, UsageError
+from lawdiff.forked import collector_paused
 from lawdiff.model import Edition
 from lawdiff.sources import _checked, iter_file, mediawiki
 from lawdiff.sources.build import PageTree
@@ -65,12 +67,15 @@ def check(
         ignored: list[str] = []
         files = corpus_files(roots, ignored)
         records: list[Record] = []
+        errors: list[InputError] = []
         for path, display, hint in files:
             try:
                 records.extend(_read_cached(path, display, hint, cache))
             except InputError as exc:
                 exc.file = str(path)  # the path as given, as lawdiff.corpus.load names it
-                raise
+                errors.append(exc)  # and the other files read on: every one that cannot be is named
+        if errors:
+            raise unreadable(errors)
         if not records:
             raise UsageError(
                 f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
@@ -107,12 +112,11 @@ def _records(path: Path, display: str, hint: str) -> Iterator[Record]:
     """A file's pages as check keeps them; a large MediaWiki export's made in several processes."""
     workers = workers_for(path)
     if workers:
-        with Workers(workers) as pool:
-            render, expanded = mediawiki.read_jobs(path, display)
-            for page, page_check, page_outline in pool.records(render, expanded):
-                # iter_file's refusal of edition names lawdiff keeps for itself, page by page.
-                for _ in _checked([page]):
-                    yield page, page_check, interned(page_outline)
+        made = workers_records(workers, lambda: mediawiki.read_jobs(path, display))
+        for page, page_check, page_outline in made:
+            # iter_file's refusal of edition names lawdiff keeps for itself, page by page.
+            for _ in _checked([page]):
+                yield page, page_check, interned(page_outline)
         return
     for page in iter_file(path, display, hint):
         yield record(page)

@@ -15,7 +15,7 @@ from pathlib import Path
 from lawdiff.corpus.settings import SETTINGS_FILE
 from lawdiff.errors import InputError, UsageError
 
-__all__ = ["READ_SUFFIXES", "corpus_files", "default_corpus"]
+__all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "unreadable"]
 
 _YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
 
@@ -33,6 +33,39 @@ def default_corpus() -> Path:
 # ``lawdiff check`` lists it.  A file of these kinds is read, or refused with
 # a message: a .docm is refused, not skipped, so that its owner learns why.
 READ_SUFFIXES = frozenset({"", ".txt", ".json", ".xml", ".docx", ".odt", ".docm", ".dotx", ".dotm", ".ott"})
+# What editors leave beside a file (``45.txt~``, ``copy~``, Emacs's ``#45.txt#``, vim's ``.45.txt.swp``,
+# ``45.txt.bak``, a merge's ``45.txt.orig``): never a page of the edition, however it is named.
+_BACKUP_SUFFIXES = frozenset({".swp", ".swo", ".swx", ".bak", ".orig", ".rej"})
+
+
+def is_backup(name: str) -> bool:
+    """Whether a file name is an editor's backup or lock file (skipped in a corpus folder, and listed)."""
+    return (
+        name.endswith("~")
+        or (len(name) > 1 and name.startswith("#") and name.endswith("#"))
+        or Path(name).suffix.lower() in _BACKUP_SUFFIXES
+    )
+
+
+def unreadable(errors: list[InputError]) -> InputError:
+    """One error for every file of a run that cannot be read, each named with its place and reason.
+
+    One line (every input error is one), so that a folder with six damaged files is repaired in one
+    round instead of six.
+    """
+    if len(errors) == 1:
+        return errors[0]
+    each = "; ".join(f"({i}) {e.message()}" for i, e in enumerate(errors, 1))
+    return InputError(
+        f"{len(errors)} files cannot be read: {each}",
+        fix="repair or remove each file (an editor's backup, such as name~ or name.bak, is skipped)",
+    )
+
+
+# What ``lawdiff fetch`` keeps beside the law (its manifest ``.lawdiff-fetch.json``, an
+# unfinished fetch's ``.lawdiff-fetch.partial/``, its temporary files): the
+# tool's own bookkeeping, neither read nor listed as skipped.
+FETCH_PREFIX = ".lawdiff-fetch"
 
 
 def _walk(root: Path) -> list[Path]:
@@ -60,8 +93,9 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
     Files are named in reports relative to their corpus folder
     (``2017/nuxt-artikel-45.payload.json``), so that reports read the same on
     every machine; error messages name the path as given (see :func:`load`).
-    Files in a folder that no reader takes (see :data:`READ_SUFFIXES`) are
-    added to ``skipped`` instead; a file named on its own is always read.
+    Files in a folder that no reader takes (see :data:`READ_SUFFIXES`), hidden
+    files and editors' backups (:func:`is_backup`) are added to ``skipped``
+    instead; a file named on its own is always read.
     """
     out: list[tuple[Path, str, str]] = []
     for root in paths:
@@ -70,7 +104,13 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
                 rel = f.relative_to(root)
                 hidden = any(p.startswith(".") for p in rel.parts)
                 dangling = not f.is_file() and f.is_symlink() and not f.exists()
-                if dangling and not hidden and f.suffix.lower() in READ_SUFFIXES and f.name != SETTINGS_FILE:
+                if (
+                    dangling
+                    and not hidden
+                    and not is_backup(f.name)
+                    and f.suffix.lower() in READ_SUFFIXES
+                    and f.name != SETTINGS_FILE
+                ):
                     # A page moved or deleted under its link: read, it would be an edition's page.
                     raise InputError(
                         "a link to a file that is not there",
@@ -79,7 +119,9 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
                     )
                 if not f.is_file() or f.name == SETTINGS_FILE:
                     continue
-                if hidden or f.suffix.lower() not in READ_SUFFIXES:
+                if any(p.startswith(FETCH_PREFIX) for p in rel.parts):
+                    continue
+                if hidden or is_backup(f.name) or f.suffix.lower() not in READ_SUFFIXES:
                     if skipped is not None:
                         skipped.append(rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}")
                     continue

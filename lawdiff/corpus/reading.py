@@ -12,13 +12,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lawdiff.cache import Cache
-from lawdiff.collector import collector_paused
 from lawdiff.corpus.account import PageCheck
-from lawdiff.corpus.files import corpus_files, default_corpus
+from lawdiff.corpus.files import corpus_files, default_corpus, unreadable
 from lawdiff.corpus.settings import read_settings
 from lawdiff.corpus.timeline import Corpus, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
-from lawdiff.forked import jobs, map_beside
+from lawdiff.forked import collector_paused, jobs, map_beside
 from lawdiff.sources import iter_file
 from lawdiff.sources.build import PageTree
 from lawdiff.sources.draft import read_draft
@@ -36,6 +35,18 @@ FORK_MIN_BYTES = 256_000
 FORK_MAX_FILE_BYTES = 16_000_000
 # The most processes that read a corpus's files (LAWDIFF_JOBS may say otherwise).
 MAX_READERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A file that cannot be read: its error's parts, as plain values (sent back by a forked reader)."""
+
+    what: str
+    place: str
+    fix: str
+
+    def error(self, file: str) -> InputError:
+        return InputError(self.what, file=file, place=self.place, fix=self.fix)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +100,19 @@ def _load(
     cache = cache or Cache(None)
     wanted = [f for f in files if years is None or _sniff_year(f[0]) in (None, *years)]
     skipped = len(wanted) < len(files)
-    read = [page for pages in _read_files(wanted, cache) for page in pages]
+    read: list[tuple[PageTree, PageCheck]] = []
+    errors: list[InputError] = []
+    for (path, _, hint), pages in zip(wanted, _read_files(wanted, cache), strict=True):
+        if not isinstance(pages, Unreadable):
+            read.extend(pages)
+        elif years is not None and hint and hint not in years:
+            # A file that cannot be read in the folder of an edition not asked for (1963/ when 2007 and
+            # 2017 are compared) is passed over: it cannot be known to hold them, and `check` names it.
+            skipped = True
+        else:
+            errors.append(pages.error(str(path)))
+    if errors:
+        raise unreadable(errors)
     for draft in drafts:
         try:
             read.extend(read_page(p) for p in read_draft(draft.path, draft.name, draft.state))
@@ -137,13 +160,16 @@ def _sniff_year(path: Path) -> str | None:
     return name.edition[:4] if name is not None and len(head) > len(first) else None
 
 
-def _read_files(files: list[tuple[Path, str, str]], cache: Cache) -> list[list[tuple[PageTree, PageCheck]]]:
+def _read_files(
+    files: list[tuple[Path, str, str]], cache: Cache
+) -> list[list[tuple[PageTree, PageCheck]] | Unreadable]:
     """Each file's pages as trees with their accounting: what the cache knows read back here, the rest read
-    in this process and, when it is enough text, one forked beside it for each other processor.
+    in this process and, when it is enough text, one forked beside it for each other processor.  A file
+    that cannot be read is its error (:class:`Unreadable`), and the others are read on.
 
     Reading a page is all Python: two editions of 186 articles take a sixth of a second in one process, a
     tenth in two (each process's pages sent back pickled cost a hundredth)."""
-    out: dict[int, list[tuple[PageTree, PageCheck]]] = {}
+    out: dict[int, list[tuple[PageTree, PageCheck]] | Unreadable] = {}
     todo: list[int] = []
     missed: dict[int, bytes | None] = {}
     for i, (path, display, hint) in enumerate(files):
@@ -154,16 +180,15 @@ def _read_files(files: list[tuple[Path, str, str]], cache: Cache) -> list[list[t
             out[i] = kept
     sizes = [_size(files[i][0]) for i in todo]
     forks = sum(sizes) >= FORK_MIN_BYTES and max(sizes, default=0) <= FORK_MAX_FILE_BYTES
-    processes = jobs(MAX_READERS) if forks else 1
+    processes = jobs(MAX_READERS, "read") if forks else 1
 
-    def read(i: int) -> list[tuple[PageTree, PageCheck]]:
+    def read(i: int) -> list[tuple[PageTree, PageCheck]] | Unreadable:
         path, display, hint = files[i]
         try:
             return _read_cached(path, display, hint, cache, missed[i])
         except InputError as exc:
-            # The message must lead the user to the file: the path as given.
-            exc.file = str(path)
-            raise
+            # Named by the path as given (Unreadable.error), where the message must lead the user.
+            return Unreadable(exc.what, exc.place, exc.fix)
 
     out.update(zip(todo, map_beside(read, todo, sizes, processes), strict=True))
     return [out[i] for i in range(len(files))]

@@ -80,9 +80,21 @@ class Corpus:
         for e in (*self.editions, *self.variants):
             if e.name == name:
                 return e
+        year, at, _source = name.partition("@")
+        sources = ""
+        if at and not any(v.name.startswith(f"{year}@") for v in self.variants):
+            # `2017@wiki` names one of two sources of 2017: a name the corpus gives only when it has both.
+            sources = (
+                "a name EDITION@SOURCE (SOURCE: wiki, nuxt or draft) is given only when the corpus holds one"
+                " edition from two sources, as the wiki's pages and the site's payloads of 2017; "
+            )
+            held = next((e for e in self.editions if e.name == year), None)
+            if held is not None:
+                families = sorted({FAMILY.get(s.format, s.format) for s in held.sources})
+                sources += f"{year} comes from one source here ({', '.join(families)}), so it is named {year}; "
         raise UsageError(
             f"no edition {name!r} in the corpus",
-            fix=f"name one of: {', '.join(self.names()) or '(none)'}",
+            fix=f"{sources}name one of: {', '.join(self.names()) or '(none)'}",
         )
 
     def select(self, names: Iterable[str] = ()) -> tuple[Edition, ...]:

@@ -10,7 +10,8 @@ alignments of consecutive editions into a clause's history.
 Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
 Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
-``editorial`` (editorial-only tests), ``changes`` (comparing two editions),
+``editorial`` (editorial-only tests), ``significance`` (flags, drafting patterns, the score),
+``anchors`` (matching long clauses), ``changes`` (comparing two editions),
 ``history`` (a clause across editions), ``scope`` (what a comparison compares).
 """
 
@@ -26,12 +27,14 @@ from lawdiff.diff.records import (
     Comparison,
     History,
     Op,
+    Pattern,
     Piece,
     RefChange,
     RefStatus,
     Step,
 )
 from lawdiff.diff.scope import NotCompared, Scope, compared, scope_of
+from lawdiff.diff.significance import ranked
 from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.words import rebuild, word_diff
 
@@ -45,6 +48,7 @@ __all__ = [
     "NotCompared",
     "Op",
     "PairIndex",
+    "Pattern",
     "Piece",
     "RefChange",
     "RefStatus",
@@ -57,6 +61,7 @@ __all__ = [
     "describe",
     "editorial_only",
     "history",
+    "ranked",
     "rebuild",
     "scope_of",
     "scopes",

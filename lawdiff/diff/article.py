@@ -30,13 +30,13 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from lawdiff.collector import collector_paused
 from lawdiff.diff.heat import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS, Heat, editorial_by_kind, heat
 from lawdiff.diff.history import history
 from lawdiff.diff.records import Change, History, counts
 from lawdiff.diff.study import Study
 from lawdiff.diff.synopsis import Node, Part, SynopsisRow, synopsis
 from lawdiff.errors import LawdiffBug
+from lawdiff.forked import collector_paused
 from lawdiff.model import Clause, Edition, Kind, natural_key
 
 # Heat and the synopsis have modules of their own; their names stay importable from here.

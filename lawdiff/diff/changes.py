@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, Piece, RefChange, RefStatus, change_id
-from lawdiff.diff.significance import significance
+from lawdiff.diff.records import Change, ChangeKind, Comparison, Op, Pattern, Piece, RefChange, RefStatus, change_id
+from lawdiff.diff.significance import patterns, rank, significance
 from lawdiff.diff.words import word_diff
 from lawdiff.forked import map_beside
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
@@ -79,7 +79,15 @@ def describe(
     changes = map_beside(one, todo, [1] * len(todo), processes)
     order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
-    return Comparison(old.name, new.name, alignment.thresholds, tuple(changes), alignment)
+    # The drafting patterns of the pair, then each change's score (which weighs a pattern once).
+    found = patterns(changes)
+    scored = [_scored(ch, found) for ch in changes]
+    return Comparison(old.name, new.name, alignment.thresholds, tuple(scored), alignment, found)
+
+
+def _scored(ch: Change, found: tuple[Pattern, ...]) -> Change:
+    score = rank(ch, found)
+    return replace(ch, significance=score) if score else ch
 
 
 def _signalled(ch: Change, old: Edition, new: Edition) -> Change:
@@ -165,8 +173,16 @@ def _pages(edition: Edition) -> list[Clause]:
     return out
 
 
-def _ratio(a: str, b: str) -> float:
+# Texts up to this many characters on both sides together get rapidfuzz's ratio (quadratic, in C);
+# longer ones the share of characters their word difference keeps, which costs nothing more.
+RATIO_CHARS = 200_000
+
+
+def _ratio(a: str, b: str, pieces: tuple[Piece, ...]) -> float:
     """Text similarity 0..1 (rapidfuzz's ratio, in C; imported on first use)."""
+    if len(a) + len(b) > RATIO_CHARS:
+        kept = sum(len(p.text) for p in pieces if p.op is Op.EQUAL)
+        return round(2 * kept / (len(a) + len(b)), 4)
     from rapidfuzz import fuzz
 
     return round(fuzz.ratio(a, b) / 100, 4)
@@ -195,7 +211,8 @@ def _change(
     old_arts = {article_of(a) for a in link.old}
     new_arts = {article_of(a) for a in link.new}
     moved = both and old_arts != new_arts
-    similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text)
+    pieces = diff(old_text, new_text)
+    similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text, pieces)
     editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]
@@ -213,10 +230,11 @@ def _change(
         new_title=new_title,
         similarity=similarity,
         editorial_only=editorial,
-        diff=diff(old_text, new_text),
+        diff=pieces,
         references=() if title_aspect else _references(olds, news, old, new, alignment),
         score=link.score,
-        uncertain=both and link.score < alignment.thresholds.certain,
+        uncertain=both and link.certainty < alignment.thresholds.certain,
+        certainty=link.certainty,
         methods=link.methods,
         reasons=link.reasons,
         old_texts=old_texts,

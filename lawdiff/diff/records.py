@@ -174,7 +174,8 @@ class Change:
         several clauses are joined by a line break.
     references: what became of the references.
     score, uncertain, methods, reasons, pinned_by: the alignment's evidence
-        (``pinned_by``: who set the link by hand, "" when the aligner made it).
+        (``pinned_by``: who set the link by hand, "" when the aligner made it;
+        ``uncertain``: the link's certainty is below ``Thresholds.certain``).
     old_texts, new_texts: the texts of the clauses, one per address.
     counterpart_in_corpus: False when the other edition's corpus does not hold
         the article at all, or holds it by some of its sections' pages and not
@@ -184,6 +185,12 @@ class Change:
     id: the change's durable identity (:func:`change_id`).
     signals: what kinds of words the change touched, each with its words
         (:mod:`lawdiff.diff.significance`), for a change that is a difference.
+    significance: how much the change may change the rules, 0 for none (an
+        unchanged clause, an editorial change, one not compared): its flags'
+        weights (a flag shared with a drafting pattern weighs its share of
+        the pattern), plus the share of its words that changed; a heading's
+        change weighs half (:func:`lawdiff.diff.significance.rank`).
+    certainty: the probability that the link is right (:attr:`Link.certainty`).
     """
 
     kind: ChangeKind
@@ -210,6 +217,8 @@ class Change:
     id: str = ""
     pinned_by: str = ""
     signals: tuple[Signal, ...] = ()
+    significance: float = 0.0
+    certainty: float = 1.0
 
     @property
     def normative(self) -> bool:
@@ -242,15 +251,46 @@ class Change:
         return self.editorial_only or (self.kind is ChangeKind.UNCHANGED and not self.moved)
 
 
+@by_fields
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A drafting pattern: the same substitution made in several changes of one pair of editions.
+
+    Listed once with its clauses and counted once (2007 -> 2017: "moet ... worden" became "wordt
+    geacht" or "is" in 45C1, 45C2, 45C3 and 45C4(a)).
+
+    flag: the kind of words substituted.
+    removed: the words the changes lost, case folded (``moet``).
+    added: what took their place, as printed, each once, in document order (``wordt geacht``, ``is``).
+    changes: the ids of the changes, in document order.
+    addresses: the clause of each change (its new address; the old one of a removal), in that order.
+    """
+
+    flag: Flag
+    removed: tuple[str, ...]
+    added: tuple[str, ...]
+    changes: tuple[str, ...]
+    addresses: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """``modal: moet -> wordt geacht / is``."""
+        return f"{self.flag.value}: {' '.join(self.removed)} -> {' / '.join(self.added) or '(none)'}"
+
+
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """All changes from one edition to another, in document order."""
+    """All changes from one edition to another, in document order.
+
+    patterns: the drafting patterns among the changes (:class:`Pattern`), in document order.
+    """
 
     old: str
     new: str
     thresholds: Thresholds
     changes: tuple[Change, ...]
     alignment: Alignment
+    patterns: tuple[Pattern, ...] = ()
 
     def counts(self, changes: list[Change] | tuple[Change, ...] | None = None) -> dict[str, int]:
         """Counts by kind and flag, of all changes or of a selection of them (see :func:`counts`)."""
@@ -259,6 +299,33 @@ class Comparison:
     @property
     def has_differences(self) -> bool:
         return any(ch.is_difference for ch in self.changes)
+
+    def patterns_of(self, changes: Iterable[Change]) -> tuple[Pattern, ...]:
+        """The patterns with a change among ``changes``."""
+        ids = {ch.id for ch in changes}
+        return tuple(p for p in self.patterns if ids.intersection(p.changes))
+
+    def normative_count(self, changes: Iterable[Change]) -> int:
+        """How many of the changes (those compared) are normative, a drafting pattern counted once.
+
+        A change counts on its own when it has a normative flag that none of its patterns covers;
+        a pattern counts one when some change of it counts not on its own (the pattern is all that
+        makes that change normative).
+        """
+        chosen = [ch for ch in changes if ch.counterpart_in_corpus and ch.normative]
+        patterns = self.patterns_of(chosen)
+        covered: dict[str, set[Flag]] = {}
+        for p in patterns:
+            for cid in p.changes:
+                covered.setdefault(cid, set()).add(p.flag)
+        alone = {
+            ch.id
+            for ch in chosen
+            if any(s.flag in NORMATIVE and s.flag not in covered.get(ch.id, ()) for s in ch.signals)
+        }
+        ids = {ch.id for ch in chosen}
+        counted = sum(1 for p in patterns if any(c in ids and c not in alone for c in p.changes))
+        return len(alone) + counted
 
 
 def counts(changes: list[Change] | tuple[Change, ...]) -> dict[str, int]:

@@ -25,6 +25,7 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -32,10 +33,22 @@ from typing import NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
-from lawdiff.diff.records import NORMATIVE, Change, Flag, Op, Piece, RefStatus, Signal, normative
+from lawdiff.diff.records import NORMATIVE, Change, ChangeKind, Flag, Op, Pattern, Piece, RefStatus, Signal, normative
 
 # The records live with the other change records; they are named here too.
-__all__ = ["NORMATIVE", "WORD_LISTS", "Flag", "Signal", "flags", "normative", "significance"]
+__all__ = [
+    "FLAG_WEIGHTS",
+    "NORMATIVE",
+    "WORD_LISTS",
+    "Flag",
+    "Signal",
+    "flags",
+    "normative",
+    "patterns",
+    "rank",
+    "ranked",
+    "significance",
+]
 from lawdiff.model import Clause, Edition, find_references, parent_address
 
 # ---------------------------------------------------------------------------
@@ -45,7 +58,8 @@ from lawdiff.model import Clause, Edition, find_references, parent_address
 # ---------------------------------------------------------------------------
 # The word lists
 
-_WORD = re.compile(r"\w+")
+# A word: letters and digits, a compound joined by hyphens ("niet-aangeduide") one word of its own.
+_WORD = re.compile(r"\w+(?:-\w+)*")
 _DIGIT = re.compile(r"\d")
 
 
@@ -88,8 +102,6 @@ def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]
 
 _LONG_INDEX = _by_first_word(_LONG)
 _BY_WORD = _by_word()
-
-
 # ---------------------------------------------------------------------------
 # Words on each side of a difference
 
@@ -102,23 +114,57 @@ class _Token(NamedTuple):
     changed: bool  # deleted (old side) or inserted (new side)
 
 
-def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, str]:
-    """One side's text and, per character, whether the difference touched it ("1") or not ("0")."""
+def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]]:
+    """One side's text and the spans of it that the difference touched (deleted or inserted), in order."""
     text: list[str] = []
-    touched: list[str] = []
+    touched: list[tuple[int, int]] = []
+    at = 0
     for p in pieces:
         if p.op is Op.EQUAL or p.op is keep:
             text.append(p.text)
-            touched.append(("1" if p.op is keep else "0") * len(p.text))
-    return "".join(text), "".join(touched)
+            if p.op is keep:
+                touched.append((at, at + len(p.text)))
+            at += len(p.text)
+    return "".join(text), touched
 
 
-def _tokens(text: str, touched: str, skip: int) -> list[_Token]:
+# A side longer than this is read only around what changed (CONTEXT characters on each side of each
+# touched span, more than the longest phrase of the lists): a paragraph of megabytes with a few
+# words changed costs the words around them, not all of its words.
+LONG_SIDE = 20_000
+CONTEXT = 48
+# Between two stretches read apart: a token no phrase holds, so that no phrase spans the gap.
+_GAP = _Token(0, 0, "\x00", False)
+
+
+def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tuple[int, int]]:
+    """The parts of a side to read: all of it from ``skip``, or for a long side the context of each change."""
+    if len(text) <= LONG_SIDE:
+        return [(skip, len(text))]
+    out: list[tuple[int, int]] = []
+    for s, e in touched:
+        lo, hi = max(skip, s - CONTEXT), min(len(text), e + CONTEXT)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        elif lo < hi:
+            out.append((lo, hi))
+    return out
+
+
+def _tokens(text: str, touched: list[tuple[int, int]], skip: int) -> list[_Token]:
+    """The words of a side from ``skip`` on, each marked changed when the difference touched any of its
+    characters; for a long side only those near a change (:func:`_stretches`)."""
+    starts = [s for s, _ in touched]
     out: list[_Token] = []
-    for m in _WORD.finditer(text):
-        start, end = m.span()
-        if start >= skip:
-            out.append(_Token(start, end, m.group().lower(), "1" in touched[start:end]))
+    for lo, hi in _stretches(text, touched, skip):
+        if out:
+            out.append(_GAP)
+        for m in _WORD.finditer(text, lo, hi):
+            start, end = m.span()
+            if (start == lo and _WORD.match(text, lo - 1) and lo > skip) or (end == hi and _WORD.match(text, hi)):
+                continue  # a word cut by the stretch's edge
+            k = bisect.bisect_left(starts, end) - 1  # the last touched span starting before the word's end
+            out.append(_Token(start, end, m.group().lower(), k >= 0 and touched[k][1] > start))
     return out
 
 
@@ -289,3 +335,124 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
 def flags(change: Change, old: Edition | None = None, new: Edition | None = None) -> tuple[Flag, ...]:
     """Only the flags of :func:`significance`, without their words."""
     return tuple(s.flag for s in significance(change, old, new))
+
+
+# ---------------------------------------------------------------------------
+# Drafting patterns and the score
+
+# The deeming phrases of the modal list (lexicon.toml's ``statements``): in a pattern's key they
+# count as no modal at all, so that "moet" -> "wordt geacht" and "moet" -> "is" are one shift.
+STATEMENTS = frozenset(canonical(w) for w in lexicon()["modal"]["statements"])
+# What a flag weighs in a change's score: how much a change of such words may change the rule.
+FLAG_WEIGHTS = {
+    Flag.MODAL: 1.0,
+    Flag.NEGATION: 1.0,
+    Flag.CONDITION: 0.8,
+    Flag.NUMBER: 0.8,
+    Flag.ACTOR: 0.5,
+    Flag.REFERENCE: 0.1,
+}
+# A heading's change weighs this share of a clause's: a heading names the rule, it does not make it.
+HEADING_WEIGHT = 0.5
+
+
+def _pattern_key(s: Signal) -> tuple[Flag, tuple[str, ...], tuple[str, ...]] | None:
+    """What makes two changes' flags the same substitution, or None for a flag no pattern holds.
+
+    A substitution loses words: for ``modal`` the words lost and the modal words gained other than
+    the deeming phrases (``moet`` -> ``wordt geacht`` is ``moet`` -> ``is``, both say what is so
+    instead of what must be done); for the other kinds the words lost and the words gained, both
+    present (a word only dropped or only added is no substitution).  References never: a
+    renumbering elsewhere retargets them.
+    """
+    if s.flag is Flag.REFERENCE or not s.removed:
+        return None
+    removed = tuple(sorted(canonical(w) for w in s.removed))
+    added = tuple(sorted(canonical(w) for w in s.added))
+    if s.flag is Flag.MODAL:
+        return (s.flag, removed, tuple(w for w in added if w not in STATEMENTS))
+    return (s.flag, removed, added) if added else None
+
+
+def _replacement(pieces: Sequence[Piece], words: tuple[str, ...]) -> str:
+    """What the difference put in the place of the first deleted run that holds one of ``words``: the
+    inserted run beside it ("wordt geacht", "is"), "" if none."""
+    wanted = set(words)
+    for i, p in enumerate(pieces):
+        if p.op is Op.DELETE and wanted.intersection(canonical(p.text).split()):
+            for j in (i + 1, i - 1):
+                if 0 <= j < len(pieces) and pieces[j].op is Op.INSERT:
+                    return pieces[j].text.strip()
+            return ""
+    return ""
+
+
+def patterns(changes: Sequence[Change]) -> tuple[Pattern, ...]:
+    """The drafting patterns among a pair's changes: a flag with the same key (:func:`_pattern_key`)
+    in two changes or more that were compared and are not editorial; in the order of their first change."""
+    groups: dict[tuple[Flag, tuple[str, ...], tuple[str, ...]], list[tuple[Change, Signal]]] = {}
+    for ch in changes:
+        if not ch.counterpart_in_corpus or ch.editorial_only:
+            continue
+        for s in ch.signals:
+            key = _pattern_key(s)
+            if key is not None:
+                groups.setdefault(key, []).append((ch, s))
+    out: list[Pattern] = []
+    for (flag, removed, _), members in groups.items():
+        if len({ch.id for ch, _ in members}) < 2:
+            continue
+        added: dict[str, None] = {}
+        for ch, s in members:
+            for w in s.added or (_replacement(ch.diff, removed),):
+                if w:
+                    added.setdefault(w, None)
+        out.append(
+            Pattern(
+                flag,
+                removed,
+                tuple(added),
+                tuple(ch.id for ch, _ in members),
+                tuple((ch.new or ch.old)[0] for ch, _ in members),
+            )
+        )
+    return tuple(out)
+
+
+def _share_changed(pieces: Sequence[Piece]) -> float:
+    """The share of a difference's words (both sides together) that were deleted or inserted."""
+    changed = total = 0
+    for p in pieces:
+        n = len(_WORD.findall(p.text))
+        total += n if p.op is not Op.EQUAL else 2 * n
+        changed += n if p.op is not Op.EQUAL else 0
+    return changed / total if total else 0.0
+
+
+def rank(change: Change, found: Sequence[Pattern] = ()) -> float:
+    """How much a change may change the rules (:attr:`Change.significance`), rounded to 3 places.
+
+    0 for a change not compared (one corpus lacks its place), a clause unchanged but for its number
+    or place, and an editorial change.  An added or removed clause: 1, every word changed.  Any
+    other: the weights of its flags (:data:`FLAG_WEIGHTS`; a flag of a drafting pattern of n
+    changes weighs 1/n of its weight, so that the pattern weighs as one change), plus the share of
+    its words that changed.  A heading's change weighs :data:`HEADING_WEIGHT` of that.
+    """
+    if not change.counterpart_in_corpus or change.editorial_only:
+        return 0.0
+    if change.kind is ChangeKind.UNCHANGED and not change.title_changed:
+        return 0.0
+    if not (change.old and change.new):
+        score = 1.0
+    else:
+        shares = {p.flag: 1 / len(p.changes) for p in found if change.id in p.changes}
+        score = sum(FLAG_WEIGHTS[s.flag] * shares.get(s.flag, 1.0) for s in change.signals)
+        score += _share_changed(change.diff)
+    if change.aspect is Aspect.TITLE:
+        score *= HEADING_WEIGHT
+    return round(score, 3)
+
+
+def ranked(changes: Iterable[Change]) -> list[Change]:
+    """The changes, most significant first; of equal significance, in the order given."""
+    return sorted(changes, key=lambda ch: -ch.significance)

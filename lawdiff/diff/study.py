@@ -13,19 +13,17 @@ compute nothing of their own: a fact a renderer needs is added here.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
-from lawdiff.collector import collector_paused
 from lawdiff.diff.changes import WordDiff, compare
 from lawdiff.diff.records import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
-from lawdiff.forked import forked_map, jobs
+from lawdiff.forked import can_fork, collector_paused, forked_map, jobs
 from lawdiff.model import Edition, article_of, chronological, natural_key, parent_address, spellings
 
 # The most processes that describe one comparison's changes (LAWDIFF_JOBS may say otherwise).
@@ -92,7 +90,9 @@ class Study:
             if comp is None:
                 with collector_paused():
                     fixes = self.corrections.get(key)
-                    comp = compare(old, new, self.thresholds, fixes, self.diffs(old, new), jobs(MAX_DESCRIBERS))
+                    comp = compare(
+                        old, new, self.thresholds, fixes, self.diffs(old, new), jobs(MAX_DESCRIBERS, "describe")
+                    )
                 self._put(old, new, comp)
             self.add(comp)
         return comp
@@ -114,19 +114,19 @@ class Study:
                 self.add(hit)
             else:
                 todo.append((old, new))
-        if workers > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods():
-            global _PENDING
-            _PENDING = (self, todo)
-            try:
-                # A process per comparison, up to twice the workers: three pairs on two workers took two
-                # rounds, the second with one processor idle; three processes share both to the end.
-                size = min(len(todo), 2 * workers)
-                with collector_paused():
-                    made = dict(forked_map(_compare_one, len(todo), size))
-                for k in range(len(todo)):  # in the pairs' order, as the loop below would store them
-                    self._store(made[k], todo)
-            finally:
-                _PENDING = None
+        if workers > 1 and len(todo) > 1 and can_fork():
+
+            def compare_one(k: int) -> Comparison:  # in a worker, which inherits the study and the pairs
+                old, new = todo[k]
+                return compare(
+                    old, new, self.thresholds, self.corrections.get((old.name, new.name)), self.diffs(old, new)
+                )
+
+            # A process per comparison, up to twice the workers: three pairs on two workers took two
+            # rounds, the second with one processor idle; three processes share both to the end.
+            made = dict(forked_map(compare_one, len(todo), min(len(todo), 2 * workers)))
+            for k in range(len(todo)):  # in the pairs' order, as the loop below would store them
+                self._store(made[k], todo)
         for old, new in todo:
             self.compare(old, new)
 
@@ -237,18 +237,6 @@ def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Editi
         else:
             eds.append(edition)
     return sorted(eds, key=chronological)
-
-
-# The study and pairs a forked worker computes (inherited, never pickled).
-_PENDING: tuple[Study, list[tuple[Edition, Edition]]] | None = None
-
-
-def _compare_one(k: int) -> Comparison:
-    if _PENDING is None:
-        raise RuntimeError("no comparison to make")
-    study, todo = _PENDING
-    old, new = todo[k]
-    return compare(old, new, study.thresholds, study.corrections.get((old.name, new.name)), study.diffs(old, new))
 
 
 def scopes(addresses: Iterable[str], editions: Iterable[Edition]) -> tuple[str, ...]:

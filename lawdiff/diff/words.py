@@ -3,6 +3,13 @@
 Its tuples become our own :class:`~lawdiff.diff.records.Piece` records here,
 with ``Diff_Timeout = 0`` so that the result never depends on the machine's
 speed.
+
+A clause of ordinary length (up to :data:`SHORT_TOKENS` words, spaces and
+signs on both sides together) is compared by diff-match-patch's own search.
+A longer one (a typed draft's paragraph of megabytes) would take minutes
+there: its tokens are matched by :func:`lawdiff.diff.anchors.matching_blocks`
+in about linear time, and diff-match-patch's semantic cleanup is run on the
+result, as on a short one.
 """
 
 from __future__ import annotations
@@ -11,50 +18,118 @@ import re
 
 from diff_match_patch import diff_match_patch
 
+from lawdiff.diff.anchors import matching_blocks
 from lawdiff.diff.records import Op, Piece
 
 # ---------------------------------------------------------------------------
 # Word-level difference
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+# Tokens (words, runs of spaces, signs) of both sides together up to which diff-match-patch's own
+# search compares them: some thirty times the longest clause of the bundled corpus.
+SHORT_TOKENS = 6000
+_OPS = {0: Op.EQUAL, 1: Op.INSERT, -1: Op.DELETE}
 
 
 def word_diff(old: str, new: str) -> tuple[Piece, ...]:
     """Difference of two texts on whole words, with semantic cleanup."""
     if old == new:
         return (Piece(Op.EQUAL, old),) if old else ()
+    old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
+    if len(old_tokens) + len(new_tokens) > SHORT_TOKENS:
+        return _long_diff(old_tokens, new_tokens)
     vocab: dict[str, str] = {}
-    tokens: list[str] = []
 
-    def encode(text: str) -> str:
+    def encode(tokens: list[str]) -> str:
         out = []
-        for tok in _TOKEN.findall(text):
+        for tok in tokens:
             ch = vocab.get(tok)
             if ch is None:
                 # Each distinct word becomes one character, so that
                 # diff-match-patch works on words (its linesToChars trick).
-                ch = chr(0xE000 + len(tokens)) if len(tokens) < 6400 else chr(0xF0000 + len(tokens) - 6400)
-                vocab[tok] = ch
-                tokens.append(tok)
+                ch = vocab[tok] = _char(len(vocab))
             out.append(ch)
         return "".join(out)
 
-    a, b = encode(old), encode(new)
+    dmp = _dmp()
+    diffs = dmp.diff_main(encode(old_tokens), encode(new_tokens), False)
+    dmp.diff_cleanupSemantic(diffs)
+    return _pieces(diffs, old_tokens, new_tokens)
+
+
+# The private use areas first (as diff-match-patch's own trick), then planes no script uses yet.
+_CHAR_RANGES = ((0xE000, 0xF900), (0xF0000, 0x110000), (0x40000, 0xE0000), (0x10000, 0x40000), (0x100, 0xD800))
+CHAR_CAPACITY = sum(hi - lo for lo, hi in _CHAR_RANGES)
+# The character of every token found on one side only (see _long_diff).
+_OLD_ONLY, _NEW_ONLY = "\ufffe", "\uffff"
+
+
+def _char(n: int) -> str:
+    """The n-th character standing for a distinct token."""
+    for lo, hi in _CHAR_RANGES:
+        if n < hi - lo:
+            return chr(lo + n)
+        n -= hi - lo
+    raise ValueError("more distinct tokens than characters")  # the callers keep below CHAR_CAPACITY
+
+
+def _dmp() -> diff_match_patch:
     dmp = diff_match_patch()
     dmp.Diff_Timeout = 0
-    diffs = dmp.diff_main(a, b, False)
-    dmp.diff_cleanupSemantic(diffs)
-    decode = {ch: tok for tok, ch in vocab.items()}
-    ops = {0: Op.EQUAL, 1: Op.INSERT, -1: Op.DELETE}
+    return dmp
+
+
+def _long_diff(old_tokens: list[str], new_tokens: list[str]) -> tuple[Piece, ...]:
+    """The difference of two long token lists: matched in about linear time, then cleaned up as a short one.
+
+    Each token found on both sides is one character (in sorted order, so that the same texts give
+    the same characters on every run) and every token found on one side only is one character for
+    that side: such a token can match nothing, and an equal run can only hold tokens of both sides,
+    so neither the matching nor the cleanup ever makes two different tokens equal; the pieces are
+    read back by position.  Past :data:`CHAR_CAPACITY` tokens of both sides, the further ones are
+    read as found on one side only (marked changed, never wrong).
+    """
+    old_set, new_set = set(old_tokens), set(new_tokens)
+    common = sorted(old_set & new_set)[:CHAR_CAPACITY]
+    table = dict(zip(common, map(_char, range(len(common))), strict=True))
+    old_chars = {t: table.get(t, _OLD_ONLY) for t in old_set}
+    new_chars = {t: table.get(t, _NEW_ONLY) for t in new_set}
+    a = "".join(map(old_chars.__getitem__, old_tokens))
+    b = "".join(map(new_chars.__getitem__, new_tokens))
+    diffs: list[tuple[int, str]] = []
+    i = j = 0
+    for x, y, n in [*matching_blocks(a, b), (len(a), len(b), 0)]:
+        if x > i:
+            diffs.append((-1, a[i:x]))
+        if y > j:
+            diffs.append((1, b[j:y]))
+        if n:
+            diffs.append((0, a[x : x + n]))
+        i, j = x + n, y + n
+    _dmp().diff_cleanupSemantic(diffs)
+    return _pieces(diffs, old_tokens, new_tokens)
+
+
+def _pieces(diffs: list[tuple[int, str]], old_tokens: list[str], new_tokens: list[str]) -> tuple[Piece, ...]:
+    """diff-match-patch's runs read back as pieces of tokens, by position (a character per token)."""
     pieces: list[Piece] = []
+    pa = pb = 0
     for op, chars in diffs:
-        text = "".join(decode[c] for c in chars)
-        if not text:
+        n = len(chars)
+        if not n:
             continue
-        if pieces and pieces[-1].op is ops[op]:
-            pieces[-1] = Piece(ops[op], pieces[-1].text + text)
+        if op == 1:
+            text = "".join(new_tokens[pb : pb + n])
+            pb += n
         else:
-            pieces.append(Piece(ops[op], text))
+            text = "".join(old_tokens[pa : pa + n])
+            pa += n
+            pb += n if op == 0 else 0
+        kind = _OPS[op]
+        if pieces and pieces[-1].op is kind:
+            pieces[-1] = Piece(kind, pieces[-1].text + text)
+        else:
+            pieces.append(Piece(kind, text))
     return tuple(pieces)
 
 

@@ -9,8 +9,9 @@ import enum
 import hashlib
 import json
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from lawdiff.model.address import article_of, normalize_address, parent_address
@@ -222,7 +223,7 @@ class NavItem:
     path: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Edition:
     """One edition: its clause tree and where it came from.
 
@@ -254,25 +255,21 @@ class Edition:
     effective: str = ""
     base: str = ""
     parts_held: tuple[tuple[str, tuple[str, ...]], ...] | None = None
-    _index: dict[str, Clause] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _positions: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _digest: list[str] = field(default_factory=list, init=False, compare=False, repr=False)
-    _parts: dict[str, str] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _in_part: list[dict[str, frozenset[str]]] = field(default_factory=list, init=False, compare=False, repr=False)
-    _lacking: list[frozenset[str]] = field(default_factory=list, init=False, compare=False, repr=False)
 
     def digest(self) -> str:
         """A hash of everything the edition holds (not of what was computed from it): a cache key."""
-        if not self._digest:
-            self._digests()
-        return self._digest[0]
+        memo = _memo(self)
+        if memo.digest is None:
+            memo.digest, memo.parts = self._digests()
+        return memo.digest
 
     def part_digests(self) -> dict[str, str]:
         """Per article number ("" for the clauses outside articles), a hash of its clauses as :meth:`digest`
         encodes them: what a page that shows one article is kept by."""
-        if not self._digest:
-            self._digests()
-        return self._parts
+        memo = _memo(self)
+        if memo.parts is None:
+            memo.digest, memo.parts = self._digests()
+        return memo.parts
 
     def head(self) -> list[Any]:
         """What the edition is besides its clauses, as :meth:`digest` encodes it: its name, year, variant,
@@ -281,7 +278,7 @@ class Edition:
         sources = [[s.file, s.format, s.page, s.printing, s.pages, s.scope, list(s.lacking)] for s in self.sources]
         return [self.name, self.year, self.variant, self.effective, self.base, sources]
 
-    def _digests(self) -> None:
+    def _digests(self) -> tuple[str, dict[str, str]]:
         # A canonical encoding (pickle is not one: it shares repeated objects
         # as it meets them), clause by clause in document order.
         digest = hashlib.sha256()
@@ -309,26 +306,30 @@ class Edition:
             if part is None:
                 part = parts[c.article] = hashlib.sha256()
             part.update(line)
-        self._parts.update((number, part.hexdigest()) for number, part in parts.items())
-        self._digest.append(digest.hexdigest())
+        return digest.hexdigest(), {number: part.hexdigest() for number, part in parts.items()}
 
     def walk(self) -> Iterator[Clause]:
         for clause in self.clauses:
             yield from clause.walk()
 
     def find(self, address: str) -> Clause | None:
-        if not self._index:
+        memo = _memo(self)
+        index = memo.index
+        if index is None:
+            index = memo.index = {}
             for clause in self.walk():
-                self._index.setdefault(clause.address, clause)
-        found = self._index.get(address)
-        return found if found is not None else self._index.get(normalize_address(address))
+                index.setdefault(clause.address, clause)
+        found = index.get(address)
+        return found if found is not None else index.get(normalize_address(address))
 
     def positions(self) -> dict[str, int]:
         """Each clause's place in document order (the first clause of an address wins)."""
-        if not self._positions:
+        memo = _memo(self)
+        if memo.positions is None:
+            memo.positions = {}
             for i, clause in enumerate(self.walk()):
-                self._positions.setdefault(clause.address, i)
-        return self._positions
+                memo.positions.setdefault(clause.address, i)
+        return memo.positions
 
     def articles(self) -> list[Clause]:
         return [c for c in self.walk() if c.kind is Kind.ARTICLE]
@@ -348,19 +349,21 @@ class Edition:
             clause = self.find(address)
             if clause is not None and not clause.heading_given:
                 return False
-        if not self._lacking:
-            self._lacking.append(frozenset(a for s in self.sources for a in s.lacking))
-        return place_held(address, lambda a: self.find(a) is not None, self.held_in_part(), self._lacking[0])
+        memo = _memo(self)
+        if memo.lacking is None:
+            memo.lacking = frozenset(a for s in self.sources for a in s.lacking)
+        return place_held(address, lambda a: self.find(a) is not None, self.held_in_part(), memo.lacking)
 
     def held_in_part(self) -> dict[str, frozenset[str]]:
         """The articles the corpus holds only by some of their sections' pages (:func:`articles_in_part`),
         each with the addresses those pages start at; an amended version's are its own (``parts_held``)."""
-        if not self._in_part:
+        memo = _memo(self)
+        if memo.in_part is None:
             if self.parts_held is not None:
-                self._in_part.append({art: frozenset(given) for art, given in self.parts_held})
+                memo.in_part = {art: frozenset(given) for art, given in self.parts_held}
             else:
-                self._in_part.append(articles_in_part(self.sources, self._gives))
-        return self._in_part[0]
+                memo.in_part = articles_in_part(self.sources, self._gives)
+        return memo.in_part
 
     def _gives(self, art: str) -> bool:
         """Whether the article's heading or text is given (by a page above it, when no page of its own)."""
@@ -374,6 +377,32 @@ class Edition:
             if s.printing:
                 seen.setdefault(s.printing, None)
         return tuple(seen)
+
+
+@dataclass(slots=True)
+class _Memo:
+    """What an :class:`Edition` works out from itself once, kept beside it (the edition stays immutable):
+    its clauses by address and their places, its digests, and what its corpus holds."""
+
+    index: dict[str, Clause] | None = None
+    positions: dict[str, int] | None = None
+    digest: str | None = None
+    parts: dict[str, str] | None = None
+    in_part: dict[str, frozenset[str]] | None = None
+    lacking: frozenset[str] | None = None
+
+
+# Keyed by the edition's identity, not its value: hashing an edition would hash
+# its whole clause tree.  An entry goes with its edition (weakref.finalize).
+_MEMOS: dict[int, _Memo] = {}
+
+
+def _memo(edition: Edition) -> _Memo:
+    memo = _MEMOS.get(id(edition))
+    if memo is None:
+        memo = _MEMOS[id(edition)] = _Memo()
+        weakref.finalize(edition, _MEMOS.pop, id(edition), None)
+    return memo
 
 
 def printing_number(edition: Edition) -> int:

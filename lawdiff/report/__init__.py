@@ -4,17 +4,19 @@ Each is fed values from the earlier stages (clause trees, checks, changes)
 and dispatches on their kind; none of them changes law text.
 """
 
-import re
-
 from lawdiff.sources.base import Loc
-
-# Control characters other than the line break and the tab: C0, DEL and C1.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str) -> str:
-    """Text from a source, safe for a terminal: control characters become U+FFFD."""
-    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
+    """Text from a source, as the text renderers pass it on: as it is.
+
+    It once became U+FFFD here for each control character, so that what a
+    terminal showed differed from what JSON and files held without a word.
+    The terminal rule (:mod:`lawdiff.marks`) now applies where text is
+    printed, in :mod:`lawdiff.cli.terminal`: hidden characters shown as
+    escapes, with a note; a file written with ``-o`` keeps them.
+    """
+    return text
 
 
 def where(loc: Loc) -> str:
@@ -27,16 +29,30 @@ def where(loc: Loc) -> str:
 
 
 def article_ranges(numbers: list[str], dash: str = "-") -> str:
-    """Article numbers as ranges: ``['41', '42', '43', '45']`` -> ``41-43, 45``."""
-    # A number too long for int() (hostile input) is listed as written, after the ranges.
-    ints = sorted({int(n) for n in numbers if n.isdigit() and len(n) <= 1000})
-    huge = sorted({n for n in numbers if n.isdigit() and len(n) > 1000}, key=lambda n: (len(n), n))
+    """Article numbers as ranges: ``['41', '42', '43', '45']`` -> ``41-43, 45``.
+
+    Ordered by value without ``int()`` of the whole string (Python refuses one of more than 4,300 digits,
+    a hostile page title's): a number's digits without leading zeros, shorter first, then digit by digit.
+    Anything else (not ASCII digits) follows as written.
+    """
+    digits = sorted({n.lstrip("0") or "0" for n in numbers if n.isascii() and n.isdigit()}, key=lambda n: (len(n), n))
+    others = sorted({n for n in numbers if not (n.isascii() and n.isdigit())})
     out: list[str] = []
     i = 0
-    while i < len(ints):
+    while i < len(digits):
         j = i
-        while j + 1 < len(ints) and ints[j + 1] == ints[j] + 1:
+        while j + 1 < len(digits) and _follows(digits[j], digits[j + 1]):
             j += 1
-        out.append(str(ints[i]) if i == j else f"{ints[i]}{dash}{ints[j]}")
+        out.append(digits[i] if i == j else f"{digits[i]}{dash}{digits[j]}")
         i = j + 1
-    return ", ".join([*out, *huge])
+    return ", ".join([*out, *others])
+
+
+def _follows(a: str, b: str) -> bool:
+    """Whether the number ``b`` is ``a + 1`` (both digits without leading zeros)."""
+    # Only the last run of nines carries: 1299 + 1 = 1300, compared without converting the rest.
+    head = a.rstrip("9")
+    nines = len(a) - len(head)
+    if not head:
+        return b == "1" + "0" * nines
+    return b == head[:-1] + str(int(head[-1]) + 1) + "0" * nines

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import hashlib
 import json
-import multiprocessing
 import os
 import re
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from multiprocessing.synchronize import Event
 from pathlib import Path
 
-from lawdiff.collector import collector_paused
+from lawdiff import marks
 from lawdiff.errors import LawdiffBug, UsageError
-from lawdiff.forked import forked_map
+from lawdiff.forked import StopSignal, can_fork, collector_paused, forked_map
 from lawdiff.forked import jobs as forked_jobs
 
 
@@ -81,9 +78,6 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         raise
 
 
-_ITEMS: list[Item] = []  # the items a forked worker makes (inherited, never pickled)
-
-
 def _write_one(item: Item, staging: Path) -> tuple[str, str]:
     rel, content = item
     # A page makes many objects and no cycles; the collector would walk the whole plan each time enough of
@@ -97,30 +91,11 @@ def _write_one(item: Item, staging: Path) -> tuple[str, str]:
     return rel, _digest(data)
 
 
-# Set by the parent when a page failed or the run was stopped: the workers make nothing more (inherited).
-_STOP: Event | None = None
-
-
-# The chunks of items and the staging folder a forked worker writes them to (inherited, never pickled).
-_CHUNKS: list[list[int]] = []
-_STAGING = Path()
-
-
-def _write_chunk(k: int) -> list[tuple[str, str]]:
-    out = []
-    for i in _CHUNKS[k]:
-        if _STOP is not None and _STOP.is_set():
-            break
-        out.append(_write_one(_ITEMS[i], _STAGING))
-    return out
-
-
 def _write_items(items: list[Item], staging: Path, workers: int, progress: Callable[[], None] | None) -> dict[str, str]:
     """Make and write every item; returns the digest of each file by path."""
     written: dict[str, str] = {}
     made = {rel for rel, content in items if callable(content)}  # pages, counted by the progress
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    if workers <= 1 or not fork or len(items) < 2 * workers:
+    if workers <= 1 or not can_fork() or len(items) < 2 * workers:
         for item in items:
             rel, digest = _write_one(item, staging)
             written[rel] = digest
@@ -131,29 +106,42 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
     # bar moves as each chunk is done.
     size = max(1, len(items) // (workers * 8))
     chunks = [list(range(i, min(i + size, len(items)))) for i in range(0, len(items), size)]
-    global _ITEMS, _STOP, _CHUNKS, _STAGING
-    context = multiprocessing.get_context("fork")
-    _ITEMS, _STOP, _CHUNKS, _STAGING = items, context.Event(), chunks, staging
-    # What the processes inherit (the plan, the study, a review's notes) is frozen out of the collector's
-    # passes: each pass over it cost a worker a third of a second at 744 articles, and touched, and so
-    # copied, every page of it.
-    gc.freeze()
-    try:
-        # A page that fails stops the other workers at their next page.
-        for _, done in forked_map(_write_chunk, len(chunks), workers, _STOP.set):
-            for rel, digest in done:
-                written[rel] = digest
-                if progress is not None and rel in made:
-                    progress()
-    finally:
-        _ITEMS, _STOP, _CHUNKS, _STAGING = [], None, [], Path()
-        gc.unfreeze()
+    # Set when a page failed or the run was stopped: the workers make nothing more.
+    stop = StopSignal()
+
+    def write_chunk(k: int) -> list[tuple[str, str]]:  # in a worker, which inherits the items
+        out = []
+        for i in chunks[k]:
+            if stop.is_set():
+                break
+            out.append(_write_one(items[i], staging))
+        return out
+
+    # What the workers inherit (the plan, the study, a review's notes) is frozen out of the collector's passes.
+    for _, done in forked_map(write_chunk, len(chunks), workers, stop.set, freeze=True):
+        for rel, digest in done:
+            written[rel] = digest
+            if progress is not None and rel in made:
+                progress()
     return written
 
 
+# A lone surrogate: what Python makes of a byte of a file name that is not UTF-8 (b"\xff" -> "\udcff").
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _bytes(content: str | bytes) -> bytes:
-    # Text is written as UTF-8 with the line ends it has (LF): the same bytes on every system.
-    return content if isinstance(content, bytes) else content.encode("utf-8")
+    return content if isinstance(content, bytes) else utf8(content)
+
+
+def utf8(text: str) -> bytes:
+    """Text as an output file holds it: UTF-8, with the line ends it has (LF), the same bytes on every
+    system.  A file name that is not UTF-8 (``2007/\\xff.txt``) shown on a page or in a file cannot be
+    held so: it is written as its escape (``\\udcff``, in JSON the same character), as a terminal shows it."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda m: marks.code(m.group()), text).encode("utf-8")
 
 
 def replace_dir_atomic(staging: Path, target: Path) -> None:
@@ -386,9 +374,10 @@ def recover_leftovers(target: Path) -> list[str]:
 Item = tuple[str, "str | bytes | Callable[[], str | bytes]"]
 
 
-def jobs() -> int:
-    """How many processes make the pages: ``LAWDIFF_JOBS``, else one per CPU (at most 4)."""
-    return forked_jobs(4)
+def jobs(stage: str = "pages") -> int:
+    """How many processes a stage of the report works in (the pages, by default): ``LAWDIFF_JOBS``, else
+    one per CPU (at most 4); one where the stage works in one process (:func:`lawdiff.forked.pooled`)."""
+    return forked_jobs(4, stage)
 
 
 def write_site(
@@ -428,7 +417,10 @@ def write_site(
             f"{target}: cannot write the report there ({exc.strerror or exc})",
             fix="choose a folder you may write to",
         ) from None
-    items = list(files)
+    # The pages' keys and their functions make many objects and no cycles: a pass of the collector over the
+    # plan here cost a quarter of a second at 744 articles.
+    with collector_paused():
+        items = list(files)
     paths = [rel for rel, _ in items]
     if MANIFEST in paths or len(set(paths)) != len(paths):
         raise LawdiffBug("the report would write a file twice, or its manifest")

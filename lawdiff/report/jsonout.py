@@ -162,8 +162,8 @@ def check(corpus: Corpus, dangling: list[Dangling]) -> str:
 COMPARE_SCHEMA = "https://lawdiff.invalid/schemas/compare.schema.json"
 HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
 # The versions of the JSON schemas (schemas/*.schema.json): each changes with its schema.
-SCHEMA_VERSION = 2  # compare
-HISTORY_SCHEMA_VERSION = 4
+SCHEMA_VERSION = 3  # compare
+HISTORY_SCHEMA_VERSION = 5
 
 
 def comparison(
@@ -184,6 +184,16 @@ def comparison(
             "thresholds": comp.thresholds.as_dict(),
             "counts": comp.counts(changes),
             "changes": [change(ch, review) for ch in changes],
+            "patterns": [
+                {
+                    "flag": p.flag.value,
+                    "removed": list(p.removed),
+                    "added": list(p.added),
+                    "changes": list(p.changes),
+                    "addresses": list(p.addresses),
+                }
+                for p in comp.patterns_of(changes)
+            ],
         }
     )
 
@@ -237,6 +247,7 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         ],
         "score": ch.score,
         "uncertain": ch.uncertain,
+        "certainty": ch.certainty,
         "method": ch.method,
         "reasons": list(ch.reasons),
         "old_texts": list(ch.old_texts),
@@ -245,6 +256,7 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         "pinned_by": ch.pinned_by,
         "flags": [{"flag": s.flag.value, "removed": list(s.removed), "added": list(s.added)} for s in ch.signals],
         "normative": ch.normative,
+        "significance": ch.significance,
     }
     if review is not None:
         entry = review.entry(ch.id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lawdiff.align import Aspect
 from lawdiff.diff.scope import NotCompared
-from lawdiff.model import article_of
+from lawdiff.model import article_of, natural_key
 from lawdiff.report import article_ranges, clean
 
 __all__ = ["NotCompared", "outside_line"]
@@ -35,7 +35,7 @@ def outside_line(old: str, new: str, outside: NotCompared) -> str:
                 else:
                     (headings if ch.aspect is Aspect.TITLE else clauses)[a] = None
         pieces = [
-            f"article(s) {article_ranges(sorted(arts, key=int))}" if arts else "",
+            f"article(s) {article_ranges(sorted(arts, key=natural_key))}" if arts else "",
             ", ".join(clauses),
             f"the heading(s) of {', '.join(headings)}" if headings else "",
             f"heading(s) {', '.join(sorted(others))}" if others else "",

@@ -15,18 +15,14 @@ same work in this process, and the same bytes.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import multiprocessing
-import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any, TypeAlias
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
-from lawdiff.collector import collector_paused
-from lawdiff.errors import InputError, LawdiffBug, LawdiffError, leave_interrupts_to_parent
-from lawdiff.forked import interrupts_held
+from lawdiff.errors import InputError
+from lawdiff.forked import Pending, beside, collector_paused
 from lawdiff.report.files import jobs
 from lawdiff.report.site import Annotation
 
@@ -126,140 +122,32 @@ def shown(view: ReviewView, comparisons: Iterable[Comparison]) -> ReviewShown:
         return ReviewShown(Notes.of(notes), marks, rest, *view.counts())
 
 
-class PendingReview:
-    """The review of a run being made (see :func:`start`); :meth:`result` waits for it."""
-
-    def __init__(self, done: ReviewShown | None = None, reader: Connection | None = None, process: Any = None) -> None:
-        self._done = done
-        self._reader = reader
-        self._process = process
-
-    def result(self) -> ReviewShown:
-        if self._done is None:
-            self._done = self._receive()
-        return self._done
-
-    def close(self) -> None:
-        """Stop the process making it, if it still runs (the report failed before it was needed)."""
-        self._finish(kill=True)
-
-    def _receive(self) -> ReviewShown:
-        assert self._reader is not None
-        try:
-            # Tens of thousands of notes unpickled, and no cycle among them.
-            with collector_paused():
-                kind, payload = self._reader.recv()
-        except EOFError:
-            kind, payload = "died", None
-        except BaseException:
-            # Interrupted while the process may still be sending: it is stopped, never waited for.
-            self._finish(kill=True)
-            raise
-        code = self._finish(kill=False)
-        if kind == "done" and isinstance(payload, ReviewShown):
-            return payload
-        if kind == "error" and isinstance(payload, tuple) and isinstance(payload[0], BaseException):
-            error, where = payload
-            if where and not isinstance(error, LawdiffError):
-                error.__cause__ = _RemoteTraceback(where)  # shown with LAWDIFF_DEBUG set
-            raise error
-        raise LawdiffBug(
-            f"the process matching the review store ended without its result (exit code {code}); "
-            "was it stopped, or out of memory?"
-        )
-
-    def _finish(self, kill: bool) -> int | None:
-        """Close the pipe and reap the process (stopping it first when ``kill``); its exit code."""
-        code = None
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
-        if self._process is not None:
-            if kill:
-                self._process.kill()
-            self._process.join()
-            code = self._process.exitcode
-            self._process = None
-        return code
-
-
-class _RemoteTraceback(Exception):
-    """The traceback of an error in the forked process, as text (as :mod:`concurrent.futures` shows it)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-
-    def __str__(self) -> str:
-        return f'\n"""\n{self.args[0]}"""'
-
-
-# What the forked process works on (inherited, never pickled).
-_JOB: tuple[Store, list[Comparison], Mapping[str, Edition]] | None = None
+# The review of a run being made beside the plan (:func:`start`); ``result()`` waits for it.
+PendingReview: TypeAlias = Pending[ReviewShown]
 
 
 def start(store: Store, comparisons: list[Comparison], editions: Mapping[str, Edition]) -> PendingReview:
     """Match the store to these comparisons and make the rows' review, in a forked process when one can be:
-    the caller plans the report meanwhile and takes the :meth:`PendingReview.result` when it needs it.
+    the caller plans the report meanwhile and takes the ``result()`` when it needs it.
 
     The process opens the store again (a SQLite connection is never used across a fork); an in-memory
     store (none on disk), one process (``LAWDIFF_JOBS=1``) or a fork the system refuses: matched here.
     """
-    if store.path is None or jobs() <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return _here(store, comparisons, editions)
-    global _JOB
-    context = multiprocessing.get_context("fork")
-    reader, writer = context.Pipe(duplex=False)
-    _JOB = (store, comparisons, editions)
-    process = context.Process(target=_make, args=(reader, writer), name="lawdiff-review", daemon=True)
-    pending = PendingReview(reader=reader, process=process)
-    try:
-        with interrupts_held():  # a Ctrl-C lands once the process is started, and stops it (below)
-            try:
-                process.start()
-            finally:
-                _JOB = None
-                writer.close()
-    except OSError:  # no process to be had (too many, no memory): the same work here
-        reader.close()
-        return _here(store, comparisons, editions)
-    except BaseException:
-        if process.pid is not None:  # started, then interrupted
-            pending.close()
-        raise
-    return pending
+    if store.path is None or jobs("review") <= 1:
+        from lawdiff.review import attach
+
+        return Pending.made(shown(attach(store, comparisons, editions), comparisons))
+    path, timeout = store.path, store.timeout
+    return beside(lambda: _matched(path, timeout, comparisons, editions), name="the process matching the review store")
 
 
-def _here(store: Store, comparisons: list[Comparison], editions: Mapping[str, Edition]) -> PendingReview:
-    from lawdiff.review import attach
-
-    return PendingReview(shown(attach(store, comparisons, editions), comparisons))
-
-
-def _make(reader: Connection, writer: Connection) -> None:
-    """In the forked process: the review of the job, or what stopped it, sent to the parent."""
-    # The parent's end closed here, so that a send to a parent that is gone fails instead of waiting;
-    # Ctrl-C is the parent's to handle (it stops this process).
-    reader.close()
-    leave_interrupts_to_parent()
+def _matched(path: Path, timeout: float, comparisons: list[Comparison], editions: Mapping[str, Edition]) -> ReviewShown:
+    """In the forked process: the store opened again and matched to the run."""
     from lawdiff.review import attach, open_for_reading
 
-    try:
-        assert _JOB is not None
-        store, comparisons, editions = _JOB
-        path = store.path
-        assert path is not None
-        if not path.exists():
-            raise InputError(
-                "the review store went away while the report was being made", file=str(path), fix="run it again"
-            )
-        with open_for_reading(path, store.timeout) as own:
-            message: tuple[str, object] = ("done", shown(attach(own, comparisons, editions), comparisons))
-    except BaseException as error:  # sent on, raised in the parent
-        message = ("error", (error, traceback.format_exc()))
-    try:
-        writer.send(message)
-    except Exception as error:  # an error that does not pickle: its words (unless the parent is gone)
-        with contextlib.suppress(Exception):
-            writer.send(("error", (LawdiffBug(f"matching the review store failed: {error!r}"), "")))
-    finally:
-        writer.close()
+    if not path.exists():
+        raise InputError(
+            "the review store went away while the report was being made", file=str(path), fix="run it again"
+        )
+    with open_for_reading(path, timeout) as own:
+        return shown(attach(own, comparisons, editions), comparisons)

@@ -262,7 +262,7 @@ def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
 def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
     listed = list(comp.changes if changes is None else changes)
     c = comp.counts(listed)
-    normative = sum(1 for ch in listed if ch.counterpart_in_corpus and ch.normative)
+    normative = comp.normative_count(listed)
     return clean(
         f"{comp.old} -> {comp.new}: {c['unchanged']} unchanged, {c['modified']} modified "
         f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
@@ -301,6 +301,8 @@ def comparison(
     outside = NotCompared.of(comp, changes)
     if outside.changes:
         lines.append(outside_line(comp.old, comp.new, outside))
+    for p in comp.patterns_of(changes):
+        lines.append(clean(f"drafting pattern (counted once): {p.label} in {', '.join(p.addresses)}"))
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         if ch.counterpart_in_corpus:
@@ -360,10 +362,13 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
         notes.append("editorial only")
     if ch.kind not in (ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.UNCHANGED):
         notes.append(f"words {_alike(ch.similarity)} alike")
+    if ch.significance:
+        notes.append(f"significance {ch.significance:g}")
     if ch.pinned_by:
         notes.append(f"matched by hand by {ch.pinned_by}")
     elif ch.uncertain:
-        notes.append(f"uncertain match: evidence {ch.score:.2f}, certain from {comp.thresholds.certain:g}")
+        bar = comp.thresholds.certain
+        notes.append(f"uncertain match: certainty {ch.certainty:.2f} (evidence {ch.score:.2f}), certain from {bar:g}")
     flags = f" [{', '.join(s.flag.value for s in ch.signals)}]" if ch.signals else ""
     head = f"  {ch.id[:SHORT_ID]}  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(clean(where_), 'address')}"
     head += flags

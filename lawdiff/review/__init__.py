@@ -17,14 +17,15 @@ made on, and the refusal of a stale one), ``merging`` (merging another
 store's records), ``journal`` (a write's audit-log entries), ``view``
 (matching decisions to a run), ``ids`` (naming a change), ``runs`` (which
 pairs a run compares), ``pins`` (corrections named on the
-command line), ``corrections`` (the value the aligner takes), ``render``
+command line), ``render``
 (``review list`` and ``review log``), ``exchange`` (JSONL, CSV, Markdown
 minutes, import).
 
 This package sits after :mod:`lawdiff.diff` in the pipeline, but nothing in
-it imports the diff or align stages when it is loaded (only inside functions
-or for type checking), so that :mod:`lawdiff.align` may import
-:mod:`lawdiff.review.corrections`.
+it imports the diff stage when it is loaded (only inside functions or for type
+checking), so that a command that only reads the store loads no comparison.
+The value the aligner takes, :class:`lawdiff.align.records.Corrections`, is
+the align stage's; ``reading`` makes it from the stored corrections.
 """
 
 from __future__ import annotations

@@ -115,6 +115,15 @@ def empty_store() -> Store:
     return Store(conn, None, writable=False, timeout=0.0)
 
 
+def scratch_store(path: Path) -> Store:
+    """An empty store in memory that takes writes, named after the file at ``path`` that is not there yet:
+    where a command tries its write before it creates that file, so that a write refused creates none."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA foreign_keys = ON")
+    _migrate(conn, path)
+    return Store(conn, path, writable=True, timeout=0.0)
+
+
 def _connect_read_only(path: Path, timeout: float) -> sqlite3.Connection:
     uri = "file:" + quote(str(path.resolve()))
     conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)

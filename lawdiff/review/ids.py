@@ -28,8 +28,8 @@ from lawdiff.review.view import target
 if TYPE_CHECKING:
     from lawdiff.diff.records import Change, Comparison
 
-# As lawdiff.diff.records.SHORT_ID (not imported: this package must load
-# without the diff stage, see lawdiff.review.corrections); a test keeps them equal.
+# As lawdiff.diff.records.SHORT_ID (not imported: this package loads without
+# the diff stage, see lawdiff.review); a test keeps them equal.
 SHORT_ID = 10
 # A prefix shorter than this could name any record.
 MIN_PREFIX = 4

@@ -110,7 +110,9 @@ class CorrectionKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """A hand correction of the alignment as stored (see :mod:`lawdiff.review.corrections`).
+    """A hand correction of the alignment as stored.
+
+    The aligner takes them as :class:`lawdiff.align.records.Corrections`.
 
     removed: set by ``review unpin``; a removed correction is kept (and
         exported) so that the log and merges know it existed.

@@ -1,9 +1,9 @@
 """What ``lawdiff review list`` and ``review log`` print: text, JSON, CSV.
 
-Text from people (comments, names) is always shown as text: terminal control
-characters (escape sequences, bidirectional overrides) are replaced by a
-visible ``\\xNN`` / ``\\u202e`` in the text output.  HTML escaping is the HTML
-renderers' job.
+Text from people (comments, names) is drawn as it is: the terminal shows its
+control characters (escape sequences, bidirectional overrides) as a visible
+``\\xNN`` / ``\\u202e`` where it is printed (:mod:`lawdiff.cli.terminal`), and a
+file written with ``-o`` keeps them.  HTML escaping is the HTML renderers' job.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 
 def clean(text: str) -> str:
-    """Text from people, safe to print on a terminal: controls shown as escapes (:mod:`lawdiff.marks`)."""
+    """Text from people with its hidden characters shown as escapes (:mod:`lawdiff.marks`), for the outputs
+    that show them so: the report's review page and the Markdown minutes."""
     return marks.escape(text)
 
 
@@ -90,8 +91,8 @@ def _when(at: str) -> str:
 
 def _comment_lines(c: Comment, pad: str) -> list[str]:
     edited = f", edited {_when(c.edited)}" if c.edited else ""
-    body = clean(c.text).split("\n")
-    lines = [f"{pad}[{short(c.id)}] {clean(c.author)}, {_when(c.created)}{edited}: {body[0]}"]
+    body = c.text.split("\n")
+    lines = [f"{pad}[{short(c.id)}] {c.author}, {_when(c.created)}{edited}: {body[0]}"]
     lines.extend(f"{pad}  {line}" for line in body[1:])
     return lines
 
@@ -129,7 +130,7 @@ def text(view: ReviewView, items: Sequence[Item]) -> str:
             # Added or removed only as far as the corpora go: the other edition's corpus lacks the article.
             flags.append(f"not in the {comp.old if not ch.old else comp.new} corpus")
         if entry.assignee:
-            flags.append(f"assigned to {clean(entry.assignee)}")
+            flags.append(f"assigned to {entry.assignee}")
         if entry.state is State.OUTDATED:
             flags.append("OUTDATED")
         tail = f"  ({'; '.join(flags)})" if flags else ""
@@ -148,7 +149,7 @@ def text(view: ReviewView, items: Sequence[Item]) -> str:
         for c in entry.comments:
             lines.extend(_comment_lines(c, "      "))
         for e in entry.earlier:
-            lines.append(f"      earlier: {e.status.value} on {short(e.id)} ({_when(e.updated)}, by {clean(e.author)})")
+            lines.append(f"      earlier: {e.status.value} on {short(e.id)} ({_when(e.updated)}, by {e.author})")
     lines.extend(_footer(view))
     if not items:
         lines.insert(0, "no changes listed")
@@ -170,7 +171,7 @@ def _tally(entries: Iterable[Entry]) -> str:
 def _decision_line(d: Decision, why: str) -> str:
     return (
         f"  {short(d.id)}  {d.status.value:15} {d.old_edition} -> {d.new_edition} {d.kind} "
-        f"{_where(d.old, d.new)}  ({why}; by {clean(d.author)}, {_when(d.updated)})"
+        f"{_where(d.old, d.new)}  ({why}; by {d.author}, {_when(d.updated)})"
     )
 
 
@@ -202,7 +203,7 @@ def _correction_line(c: Correction) -> str:
     old = ", ".join(f"{c.old_edition}:{a}" for a in c.old)
     new = ", ".join(f"{c.new_edition}:{a}" for a in c.new)
     verb = "=" if c.kind.value == "pin" else "!="
-    return f"  {short(c.id)}  {c.kind.value:6} {old} {verb} {new}  (by {clean(c.author)}, {_when(c.created)})"
+    return f"  {short(c.id)}  {c.kind.value:6} {old} {verb} {new}  (by {c.author}, {_when(c.created)})"
 
 
 def _decision_json(d: Decision | None) -> dict[str, Any] | None:
@@ -340,7 +341,7 @@ def log_text(entries: Sequence[LogEntry]) -> str:
         meeting = f" [meeting {short(e.meeting)}]" if e.meeting else ""
         undoes = f" (undoes {short(e.undoes)})" if e.undoes else ""
         lines.append(
-            f"{e.seq:5}  {_when(e.at)}  {clean(e.author)}  {e.action}{undoes} {e.table[:-1]} {short(e.record)}"
+            f"{e.seq:5}  {_when(e.at)}  {e.author}  {e.action}{undoes} {e.table[:-1]} {short(e.record)}"
             f"{meeting}: {what}"
         )
     return "\n".join(lines) + "\n"
@@ -370,9 +371,9 @@ def _fields(row: dict[str, Any], table: str) -> str:
 
 def _value(v: Any) -> str:
     if isinstance(v, list):
-        return "[" + ", ".join(clean(str(x)) for x in v) + "]"
+        return "[" + ", ".join(str(x) for x in v) + "]"
     if isinstance(v, str):
-        return repr(clean(v)) if len(v) < 80 else repr(clean(v[:77]) + "...")
+        return repr(v) if len(v) < 80 else repr(v[:77] + "...")
     return str(v)
 
 

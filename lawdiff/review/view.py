@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lawdiff.collector import collector_paused
+from lawdiff.forked import collector_paused
 from lawdiff.review.records import Comment, Correction, Decision, Status
 from lawdiff.review.store import Store
 from lawdiff.review.targets import Target

@@ -167,6 +167,9 @@ class Page:
     blocks: the page's content.
     fragments: the page's source text, for the lossless check.
     furniture: source text that is not law text (and why).
+    notes: what the reader noticed about the page as a whole, with the place, for ``check`` to list:
+        text the file holds that it did not read (a second ``<text>`` in an export's revision, whose
+        fragments the tree cannot place), each piece of a draft set aside (a tracked deletion).
     navigation: the edition's table of contents, if the page carries it.
     meta: other page metadata, as (key, value) pairs in source order.
     effective: for an amendment page, the date (ISO, ``2024-03-01``) from
@@ -188,6 +191,7 @@ class Page:
     blocks: tuple[Block, ...] = ()
     fragments: tuple[Fragment, ...] = ()
     furniture: tuple[Furniture, ...] = ()
+    notes: tuple[tuple[Loc, str], ...] = ()
     navigation: tuple[NavEntry, ...] = ()
     meta: tuple[tuple[str, str], ...] = ()
     effective: str = ""

@@ -51,7 +51,7 @@ class _Builder:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.roots: list[Draft] = []
-        self.notes: list[tuple[Loc, str]] = []
+        self.notes: list[tuple[Loc, str]] = list(page.notes)
         self.addresses: dict[str, Draft] = {}
         # address -> the next ~N to try for a duplicate of it (so that the
         # Nth duplicate of a label does not retry ~2 ... ~N-1: linear time)
@@ -223,12 +223,24 @@ class _Builder:
         article.source = block.loc
         self.stack = ([self.base] if self.base else []) + [article]
 
+    def _base_index(self) -> int:
+        """The innermost clause on the stack that no label opened (an article, a page, a container), or -1."""
+        stack = self.stack
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i].kind in _UNLABELED_KINDS:
+                return i
+        return -1
+
     def labeled(self, block: Block) -> None:
         lo = self._article_index()
         if lo < 0:
             # Labeled text outside any article (a bare section page without
-            # scope, or front matter): hang it on the page base.
-            lo = len(self.stack) - 1
+            # scope, or front matter): hang it on the page base, the
+            # container or page it stands in, never on a labeled clause
+            # before it: a heading repeated on a chapter page ("A." 600
+            # times) is a row of siblings (A, A~2, ...) as under an article,
+            # not a chain each inside the last.
+            lo = self._base_index()
         parent: Draft | None = None
         if block.style is LabelStyle.UPPER:
             del self.stack[lo + 1 :]
@@ -390,6 +402,7 @@ class _Builder:
 _SUBSECTION_PARENTS = (Kind.ARTICLE, Kind.SECTION, Kind.PAGE, None)
 _ITEM_PARENTS = (Kind.ARTICLE, Kind.SECTION, Kind.SUBSECTION, Kind.PAGE, None)
 _ARTICLE, _PAGE = Kind.ARTICLE, Kind.PAGE
+_UNLABELED_KINDS = frozenset((Kind.ARTICLE, Kind.PAGE, *CONTAINER_KINDS))
 
 
 def _labeled_kind(style: LabelStyle, parent: Kind | None) -> Kind:

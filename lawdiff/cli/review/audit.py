@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from lawdiff.cli.options import Inputs, corpus_option, format_option, review_file_option, thresholds_option
-from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, writer
+from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
+from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, write
+from lawdiff.cli.terminal import echo
 
 
 @click.command("log")
@@ -44,7 +45,7 @@ def log(
                 lambda: resolve(record_id, store, runner(inputs, pair, overrides, store), pair).target.id,
             )
         entries = store.log(records)
-    click.echo(render.log_json(entries) if fmt == "json" else render.log_text(entries), nl=False)
+    emit(render.log_json(entries) if fmt == "json" else render.log_text(entries), None, fmt)
 
 
 @click.command("undo")
@@ -57,7 +58,6 @@ def undo(author: str, review_file: Path | None) -> None:
     """
     from lawdiff.review.ids import short
 
-    with writer(review_file) as store:
-        entries = store.undo(author)
+    entries = write(review_file, lambda store: store.undo(author))
     for e in entries:
-        click.echo(f"undone: {e.action} of {e.table[:-1]} {short(e.record)} ({e.at[:16].replace('T', ' ')} UTC)")
+        echo(f"undone: {e.action} of {e.table[:-1]} {short(e.record)} ({e.at[:16].replace('T', ' ')} UTC)")

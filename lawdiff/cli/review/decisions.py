@@ -25,11 +25,14 @@ from lawdiff.cli.review.options import (
     reader,
     runner,
     store_option,
-    writer,
+    write,
 )
+from lawdiff.cli.terminal import echo
 
 if TYPE_CHECKING:
+    from lawdiff.review import Store
     from lawdiff.review.ids import Named
+    from lawdiff.review.records import Comment, Decision
 
 
 @click.command("list")
@@ -84,7 +87,7 @@ def list_(
         rendered = render.as_csv(items)
     else:
         rendered = render.text(view, items)
-    emit(rendered, output)
+    emit(rendered, output, fmt)
 
 
 @click.command("set")
@@ -115,10 +118,13 @@ def set_(
     from lawdiff.review.ids import resolve
 
     status = parse_status(status_name)
-    with writer(inputs.review) as store:
+
+    def set_status(store: Store) -> tuple[Named, Decision]:
         named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
-        d = store.set_status(named.target, status, author, comment or "")
-    click.echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
+        return named, store.set_status(named.target, status, author, comment or "")
+
+    named, d = write(inputs.review, set_status)
+    echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
 
 
 @click.command("comment")
@@ -143,10 +149,12 @@ def comment(
     """
     from lawdiff.review.ids import resolve, short
 
-    with writer(inputs.review) as store:
+    def add_comment(store: Store) -> tuple[Named, Comment]:
         named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
-        c = store.add_comment(named.target, text, author)
-    click.echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
+        return named, store.add_comment(named.target, text, author)
+
+    named, c = write(inputs.review, add_comment)
+    echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
 
 
 @click.command("assign")
@@ -171,10 +179,12 @@ def assign(
     """
     from lawdiff.review.ids import resolve
 
-    with writer(inputs.review) as store:
+    def assign_to(store: Store) -> tuple[Named, Decision]:
         named = resolve(change_id, store, runner(inputs, pair, overrides, store), pair)
-        d = store.assign(named.target, name.strip(), author)
-    click.echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
+        return named, store.assign(named.target, name.strip(), author)
+
+    named, d = write(inputs.review, assign_to)
+    echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
 
 
 @click.command("comment-edit")
@@ -192,9 +202,11 @@ def comment_edit(comment_id: str, text: str, author: str, review_file: Path | No
     """
     from lawdiff.review.ids import resolve_record, short
 
-    with writer(review_file) as store:
-        c = store.edit_comment(resolve_record(store, "comments", comment_id, "comment"), text, author)
-    click.echo(f"comment {short(c.id)} edited")
+    c = write(
+        review_file,
+        lambda store: store.edit_comment(resolve_record(store, "comments", comment_id, "comment"), text, author),
+    )
+    echo(f"comment {short(c.id)} edited")
 
 
 @click.command("comment-delete")
@@ -211,9 +223,11 @@ def comment_delete(comment_id: str, author: str, review_file: Path | None) -> No
     """
     from lawdiff.review.ids import resolve_record, short
 
-    with writer(review_file) as store:
-        c = store.delete_comment(resolve_record(store, "comments", comment_id, "comment"), author)
-    click.echo(f"comment {short(c.id)} deleted")
+    c = write(
+        review_file,
+        lambda store: store.delete_comment(resolve_record(store, "comments", comment_id, "comment"), author),
+    )
+    echo(f"comment {short(c.id)} deleted")
 
 
 def _named(n: Named) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from lawdiff.cli.options import emit, format_option, output_option
-from lawdiff.cli.review.options import author_option, reader, store_option, writer
+from lawdiff.cli.review.options import author_option, reader, store_option, write
+from lawdiff.cli.terminal import echo
 
 
 @click.command("export")
@@ -42,7 +43,7 @@ def export(meeting_name: str, since: str, output: Path | None, review_file: Path
             rendered = minutes(exchange.select(store, meeting_name, since), fmt)
         else:
             rendered = exchange.export(store, fmt, meeting_name, since)
-    emit(rendered, output)
+    emit(rendered, output, fmt)
 
 
 @click.command("import")
@@ -60,11 +61,10 @@ def import_(file: Path, author: str, review_file: Path | None) -> None:
     """
     from lawdiff.review import exchange
 
-    with writer(review_file) as store:
-        result = exchange.import_file(store, file, author)
-    click.echo(
+    result = write(review_file, lambda store: exchange.import_file(store, file, author))
+    echo(
         f"{file}: {result.added} added, {result.replaced} replaced by a later version, {result.kept} kept "
         f"(this store's was later), {result.unchanged} already here; {result.log_added} log entries added"
     )
     for line in result.conflicts:
-        click.echo(f"  {line}")
+        echo(f"  {line}")

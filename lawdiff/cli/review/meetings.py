@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from lawdiff.cli.review.options import author_option, reader, store_option, writer
+from lawdiff.cli.review.options import author_option, reader, store_option, write
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 
@@ -40,9 +41,8 @@ def meeting_start(date_: str | None, attendees: str, author: str, review_file: P
     else:
         day = datetime.date.today().isoformat()
     people = tuple(a.strip() for a in attendees.split(",") if a.strip())
-    with writer(review_file) as store:
-        m = store.start_meeting(day, people, author)
-    click.echo(f"meeting {short(m.id)} of {m.date} started" + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
+    m = write(review_file, lambda store: store.start_meeting(day, people, author))
+    echo(f"meeting {short(m.id)} of {m.date} started" + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
 
 
 @meeting.command("end")
@@ -55,9 +55,8 @@ def meeting_end(author: str, review_file: Path | None) -> None:
     """
     from lawdiff.review.ids import short
 
-    with writer(review_file) as store:
-        m = store.end_meeting(author)
-    click.echo(f"meeting {short(m.id)} of {m.date} ended")
+    m = write(review_file, lambda store: store.end_meeting(author))
+    echo(f"meeting {short(m.id)} of {m.date} ended")
 
 
 @meeting.command("list")
@@ -68,13 +67,12 @@ def meeting_list(review_file: Path | None) -> None:
     Example: lawdiff review meeting list
     """
     from lawdiff.review.ids import short
-    from lawdiff.review.render import clean
 
     with reader(review_file) as store:
         meetings = store.meetings()
     if not meetings:
-        click.echo("no meetings")
+        echo("no meetings")
     for m in meetings:
         span = f"{m.started[11:16]}-{m.ended[11:16] if m.ended else 'open'} UTC"
-        people = clean(", ".join(m.attendees)) or "(attendees not given)"
-        click.echo(f"{short(m.id)}  {m.date}  {span}  {people}")
+        people = ", ".join(m.attendees) or "(attendees not given)"
+        echo(f"{short(m.id)}  {m.date}  {span}  {people}")

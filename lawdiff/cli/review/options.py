@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from lawdiff.cli.options import Inputs, review_file
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from lawdiff.review import Status, Store
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 ENV_AUTHOR = "LAWDIFF_AUTHOR"
 
 
@@ -75,14 +77,27 @@ def reader(review_file: Path | None) -> Store:
     loc = find_store(review_file)
     if not loc.exists and loc.rule != "default":
         # Not an error (the first write creates it), but a typo should not pass unseen.
-        click.echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
+        echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
     return open_for_reading(loc)
 
 
-def writer(review_file: Path | None) -> Store:
-    from lawdiff.review import find_store, open_for_writing
+def write(review_file: Path | None, body: Callable[[Store], T]) -> T:
+    """``body(store)`` on the review store opened for writing, and what it returns.
 
-    return open_for_writing(find_store(review_file))
+    A store that is not there yet is made only by a write that succeeds: ``body`` runs first on an empty
+    store in memory, and a write refused there (an id no change has, an unknown status, a comment that is
+    not there) leaves no ``lawdiff-review.sqlite`` behind, which every later ``compare`` in that folder
+    would have reported ("with the review of ...: 0 decision(s)").
+    """
+    from lawdiff.review import find_store, open_for_writing
+    from lawdiff.review.connect import scratch_store
+
+    where = find_store(review_file)
+    if not where.exists:
+        with scratch_store(where.path) as trial:
+            body(trial)
+    with open_for_writing(where) as store:
+        return body(store)
 
 
 def runner(

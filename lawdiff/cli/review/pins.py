@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from lawdiff.cli.options import Inputs, corpus_option, review_file_option
-from lawdiff.cli.review.options import author_option, store_option, writer
+from lawdiff.cli.review.options import author_option, store_option, write
+from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
+
+if TYPE_CHECKING:
+    from lawdiff.review import Store
+    from lawdiff.review.records import Correction
 
 
 @click.command("pin")
@@ -27,9 +32,8 @@ def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
     if len(clauses) < 2:
         raise UsageError("a pin names at least two clauses", fix="e.g. lawdiff review pin 2007:45D 2017:45D1")
     pair, old, new = pins.sides(inputs.load(), clauses)
-    with writer(inputs.review) as store:
-        c = store.add_correction(CorrectionKind.PIN, pair, old, new, author)
-    click.echo(_correction_text(c, "pinned"))
+    c = write(inputs.review, lambda store: store.add_correction(CorrectionKind.PIN, pair, old, new, author))
+    echo(_correction_text(c, "pinned"))
 
 
 @click.command("forbid")
@@ -46,9 +50,8 @@ def forbid(first: str, second: str, author: str, inputs: Inputs) -> None:
     from lawdiff.review import CorrectionKind, pins
 
     pair, old, new = pins.forbid_sides(inputs.load(), first, second)
-    with writer(inputs.review) as store:
-        c = store.add_correction(CorrectionKind.FORBID, pair, old, new, author)
-    click.echo(_correction_text(c, "forbidden"))
+    c = write(inputs.review, lambda store: store.add_correction(CorrectionKind.FORBID, pair, old, new, author))
+    echo(_correction_text(c, "forbidden"))
 
 
 @click.command("unpin")
@@ -63,7 +66,7 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
     from lawdiff.review import pins
     from lawdiff.review.ids import resolve_record
 
-    with writer(review_file) as store:
+    def remove(store: Store) -> list[Correction]:
         if all(":" not in n for n in names):
             ids = [resolve_record(store, "corrections", n, "correction") for n in names]
         else:
@@ -71,11 +74,13 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
             if not found:
                 raise UsageError(f"no correction names {' '.join(names)}", fix="see them with: lawdiff review list")
             ids = [c.id for c in found]
-        removed = store.remove_corrections(ids, author)
+        return store.remove_corrections(ids, author)
+
+    removed = write(review_file, remove)
     for c in removed:
-        click.echo(_correction_text(c, "removed"))
+        echo(_correction_text(c, "removed"))
     if not removed:
-        click.echo("nothing to remove: already removed")
+        echo("nothing to remove: already removed")
 
 
 def _correction_text(c: Any, verb: str) -> str:

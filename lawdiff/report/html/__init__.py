@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawdiff.cache import Cache
-from lawdiff.collector import collector_paused
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers, pairs_of
 from lawdiff.diff.study import Study
+from lawdiff.forked import Pending
 from lawdiff.report.files import MANIFEST, Item, _check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
@@ -148,16 +148,13 @@ def write_report(
     # Every page's footer names the editions by their digests: made once here, not in each page-making process.
     for e in study.editions:
         e.digest()
-    # The review's notes received, the pages' keys and the forks make many objects and no cycles: a pass of
-    # the collector over the plan here cost a quarter of a second at 744 articles, after the notes as well.
-    with collector_paused():
-        if review is not None:
-            if isinstance(review, PendingReview):
-                review_shown = review.result()
-            else:
-                comparisons = [study.compare(old, new) for old, new in pairs_of(study.editions, numbers)]
-                review_shown = shown(review, comparisons)
-            notes = review_shown.notes
-            site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
-        write_site(pages(site, study.cache), target, jobs(), step)
+    if review is not None:
+        if isinstance(review, Pending):
+            review_shown = review.result()
+        else:
+            comparisons = [study.compare(old, new) for old, new in pairs_of(study.editions, numbers)]
+            review_shown = shown(review, comparisons)
+        notes = review_shown.notes
+        site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
+    write_site(pages(site, study.cache), target, jobs(), step)
     return site

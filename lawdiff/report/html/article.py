@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lawdiff.align import Aspect
-from lawdiff.diff import SHORT_ID, Change, Op
+from lawdiff.diff import SHORT_ID, Change, Op, ranked
 from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.diff.synopsis import NOT_COMPARED
 from lawdiff.errors import LawdiffBug
@@ -89,7 +89,8 @@ def article_page(site: Site, a: ArticleView) -> str:
 
 
 def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
-    """The top of the page: per pair, newest first, one line per change, each linked to its row.
+    """The top of the page: per pair, newest first, one line per change, most significant first
+    (:attr:`Change.significance`), each linked to its row.
 
     A line gives the address (old → new where it changed), the kind of
     change, its flags and the first words of its text, and links to the
@@ -99,7 +100,8 @@ def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
     for pv in reversed(a.pairs):
         pid = pair_id(pv.old.name, pv.new.name)
         # What only one corpus holds is not compared: counted here, shown in the table with its note.
-        listed = [ch for ch in pv.changes if ch.noteworthy and ch.counterpart_in_corpus]
+        # Most significant first (the study's score), document order among equals.
+        listed = ranked(ch for ch in pv.changes if ch.noteworthy and ch.counterpart_in_corpus)
         outside = sum(1 for ch in pv.changes if not ch.counterpart_in_corpus)
         same = len(pv.changes) - len(listed) - outside
         items = [_glance_line(ch, pv.old.name, pv.new.name, pid, site, page) for ch in listed]
@@ -145,6 +147,8 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: _Pa
     if ch.stale_references:
         badges += [" ", span("badge b-stale", "stale reference")]
     flags = [[" ", span(f"flag f-{s.flag.value}", s.flag.value)] for s in ch.signals]
+    if ch.significance:
+        flags.append([" ", span("score", f"significance {ch.significance:g}")])
     classes = [f"k-{ch.kind.value}"]
     if ch.normative:
         classes.append("normative")

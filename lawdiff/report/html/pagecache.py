@@ -42,6 +42,7 @@ from lawdiff.cache import Cache, key
 from lawdiff.diff.article import ArticleView, Node, PairTotal
 from lawdiff.diff.records import Change, History
 from lawdiff.model import article_of
+from lawdiff.report.files import utf8
 from lawdiff.report.html.correlation import pair_changes
 from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site
@@ -78,7 +79,7 @@ def change_digest(ch: Change) -> str:
         ch.old_title, ch.new_title, ch.similarity, ch.editorial_only,
         tuple((r.status.value, r.old, r.new, r.consistent) for r in ch.references), ch.score, ch.uncertain,
         tuple(m.value for m in ch.methods), ch.reasons, ch.counterpart_in_corpus, ch.pinned_by,
-        tuple((g.flag.value, g.removed, g.added) for g in ch.signals),
+        tuple((g.flag.value, g.removed, g.added) for g in ch.signals), ch.significance, ch.certainty,
     )  # fmt: skip
     return ch.id + hashlib.sha256(repr(rest).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -233,7 +234,7 @@ def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[
     if isinstance(hit, bytes):
         with contextlib.suppress(zlib.error, KeyError):
             return filled(zlib.decompress(hit), keys.site)
-    data = make().encode("utf-8")
+    data = utf8(make())  # a file name that is not UTF-8 as its escape, as the files hold it
     parts = _punched(data, keys.site)
     if parts is not None:
         packer = zlib.compressobj(1)

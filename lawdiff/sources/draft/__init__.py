@@ -34,7 +34,9 @@ to blocks).
 from __future__ import annotations
 
 import enum
+import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +57,8 @@ FORMAT_DOCX = "draft-docx"
 FORMAT_ODT = "draft-odt"
 FORMAT_TEXT = "draft-text"
 FORMATS = (FORMAT_DOCX, FORMAT_ODT, FORMAT_TEXT)
+# The reason of the furniture a redline's clause address headings are (``45C4(b)`` before each clause).
+ADDRESS_HEADING = "clause address heading (derived, not law text)"
 
 __all__ = [
     "FORMATS",
@@ -177,10 +181,31 @@ def _pages(
             fragments=tuple(s.rendered.fragments),
             # What the document holds outside its paragraphs is listed once, on the first page.
             furniture=(*s.rendered.furniture, *(furniture if k == 0 else ())),
+            notes=set_aside(s.rendered.furniture, furniture if k == 0 else ()),
             meta=tuple(meta),
         )
         for k, s in enumerate(sections)
     ]
+
+
+def set_aside(*furniture: Iterable[Furniture]) -> tuple[tuple[Loc, str], ...]:
+    """A page note for each piece of a draft that is not read as law text, with its place and reason.
+
+    ``check`` lists them (text and JSON): what a state of the tracked changes leaves out (a deletion in
+    the accepted text), comments, headers and footers, fields, text boxes.  The text is quoted as JSON,
+    so that a piece of several lines is one note.  The clause address headings a redline writes before
+    each clause (derived, not written by anyone) are one note for all, at the first.
+    """
+    notes: list[tuple[Loc, str]] = []
+    addresses: list[Furniture] = []
+    for f in (f for fs in furniture for f in fs):
+        if f.reason == ADDRESS_HEADING:
+            addresses.append(f)
+        else:
+            notes.append((f.loc, f"set aside, {f.reason}: {json.dumps(f.text, ensure_ascii=False)}"))
+    if addresses:
+        notes.append((addresses[0].loc, f"set aside, {len(addresses)} {ADDRESS_HEADING}, the first here"))
+    return tuple(notes)
 
 
 def read_text(text: str, file: str, edition_hint: str = "", declared: bool = False) -> list[Page]:
@@ -213,6 +238,7 @@ def read_text(text: str, file: str, edition_hint: str = "", declared: bool = Fal
             blocks=tuple(blocks),
             fragments=tuple(fragments),
             furniture=tuple(furniture),
+            notes=set_aside(furniture),
             meta=(("title", title),),
         )
     ]

@@ -208,7 +208,7 @@ class Flattener:
                         base.continues,
                         base.continue_list,
                         base.list_id,
-                        int(start) if start and start.isdigit() and first else None,
+                        _count(start, -1) if first and _count(start, -1) >= 0 else None,
                         header or not first,
                     )
                     first = False
@@ -284,4 +284,5 @@ class Flattener:
 
 def _count(value: str | None, default: int) -> int:
     """A count attribute; a damaged one is read as the default rather than failing the whole file."""
-    return int(value) if value and value.isdigit() else default
+    # ASCII digits, and few of them: int() refuses "²" and a number of more than 4,300 digits.
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 9 else default

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass, replace
 
 from lawdiff.sources.base import Block, BlockKind, Container, Fragment, Furniture, Inline, InlineKind, Loc
+from lawdiff.sources.draft import ADDRESS_HEADING
 from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, normalize_lines, superscript_number
 from lawdiff.sources.wikitext import read_lines
 
@@ -184,7 +185,7 @@ def read_sections(paras: list[Para], file: str, title: str) -> list[Section]:
                     chain,
                     [],
                     [Fragment(text, own.loc)] if text else [],
-                    [Furniture(address, para.loc, "clause address heading (derived, not law text)")],
+                    [Furniture(address, para.loc, ADDRESS_HEADING)],
                 )
             )
             i += 2
@@ -227,7 +228,7 @@ def read_paras(paras: list[Para], file: str, title: str) -> Rendered:
             nxt = next((b[0] for b in rendered[i + 1 :] if any(b)), "")
             m = _ARTICLE_LINE.match(nxt)
             if not _BARE_NUMBER.match(first) or (m and m.group("num") == first):
-                furniture.append(Furniture(first, para.loc, "clause address heading (derived, not law text)"))
+                furniture.append(Furniture(first, para.loc, ADDRESS_HEADING))
                 continue
         if para.heading and not para.label and (m2 := _NUMBER_TITLE.match(first) or _BARE_NUMBER.match(first)):
             # "45 Gespeelde kaart" in a heading style: article 45.

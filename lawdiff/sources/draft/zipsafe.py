@@ -6,12 +6,16 @@ traceback, a full disk or a fetch from the network:
 
 * a file that is no zip (an encrypted Office document is an OLE compound
   file, so is an old ``.doc``) or a damaged zip says so;
-* a zip bomb is stopped while it is being read: a member is decompressed in
-  chunks and the reading stops as soon as it passes :data:`MAX_MEMBER_BYTES`,
-  the whole file passes :data:`MAX_TOTAL_BYTES`, or a member grows past
-  :data:`MAX_RATIO` times its compressed size (beyond :data:`RATIO_FLOOR`
-  bytes, so that small, very regular parts stay readable).  The sizes a
-  zip's directory declares are checked first, but never trusted alone;
+* a zip bomb is stopped while it is being read, by absolute sizes first: a
+  member is decompressed in chunks and the reading stops as soon as it passes
+  :data:`MAX_MEMBER_BYTES` or the whole file passes :data:`MAX_TOTAL_BYTES`.
+  The compression ratio alone refuses nothing: a typed paragraph of 5 MB of
+  repeated words compresses 400 times, as a bomb does.  Only a member that
+  grows past :data:`RATIO_FLOOR` bytes (a draft of many hundred pages) at
+  more than :data:`MAX_RATIO` times its compressed size (real document XML
+  compresses 5 to 20 times) is stopped there, before the absolute limit.
+  The sizes a zip's directory declares are checked first, but never trusted
+  alone;
 * an encrypted member, or more than :data:`MAX_MEMBERS` members, is refused;
 * XML is parsed with entity resolution, DTD loading and the network off and
   lxml's size limits on (``huge_tree=False``); a part that declares a DTD at
@@ -29,14 +33,16 @@ from lxml import etree
 
 from lawdiff.errors import InputError
 from lawdiff.sources.draft import OLE_MAGIC, ZIP_MAGICS
+from lawdiff.sources.xmlerrors import one_line
 
-# Limits: a 300-page draft is a few MB of XML; these leave two orders of
-# magnitude of room and still stop a bomb long before memory runs out.
+# Limits: a 333-page draft is 1.6 MB of XML as benchmarks/bench_draft.py writes it (a few times that as
+# Word saves it); these leave tens of times that room, and stop a bomb before its parsed tree (several
+# times the part's size) takes a GB.
 MAX_MEMBERS = 10_000
-MAX_MEMBER_BYTES = 256 * 1024 * 1024
-MAX_TOTAL_BYTES = 512 * 1024 * 1024
+MAX_MEMBER_BYTES = 64 * 1024 * 1024
+MAX_TOTAL_BYTES = 128 * 1024 * 1024
 MAX_RATIO = 200
-RATIO_FLOOR = 1024 * 1024
+RATIO_FLOOR = 8 * 1024 * 1024
 _CHUNK = 64 * 1024
 
 
@@ -153,7 +159,8 @@ class SafeZip:
                 self._bomb(name, len(out))
             if len(out) > RATIO_FLOOR and len(out) > MAX_RATIO * max(compressed, 1):
                 raise InputError(
-                    f"the part {name!r} expands more than {MAX_RATIO} times its compressed size: a zip bomb",
+                    f"the part {name!r} expands more than {MAX_RATIO} times its compressed size: a zip bomb"
+                    f" (past {RATIO_FLOOR} bytes)",
                     file=self.file,
                     fix="do not read this file; give the document as saved by the word processor",
                 )
@@ -178,7 +185,7 @@ def parse_xml(data: bytes, file: str, part: str) -> etree._Element:
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or 0
         raise InputError(
-            f"the part {part!r} is not well-formed XML ({exc.msg})",
+            f"the part {part!r} is not well-formed XML ({one_line(exc.msg)})",
             file=file,
             place=f"{part} line {line}" if line else part,
             fix="open the document in the word processor and save it again",

@@ -5,7 +5,12 @@ An export holds the raw wikitext of every page, in any schema version from
 namespace URI.  The file is streamed (``lxml.etree.iterparse``, each page
 cleared once read), and of each page only the revision that counts is kept:
 the latest by ``<timestamp>``, or the last in the document where revisions
-carry no timestamp.
+carry no timestamp.  Of that revision the first ``<text>`` child is read (the
+main slot's in multi-content exports); any other ``<text>`` of the page (a
+second one, another slot's, one inside ``<contributor>`` or outside the
+revisions) is not read, and not dropped either: its words are source text the
+tree does not place, and a page note names it with its line
+(:func:`~lawdiff.sources.mediawiki.dump.unread_texts`).
 
 **Which pages are law.**  The law lives in the template namespace (number 10,
 ``Sjabloon:``; calls and links also write ``Template:`` or ``template:``),

@@ -11,6 +11,7 @@ from lxml import etree
 from lawdiff.errors import InputError
 from lawdiff.sources.mediawiki.sniff import has_internal_subset, looks_like_export
 from lawdiff.sources.wikiname import PageName, parse_title
+from lawdiff.sources.xmlerrors import one_line
 
 __all__ = ["has_internal_subset", "looks_like_export"]
 
@@ -126,6 +127,8 @@ class _Revision:
     deleted: bool
     # Entity references the XML does not declare, kept as written: (offset in text, "&nbsp;").
     entities: tuple[tuple[int, str], ...] = ()
+    # The revision's other <text> elements, not read: (line, text, why) (see _unread_texts).
+    unread: tuple[tuple[int, str, str], ...] = ()
 
 
 @dataclass(slots=True, eq=False)
@@ -139,6 +142,8 @@ class _WikiPage:
     revisions: int = 0
     redirect: str = ""  # the title it redirects to
     law: PageName | None = None
+    # <text> elements of the page outside any revision, not read: (line, text, why).
+    stray: tuple[tuple[int, str, str], ...] = ()
 
 
 def _newer(rev: _Revision, best: _Revision | None) -> bool:
@@ -177,6 +182,8 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
                     best = rev
                 elem.clear()
             elif local == "page":
+                # The revisions are cleared as they end: a <text> left is outside them.
+                stray = unread_texts(elem, None, file, stray=True)
                 title_el = elem.find("{*}title")
                 redirect_el = elem.find("{*}redirect")
                 redirect = "" if redirect_el is None else (redirect_el.get("title") or "?")
@@ -190,6 +197,7 @@ def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
                     redirect,
                     best,
                     count,
+                    stray,
                 )
                 best, count = None, 0
                 elem.clear()
@@ -251,6 +259,7 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str) -> InputError:
     first = next(iter(log.filter_from_fatals()), None)
     if first is not None and (not line or msg == "no element found"):
         line, column, msg = first.line, first.column, first.message
+    msg = one_line(msg)  # the place is given once, and the message is one line
     if "not defined" in msg and "Entity" in msg:
         fix = (
             "write the character itself or a character reference (&#160; for &nbsp;), or export the pages again"
@@ -296,8 +305,9 @@ def _revision(elem: Any, file: str) -> _Revision:
                 text_el = content.find("{*}text")
                 break
     line = elem.sourceline or 0
+    unread = unread_texts(elem, text_el, file)
     if text_el is None:
-        return _Revision(None, (elem.findtext("{*}timestamp") or "").strip(), line, line, False)
+        return _Revision(None, (elem.findtext("{*}timestamp") or "").strip(), line, line, False, unread=unread)
     text, entities = _full_text(text_el, file)
     return _Revision(
         text,
@@ -306,7 +316,40 @@ def _revision(elem: Any, file: str) -> _Revision:
         line,
         text_el.get("deleted") is not None,
         entities,
+        unread,
     )
+
+
+def unread_texts(elem: Any, read: Any, file: str, stray: bool = False) -> tuple[tuple[int, str, str], ...]:
+    """The ``<text>`` elements under ``elem`` other than ``read``, with text: (line, text, why).
+
+    The schema gives a revision one ``<text>`` (from 0.11, one per slot, the main slot's is the
+    page): the one read is the first that is a child of ``<revision>``, else the main slot's.  A
+    second one, a non-main slot's, or one where the schema has none (inside ``<contributor>``) is
+    not read, and not dropped either: the reader names it and counts its words as not placed.
+    ``stray``: ``elem`` is a page whose revisions were read and cleared, so any ``<text>`` left in it
+    stood outside them.
+    """
+    out: list[tuple[int, str, str]] = []
+    for el in elem.iter("{*}text"):
+        if el is read:
+            continue
+        text = _full_text(el, file)[0]
+        if not text or text.isspace():
+            continue
+        parent = el.getparent()
+        where = _local(parent.tag) if parent is not None else ""
+        if stray:
+            why = f"a <text> inside <{where}>, outside the page's revisions"
+        elif where == "revision":
+            why = "a second <text> in the revision (the schema allows one; the first is read)"
+        elif where == "content":
+            role = (parent.findtext("{*}role") or "").strip() or "unnamed"
+            why = f"the <text> of the revision's {role!r} slot (only the main slot is read)"
+        else:
+            why = f"a <text> inside <{where}>, where the export's schema has none"
+        out.append((el.sourceline or elem.sourceline or 0, text, why))
+    return tuple(out)
 
 
 def _full_text(el: Any, file: str) -> tuple[str | None, tuple[tuple[int, str], ...]]:
@@ -368,6 +411,7 @@ def _add_page(
     redirect: str,
     best: _Revision | None,
     count: int,
+    stray: tuple[tuple[int, str, str], ...] = (),
 ) -> None:
     if not title.strip():
         raise InputError(
@@ -382,6 +426,7 @@ def _add_page(
         # The same page twice in one dump: its revisions are pooled, the latest counts.
         best = page.revision
     page.revisions += count
+    page.stray += stray
     if best is not None:
         page.revision = best
     text = best.text if best is not None else None
@@ -403,4 +448,4 @@ def _add_page(
 
 
 def _without_text(rev: _Revision) -> _Revision:
-    return _Revision(None, rev.timestamp, rev.line, rev.rev_line, rev.deleted)
+    return _Revision(None, rev.timestamp, rev.line, rev.rev_line, rev.deleted, unread=rev.unread)

@@ -48,6 +48,7 @@ class _Report:
     lost: list[Fragment] = field(default_factory=list)
     includes: list[_WikiPage] = field(default_factory=list)
     lacking: list[str] = field(default_factory=list)
+    notes: list[tuple[Loc, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,8 @@ class Expanded:
     extra: furniture of pages that are not law text, given to this page.
     lacking: the addresses of the law pages it includes that the dump does not
         hold (an export made without its templates): not in the corpus.
+    notes: what the page's revisions hold that is not read, with its place (see
+        :func:`~lawdiff.sources.mediawiki.dump.unread_texts`); its text is in ``lost``.
     """
 
     key: tuple[int, str]
@@ -71,6 +74,7 @@ class Expanded:
     includes: tuple[str, ...]
     extra: tuple[Furniture, ...] = ()
     lacking: tuple[str, ...] = ()
+    notes: tuple[tuple[Loc, str], ...] = ()
 
 
 class _Assembler:
@@ -282,6 +286,11 @@ class _Assembler:
         self.check_text(page)
         if page.revision is None or page.revision.text is None:
             raise LawdiffBug(f"{page.title}: a law page without text passed the check")
+        for line, unread, why in (*page.revision.unread, *page.stray):
+            # Counted and named, never dropped: its words are not placed, and check says why.
+            loc = Loc(self.file, line, page.title)
+            report.lost.append(Fragment(unread, loc))
+            report.notes.append((loc, f"{why}: {len(unread.split())} word(s) of {page.title} not read"))
         text = page.revision.text
         located = _Located(text, page.revision.line, page.title, page.revision.entities)
         ranges, comments = _kept_ranges(text, transcluded=bool(chain))
@@ -384,6 +393,7 @@ class _Assembler:
             tuple(report.lost),
             titles,
             lacking=tuple(dict.fromkeys(report.lacking)),
+            notes=tuple(report.notes),
         )
         return job, [(p.ns, p.name) for p in included]
 
@@ -428,6 +438,7 @@ class _Assembler:
                 *converter.furniture,
                 *job.extra,
             ),
+            notes=job.notes,
             meta=tuple(meta),
         )
 

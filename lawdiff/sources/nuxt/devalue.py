@@ -100,10 +100,12 @@ def loads(text: str) -> Decoded:
         raise DevalueError(f"not valid JSON ({exc.msg})", f"line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise DevalueError("the JSON nests arrays or objects too deep to read", "$") from None
-    except ValueError as exc:
+    except ValueError:
         # A number of more than 4,300 digits: Python refuses to convert it
-        # (a guard against quadratic time), and no payload needs one.
-        raise DevalueError(f"a number too long to read ({exc})", "$") from None
+        # (a guard against quadratic time), and no payload needs one.  Its
+        # message advises a call to sys.set_int_max_str_digits(), which is
+        # no advice for a user: not passed on.
+        raise DevalueError("a number too long to read (more than 4,300 digits; no payload holds one)", "$") from None
     replaced: tuple[int, ...] = ()
     if _SURROGATE_ESCAPE.search(text) or _LONE_SURROGATE.search(text):
         try:
@@ -224,7 +226,7 @@ def _tagged(raw: list[Any], index: int, here: str, hydrate: Callable[[Any, str],
             return 0
         try:
             return json.loads(data) if isinstance(data, str) else data
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON, or a number of more than 4,300 digits: kept as written
             return data
     if tag == "Set":
         items = [hydrate(ref, f"{here}[{i + 1}]") for i, ref in enumerate(args)]

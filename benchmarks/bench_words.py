@@ -1,0 +1,162 @@
+"""Word differences of very long clauses (issue 24, item 4), as whole ``lawdiff`` processes.
+
+Three cases, each an old side and a new side that differs in 1 % of its words (a third of them
+replaced by a new word, a third deleted, a third with a new word inserted before them), written as
+a corpus folder of two editions (2026, 2027) in a temporary folder:
+
+* ``draft``: a typed .txt draft whose one paragraph is ``--mb`` megabytes of random words (from a
+  vocabulary of 2,000 made-up words);
+* ``wiki``: the same as one line of ``--wiki-mb`` megabytes on a wiki page (``Sjabloon:<year>:45``);
+* ``repeated``: a typed draft whose paragraph is one sentence of the seed (2007 45A) repeated to
+  ``--mb`` megabytes.
+
+Each case runs ``lawdiff check --corpus DIR --no-cache`` (reading both sides) and
+``lawdiff compare 2026 2027 --corpus DIR --no-cache --format json -o FILE``, each a fresh process,
+and prints their wall and CPU times (user + system of the process), the compare's peak memory
+(maxrss), and the words the difference marks changed (deleted and inserted words in the JSON's
+pieces) against the words the edit changed.  Targets: compare at most 2x check (CPU), at most
+300 MB, at most 2x the words changed.
+
+Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED_2007 = ROOT / "corpus" / "2007" / "wiki-Sjabloon-2007-45.txt"
+RATE = 0.01
+_WORD = re.compile(r"\w+")
+
+
+def vocabulary(rng: random.Random, n: int = 2000) -> list[str]:
+    letters = "abcdefghijklmnoprstuvwz"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(2, 10))) for _ in range(n)]
+
+
+def edit(words: list[str], rng: random.Random, rate: float = RATE) -> tuple[list[str], int]:
+    """The words with ``rate`` of them edited (replaced, deleted, or a word inserted before), and how many
+    words the edit changed (a replacement counts two: one gone, one come)."""
+    new = list(words)
+    chosen = sorted(rng.sample(range(len(words)), max(1, int(len(words) * rate))), reverse=True)
+    changed = 0
+    for m, i in enumerate(chosen):
+        if m % 3 == 0:
+            new[i] = f"nieuw{m}"
+            changed += 2
+        elif m % 3 == 1:
+            del new[i]
+            changed += 1
+        else:
+            new.insert(i, f"extra{m}")
+            changed += 1
+    return new, changed
+
+
+def seed_sentence() -> list[str]:
+    text = SEED_2007.read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("Elke speler"))
+    return line.split()
+
+
+def words_of(kind: str, size: int, rng: random.Random) -> list[str]:
+    if kind == "repeated":
+        sentence = seed_sentence()
+        out: list[str] = []
+        total = 0
+        while total < size:
+            for w in sentence:
+                out.append(w)
+                total += len(w) + 1
+        return out
+    vocab = vocabulary(rng)
+    out = []
+    total = 0
+    while total < size:
+        w = rng.choice(vocab)
+        out.append(w)
+        total += len(w) + 1
+    return out
+
+
+def write_case(folder: Path, kind: str, size: int, rng: random.Random) -> int:
+    """Write the two editions of a case; the words the edit changed."""
+    old = words_of(kind, size, rng)
+    new, changed = edit(old, rng)
+    for year, words in (("2026", old), ("2027", new)):
+        paragraph = " ".join(words) + "."
+        if kind == "wiki":
+            d = folder / year
+            d.mkdir(parents=True, exist_ok=True)
+            page = f"Sjabloon:{year}:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n{paragraph}\n"
+            (d / f"wiki-Sjabloon-{year}-45.txt").write_text(page, encoding="utf-8")
+        else:
+            draft = f"Concept spelregels {year}\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n{paragraph}\n"
+            (folder / f"concept-{year}.txt").write_text(draft, encoding="utf-8")
+    return changed
+
+
+def run(args: list[str]) -> tuple[float, float, int, int]:
+    """Wall seconds, CPU seconds (user + system), peak memory in MB and exit code of one lawdiff process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lawdiff.cli", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if proc.stderr is not None:
+        proc.stderr.close()
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status)
+
+
+def marked(path: Path) -> int:
+    """Words in the deleted and inserted pieces of the comparison's changes."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return sum(
+        len(_WORD.findall(text)) for ch in data["changes"] for op, text in ch["diff"] if op in ("delete", "insert")
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--mb", type=float, default=5.0, help="size of the draft and repeated cases (MB)")
+    parser.add_argument("--wiki-mb", type=float, default=1.0, help="size of the wiki line (MB)")
+    parser.add_argument("--only", nargs="*", default=["draft", "wiki", "repeated"])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print("| case | size | check wall / CPU | compare wall / CPU | CPU ratio | compare MB | words marked / changed |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for kind in args.only:
+        rng = random.Random(args.seed)
+        size = int((args.wiki_mb if kind == "wiki" else args.mb) * 1_000_000)
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "corpus"
+            folder.mkdir()
+            changed = write_case(folder, kind, size, rng)
+            out = Path(tmp) / "compare.json"
+            cw, cc, _, code = run(["check", "--corpus", str(folder), "--no-cache"])
+            if code not in (0, 1):
+                sys.exit(f"{kind}: check exited {code}")
+            args_ = ["compare", "2026", "2027", "--corpus", str(folder), "--no-cache", "--format", "json"]
+            w, c, mb, code = run([*args_, "-o", str(out)])
+            if code not in (0, 1):
+                sys.exit(f"{kind}: compare exited {code}")
+            n = marked(out)
+            print(
+                f"| {kind} | {size / 1e6:.1f} MB | {cw:.2f} / {cc:.2f} s | {w:.2f} / {c:.2f} s | {c / cc:.2f} |"
+                f" {mb} | {n:,} / {changed:,} ({n / changed:.2f}) |"
+            )
+
+
+if __name__ == "__main__":
+    main()

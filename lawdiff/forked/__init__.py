@@ -1,0 +1,57 @@
+"""The one home of processes: every worker pool, the signals around a fork, and the garbage collector.
+
+No other module forks, keeps module globals for workers, or calls :mod:`gc`:
+each stage hands this module a function (a closure is fine: a forked child
+inherits it, nothing is pickled on the way in) and gets results back.
+
+Every worker has a pipe of its own: no queue, lock or thread is shared with
+it.  ``multiprocessing.Pool`` shares all three, and its ``terminate()`` could
+wait forever on the task queue's lock (a report whose first page failed hung
+so), or on its task handler while its worker handler forked new workers in
+place of the stopped ones (Ctrl-C in a report, about one time in thirty).
+
+:func:`forked_map`: jobs handed to a few workers one at a time, each result
+yielded as it comes (the report's pages, its comparisons); a job that fails
+stops the others, Ctrl-C kills them.
+
+:func:`map_beside`: a loop whose items are shared between this process and
+forked ones, each sending its results at the end, for work too short to pay
+for more (reading a corpus's files, describing a comparison's changes).
+
+:func:`beside`: one function run in a forked process while this one goes on
+(the report's review, matched during the plan); :class:`Pending` waits for it.
+
+:class:`Stream`: workers forked before the data they work on exists, fed
+batches in order through a pipe each (a large export read by ``check``).
+
+:func:`jobs`: how many processes, as ``LAWDIFF_JOBS`` or the processors say.
+
+:func:`collector_paused`: the cyclic garbage collector off for a stage that
+makes many objects and no cycles.
+"""
+
+from __future__ import annotations
+
+from lawdiff.forked.beside import Pending, RemoteTraceback, beside
+from lawdiff.forked.control import POOLS, STAGES, can_fork, collector_paused, interrupts_held, jobs, pooled, shares
+from lawdiff.forked.pool import StopSignal, forked_map
+from lawdiff.forked.share import map_beside
+from lawdiff.forked.stream import Stream
+
+__all__ = [
+    "POOLS",
+    "STAGES",
+    "Pending",
+    "RemoteTraceback",
+    "StopSignal",
+    "Stream",
+    "beside",
+    "can_fork",
+    "collector_paused",
+    "forked_map",
+    "interrupts_held",
+    "jobs",
+    "map_beside",
+    "pooled",
+    "shares",
+]
