@@ -28,6 +28,18 @@ if [ ! -x /usr/bin/soffice ] && [ ! -x /usr/bin/libreoffice ]; then
         echo "scripts/test.sh: cannot install LibreOffice (not root, no sudo): the Word test will be skipped, or fail on CI" >&2
     fi
 fi
+# The print test (tests/test_browser_report.py) reads each printed sheet's text
+# with poppler's pdftotext: installed the same way when missing.
+if ! command -v pdftotext >/dev/null 2>&1; then
+    echo "scripts/test.sh: installing poppler-utils for the print test (apt-get)" >&2
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends poppler-utils >/dev/null
+    else
+        echo "scripts/test.sh: cannot install poppler-utils (not root, no sudo): the print test will fail on CI" >&2
+    fi
+fi
 # The tests of `lawdiff fetch` (tests/test_fetch_wiki.py) run a real MediaWiki:
 # Debian's package on SQLite, with PHP's command line, installed the same way
 # when missing (without them those tests are skipped, saying why).

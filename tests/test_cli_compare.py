@@ -31,6 +31,7 @@ from test_align_synthetic import build
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
 from lawdiff.cli import main
+from lawdiff.corpus import Corpus
 from lawdiff.diff import Study, compare, history
 from lawdiff.diff.records import ChangeKind
 from lawdiff.errors import UsageError
@@ -170,6 +171,27 @@ def test_history_says_what_the_corpus_cannot_tell(spec: str, skipped: str, last:
     assert_valid(document, "history.schema.json")
     assert len(document["introduced_or_earlier"]) == or_earlier
     assert [s["in_corpus"] for s in document["steps"]].count(False) >= or_earlier
+
+
+def test_a_heading_history_follows_headings_and_a_body_history_bodies(corpus: Corpus) -> None:
+    # 2017 45D is a heading alone (its text went to 45D1); 2007 45D has a heading and a body.
+    study = Study(corpus.editions)
+    heading = history(study, corpus.edition("2017"), "45D")
+    (at_2007,) = [s for s in heading.steps if s.edition == "2007"]
+    assert at_2007.texts == ("Ten onrechte door de blinde gespeelde kaart",)
+    assert at_2007.kinds == (ChangeKind.ADDED,)
+    body = history(study, corpus.edition("2017"), "45D1")
+    (body_2007,) = [s for s in body.steps if s.edition == "2007"]
+    assert body_2007.addresses == ("45D",) and body_2007.texts == (corpus.edition("2007").find("45D").text,)  # type: ignore[union-attr]
+    for h in (heading, body):
+        for step in h.steps:
+            assert len({ch.aspect for ch in step.changes}) <= 1, step
+
+
+def test_an_edition_whose_corpus_lacks_the_article_is_not_a_step_of_absence() -> None:
+    out = run("history", "2017:45D2", "--no-cache").stdout.splitlines()
+    assert "1997  (article not in the 1997 corpus)" in out
+    assert "1963  (none: not present)" in out and "2007  (none: not present)" in out
 
 
 # ---------------------------------------------------------------------------

@@ -48,12 +48,12 @@ def test_the_command_in_every_format() -> None:
     text = runner.invoke(main, ["correlate", "2007", "2017", "--article", "45"])
     assert text.exit_code == 0, text.output
     assert "45E.p1" in text.output and "renumbered" in text.output
-    assert "2007 -> 2017: 17 unchanged, 3 renumbered, 1 added" in text.output
+    assert "2007 -> 2017: 17 same number, 3 renumbered, 1 added (0:1)" in text.output
     got = runner.invoke(main, ["correlate", "2007", "2017", "--article", "45", "--format", "csv"]).output
     records = list(csv.DictReader(io.StringIO(got)))
     assert {"old": "45D", "new": "45D1"}.items() <= next(r for r in records if r["new"] == "45D1").items()
     md = runner.invoke(main, ["correlate", "1963", "2007", "--article", "45", "--format", "md"]).output
-    assert "| 45(d) | 45C4(a), 45C4(b) | split | 1:2 | reworded |" in md
+    assert "| 45(d) | 45C4(a), 45C4(b) | split (1:n) | 1:2 | reworded |" in md
     doc = json.loads(runner.invoke(main, ["correlate", "2007", "2017", "--format", "json"]).output)
     assert {"old": ["45D"], "new": ["45D1"], "relation": "renumbered"}.items() <= next(
         r for r in doc["rows"] if r["new"] == ["45D1"]
@@ -83,3 +83,20 @@ def test_what_only_one_corpus_holds_is_said_not_dropped_without_a_word() -> None
     # --article 45 leaves article 6 out of the question: nothing to say.
     only_45 = CliRunner().invoke(main, ["correlate", "2007", "2017", "--article", "45", "--no-cache"]).stdout
     assert "not compared" not in only_45
+
+
+def test_every_format_labels_a_row_as_the_study_does(corpus: Corpus) -> None:
+    # 45C4(b), 2007 -> 2017: the same number, reworded; never "unchanged" beside "reworded".
+    table = rows(compare(corpus.edition("2007"), corpus.edition("2017")))
+    (c4b,) = [r for r in table if r.old == ("45C4(b)",)]
+    assert (c4b.label, c4b.words) == ("same number", "reworded")
+    runner = CliRunner()
+    out = {
+        fmt: runner.invoke(main, ["correlate", "2007", "2017", "--format", fmt, "--no-cache"]).output
+        for fmt in ("text", "md", "csv")
+    }
+    assert "45C4(b)   45C4(b)   same number" in out["text"]
+    assert "| 45C4(b) | 45C4(b) | same number | 1:1 | reworded |" in out["md"]
+    (record,) = [r for r in csv.DictReader(io.StringIO(out["csv"])) if r["old"] == "45C4(b)"]
+    assert (record["relation"], record["words"]) == ("same number", "reworded")
+    assert all("unchanged" not in text for text in out.values())

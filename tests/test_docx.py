@@ -27,8 +27,8 @@ from benchscripts import generator as _generator
 from lxml import etree
 
 from lawdiff.corpus import Corpus, load
-from lawdiff.diff import Change, ChangeKind, Comparison, Op, compare
-from lawdiff.model import Clause, Edition, Kind, Loc
+from lawdiff.diff import Change, ChangeKind, Comparison, Op, compare, compared
+from lawdiff.model import Clause, Edition, Kind, Loc, article_of
 from lawdiff.report.docx import docx, revision_date
 from lawdiff.report.redline import redline
 
@@ -179,17 +179,37 @@ def note_suffix(mark: str) -> str:
 # What the document must read back as
 
 
-def scope(edition: Edition, addresses: list[str]) -> list[Clause]:
-    """The clauses named, with their ancestors, in document order (footnotes apart)."""
+def _parents(edition: Edition) -> dict[str, str]:
     parents: dict[str, str] = {}
     for clause in edition.walk():
         for child in (*clause.children, *clause.footnotes):
             parents[child.address] = clause.address
-    wanted: set[str] = set()
-    for a in addresses:
-        while a and a not in wanted:
-            wanted.add(a)
-            a = parents.get(a, "")
+    return parents
+
+
+def context(old: Edition, new: Edition, changes: list[Change], side: str) -> set[str]:
+    """The clauses shown around the changes on one side: ancestors within their article that no change
+    names there (never a chapter's or part's heading: those only where a change names them)."""
+    edition = old if side == "old" else new
+    named = {a for ch in changes for a in (ch.old if side == "old" else ch.new)}
+    parents = _parents(edition)
+    out: set[str] = set()
+    for a in named:
+        up = parents.get(a, "")
+        while up and article_of(a) and article_of(up) == article_of(a):
+            out.add(up)
+            up = parents.get(up, "")
+    return out - named
+
+
+def withheld(changes: list[Change]) -> set[str]:
+    """What the changes the study does not compare name: around the changes, a bare heading."""
+    return {a for ch in changes if not ch.counterpart_in_corpus for a in ch.old + ch.new}
+
+
+def scope(edition: Edition, addresses: list[str], around: set[str]) -> list[Clause]:
+    """The clauses named and those shown around them, in document order (footnotes apart)."""
+    wanted = set(addresses) | around
     return [c for c in edition.walk() if c.address in wanted and c.kind is not Kind.FOOTNOTE]
 
 
@@ -200,15 +220,32 @@ def expected(clause: Clause) -> tuple[tuple[str, str] | None, tuple[str, str] | 
     return title, text
 
 
-def check_side(data: bytes, edition: Edition, changes: list[Change], side: str) -> None:
+def check_side(data: bytes, old: Edition, new: Edition, changes: list[Change], side: str) -> None:
     accept = side == "new"
+    edition, other = (new, old) if accept else (old, new)
     read = clauses(view(parts(data)["word/document.xml"], accept))
+    # What one corpus lacks is never a tracked change: the document holds the compared changes alone.
+    bare = withheld(changes)
+    changes = compared(changes)
     named = [a for ch in changes for a in (ch.new if accept else ch.old)]
-    want = scope(edition, named)
+    around = context(old, new, changes, side)
+    want = scope(edition, named, around)
     assert [c.address for c in read] == [c.address for c in want]
     notes = footnotes(data, accept)
     for got, clause in zip(read, want, strict=True):
         title, text = expected(clause)
+        twin = other.find(clause.address)
+        if clause.address in around and clause.address in bare:
+            # Around the changes, what the study does not compare is a bare heading.
+            title = text = None
+        if not accept and twin is not None and twin.label != clause.label:
+            # A label printed otherwise at the same address ("ARTIKEL 45", "Artikel 45") is no change of
+            # the study: where the two are paired, the new edition's print stands on both sides.
+            relabel = {clause.label: twin.label}
+            if got.title and title and got.title[0] == twin.label:
+                title = (relabel.get(title[0], title[0]), title[1])
+            if got.text and text and got.text[0] == twin.label:
+                text = (relabel.get(text[0], text[0]), text[1])
         assert got.title == title, clause.address
         if text is None:
             # A titled clause without text keeps a text paragraph where a
@@ -227,8 +264,8 @@ def check_side(data: bytes, edition: Edition, changes: list[Change], side: str) 
 
 
 def check(data: bytes, old: Edition, new: Edition, changes: list[Change]) -> None:
-    check_side(data, new, changes, "new")
-    check_side(data, old, changes, "old")
+    check_side(data, old, new, changes, "new")
+    check_side(data, old, new, changes, "old")
 
 
 @pytest.fixture(autouse=True)
@@ -651,3 +688,85 @@ def test_libreoffice_opens_it(comparisons: dict[tuple[str, str], tuple[Compariso
     assert pdf.exists() and pdf.stat().st_size > 1000, (result.stdout, result.stderr)
     assert pdf.read_bytes().startswith(b"%PDF")
     shutil.copy(pdf, OUTPUT / "redline-45.pdf")
+
+
+# ---------------------------------------------------------------------------
+# What the study does not compare, and what it finds unchanged, is never tracked
+
+
+def _tracked_headings(data: bytes) -> list[str]:
+    """The addresses of the heading paragraphs, each with any tracked (deleted or inserted) text."""
+    body = parts(data)["word/document.xml"]
+    out = []
+    for p in body.iter(w("p")):
+        style = p.find("w:pPr/w:pStyle", NS)
+        if style is not None and style.get(w("val")).startswith("Heading"):
+            out.append("".join(t.text or "" for t in p.iter(w("t"), w("delText"))))
+    return out
+
+
+def _visible_tracked(data: bytes) -> list[str]:
+    """The text of every tracked run a reader sees (hidden runs left out)."""
+    body = parts(data)["word/document.xml"]
+    out = []
+    for holder in body.iter(w("ins"), w("del")):
+        for r in holder.findall("w:r", NS):
+            if r.find("w:rPr/w:vanish", NS) is None:
+                out.append("".join(t.text or "" for t in r.iter(w("t"), w("delText"))))
+    return out
+
+
+def test_what_one_corpus_lacks_is_never_tracked(corpus: Corpus) -> None:
+    old, new = corpus.edition("1963"), corpus.edition("2017")
+    cmp = compare(old, new)
+    data = docx(cmp, list(cmp.changes), old, new)
+    headings = _tracked_headings(data)
+    # 1963's corpus holds chapter VI's articles 41-49, 2017's articles 6 and 45: only 45 is compared.
+    assert [a for a in headings if article_of(a) not in ("", "45")] == []
+    assert "H3" not in headings
+    header = "".join(t.text or "" for t in parts(data)["word/header1.xml"].iter(w("t")))
+    assert "Not compared: article(s) 6" in header and "41-44, 46-49 only in the 1963 corpus" in header
+
+
+def test_article_45_holds_no_chapter_headings(corpus: Corpus) -> None:
+    old, new = corpus.edition("2007"), corpus.edition("2017")
+    cmp = compare(old, new)
+    changes = [ch for ch in cmp.changes if ch.article == "45"]
+    headings = _tracked_headings(docx(cmp, changes, old, new))
+    assert headings and all(article_of(a) == "45" for a in headings), headings
+
+
+def test_an_unchanged_heading_is_not_tracked(corpus: Corpus) -> None:
+    old, new = corpus.edition("2007"), corpus.edition("2017")
+    cmp = compare(old, new)
+    (heading,) = [ch for ch in cmp.changes if ch.new == ("45",) and ch.aspect.value == "title"]
+    assert heading.kind is ChangeKind.UNCHANGED
+    assert (old.find("45").label, new.find("45").label) == ("ARTIKEL 45", "Artikel 45")  # type: ignore[union-attr]
+    tracked = _visible_tracked(docx(cmp, [ch for ch in cmp.changes if ch.article == "45"], old, new))
+    assert "ARTIKEL 45" not in tracked and "Artikel 45" not in tracked
+
+
+def test_internal_addresses_are_never_shown_as_tracked_text(corpus: Corpus) -> None:
+    old, new = corpus.edition("2007"), corpus.edition("2017")
+    cmp = compare(old, new)
+    assert any(a.startswith("45E.p") for ch in cmp.changes for a in ch.old)
+    tracked = _visible_tracked(docx(cmp, list(cmp.changes), old, new))
+    assert tracked and not [t for t in tracked if re.search(r"\.p\d|~\d", t)]
+
+
+def test_a_draft_of_one_article_tracks_that_article_alone(corpus: Corpus, tmp_path: Path) -> None:
+    # The draft: the 2017 article 45 as a Word document (the redline of 2007 -> 2017, read accepted).
+    old, new = corpus.edition("2007"), corpus.edition("2017")
+    cmp = compare(old, new)
+    folder = tmp_path / "c"
+    shutil.copytree(HERE.parent / "corpus" / "2017", folder / "2017")
+    (folder / "2027").mkdir()
+    (folder / "2027" / "concept.docx").write_bytes(
+        docx(cmp, [ch for ch in cmp.changes if ch.article == "45"], old, new)
+    )
+    drafted = load([folder])
+    base, draft = drafted.edition("2017"), drafted.edition("2027")
+    pair = compare(base, draft)
+    data = docx(pair, list(pair.changes), base, draft)
+    assert not [a for a in _tracked_headings(data) if article_of(a) != "45"]
+    assert not [t for t in _visible_tracked(data) if "schudden" in t or "Het spelen" in t]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -27,7 +28,7 @@ import pytest
 from click.testing import CliRunner
 from lxml import etree
 
-from lawdiff import __version__
+from lawdiff import __version__, marks
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus, default_corpus, load
 from lawdiff.diff import Change, Op, Piece, Study, compare, word_diff
@@ -125,8 +126,12 @@ def test_law_text_is_text_whatever_it_holds() -> None:
 
 
 def test_law_text_keeps_characters_xml_cannot_hold_visible() -> None:
-    box = _fragment(html.law_text("tx", [(Op.EQUAL, "a\x0bb\x00c")]))
-    assert box.xpath("string()") == "a\ufffdb\ufffdc"
+    # Each is drawn as a mark naming it (lawdiff.marks), inside an isolate: never dropped, never acting.
+    box = _fragment(html.law_text("tx", [(Op.EQUAL, "a\x0bb\x00c\u202ed")]))
+    assert box.xpath("string()") == "aU+000BbU+0000 NULcU+202E RLOd"
+    (bdi,) = box.iter("bdi")
+    assert [m.text for m in bdi.iter("span") if m.get("class") == "hc"] == ["U+000B", "U+0000 NUL", "U+202E RLO"]
+    assert "\u202e" not in html.law_text("tx", [(Op.EQUAL, "c\u202ed")])
 
 
 def test_law_text_links_references_and_places_footnote_markers() -> None:
@@ -167,8 +172,16 @@ HOSTILE_TEXTS = [
 
 
 def _shown(text: str) -> str:
-    """What a reader sees of ``text``: characters HTML cannot hold become U+FFFD, a carriage return a line break."""
-    return re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", "\ufffd", text).replace("\r", "\n")
+    """What a reader sees of ``text``: a character that shows nothing as a mark naming it (lawdiff.marks),
+    one HTML cannot hold as U+FFFD."""
+    return "".join(
+        marks.label(run) if hidden else re.sub("[\ufffe\uffff]", "\ufffd", run) for run, hidden in marks.runs(text)
+    )
+
+
+def _attribute(text: str) -> str:
+    """What an attribute holds of ``text``: a character that shows nothing as its escape (``\\x00``)."""
+    return re.sub("[\ufffe\uffff]", "\ufffd", marks.escape(text))
 
 
 @pytest.mark.parametrize("text", HOSTILE_TEXTS)
@@ -177,9 +190,12 @@ def test_builder_escapes_every_string_in_text_and_attributes(text: str) -> None:
     out = html.h("div", {"class": "x", "title": text, "data-edition": text}, text, inner)
     assert isinstance(out, html.Markup)
     div = _fragment(out)
-    assert div.tag == "div" and [e.tag for e in div.iter()] == ["div", "span"]
-    assert div.get("title") == div[0].get("title") == div.get("data-edition") == _shown(text)
-    assert div.text == div[0].text == (_shown(text) or None)
+    # Text that holds a hidden character stands in an isolate, each such character a mark (class "hc").
+    made = [(e.tag, e.get("class")) for e in div.iter()]
+    assert {m for m in made if m[0] != "span" or m[1] != "hc"} <= {("div", "x"), ("span", None), ("bdi", None)}
+    assert ("bdi", None) in made if marks.has_hidden(text) else made == [("div", "x"), ("span", None)]
+    assert div.get("title") == div[-1].get("title") == div.get("data-edition") == _attribute(text)
+    assert div.xpath("string()") == 2 * _shown(text)
     assert sorted(div.keys()) == ["class", "data-edition", "title"]
 
 
@@ -430,10 +446,16 @@ def test_report_lists_every_source_of_an_edition(tmp_path: Path) -> None:
     assert stdout.endswith(": 4 edition(s) compared (5 listed), 14 article(s), 2 pair(s)\n")
     root = check_pages(tmp_path / "r")["index.html"]
     rows = root.findall(".//table[@class='editions']/tbody/tr")
+    assert [tr.get("class") for tr in rows] == ["compared", "listed", "compared", "listed", "compared"]
     listed = [(tr.findtext("th"), tr.xpath("string(td[1])"), tr.xpath("string(td[2])")) for tr in rows]
     assert listed == [
         ("1963", "compared", "not stated"),
-        ("1997", "compared", "not stated"),
+        # 1997's corpus holds articles 53-56, which no other corpus holds, and not article 45: in no pair.
+        (
+            "1997",
+            "in no pair compared (passed over): no article its corpus holds is compared with another edition's",
+            "not stated",
+        ),
         ("2007", "compared", "not stated"),
         # Two sources of one year: the older printing (an unnumbered one) first.
         (
@@ -960,3 +982,33 @@ def test_a_report_file_is_hashed_again_whenever_it_may_have_changed(tmp_path: Pa
     fresh.write_text("<p>nieuw</p>", encoding="utf-8")
     files._file_digest(fresh)
     assert fresh not in files._READ
+
+
+def test_a_hidden_override_in_a_draft_is_isolated_and_shown_on_every_page(tmp_path: Path) -> None:
+    # A typed draft of the 2017 article 45 (as `lawdiff show` prints it) with a right-to-left override
+    # hidden in 45C4(b): what a committee must see, and what must not reorder the page around it.
+    shown = CliRunner().invoke(main, ["show", "2017:45"]).stdout.splitlines()
+    lines = [
+        re.sub(r"^\s*\[[^]]*\] ", "", line) for line in shown[2:] if not re.match(r"^\s*(\[45A\.fn|references:)", line)
+    ]
+    text = "Concept spelregels 2027\n\n" + "\n".join(lines) + "\n"
+    assert "mag een onbedoeld" in text
+    folder = tmp_path / "c"
+    shutil.copytree(default_corpus() / "2017", folder / "2017")
+    (folder / "2027").mkdir()
+    (folder / "2027" / "concept.txt").write_text(text.replace("mag een onbedoeld", "mag een \u202eonbedoeld"), "utf-8")
+    page = CliRunner().invoke(main, ["compare", "2017", "2027", "--corpus", str(folder), "--format", "html"]).stdout
+    out = tmp_path / "r"
+    assert CliRunner().invoke(main, ["report", "--corpus", str(folder), "-o", str(out)]).exit_code == 0
+    pages = [page, *(p.read_text(encoding="utf-8") for p in sorted(out.rglob("*.html")))]
+    shown_in = [p for p in pages if "U+202E RLO" in p]
+    assert len(shown_in) >= 3  # the compare page, the article page, its history page
+    for p in pages:
+        assert "\u202e" not in p  # drawn as its mark, never acting on the text around it
+    for p in shown_in:
+        root = _parse(p, "page")
+        marked = [m for m in root.iter("span") if m.get("class") == "hc"]
+        assert marked and all(m.text == "U+202E RLO" and m.getparent().tag == "bdi" for m in marked)
+    # The text itself is not changed: the draft's edition holds the override.
+    draft = load([folder]).edition("2027").find("45C4(b)")
+    assert draft is not None and "\u202eonbedoeld" in draft.text

@@ -136,6 +136,9 @@ def test_correlation_pages_hold_the_rows_of_lawdiff_correlate_in_both_orders(
         assert cells("by-new") == addresses(sorted(expected, key=table.by_new))
         for tr in root.xpath("//tbody/tr"):
             assert tr.xpath("string(td[3]/a/@href)").startswith("articles/45.html#change-")
+        # The relation and the words as the study labels them (as `lawdiff correlate` prints them).
+        shown = [(_text(tr, "td[3]"), _text(tr, "td[5]")) for tr in root.xpath("//section[@id='by-old']//tbody/tr")]
+        assert shown == [(r.label, r.words or "—") for r in expected]
     index = pages["index.html"]
     links = {a.get("href") for a in index.iter("a")}
     assert {"correlation-1963-2007.html", "correlation-2007-2017.html"} <= links

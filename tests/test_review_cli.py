@@ -143,8 +143,9 @@ def test_minutes_of_a_meeting(env: dict[str, str]) -> None:
     assert "- old (2007 45C4(b)): " in body
     assert "- new (2017 45C4(b)): De leider mag een onbedoeld aangeduide kaart" in body
     difference = next(line for line in body.splitlines() if line.startswith("- difference: "))
-    assert "[-" in difference and "{+" in difference
-    assert "  - Anne, 2024-05-14 10:00 UTC: Akkoord &lt;b&gt;&amp;&lt;/b&gt;.\n" in body
+    assert "~~" in difference and "**" in difference and "[-" not in difference
+    assert "- flags: modal +mag; negation −zonder +niet; " in body
+    assert "  - Anne, 2024-05-14 10:00 UTC: Akkoord \\<b\\>\\&\\</b\\>.\n" in body
     assert f"#### 45D2 (added): translation-fix\n\n- added; id `{ids['45D2']}`\n- new (2017 45D2): " in body
     assert "45C1" not in body, "decided outside the meeting"
     assert body.index("45C4(b)") < body.index("45D2"), "article order"

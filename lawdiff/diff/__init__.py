@@ -12,7 +12,7 @@ Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
 ``editorial`` (editorial-only tests), ``significance`` (flags, drafting patterns, the score),
 ``anchors`` (matching long clauses), ``changes`` (comparing two editions),
-``history`` (a clause across editions).
+``history`` (a clause across editions), ``scope`` (what a comparison compares).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from lawdiff.diff.records import (
     RefStatus,
     Step,
 )
+from lawdiff.diff.scope import NotCompared, Scope, compared, scope_of
 from lawdiff.diff.significance import ranked
 from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.words import rebuild, word_diff
@@ -44,21 +45,25 @@ __all__ = [
     "ChangeKind",
     "Comparison",
     "History",
+    "NotCompared",
     "Op",
     "PairIndex",
     "Pattern",
     "Piece",
     "RefChange",
     "RefStatus",
+    "Scope",
     "Step",
     "Study",
     "canonical",
     "compare",
+    "compared",
     "describe",
     "editorial_only",
     "history",
     "ranked",
     "rebuild",
+    "scope_of",
     "scopes",
     "timeline_with",
     "within",

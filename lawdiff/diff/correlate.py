@@ -30,6 +30,23 @@ class Relation(enum.Enum):
     REMOVED = "removed"  # 1:0
     ADDED = "added"  # 0:1
 
+    @property
+    def label(self) -> str:
+        """How every table says the relation to a reader (the value stays the JSON's word): "same
+        number", never "unchanged" beside words that changed."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    Relation.UNCHANGED: "same number",
+    Relation.RENUMBERED: "renumbered",
+    Relation.MOVED: "moved to another article",
+    Relation.SPLIT: "split (1:n)",
+    Relation.MERGED: "merged (n:1)",
+    Relation.REMOVED: "removed (1:0)",
+    Relation.ADDED: "added (0:1)",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Row:
@@ -54,6 +71,24 @@ class Row:
     def ratio(self) -> str:
         """``1:1``, ``1:2``, ``2:1``, ``1:0``, ``0:1``."""
         return f"{len(self.old)}:{len(self.new)}"
+
+    @property
+    def label(self) -> str:
+        """The relation as every table shows it: ``same number``, ``renumbered (heading)``."""
+        return self.relation.label + (" (heading)" if self.heading else "")
+
+    @property
+    def words(self) -> str:
+        """What became of the words: ``reworded``, ``editorial``, ``same``; "" for an addition or removal."""
+        return self.reworded or ("same" if self.old and self.new else "")
+
+
+def summary(rows: Iterable[Row]) -> str:
+    """How many rows of each relation, in the order they first come: ``17 same number, 3 renumbered``."""
+    counts: dict[Relation, int] = {}
+    for r in rows:
+        counts[r.relation] = counts.get(r.relation, 0) + 1
+    return ", ".join(f"{n} {rel.label}" for rel, n in counts.items())
 
 
 def relation(ch: Change) -> Relation:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from lawdiff.align import Aspect
 from lawdiff.diff.records import Change, ChangeKind, History, Step
 from lawdiff.diff.study import Study
 from lawdiff.errors import UsageError
@@ -37,12 +38,15 @@ def history(study: Study, edition: Edition, address: str) -> History:
     eds = study.timeline(edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)
-    walks = _Walks(study, eds)
+    # A clause with words of its own is followed by them; a heading alone (2017 45D, whose text went to
+    # 45D1) by its heading: a heading is never paired with a body.
+    aspect = Aspect.TEXT if clause.text else Aspect.TITLE
+    walks = _Walks(study, eds, aspect, start)
     # The change into the starting edition belongs to its step; the walk
     # backwards finds it.
     first, older = walks.back(idx - 1, idx, start)
     kinds, changes = first or ((), ())
-    here = Step(edition.name, start, _texts(edition, start), kinds, changes, True)
+    here = Step(edition.name, start, _texts(edition, start, aspect), kinds, changes, True)
     ordered = (*reversed(older), here, *walks.forth(idx + 1, idx, start))
     return History(f"{edition.name}:{clause.address}", ordered, *_introduced(ordered))
 
@@ -67,25 +71,48 @@ class _Walks:
     next one compared with ``at``); ``cur``: its addresses there.
     """
 
-    def __init__(self, study: Study, eds: list[Edition]) -> None:
+    def __init__(self, study: Study, eds: list[Edition], aspect: Aspect, origin: tuple[str, ...]) -> None:
         self.study = study
         self.eds = eds
+        self.aspect = aspect
+        # Where the clause started: whether an edition it is absent from holds its article at all.
+        self.origin = origin
         self.memo = study.walks.setdefault(tuple(e.name for e in eds), {})
+
+    def absent(self, e: Edition, cur: tuple[str, ...]) -> Step:
+        """The step of an edition where the clause is not: gone (its corpus holds the article), or not in
+        its corpus (the article is not there to tell)."""
+        return Step(e.name, (), (), (), (), bool(cur) is False and _covers(e, self.origin))
+
+    def involved(self, old: Edition, new: Edition, cur: tuple[str, ...], side: str) -> tuple[Change, ...]:
+        """The changes of a pair that carry the clause's words from ``cur`` on ``side``: of its text, or of
+        its heading, where a heading with a text of its own comes with that text's change (its title
+        carried there, as ``compare`` shows it) and one without with a heading change of its own."""
+        where = {"old_side": cur} if side == "old" else {"new_side": cur}
+        found = self.study.involved(old, new, aspect=self.aspect, **where)
+        if found or self.aspect is Aspect.TEXT:
+            return found
+        # A titled clause added or removed with its text is told by its text change alone.
+        texts = self.study.involved(old, new, aspect=Aspect.TEXT, **where)
+        return tuple(ch for ch in texts if ch.old_title or ch.new_title or not (ch.old and ch.new))
+
+    def key(self, way: str, j: int, at: int, cur: tuple[str, ...]) -> tuple[object, ...]:
+        return (way, j, at, cur, self.aspect, () if cur else self.origin)
 
     def forth(self, j: int, at: int, cur: tuple[str, ...]) -> tuple[Step, ...]:
         if j >= len(self.eds):
             return ()
-        key = ("forth", j, at, cur)
+        key = self.key("forth", j, at, cur)
         found = self.memo.get(key)
         if found is None:
             e = self.eds[j]
-            involved = self.study.involved(self.eds[at], e, old_side=cur) if cur and _covers(e, cur) else None
+            involved = self.involved(self.eds[at], e, cur, "old") if cur and _covers(e, cur) else None
             if not cur or involved is None or _lacking(involved):
                 # Gone (in_corpus), or in an article or heading this edition's corpus lacks.
-                found = (Step(e.name, (), (), (), (), not cur), *self.forth(j + 1, at, cur))
+                found = (self.absent(e, cur), *self.forth(j + 1, at, cur))
             else:
                 there = tuple(dict.fromkeys(a for ch in involved for a in ch.new))
-                step = Step(e.name, there, _texts(e, there), _kinds(involved), involved, True)
+                step = Step(e.name, there, _texts(e, there, self.aspect), _kinds(involved), involved, True)
                 found = (step, *self.forth(j + 1, j, there))
             self.memo[key] = found
         return cast(tuple[Step, ...], found)
@@ -93,19 +120,19 @@ class _Walks:
     def back(self, j: int, at: int, cur: tuple[str, ...]) -> _Back:
         if j < 0:
             return None, ()
-        key = ("back", j, at, cur)
+        key = self.key("back", j, at, cur)
         found = self.memo.get(key)
         if found is None:
             e = self.eds[j]
-            involved = self.study.involved(e, self.eds[at], new_side=cur) if cur and _covers(e, cur) else None
+            involved = self.involved(e, self.eds[at], cur, "new") if cur and _covers(e, cur) else None
             if not cur or involved is None or _lacking(involved):
                 first, rest = self.back(j - 1, at, cur)
-                found = (first, (Step(e.name, (), (), (), (), not cur), *rest))
+                found = (first, (self.absent(e, cur), *rest))
             else:
                 there = tuple(dict.fromkeys(a for ch in involved for a in ch.old))
                 before, rest = self.back(j - 1, j, there)
                 kinds, changes = before or ((), ())
-                step = Step(e.name, there, _texts(e, there), kinds, changes, True)
+                step = Step(e.name, there, _texts(e, there, self.aspect), kinds, changes, True)
                 found = ((_kinds(involved), involved), (step, *rest))
             self.memo[key] = found
         return cast(_Back, found)
@@ -128,11 +155,12 @@ def _kinds(changes: tuple[Change, ...]) -> tuple[ChangeKind, ...]:
     return kinds or (ChangeKind.REMOVED,)
 
 
-def _texts(e: Edition, addrs: tuple[str, ...]) -> tuple[str, ...]:
+def _texts(e: Edition, addrs: tuple[str, ...], aspect: Aspect) -> tuple[str, ...]:
+    """The words a history follows at these addresses: the clauses' texts, or their headings' titles."""
     out = []
     for a in addrs:
         c = e.find(a)
-        out.append(c.text or c.title if c else "")
+        out.append((c.text if aspect is Aspect.TEXT else c.title) if c else "")
     return tuple(out)
 
 

@@ -194,12 +194,18 @@ class Study:
         return tuple(self._comparisons.values())
 
     def involved(
-        self, old: Edition, new: Edition, old_side: Iterable[str] = (), new_side: Iterable[str] = ()
+        self,
+        old: Edition,
+        new: Edition,
+        old_side: Iterable[str] = (),
+        new_side: Iterable[str] = (),
+        aspect: Aspect | None = None,
     ) -> tuple[Change, ...]:
         """The changes of a pair whose old addresses meet ``old_side`` or new ones meet ``new_side``.
 
-        In the comparison's order; the text changes when there are any, else
-        the heading changes (a clause is followed by its text first).
+        In the comparison's order; those of ``aspect`` when it is given (a history follows a clause's
+        text, or a heading-only clause's heading: never one into the other), else the text changes when
+        there are any, else the heading changes.
         """
         comp = self.compare(old, new)
         idx = self._indexes[(old.name, new.name)]
@@ -209,6 +215,8 @@ class Study:
         for a in new_side:
             hits.update(idx.by_new.get(a, ()))
         found = [comp.changes[i] for i in sorted(hits)]
+        if aspect is not None:
+            return tuple(ch for ch in found if ch.aspect is aspect)
         text = [ch for ch in found if ch.aspect is Aspect.TEXT]
         return tuple(text or found)
 

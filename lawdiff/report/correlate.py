@@ -12,7 +12,7 @@ import io
 import json
 from collections.abc import Sequence
 
-from lawdiff.diff.correlate import Row, by_new
+from lawdiff.diff.correlate import Row, by_new, summary
 from lawdiff.report import clean
 from lawdiff.report.outside import NotCompared, outside_line
 
@@ -23,9 +23,9 @@ def _cells(row: Row) -> tuple[str, str, str, str, str, str, str]:
     return (
         ", ".join(row.old) or "—",
         ", ".join(row.new) or "—",
-        row.relation.value,
+        row.relation.label,
         row.ratio,
-        row.reworded or ("same" if row.old and row.new else "—"),
+        row.words or "—",
         "heading" if row.heading else "",
         row.change,
     )
@@ -44,11 +44,8 @@ def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: NotC
         cells = [clean(c).ljust(w) for c, w in zip(row[:6], widths, strict=True)]
         lines.append("  ".join([*cells, row[6]]).rstrip())
     lines.append("")
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
-    summary = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no clause that both corpora hold"
-    lines.append(clean(f"{old} -> {new}: {summary}"))
+    said = summary(rows) or "no clause that both corpora hold"
+    lines.append(clean(f"{old} -> {new}: {said}"))
     if outside is not None and outside.changes:
         lines.append(outside_line(old, new, outside))
     return "\n".join(lines) + "\n"
@@ -76,9 +73,8 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: 
         "|---|---|---|---|---|",
     ]
     for r in shown:
-        old_c, new_c, rel, ratio, words, heading, _ = _cells(r)
-        rel = f"{rel} (heading)" if heading else rel
-        lines.append(f"| {md(old_c)} | {md(new_c)} | {rel} | {ratio} | {words} |")
+        old_c, new_c, _, ratio, words, _, _ = _cells(r)
+        lines.append(f"| {md(old_c)} | {md(new_c)} | {r.label} | {ratio} | {words} |")
     if outside is not None and outside.changes:
         lines += ["", md(outside_line(old, new, outside))]
     return "\n".join(lines) + "\n"
@@ -96,7 +92,7 @@ def as_json(old: str, new: str, rows: Sequence[Row]) -> str:
                         "new": list(r.new),
                         "relation": r.relation.value,
                         "ratio": r.ratio,
-                        "words": r.reworded or ("same" if r.old and r.new else ""),
+                        "words": r.words,
                         "heading": r.heading,
                         "change": r.change,
                     }

@@ -60,9 +60,10 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
-from lawdiff.diff import Change, Comparison
+from lawdiff.diff import Change, Comparison, NotCompared
 from lawdiff.errors import UsageError
 from lawdiff.model import Edition
+from lawdiff.report.outside import outside_line
 from lawdiff.report.redline import Redline, redline
 from lawdiff.report.wordml import Comment, package
 
@@ -133,8 +134,10 @@ def docx(
     """The .docx of ``changes`` (of ``comparison``) from ``old_edition`` to ``new_edition``.
 
     ``changes``: the changes to show, usually ``comparison.changes`` or those
-    of one article; the document holds the clauses they name, with their
-    ancestors and footnotes.  ``comments`` maps a change id
+    of one article; the document holds the clauses of those the study
+    compares, with their ancestors in their article and footnotes.  What one
+    corpus lacks (not compared) is never a tracked change: the page header
+    names it, as the text output's "not compared" line does.  ``comments`` maps a change id
     (:attr:`Change.id`) to its comments, each ``(author, UTC time, text)``.
     The same input gives the same bytes when ``SOURCE_DATE_EPOCH`` is set.
     """
@@ -150,4 +153,9 @@ def docx(
     subtitle = (
         f"Tracked changes by lawdiff: accept all to read {new_edition.name}, reject all to read {old_edition.name}."
     )
+    outside = NotCompared.of(comparison, changes)
+    if outside.changes:
+        # Never a tracked change (the redline leaves them out): said once, beside the title.
+        line = outside_line(old_edition.name, new_edition.name, outside)
+        subtitle += f" {line[:1].upper()}{line[1:]}."
     return package(lines, AUTHOR, date, title, subtitle, comments_of(lines, comments, date))

@@ -1,40 +1,19 @@
 """What one corpus holds and the other lacks: said once, under a comparison or its correlation table.
 
 Not changes: the other corpus cannot tell whether such a clause was added or removed (an article it
-lacks, the sections its section pages do not give).  Used by :mod:`lawdiff.report.text` and
-:mod:`lawdiff.report.correlate`.
+lacks, the sections its section pages do not give).  Which changes those are is the study's decision
+(:mod:`lawdiff.diff.scope`); this module only words it.  Used by :mod:`lawdiff.report.text`,
+:mod:`lawdiff.report.correlate` and the Word redline (:mod:`lawdiff.report.docx`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-
 from lawdiff.align import Aspect
-from lawdiff.diff import Change, Comparison
+from lawdiff.diff.scope import NotCompared
 from lawdiff.model import article_of, natural_key
 from lawdiff.report import article_ranges, clean
 
-
-@dataclass(frozen=True, slots=True)
-class NotCompared:
-    """What only one corpus holds, said once (:func:`outside_line`): not changes, since the other corpus cannot
-    tell.
-
-    changes: the changes whose counterpart's place the other corpus does not hold.
-    held: the articles each corpus holds (:attr:`Alignment.old_articles`, ``new_articles``): of an article
-        the other corpus holds in part (some of its sections' pages), the clauses and headings it lacks are
-        named, not the article.
-    """
-
-    changes: Sequence[Change]
-    held: tuple[Iterable[str], Iterable[str]] = ((), ())
-
-    @classmethod
-    def of(cls, comp: Comparison, changes: Iterable[Change]) -> NotCompared:
-        """Those of ``changes`` (of ``comp``) that are not compared."""
-        outside = [ch for ch in changes if not ch.counterpart_in_corpus]
-        return cls(outside, (comp.alignment.old_articles, comp.alignment.new_articles))
+__all__ = ["NotCompared", "outside_line"]
 
 
 def outside_line(old: str, new: str, outside: NotCompared) -> str:

@@ -33,10 +33,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lawdiff.align import Aspect
-from lawdiff.diff import Change
+from lawdiff.diff import Change, compared
 from lawdiff.model import Edition, Kind
 from lawdiff.report.redline_merge import Doc, Notes, mark_text, merge
-from lawdiff.report.redline_pairs import anchor_units, pair_units, paragraphs_of, with_ancestors
+from lawdiff.report.redline_pairs import anchor_units, pair_units, paragraphs_of, scopes_of
 from lawdiff.report.redline_records import Bit, Note, Para, Redline, Remark, Role
 
 __all__ = ["Bit", "Note", "Para", "Redline", "Remark", "Role", "mark_text", "redline"]
@@ -45,15 +45,22 @@ __all__ = ["Bit", "Note", "Para", "Redline", "Remark", "Role", "mark_text", "red
 def redline(changes: Sequence[Change], old: Edition, new: Edition) -> Redline:
     """The redline of ``changes`` between two editions (see the module docstring).
 
-    The clauses shown are those the changes name, with their ancestors and
-    footnotes, on each side.
+    Only the changes the study compares are shown (:func:`lawdiff.diff.compared`): what one corpus
+    lacks is never a tracked change.  The clauses shown are those the changes name, with their
+    footnotes, and their ancestors within their article (the headings around them; a chapter's or
+    part's heading only where a change names it).
     """
+    withheld = {a for ch in changes if not ch.counterpart_in_corpus for a in ch.old + ch.new}
+    changes = compared(changes)
     old_footnotes = {a for ch in changes for a in ch.old if (c := old.find(a)) is not None and c.kind is Kind.FOOTNOTE}
     new_footnotes = {a for ch in changes for a in ch.new if (c := new.find(a)) is not None and c.kind is Kind.FOOTNOTE}
     text_old = {a for ch in changes if ch.aspect is Aspect.TEXT for a in ch.old} - old_footnotes
     text_new = {a for ch in changes if ch.aspect is Aspect.TEXT for a in ch.new} - new_footnotes
-    olds = paragraphs_of(old, with_ancestors(old, [a for ch in changes for a in ch.old]), text_old)
-    news = paragraphs_of(new, with_ancestors(new, [a for ch in changes for a in ch.new]), text_new)
+    old_scope, new_scope = scopes_of(
+        old, new, {a for ch in changes for a in ch.old}, {a for ch in changes for a in ch.new}, withheld
+    )
+    olds = paragraphs_of(old, old_scope, text_old)
+    news = paragraphs_of(new, new_scope, text_new)
     units = pair_units(
         [ch for ch in changes if not set(ch.old) & old_footnotes and not set(ch.new) & new_footnotes], olds, news
     )

@@ -10,6 +10,7 @@ is one note carrying their difference.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -219,8 +220,17 @@ def _emit_unit(
 
 def _address_bits(old: str, new: str) -> list[Bit]:
     if old == new:
-        return [Bit(Op.EQUAL, new)]
-    return [Bit(Op.DELETE, old), Bit(Op.INSERT, new)]
+        return [Bit(Op.EQUAL, new, hidden=unprinted(new))]
+    return [Bit(Op.DELETE, old, hidden=unprinted(old)), Bit(Op.INSERT, new, hidden=unprinted(new))]
+
+
+# An address part the book never prints: an unnumbered paragraph (``45E.p1``), a repeated label (``~2``).
+_UNPRINTED = re.compile(r"\.p\d+|~\d+")
+
+
+def unprinted(address: str) -> bool:
+    """Whether ``address`` is lawdiff's own (``45E.p1``), not one the book prints: its heading is hidden."""
+    return bool(_UNPRINTED.search(address))
 
 
 def _emit_alone(
@@ -237,7 +247,7 @@ def _emit_alone(
     unit = slot.unit
     change = slot.change
     if slot.role is Role.HEADING:
-        doc.add(Para(Role.HEADING, slot.level, (Bit(op, clause.address),), op))
+        doc.add(Para(Role.HEADING, slot.level, (Bit(op, clause.address, hidden=unprinted(clause.address)),), op))
         return
     words = clause.title if slot.role is Role.TITLE else clause.text
     pieces = (Piece(op, words),) if words else ()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, Piece, word_diff
-from lawdiff.model import Clause, Edition, Kind
+from lawdiff.model import Clause, Edition, Kind, article_of
 from lawdiff.report.redline_records import Role
 
 # ---------------------------------------------------------------------------
@@ -52,8 +52,12 @@ class Stream:
         return self.title.get(address) or self.text.get(address)
 
 
-def with_ancestors(edition: Edition, addresses: Iterable[str]) -> set[str]:
-    """The addresses named, with their ancestors (for the headings around them)."""
+def ancestors(edition: Edition, addresses: Iterable[str]) -> set[str]:
+    """The ancestors of the addresses named within their own article (the headings around them).
+
+    A chapter's or part's heading (``H6``, ``H6.1``) is never an ancestor here: it is shown only where
+    a change shows it, so that a redline of ``--article 45`` holds article 45 and nothing around it.
+    """
     parents: dict[str, str] = {}
 
     def visit(clause: Clause, parent: str) -> None:
@@ -67,26 +71,58 @@ def with_ancestors(edition: Edition, addresses: Iterable[str]) -> set[str]:
         visit(top, "")
     out: set[str] = set()
     for address in addresses:
-        while address and address not in out and address in parents:
-            out.add(address)
-            address = parents[address]
+        art = article_of(address)
+        up = parents.get(address, "")
+        while up and art and article_of(up) == art and up not in out:
+            out.add(up)
+            up = parents.get(up, "")
     return out
 
 
-def paragraphs_of(edition: Edition, scope: set[str], needs_text: set[str]) -> Stream:
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a redline shows of one edition.
+
+    named: the clauses the changes shown name on this side.
+    context: ancestors of named clauses within their article that no change on this side names: shown
+        for the structure around the changes (``45C4``, whose label ``4.`` alone is no clause text).
+    withheld: the clauses that changes the study does not compare name (one corpus lacks their place):
+        shown as context, their heading paragraph stands alone, never their title or text.
+    """
+
+    named: frozenset[str]
+    context: frozenset[str]
+    withheld: frozenset[str]
+
+
+def scopes_of(
+    old: Edition, new: Edition, old_named: set[str], new_named: set[str], withheld: set[str]
+) -> tuple[Shown, Shown]:
+    """The scope of each side (see :class:`Shown`)."""
+    held = frozenset(withheld)
+    return (
+        Shown(frozenset(old_named), frozenset(ancestors(old, old_named) - old_named), held),
+        Shown(frozenset(new_named), frozenset(ancestors(new, new_named) - new_named), held),
+    )
+
+
+def paragraphs_of(edition: Edition, scope: Shown, needs_text: set[str]) -> Stream:
     stream = Stream([], {}, {}, {}, {})
+    shown = scope.named | scope.context
 
     def visit(clause: Clause, level: int) -> None:
-        if clause.address in scope and clause.kind is not Kind.FOOTNOTE:
+        if clause.address in shown and clause.kind is not Kind.FOOTNOTE:
             add = stream.slots.append
             heading = Slot(clause, Role.HEADING, level)
             add(heading)
             stream.heading[clause.address] = heading
-            if clause.title:
+            bare = clause.address in scope.context and clause.address in scope.withheld
+            if clause.title and not bare:
                 stream.title[clause.address] = Slot(clause, Role.TITLE, level)
                 add(stream.title[clause.address])
-            notes = [fn for fn in clause.footnotes if fn.address in scope]
-            if clause.text or not clause.title or clause.address in needs_text or notes:
+            notes = [fn for fn in clause.footnotes if fn.address in scope.named]
+            wanted = clause.text or not clause.title or clause.address in needs_text or notes
+            if wanted and not bare:
                 stream.text[clause.address] = Slot(clause, Role.TEXT, level)
                 add(stream.text[clause.address])
             if notes:
@@ -179,6 +215,12 @@ def pair_units(changes: Sequence[Change], olds: Stream, news: Stream) -> list[Un
                 old_words = s_old.clause.title if role is Role.TITLE else s_old.clause.text
                 new_words = s_new.clause.title if role is Role.TITLE else s_new.clause.text
                 units.append(_pair(role, [s_old], [s_new], word_diff(old_words, new_words), None))
+    # A clause shown for context alone may show its heading only (its words differ): it keeps its place.
+    for address, h_new in news.heading.items():
+        h_old = olds.heading.get(address)
+        bare = news.lead(address) is None and olds.lead(address) is None
+        if h_old is not None and address not in named and bare and not (h_old.unit or h_new.unit):
+            units.append(_pair(Role.HEADING, [h_old], [h_new], (), None))
     # A clause's heading goes with its first paragraph.
     for unit in list(units):
         first_old, first_new = unit.old[0].clause, unit.new[0].clause

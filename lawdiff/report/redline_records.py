@@ -31,12 +31,16 @@ class Bit:
     label: the text is the clause's label as printed ("(b)", "ARTIKEL 45").
     note: for a footnote reference, the footnote's number in
         :attr:`Redline.notes` (from 1); else 0.
+    hidden: the text is an address the book never prints (``45E.p1``, an
+        unnumbered paragraph): kept for a reader of the document's shape,
+        never shown (Word's hidden text).
     """
 
     op: Op
     text: str = ""
     label: bool = False
     note: int = 0
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ Anchors (:func:`anchor`) are the report's citation contract.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -89,11 +89,15 @@ class Listed:
         ``2017@nuxt`` when the bare year means that source), or "" when the
         report does not compare it.
     means: the bare year that stands for this source (``2017``), or "".
+    paired: whether the report compares it in any pair (:attr:`Site.totals`): an edition of the run
+        whose corpus shares no article with another's, or holds its articles only in part between
+        fuller editions, is in no pair (passed over), and not "compared".
     """
 
     edition: Edition
     compared_as: str
     means: str
+    paired: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,19 +198,21 @@ def _relative(page: str, target: str) -> str:
     return target
 
 
-def listing(corpus: Corpus, compared: tuple[Edition, ...]) -> tuple[Listed, ...]:
-    """Every edition of the corpus (:meth:`Corpus.listing`), and what the report does with each."""
+def listing(corpus: Corpus, compared: tuple[Edition, ...], paired: Iterable[str] | None = None) -> tuple[Listed, ...]:
+    """Every edition of the corpus (:meth:`Corpus.listing`), and what the report does with each;
+    ``paired``: the names of the editions in some pair the report compares (all of ``compared`` when None)."""
     means = {source: year for year, source in corpus.aliases().items()}
     names = {e.name for e in compared}
+    in_pairs = names if paired is None else set(paired)
     out: list[Listed] = []
     for e in corpus.listing():
         year = means.get(e.name, "")
         as_ = e.name if e.name in names else year if year in names else ""
-        out.append(Listed(e, as_, year))
+        out.append(Listed(e, as_, year, as_ in in_pairs))
     listed = {x.edition.name for x in out} | set(means.values())
     # An edition compared but not listed cannot come from this corpus's
     # listing; it is listed all the same rather than left out.
-    out.extend(Listed(e, e.name, "") for e in compared if e.name not in listed)
+    out.extend(Listed(e, e.name, "", e.name in in_pairs) for e in compared if e.name not in listed)
     return tuple(out)
 
 
@@ -236,12 +242,14 @@ def plan(
         )
         for v in views
     }
+    totals = pair_totals(study, views)
+    paired = {e.name for t in totals for e in (t.old, t.new)}
     return Site(
         corpus,
-        listing(corpus, study.editions),
+        listing(corpus, study.editions, paired),
         study.editions,
         study.thresholds,
         views,
-        pair_totals(study, views),
+        totals,
         anchors,
     )

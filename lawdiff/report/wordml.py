@@ -90,7 +90,8 @@ class Comment:
     text: str
 
 
-def _sub(parent: Element, tag: str, **attrs: str) -> Element:
+def child(parent: Element, tag: str, **attrs: str) -> Element:
+    """A new ``w:tag`` element at the end of ``parent``, with these ``w:`` attributes."""
     el = etree.SubElement(parent, w(tag))
     for k, v in attrs.items():
         el.set(w(k), v)
@@ -106,7 +107,7 @@ class _Writer:
         self.next_id = 1
 
     def revision(self, parent: Element, tag: str) -> Element:
-        el = _sub(parent, tag, id=str(self.next_id), author=self.author, date=self.date)
+        el = child(parent, tag, id=str(self.next_id), author=self.author, date=self.date)
         self.next_id += 1
         return el
 
@@ -133,10 +134,13 @@ class _Writer:
         for bit in bits:
             if not bit.text and not bit.note:
                 continue
-            r = _sub(holder, "r")
-            if bit.label or bit.note:
-                rpr = _sub(r, "rPr")
-                _sub(rpr, "rStyle", val=STYLE_LABEL if bit.label else "FootnoteReference")
+            r = child(holder, "r")
+            if bit.label or bit.note or bit.hidden:
+                rpr = child(r, "rPr")
+                if bit.label or bit.note:
+                    child(rpr, "rStyle", val=STYLE_LABEL if bit.label else "FootnoteReference")
+                if bit.hidden:
+                    child(rpr, "vanish")
             if bit.note:
                 # The mark as the book prints it, in the reference's own run
                 # (where Word and LibreOffice take a custom mark from): Word's
@@ -144,7 +148,7 @@ class _Writer:
                 # again in each article.  One w:t per character: LibreOffice
                 # (7.4) takes a longer w:t as the mark and shows it as text
                 # too.
-                _sub(r, "footnoteReference", customMarkFollows="1", id=str(footnote_base + bit.note))
+                child(r, "footnoteReference", customMarkFollows="1", id=str(footnote_base + bit.note))
                 for ch in bit.text:
                     text_runs(r, ch, deleted=op is Op.DELETE)
             else:
@@ -153,15 +157,15 @@ class _Writer:
     # -- paragraphs ---------------------------------------------------------
 
     def paragraph(self, body: Element, para: Para, footnote_base: int) -> Element:
-        p = _sub(body, "p")
-        ppr = _sub(p, "pPr")
-        _sub(ppr, "pStyle", val=_style(para.role, para.level))
+        p = child(body, "p")
+        ppr = child(p, "pPr")
+        child(ppr, "pStyle", val=_style(para.role, para.level))
         if para.role is Role.TITLE:
             # A title is a heading (its clause's level), so that a reader
             # takes it for a title whatever its length or last sign.
-            _sub(ppr, "outlineLvl", val=str(min(max(para.level, 1), 9) - 1))
+            child(ppr, "outlineLvl", val=str(min(max(para.level, 1), 9) - 1))
         if para.mark is not Op.EQUAL:
-            rpr = _sub(ppr, "rPr")
+            rpr = child(ppr, "rPr")
             self.revision(rpr, "ins" if para.mark is Op.INSERT else "del")
         if para.container:
             self._marked_label(p, para.bits, footnote_base)
@@ -177,9 +181,9 @@ class _Writer:
             return
         mark = str(self.next_id)
         self.next_id += 1
-        _sub(p, "bookmarkStart", id=mark, name=f"{LABEL_BOOKMARK}{mark}")
+        child(p, "bookmarkStart", id=mark, name=f"{LABEL_BOOKMARK}{mark}")
         self.runs(p, bits[:n], footnote_base)
-        _sub(p, "bookmarkEnd", id=mark)
+        child(p, "bookmarkEnd", id=mark)
         self.runs(p, bits[n:], footnote_base)
 
 
@@ -193,11 +197,11 @@ def text_runs(r: Element, text: str, deleted: bool = False) -> None:
     """The text of one run: ``w:t`` (``w:delText`` when deleted), ``w:tab`` and ``w:br``."""
     for part in re.split(r"(\t|\n)", xml_safe(text)):
         if part == "\t":
-            _sub(r, "tab")
+            child(r, "tab")
         elif part == "\n":
-            _sub(r, "br")
+            child(r, "br")
         elif part:
-            t = _sub(r, "delText" if deleted else "t")
+            t = child(r, "delText" if deleted else "t")
             t.text = part
             if part != part.strip():
                 t.set(f"{{{XML_NS}}}space", "preserve")
@@ -212,7 +216,7 @@ def document_xml(
 ) -> tuple[Element, list[tuple[int, Comment]]]:
     """``word/document.xml``, and the comments with the ids it gave them."""
     doc = etree.Element(w("document"), nsmap=NSMAP)
-    body = _sub(doc, "body")
+    body = child(doc, "body")
     # Footnote ids 0 and 1 are the separators.
     footnote_base = 1
     numbered: list[tuple[int, Comment]] = []
@@ -230,19 +234,19 @@ def document_xml(
             p.insert(1, _comment_mark("commentRangeStart", cid))
         for cid in ends.get(k, []):
             p.append(_comment_mark("commentRangeEnd", cid))
-            r = _sub(p, "r")
-            _sub(_sub(r, "rPr"), "rStyle", val="CommentReference")
-            _sub(r, "commentReference", id=str(cid))
+            r = child(p, "r")
+            child(child(r, "rPr"), "rStyle", val="CommentReference")
+            child(r, "commentReference", id=str(cid))
     if redline.paras and redline.paras[-1].mark is not Op.EQUAL:
         # The last paragraph mark of a document cannot be inserted or
         # deleted: a plain empty paragraph ends it.
-        _sub(_sub(_sub(body, "p"), "pPr"), "pStyle", val=STYLE_TEXT)
-    sect = _sub(body, "sectPr")
+        child(child(child(body, "p"), "pPr"), "pStyle", val=STYLE_TEXT)
+    sect = child(body, "sectPr")
     # The document's title stands in the page header: the body holds law text only.
-    header = _sub(sect, "headerReference", type="default")
+    header = child(sect, "headerReference", type="default")
     header.set(f"{{{R_NS}}}id", HEADER_RID)
-    _sub(sect, "pgSz", w="11906", h="16838")  # A4
-    _sub(sect, "pgMar", top="1418", right="1418", bottom="1418", left="1418", header="709", footer="709", gutter="0")
+    child(sect, "pgSz", w="11906", h="16838")  # A4
+    child(sect, "pgMar", top="1418", right="1418", bottom="1418", left="1418", header="709", footer="709", gutter="0")
     return doc, numbered
 
 
@@ -255,14 +259,14 @@ def _comment_mark(tag: str, cid: int) -> Element:
 def footnotes_xml(redline: Redline, writer: _Writer) -> Element:
     root = etree.Element(w("footnotes"), nsmap=NSMAP)
     for fid, kind, mark in (("0", "separator", "separator"), ("1", "continuationSeparator", "continuationSeparator")):
-        fn = _sub(root, "footnote", type=kind, id=fid)
-        p = _sub(fn, "p")
-        _sub(_sub(p, "pPr"), "spacing", after="0", line="240", lineRule="auto")
-        _sub(_sub(p, "r"), mark)
+        fn = child(root, "footnote", type=kind, id=fid)
+        p = child(fn, "p")
+        child(child(p, "pPr"), "spacing", after="0", line="240", lineRule="auto")
+        child(child(p, "r"), mark)
     for number, note in enumerate(redline.notes, start=1):
-        fn = _sub(root, "footnote", id=str(1 + number))
-        p = _sub(fn, "p")
-        _sub(_sub(p, "pPr"), "pStyle", val="FootnoteText")
+        fn = child(root, "footnote", id=str(1 + number))
+        p = child(fn, "p")
+        child(child(p, "pPr"), "pStyle", val="FootnoteText")
         # A footnote with a custom mark has no w:footnoteRef (Word's number):
         # its label as the book prints it, a space and its text.
         writer.runs(p, note.bits, 1)
@@ -273,10 +277,10 @@ def header_xml(title: str, subtitle: str) -> Element:
     """``word/header1.xml``: the document's title and subtitle, on every page."""
     root = etree.Element(w("hdr"), nsmap=NSMAP)
     for line, style in ((title, STYLE_DOC_TITLE), (subtitle, "Subtitle")):
-        p = _sub(root, "p")
-        _sub(_sub(p, "pPr"), "pStyle", val=style)
+        p = child(root, "p")
+        child(child(p, "pPr"), "pStyle", val=style)
         if line:
-            text_runs(_sub(p, "r"), line)
+            text_runs(child(p, "r"), line)
     return root
 
 
@@ -284,79 +288,79 @@ def comments_xml(numbered: Sequence[tuple[int, Comment]]) -> Element:
     root = etree.Element(w("comments"), nsmap=NSMAP)
     for cid, c in numbered:
         initials = "".join(part[0] for part in c.author.split() if part)[:8] or "?"
-        el = _sub(root, "comment", id=str(cid), author=xml_safe(c.author), date=c.date, initials=xml_safe(initials))
+        el = child(root, "comment", id=str(cid), author=xml_safe(c.author), date=c.date, initials=xml_safe(initials))
         for k, line in enumerate(c.text.split("\n") or [""]):
-            p = _sub(el, "p")
-            _sub(_sub(p, "pPr"), "pStyle", val="CommentText")
+            p = child(el, "p")
+            child(child(p, "pPr"), "pStyle", val="CommentText")
             if k == 0:
-                r = _sub(p, "r")
-                _sub(_sub(r, "rPr"), "rStyle", val="CommentReference")
-                _sub(r, "annotationRef")
-            text_runs(_sub(p, "r"), line)
+                r = child(p, "r")
+                child(child(r, "rPr"), "rStyle", val="CommentReference")
+                child(r, "annotationRef")
+            text_runs(child(p, "r"), line)
     return root
 
 
 def settings_xml() -> Element:
     root = etree.Element(w("settings"), nsmap=NSMAP)
-    _sub(root, "trackRevisions")
-    _sub(root, "defaultTabStop", val="567")
-    pr = _sub(root, "footnotePr")
-    _sub(pr, "footnote", id="0")
-    _sub(pr, "footnote", id="1")
-    _sub(root, "compat")
+    child(root, "trackRevisions")
+    child(root, "defaultTabStop", val="567")
+    pr = child(root, "footnotePr")
+    child(pr, "footnote", id="0")
+    child(pr, "footnote", id="1")
+    child(root, "compat")
     return root
 
 
 def _style_el(root: Element, kind: str, style_id: str, name: str, based_on: str = "") -> Element:
-    st = _sub(root, "style", type=kind, styleId=style_id)
-    _sub(st, "name", val=name)
+    st = child(root, "style", type=kind, styleId=style_id)
+    child(st, "name", val=name)
     if based_on:
-        _sub(st, "basedOn", val=based_on)
+        child(st, "basedOn", val=based_on)
     if kind == "paragraph":
-        _sub(st, "qFormat")
+        child(st, "qFormat")
     return st
 
 
 def styles_xml() -> Element:
     root = etree.Element(w("styles"), nsmap=NSMAP)
-    defaults = _sub(root, "docDefaults")
-    rpr = _sub(_sub(defaults, "rPrDefault"), "rPr")
-    _sub(rpr, "rFonts", ascii="Liberation Serif", hAnsi="Liberation Serif", cs="Liberation Serif")
-    _sub(rpr, "sz", val="22")
-    _sub(rpr, "lang", val="nl-NL")
-    _sub(_sub(_sub(defaults, "pPrDefault"), "pPr"), "spacing", after="120")
+    defaults = child(root, "docDefaults")
+    rpr = child(child(defaults, "rPrDefault"), "rPr")
+    child(rpr, "rFonts", ascii="Liberation Serif", hAnsi="Liberation Serif", cs="Liberation Serif")
+    child(rpr, "sz", val="22")
+    child(rpr, "lang", val="nl-NL")
+    child(child(child(defaults, "pPrDefault"), "pPr"), "spacing", after="120")
     normal = _style_el(root, "paragraph", "Normal", "Normal")
     normal.set(w("default"), "1")
     for level in range(1, 10):
         st = _style_el(root, "paragraph", f"Heading{level}", f"heading {level}", "Normal")
-        _sub(st, "next", val=STYLE_TEXT)
-        ppr = _sub(st, "pPr")
-        _sub(ppr, "keepNext")
-        _sub(ppr, "spacing", before="240" if level <= 2 else "160", after="40")
-        _sub(ppr, "outlineLvl", val=str(level - 1))
-        srpr = _sub(st, "rPr")
-        _sub(srpr, "rFonts", ascii="Liberation Sans", hAnsi="Liberation Sans", cs="Liberation Sans")
-        _sub(srpr, "b")
-        _sub(srpr, "color", val="2F5496")
-        _sub(srpr, "sz", val=str(max(18, 28 - 2 * level)))
+        child(st, "next", val=STYLE_TEXT)
+        ppr = child(st, "pPr")
+        child(ppr, "keepNext")
+        child(ppr, "spacing", before="240" if level <= 2 else "160", after="40")
+        child(ppr, "outlineLvl", val=str(level - 1))
+        srpr = child(st, "rPr")
+        child(srpr, "rFonts", ascii="Liberation Sans", hAnsi="Liberation Sans", cs="Liberation Sans")
+        child(srpr, "b")
+        child(srpr, "color", val="2F5496")
+        child(srpr, "sz", val=str(max(18, 28 - 2 * level)))
     st = _style_el(root, "paragraph", STYLE_TITLE, "Law Title", "Normal")
-    _sub(_sub(st, "pPr"), "keepNext")
-    _sub(_sub(st, "rPr"), "b")
+    child(child(st, "pPr"), "keepNext")
+    child(child(st, "rPr"), "b")
     _style_el(root, "paragraph", STYLE_TEXT, "Law Text", "Normal")
     st = _style_el(root, "paragraph", STYLE_DOC_TITLE, "Title", "Normal")
-    _sub(_sub(st, "rPr"), "sz", val="36")
+    child(child(st, "rPr"), "sz", val="36")
     st = _style_el(root, "paragraph", "Subtitle", "Subtitle", "Normal")
-    _sub(_sub(st, "rPr"), "i")
+    child(child(st, "rPr"), "i")
     st = _style_el(root, "paragraph", "FootnoteText", "footnote text", "Normal")
-    _sub(_sub(st, "rPr"), "sz", val="18")
+    child(child(st, "rPr"), "sz", val="18")
     st = _style_el(root, "paragraph", "CommentText", "annotation text", "Normal")
-    _sub(_sub(st, "rPr"), "sz", val="20")
+    child(child(st, "rPr"), "sz", val="20")
     st = _style_el(root, "character", STYLE_LABEL, "Law Label")
-    _sub(_sub(st, "rPr"), "b")
+    child(child(st, "rPr"), "b")
     st = _style_el(root, "character", "FootnoteReference", "footnote reference")
-    _sub(_sub(st, "rPr"), "vertAlign", val="superscript")
+    child(child(st, "rPr"), "vertAlign", val="superscript")
     st = _style_el(root, "character", "CommentReference", "annotation reference")
-    _sub(_sub(st, "rPr"), "sz", val="16")
+    child(child(st, "rPr"), "sz", val="16")
     return root
 
 
@@ -376,14 +380,16 @@ def content_types_xml() -> Element:
     return root
 
 
-def _rels(targets: Sequence[tuple[str, str]]) -> Element:
+def relationships(targets: Sequence[tuple[str, str]]) -> Element:
+    """A ``.rels`` part: ``rId1``, ``rId2``, ... in the order of ``targets`` (kind, target)."""
     root = etree.Element(f"{{{PKG_REL_NS}}}Relationships", nsmap={None: PKG_REL_NS})  # type: ignore[dict-item]
     for k, (kind, target) in enumerate(targets, start=1):
         etree.SubElement(root, f"{{{PKG_REL_NS}}}Relationship", Id=f"rId{k}", Type=kind, Target=target)
     return root
 
 
-def _bytes(root: Element) -> bytes:
+def xml_bytes(root: Element) -> bytes:
+    """A part's bytes: UTF-8 with its declaration."""
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
@@ -393,19 +399,25 @@ def package(redline: Redline, author: str, date: str, title: str, subtitle: str,
     document, numbered = document_xml(redline, writer, comments)
     footnotes = footnotes_xml(redline, writer)
     parts = [
-        ("[Content_Types].xml", _bytes(content_types_xml())),
-        ("_rels/.rels", _bytes(_rels([(REL_DOC, "word/document.xml")]))),
-        ("word/document.xml", _bytes(document)),
+        ("[Content_Types].xml", xml_bytes(content_types_xml())),
+        ("_rels/.rels", xml_bytes(relationships([(REL_DOC, "word/document.xml")]))),
+        ("word/document.xml", xml_bytes(document)),
         (
             "word/_rels/document.xml.rels",
-            _bytes(_rels(DOCUMENT_RELS)),
+            xml_bytes(relationships(DOCUMENT_RELS)),
         ),
-        ("word/styles.xml", _bytes(styles_xml())),
-        ("word/settings.xml", _bytes(settings_xml())),
-        ("word/footnotes.xml", _bytes(footnotes)),
-        ("word/comments.xml", _bytes(comments_xml(numbered))),
-        ("word/header1.xml", _bytes(header_xml(title, subtitle))),
+        ("word/styles.xml", xml_bytes(styles_xml())),
+        ("word/settings.xml", xml_bytes(settings_xml())),
+        ("word/footnotes.xml", xml_bytes(footnotes)),
+        ("word/comments.xml", xml_bytes(comments_xml(numbered))),
+        ("word/header1.xml", xml_bytes(header_xml(title, subtitle))),
     ]
+    return zipped(parts)
+
+
+def zipped(parts: Sequence[tuple[str, bytes]]) -> bytes:
+    """A package of ``(name, bytes)`` parts, in their order, each at :data:`ZIP_TIME`: the same parts
+    give the same bytes."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
         for name, data in parts:

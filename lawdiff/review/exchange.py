@@ -6,9 +6,9 @@ audit log), each with its ``type`` and the fields of its row.  Importing one
 into another store merges it (:meth:`lawdiff.review.store.Store.merge`):
 records keep their ids, so importing the same file twice adds nothing.
 
-Markdown: the minutes, decisions and their threads per pair and article in
-article order, each with its change as decided on (old and new wording and
-the difference marked ``[-...-]{+...+}``).
+Markdown: the minutes (:mod:`lawdiff.review.minutes`), decisions and their threads per pair and
+article in article order, each with its change as decided on (old and new wording, the difference
+``~~struck~~`` and ``**bold**`` in GitHub-flavoured Markdown, and its significance flags).
 """
 
 from __future__ import annotations
@@ -16,19 +16,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, UsageError
-from lawdiff.model import natural_key
 from lawdiff.review import rows
 from lawdiff.review.ids import resolve_record, short
 from lawdiff.review.merging import MergeResult
+from lawdiff.review.minutes import gather, in_order, markdown, threads
 from lawdiff.review.records import Comment, Decision, Meeting, as_row
-from lawdiff.review.render import clean, marked
 from lawdiff.review.schema import SCHEMA_VERSION
 from lawdiff.review.store import Store
 
@@ -221,14 +219,14 @@ CSV_COLUMNS = (
 
 def as_csv(selection: Selection) -> str:
     """One row per decision, its thread in the last column, for spreadsheets."""
-    threads = _threads(selection.comments)
+    thread_of = threads(selection.comments)
     meetings = {m.id: m.date for m in selection.meetings}
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    for d in _in_order(selection.decisions):
+    for d in in_order(selection.decisions):
         thread = "\n".join(
-            f"{c.author} ({c.created[:16].replace('T', ' ')} UTC): {c.text}" for c in threads.get(d.id, ())
+            f"{c.author} ({c.created[:16].replace('T', ' ')} UTC): {c.text}" for c in thread_of.get(d.id, ())
         )
         w.writerow(
             [
@@ -253,101 +251,15 @@ def as_csv(selection: Selection) -> str:
     return buf.getvalue()
 
 
-def _threads(comments: Iterable[Comment]) -> dict[str, list[Comment]]:
-    out: dict[str, list[Comment]] = {}
-    for c in comments:
-        if not c.deleted:
-            out.setdefault(c.decision, []).append(c)
-    return out
-
-
-def _in_order(decisions: Iterable[Decision]) -> list[Decision]:
-    """Per pair, then in article order, then by address."""
-    return sorted(
-        decisions,
-        key=lambda d: (
-            natural_key(d.old_edition),
-            natural_key(d.new_edition),
-            natural_key(d.article),
-            natural_key((d.new or d.old or ("",))[0]),
-            d.aspect,
-            d.id,
-        ),
-    )
-
-
-def _md(text: str) -> str:
-    """Text for Markdown: controls shown, and nothing that a renderer takes for markup or HTML."""
-    return clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 def minutes(selection: Selection) -> str:
-    """The minutes in Markdown: per pair and article, each decision with its change and its comments."""
-    from lawdiff.diff import word_diff
-
-    m = selection.meeting
-    if m is not None:
-        lines = [f"# Minutes of the meeting of {m.date}", ""]
-        if m.attendees:
-            lines += [f"Attendees: {', '.join(_md(a) for a in m.attendees)}", ""]
-        lines += [f"Meeting {short(m.id)}, {_hm(m.started)}-{_hm(m.ended) if m.ended else '(not ended)'} UTC.", ""]
-    else:
-        lines = ["# Committee review: decisions", ""]
-    threads = _threads(selection.comments)
-    ordered = _in_order(selection.decisions)
-    if not ordered:
-        lines.append("No decisions.")
-    pair = article = None
-    for d in ordered:
-        if (d.old_edition, d.new_edition) != pair:
-            pair = (d.old_edition, d.new_edition)
-            article = None
-            lines += [f"## {d.old_edition} → {d.new_edition}", ""]
-        if d.article != article:
-            article = d.article
-            lines += [f"### {'Article ' + d.article if d.article[:1].isdigit() else d.article}", ""]
-        where = _where(d)
-        heading = " (heading)" if d.aspect == "title" else ""
-        lines.append(f"#### {_md(where)}{heading}: {d.status.value}")
-        lines.append("")
-        about = [f"{d.kind}", f"id `{short(d.id)}`"]
-        if d.assignee:
-            about.append(f"assigned to {_md(d.assignee)}")
-        lines.append("- " + "; ".join(about))
-        for a, t in zip(d.old, d.old_texts, strict=False):
-            lines.append(f"- old ({d.old_edition} {_md(a)}): {_md(t)}")
-        for a, t in zip(d.new, d.new_texts, strict=False):
-            lines.append(f"- new ({d.new_edition} {_md(a)}): {_md(t)}")
-        if d.old and d.new and d.old_texts != d.new_texts:
-            diff = marked(word_diff("\n".join(d.old_texts), "\n".join(d.new_texts))).replace("\n", " / ")
-            lines.append(f"- difference: {_md(diff)}")
-        comments = threads.get(d.id, [])
-        if comments:
-            lines.append("- comments:")
-            for c in comments:
-                edited = " (edited)" if c.edited else ""
-                body = _md(c.text).replace("\n", " / ")
-                lines.append(f"  - {_md(c.author)}, {c.created[:10]} {_hm(c.created)} UTC{edited}: {body}")
-        lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _hm(at: str) -> str:
-    return at[11:16]
-
-
-def _where(d: Decision) -> str:
-    old = ", ".join(d.old)
-    new = ", ".join(d.new)
-    if d.old and d.new:
-        return new if d.old == d.new else f"{old} → {new}"
-    return f"{old} (removed)" if d.old else f"{new} (added)"
+    """The minutes in GitHub-flavoured Markdown (:func:`lawdiff.review.minutes.markdown`)."""
+    return markdown(gather(selection.meeting, selection.decisions, selection.comments))
 
 
 def export(store: Store, fmt: str, meeting: str = "", since: str = "") -> str:
     """The export in ``fmt`` (jsonl, csv or md)."""
     if since:
-        _check_date(since)
+        check_date(since)
     selection = select(store, meeting, since)
     if fmt == "jsonl":
         return jsonl(store, selection, with_log=not meeting and not since)
@@ -358,7 +270,8 @@ def export(store: Store, fmt: str, meeting: str = "", since: str = "") -> str:
     raise UsageError(f"unknown export format {fmt!r}", fix="use jsonl, csv or md")
 
 
-def _check_date(value: str) -> None:
+def check_date(value: str) -> None:
+    """Refuse a ``--since`` that is not a date (YYYY-MM-DD)."""
     from datetime import date
 
     try:

@@ -18,20 +18,31 @@ from lawdiff.cli.terminal import echo
 @click.option("--since", metavar="DATE", default="", help="Only what changed on or after DATE (UTC, YYYY-MM-DD).")
 @output_option
 @store_option
-@format_option("jsonl", "csv", "md")
+@format_option("jsonl", "csv", "md", "docx")
 def export(meeting_name: str, since: str, output: Path | None, review_file: Path | None, fmt: str) -> None:
-    """Export the store: JSONL (to merge or back up), CSV, or the minutes in Markdown.
+    """Export the store: JSONL (to merge or back up), CSV, or the minutes in Markdown or Word.
 
-    The minutes (--format md) give decisions and comments per pair and
-    article, each with its change as decided on: old and new wording and the
-    differences marked [-...-]{+...+}.
+    The minutes (--format md, or docx with -o FILE) give decisions and
+    comments per pair and article, in article order, each with its change as
+    decided on: its significance flags, old and new wording, and the
+    difference, deleted words struck through and inserted ones in bold
+    (GitHub-flavoured Markdown, every markup character of law text and
+    comments escaped) or underlined (Word).
 
     Example: lawdiff review export --format md --meeting 2024-05-14 -o minutes.md
     """
     from lawdiff.review import exchange
 
+    rendered: str | bytes
     with reader(review_file) as store:
-        rendered = exchange.export(store, fmt, meeting_name, since)
+        if fmt == "docx":
+            from lawdiff.report.minutes import minutes
+
+            if since:
+                exchange.check_date(since)
+            rendered = minutes(exchange.select(store, meeting_name, since), fmt)
+        else:
+            rendered = exchange.export(store, fmt, meeting_name, since)
     emit(rendered, output, fmt)
 
 

@@ -21,17 +21,6 @@ from lawdiff.report import article_ranges
 from lawdiff.report.html.markup import Child, Markup, _Block, _footer, _section, document, h
 from lawdiff.report.site import Site, article_file, correlation_file
 
-_RELATION_WORDS = {
-    "unchanged": "same number",
-    "renumbered": "renumbered",
-    "moved": "moved to another article",
-    "split": "split (1:n)",
-    "merged": "merged (n:1)",
-    "removed": "removed (1:0)",
-    "added": "added (0:1)",
-}
-
-
 _NONE = h("span", {"class": "none"}, "—")
 # Where each order's rows go (see :func:`_body`); law text is escaped, so that no
 # "<!--" of a source can be taken for one.
@@ -108,11 +97,8 @@ def correlation_page(site: Site, total: PairTotal) -> str:
 
 def _summary(rows: Iterable[table.Row]) -> str:
     """How many rows of each relation, in words: ``12 same number, 3 renumbered.``"""
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[r.relation.value] = counts.get(r.relation.value, 0) + 1
-    summary = ", ".join(f"{n} {_RELATION_WORDS[k]}" for k, n in counts.items())
-    return summary + "." if summary else "No clause to list."
+    said = table.summary(rows)
+    return said + "." if said else "No clause to list."
 
 
 def _side(site: Site, path: str, edition: str, addresses: tuple[str, ...]) -> list[Child]:
@@ -130,7 +116,7 @@ def _side(site: Site, path: str, edition: str, addresses: tuple[str, ...]) -> li
 def _row(site: Site, path: str, pages: dict[str, str], old: str, new: str, r: table.Row) -> Markup:
     """A clause's row: its numbers on each side, the relation (linked to its change), the ratio, the words."""
     page = pages.get(r.change)
-    relation: Child = _RELATION_WORDS[r.relation.value] + (" (heading)" if r.heading else "")
+    relation: Child = r.label
     if page:
         relation = h("a", {"href": f"{page}#change-{r.change[:SHORT_ID]}"}, relation)
     return h(
@@ -140,7 +126,7 @@ def _row(site: Site, path: str, pages: dict[str, str], old: str, new: str, r: ta
         h("td", None, _side(site, path, new, r.new)),
         h("td", None, relation),
         h("td", {"class": "num"}, r.ratio),
-        h("td", None, r.reworded or ("same" if r.old and r.new else "—")),
+        h("td", None, r.words or "—"),
     )
 
 

@@ -61,6 +61,8 @@ def index_page(site: Site) -> str:
 
 def _role(x: Listed, site: Site) -> list[Child]:
     """What the report does with a listed edition, in words."""
+    if x.compared_as and not x.paired:
+        return ["in no pair compared (passed over): no article its corpus holds is compared with another edition's"]
     if x.compared_as and x.compared_as != x.edition.name:
         return ["compared, as ", h("b", None, x.compared_as)]
     if x.compared_as:
@@ -98,7 +100,7 @@ def _editions_section(site: Site) -> Markup:
         rows.append(
             h(
                 "tr",
-                {"class": "compared" if x.compared_as else "listed"},
+                {"class": "compared" if x.compared_as and x.paired else "listed"},
                 h("th", {"scope": "row"}, e.name),
                 h("td", None, _role(x, site)),
                 h("td", None, ", ".join(e.printings) or "not stated"),

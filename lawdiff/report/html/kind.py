@@ -95,7 +95,10 @@ def kind_cell(
     the column reads as the kind of change and what it touched.
     """
     head = "heading " if ch.aspect is Aspect.TITLE else ""
-    out: list[Child] = [span(f"badge b-{ch.kind.value}", head + _KIND_WORD[ch.kind.value])]
+    # What one corpus lacks is no addition or removal (the study's scope, lawdiff.diff.scope): it says so.
+    kind = ch.kind.value if ch.counterpart_in_corpus else "not-compared"
+    word = _KIND_WORD[ch.kind.value] if ch.counterpart_in_corpus else "not compared"
+    out: list[Child] = [span(f"badge b-{kind}", head + word)]
     if ch.editorial_only:
         out += [" ", _BADGE_EDITORIAL]
     if ch.stale_references:

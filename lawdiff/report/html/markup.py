@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
 
-from lawdiff import __version__
+from lawdiff import __version__, marks
 from lawdiff.align import Thresholds
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition
@@ -71,8 +71,10 @@ def made_by(*editions: Edition) -> str:
 # Characters XML and HTML cannot hold; a source could hold them, and a
 # report must still be written: they show as U+FFFD.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-_ATTR_SPECIAL = re.compile('[&<>"\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]')
+# What a text child cannot hold as it is: markup characters, what XML refuses, and the characters a
+# reader cannot see (:data:`lawdiff.marks.HIDDEN`: controls, bidirectional marks and overrides).
+_TEXT_SPECIAL = re.compile(f"[&<>\ufffe\uffff{marks.HIDDEN.pattern[1:-1]}]")
+_ATTR_SPECIAL = re.compile(f'[&<>"\ufffe\uffff{marks.HIDDEN.pattern[1:-1]}]')
 
 
 def _clean(text: str) -> str:
@@ -87,10 +89,29 @@ def escape(text: str) -> str:
 
 
 def escape_attribute(value: str) -> str:
-    """``value`` for a double-quoted attribute: ``"`` escaped as well."""
+    """``value`` for a double-quoted attribute: ``"`` escaped as well, and a hidden character written
+    as its escape (``\\u202e``: an attribute holds no markup to draw a mark with)."""
     if _ATTR_SPECIAL.search(value) is None:
         return value
-    return escape(value).replace('"', "&quot;")
+    return escape(marks.escape(value)).replace('"', "&quot;")
+
+
+def text_html(text: str) -> str:
+    """A text child as HTML: escaped, and where it holds characters a reader cannot see (a bidirectional
+    override, a control), isolated in a ``<bdi>`` with each such character drawn as a visible mark
+    naming it (``U+202E RLO``, :func:`lawdiff.marks.label`) instead of acting on the text around it.
+    The text itself is not changed anywhere but in this drawing of it."""
+    if not marks.has_hidden(text):
+        return escape(text)
+    out = ["<bdi>"]
+    for run, hidden in marks.runs(text):
+        if hidden:
+            name = marks.label(run)
+            out.append(f'<span class="hc" title="{name}: a character that shows nothing">{name}</span>')
+        else:
+            out.append(escape(run))
+    out.append("</bdi>")
+    return "".join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -224,7 +245,7 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
             blank = False
         elif child:  # a plain string (None and "" add nothing)
             text: str = child  # type: ignore[assignment]
-            parts.append(text if _TEXT_SPECIAL.search(text) is None else escape(text))
+            parts.append(text if _TEXT_SPECIAL.search(text) is None else text_html(text))
             if blank and not text.isspace():
                 blank = False
     parts.append(info.end)

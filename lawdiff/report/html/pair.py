@@ -147,8 +147,10 @@ def _change_rows(
     note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
     classes = _row_classes(ch, olds + news, note)
     heading = ch.aspect is Aspect.TITLE
-    old_parts = split_side(ch.diff, "old", ch.old_texts)
-    new_parts = split_side(ch.diff, "new", ch.new_texts)
+    # What one corpus lacks is not compared: its words stand unmarked, neither inserted nor deleted.
+    diff = ch.diff if ch.counterpart_in_corpus else tuple(Piece(Op.EQUAL, p.text) for p in ch.diff)
+    old_parts = split_side(diff, "old", ch.old_texts) if ch.old_texts or ch.counterpart_in_corpus else []
+    new_parts = split_side(diff, "new", ch.new_texts) if ch.new_texts or ch.counterpart_in_corpus else []
     title_diff: tuple[Piece, ...] = ()
     if not heading and ch.title_changed:
         title_diff = word_diff(ch.old_title, ch.new_title)

@@ -1,0 +1,148 @@
+"""The committee's minutes as a file to circulate: Markdown or a Word document.
+
+:func:`minutes` is the one entry (``lawdiff review export --format md|docx``, and the served app's
+download): the decisions of an export's selection in article order (:mod:`lawdiff.review.minutes`),
+each with its status, its significance flags, the wording decided on and the difference, deleted words
+struck through and inserted ones underlined, and its comments.  The Word document is built with lxml
+(:mod:`lawdiff.report.wordml`): text goes into runs, never markup; characters a reader cannot see are
+shown as their marks (:func:`lawdiff.marks.escape`), as in every text output.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from lawdiff import marks
+from lawdiff.diff.records import Op
+from lawdiff.errors import UsageError
+from lawdiff.report.wordml import (
+    CT_BASE,
+    CT_NS,
+    NSMAP,
+    REL_DOC,
+    REL_STYLES,
+    Element,
+    child,
+    relationships,
+    styles_xml,
+    text_runs,
+    w,
+    xml_bytes,
+    zipped,
+)
+from lawdiff.review.exchange import Selection
+from lawdiff.review.ids import short
+from lawdiff.review.minutes import Minute, Minutes, flags_line, gather, markdown
+
+FORMATS = ("md", "docx")
+
+
+def minutes(selection: Selection, fmt: str) -> bytes:
+    """The minutes of ``selection`` (:func:`lawdiff.review.exchange.select`) as ``md`` or ``docx`` bytes."""
+    gathered = gather(selection.meeting, selection.decisions, selection.comments)
+    if fmt == "md":
+        return markdown(gathered).encode("utf-8")
+    if fmt == "docx":
+        return docx(gathered)
+    raise UsageError(f"unknown minutes format {fmt!r}", fix=f"use one of: {', '.join(FORMATS)}")
+
+
+def _para(body: Element, text: str = "", style: str = "Normal") -> Element:
+    p = child(body, "p")
+    child(child(p, "pPr"), "pStyle", val=style)
+    if text:
+        text_runs(child(p, "r"), marks.escape(text))
+    return p
+
+
+def _run(p: Element, text: str, op: Op = Op.EQUAL, bold: bool = False) -> None:
+    r = child(p, "r")
+    if op is not Op.EQUAL or bold:
+        rpr = child(r, "rPr")
+        if bold:
+            child(rpr, "b")
+        if op is Op.DELETE:
+            child(rpr, "strike")
+            child(rpr, "color", val="C00000")
+        elif op is Op.INSERT:
+            child(rpr, "u", val="single")
+            child(rpr, "color", val="2F5496")
+    text_runs(r, marks.escape(text))
+
+
+def _labelled(body: Element, label: str, text: str) -> Element:
+    p = _para(body)
+    _run(p, label, bold=True)
+    _run(p, text)
+    return p
+
+
+def _decision(body: Element, item: Minute) -> None:
+    d = item.decision
+    _para(body, f"{item.where}{' (heading)' if item.heading else ''}: {d.status.value}", "Heading3")
+    about = [d.kind, f"id {short(d.id)}"] + ([f"assigned to {d.assignee}"] if d.assignee else [])
+    _para(body, "; ".join(about))
+    if item.signals:
+        _labelled(body, "Flags: ", flags_line(item.signals))
+    for a, t in zip(d.old, d.old_texts, strict=False):
+        _labelled(body, f"Old ({d.old_edition} {a}): ", t)
+    for a, t in zip(d.new, d.new_texts, strict=False):
+        _labelled(body, f"New ({d.new_edition} {a}): ", t)
+    if item.pieces:
+        p = _para(body)
+        _run(p, "Difference: ", bold=True)
+        for piece in item.pieces:
+            _run(p, piece.text, piece.op)
+    for c in item.comments:
+        edited = " (edited)" if c.edited else ""
+        _labelled(body, f"{c.author}, {c.created[:10]} {c.created[11:16]} UTC{edited}: ", c.text)
+
+
+def document_xml(m: Minutes) -> Element:
+    """``word/document.xml`` of the minutes: the meeting, then per pair and article each decision."""
+    doc = etree.Element(w("document"), nsmap=NSMAP)
+    body = child(doc, "body")
+    meeting = m.meeting
+    if meeting is not None:
+        _para(body, f"Minutes of the meeting of {meeting.date}", "Title")
+        if meeting.attendees:
+            _para(body, f"Attendees: {', '.join(meeting.attendees)}")
+    else:
+        _para(body, "Committee review: decisions", "Title")
+    if not m.minutes:
+        _para(body, "No decisions.")
+    pair = article = None
+    for item in m.minutes:
+        d = item.decision
+        if (d.old_edition, d.new_edition) != pair:
+            pair, article = (d.old_edition, d.new_edition), None
+            _para(body, f"{d.old_edition} → {d.new_edition}", "Heading1")
+        if d.article != article:
+            article = d.article
+            _para(body, f"{'Article ' if d.article[:1].isdigit() else ''}{d.article}", "Heading2")
+        _decision(body, item)
+    sect = child(body, "sectPr")
+    child(sect, "pgSz", w="11906", h="16838")  # A4
+    child(sect, "pgMar", top="1418", right="1418", bottom="1418", left="1418", header="709", footer="709", gutter="0")
+    return doc
+
+
+def docx(m: Minutes) -> bytes:
+    """The minutes as a .docx: the same minutes give the same bytes (:func:`~lawdiff.report.wordml.zipped`)."""
+    types = etree.Element(f"{{{CT_NS}}}Types", nsmap={None: CT_NS})  # type: ignore[dict-item]
+    for ext, ct in (("rels", "application/vnd.openxmlformats-package.relationships+xml"), ("xml", "application/xml")):
+        etree.SubElement(types, f"{{{CT_NS}}}Default", Extension=ext, ContentType=ct)
+    for part, ct in (
+        ("/word/document.xml", f"{CT_BASE}.document.main+xml"),
+        ("/word/styles.xml", f"{CT_BASE}.styles+xml"),
+    ):
+        etree.SubElement(types, f"{{{CT_NS}}}Override", PartName=part, ContentType=ct)
+    return zipped(
+        [
+            ("[Content_Types].xml", xml_bytes(types)),
+            ("_rels/.rels", xml_bytes(relationships([(REL_DOC, "word/document.xml")]))),
+            ("word/document.xml", xml_bytes(document_xml(m))),
+            ("word/_rels/document.xml.rels", xml_bytes(relationships([(REL_STYLES, "styles.xml")]))),
+            ("word/styles.xml", xml_bytes(styles_xml())),
+        ]
+    )
