@@ -220,6 +220,26 @@ class StoreReader:
                 ).fetchall()
         return {r[0]: (r[1], r[2]) for r in found}
 
+    def deciders(self, record: str | None = None) -> dict[str, tuple[str, str]]:
+        """Per decision id (or of the one named), who last set its status and when (UTC).
+
+        A comment or an assignment writes the decision too, so the last writer is
+        not who decided: this is the last log entry that set the status (a status
+        command, even one that kept it, or a write that changed it: an undo, an import).
+        """
+        changed = (
+            '"table" = \'decisions\' AND (action = \'status\' OR json_extract(after, \'$.status\') '
+            "IS NOT coalesce(json_extract(before, '$.status'), 'open'))"
+        )
+        where, params = (f"{changed} AND record = ?", (record,)) if record is not None else (changed, ())
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE {where} "
+                "GROUP BY record)",
+                params,
+            ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in found}
+
     def people(self) -> list[str]:
         """Everyone the store names: authors of comments and decisions, assignees; sorted."""
         with self._guard():

@@ -44,7 +44,7 @@ STATUS_BUTTONS = (
 class RowContext:
     """What every row of one page needs besides its change.
 
-    writers: per decision id, who wrote it last and when.
+    deciders: per decision id, who last set its status and when (:meth:`~lawdiff.review.reading.StoreReader.deciders`).
     page: the page's path (``/articles/45.html``): where a form leads back.
     discussing: the change id marked "now discussing", or "".
     meeting_open: whether a meeting is open (the chair may mark a change).
@@ -54,7 +54,7 @@ class RowContext:
     """
 
     view: ReviewView
-    writers: Mapping[str, tuple[str, str]]
+    deciders: Mapping[str, tuple[str, str]]
     chair: bool
     page: str
     discussing: str = ""
@@ -154,7 +154,7 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         old,
         new,
         entry,
-        ctx.writers.get(entry.decision.id) if entry.decision else None,
+        ctx.deciders.get(entry.decision.id) if entry.decision else None,
         tuple(c for c in ctx.view.corrections if touches(c, ch, old, new)),
         ctx.chair,
         ctx.page,
@@ -273,9 +273,9 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
         ),
     ]
     if d is not None and entry.state is State.CURRENT:
-        by = ctx.writers.get(d.id)
+        by = ctx.deciders.get(d.id)
         if by is not None:
-            parts += [" (", h("span", {"class": "who"}, by[0]), f", {when(by[1])})"]
+            parts += [" (set by ", h("span", {"class": "who"}, by[0]), f", {when(by[1])})"]
         if d.assignee:
             parts += ["; assigned to ", h("span", {"class": "who"}, d.assignee)]
     out: list[Child] = [h("p", {"class": "rv-state"}, parts)]

@@ -66,7 +66,7 @@ class Views(Endpoints):
                 mark = store.mark(DISCUSSING)
                 ctx = RowContext(
                     view,
-                    store.last_writes(),
+                    store.deciders(),
                     chair,
                     f"/{path}",
                     mark.value if mark else "",

@@ -77,14 +77,14 @@ class Writes(Endpoints):
             entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
             corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
             view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
-            writers = store.last_writes(ch.id)
+            deciders = store.deciders(ch.id)
         else:
             _, view = self.ws.review(snap)
-            writers = store.last_writes()
+            deciders = store.deciders()
         mark = store.mark(DISCUSSING)
         ctx = RowContext(
             view,
-            writers,
+            deciders,
             self.chair(name),
             urlsplit(back).path,
             mark.value if mark else "",
@@ -104,7 +104,7 @@ class Writes(Endpoints):
             _, view = self.ws.review(exc.snap)
             store = self.ws.store()
             ctx = RowContext(
-                view, store.last_writes(), self.chair(name), urlsplit(back).path, token=session_token(request)
+                view, store.deciders(), self.chair(name), urlsplit(back).path, token=session_token(request)
             )
             comp = exc.found.comparison
             more = [
