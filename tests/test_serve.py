@@ -204,7 +204,7 @@ def test_decide_and_comment_then_see_both_after_a_reload(app: object, store: Pat
     tree = lxml_html.fromstring(bert.page())
     block = tree.xpath(f'//tbody[.//*[@id="{ROW_45C4B}"]]//div[@class="rv"]')[0]
     text = block.text_content()
-    assert "Status: accepted (Anne," in text
+    assert "Status: accepted (set by Anne," in text
     assert "Agreed: follows the English text." in text
     assert "st-accepted" in tree.xpath(f'//tbody[.//*[@id="{ROW_45C4B}"]]')[0].get("class")
     # The form now carries the new state.
@@ -273,7 +273,7 @@ def test_a_member_who_is_not_a_chair_cannot_accept_but_may_query_comment_and_ass
     assert "(chair)" not in page
     fields = carla.form("/review/status")
     row = lxml_html.fromstring(page).xpath(f'//tbody[.//*[@id="{ROW_45C4B}"]]')[0]
-    assert {b.get("value") for b in row.xpath('.//form[@action="/review/status"]//button')} == {"query", "open"}
+    assert {b.get("value") for b in row.xpath('.//form[@action="/review/status"]//button')} == {"query"}
     assert not row.xpath('.//form[@action="/review/correct"]')
     r = carla.post("/review/status", {**fields, "status": "accepted"})
     assert r.status_code == 403 and "Only the chairs" in r.text

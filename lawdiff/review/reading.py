@@ -150,7 +150,7 @@ class StoreReader:
                 + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
                 params,
             )
-            out = [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+            out = [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in found]
         out.sort(key=_ORDER)
         return out
 
@@ -163,7 +163,7 @@ class StoreReader:
                 "ORDER BY created, id",
                 (decision,),
             )
-            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in found]
 
     def meetings(self) -> list[Meeting]:
         found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]

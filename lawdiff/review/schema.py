@@ -128,8 +128,13 @@ _V2 = (
     """,
 )
 
+# Schema 3: a comment may be a question on a decided change (``lawdiff serve``: a member
+# queries what a chair decided): "open" until a chair confirms or changes the decision,
+# then "answered"; "" for a comment.  An open question counts as undecided.
+_V3 = ("ALTER TABLE comments ADD COLUMN question TEXT NOT NULL DEFAULT ''",)
+
 # MIGRATIONS[n] takes a store from schema n to schema n + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The columns of each table that hold JSON, and those that hold a flag.

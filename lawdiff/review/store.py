@@ -140,13 +140,17 @@ class Store(StoreReader):
         self, target: Target, status: Status, author: str, comment: str = "", expect: Expect | None = None
     ) -> Decision:
         """Set a change's status (and add a comment), in one write; refused (:class:`StaleWrite`)
-        when ``expect`` no longer holds."""
+        when ``expect`` no longer holds.  Setting it answers the open questions on it
+        (:meth:`ask`): confirming the status it has is a decision too, written as one."""
         with self._write(author) as w:
             self._check(w, target, expect)
             row = self._decision_row(w, target)
-            if row["status"] != status.value or w.get("decisions", target.id) is None:
+            questions = self._open_questions(w, target.id)
+            if row["status"] != status.value or w.get("decisions", target.id) is None or questions:
                 row = {**row, "status": status.value, "meeting": w.meeting, "updated": w.now}
                 w.put("decisions", row, "status")
+            for q in questions:
+                w.put("comments", {**q, "question": "answered", "updated": w.now}, "answer")
             if comment:
                 w.put("comments", self._comment_row(w, target.id, comment), "comment")
         return _decision(rows.record("decisions", row))
@@ -168,6 +172,26 @@ class Store(StoreReader):
             row = self._comment_row(w, target.id, text)
             w.put("comments", row, "comment")
         return _comment(rows.record("comments", row))
+
+    def ask(self, target: Target, text: str, author: str, expect: Expect | None = None) -> Comment:
+        """Query a decided change without undoing its decision: a question the change carries, counted
+        as undecided until a chair confirms or changes the decision (:meth:`set_status`)."""
+        with self._write(author) as w:
+            self._check(w, target, expect)
+            if w.get("decisions", target.id) is None:
+                w.put("decisions", self._decision_row(w, target), "decision")
+            row = {**self._comment_row(w, target.id, text), "question": "open"}
+            w.put("comments", row, "question")
+        return _comment(rows.record("comments", row))
+
+    def _open_questions(self, w: Write, decision: str) -> list[dict[str, Any]]:
+        cols = rows.COLUMNS["comments"]
+        found = w.conn.execute(
+            f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments "
+            "WHERE decision = ? AND question = 'open' AND deleted = 0 ORDER BY created, id",
+            (decision,),
+        )
+        return [rows.from_columns("comments", dict(zip(cols, r, strict=True))) for r in found]
 
     def _check(self, w: Write, target: Target, expect: Expect | None) -> None:
         """Refuse the write when the change is no longer as the writer saw it (inside its transaction)."""
@@ -228,6 +252,7 @@ class Store(StoreReader):
             "deleted": False,
             "edited": "",
             "meeting": w.meeting,
+            "question": "",
         }
 
     def edit_comment(self, comment_id: str, text: str, author: str) -> Comment:

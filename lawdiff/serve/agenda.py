@@ -25,14 +25,20 @@ class Item:
         """The status of the change as it now reads: an outdated decision leaves it open."""
         return self.entry.status if self.entry.state is State.CURRENT else Status.OPEN
 
+    @property
+    def queried(self) -> bool:
+        """In query: its status, or a member's open question on its decision."""
+        return self.status is Status.QUERY or (self.entry.state is State.CURRENT and bool(self.entry.open_questions))
+
 
 def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
-    """Every change still open or in query, in agenda order: differences, and anything in query."""
+    """Every change still open or in query, in agenda order: differences, and anything in query
+    (a decision a member queried included, until a chair answers)."""
     out: list[Item] = []
     for cid in snap.order:
         found = snap.changes[cid]
         item = Item(found, view.entry(cid))
-        if item.status is Status.QUERY or (item.status is Status.OPEN and found.change.noteworthy):
+        if item.queried or (item.status is Status.OPEN and found.change.noteworthy):
             out.append(item)
     return out
 
@@ -57,14 +63,14 @@ def agenda_page(
     for it in items:
         comp = it.found.comparison
         by_article.setdefault(it.found.article, {}).setdefault((comp.old, comp.new), []).append(it)
-    open_n = sum(1 for it in items if it.status is Status.OPEN)
-    query_n = len(items) - open_n
+    query_n = sum(1 for it in items if it.queried)
+    open_n = len(items) - query_n
     sections: list[Child] = []
     for article in sorted(by_article, key=natural_key):
         pairs = by_article[article]
         blocks: list[Child] = []
         for (old, new), its in pairs.items():
-            q = sum(1 for it in its if it.status is Status.QUERY)
+            q = sum(1 for it in its if it.queried)
             blocks.append(
                 h(
                     "section",
@@ -102,6 +108,8 @@ def _item(it: Item, now: Now | None) -> Markup:
     notes: list[Child] = [" ", h("span", {"class": f"st st-{it.status.value}"}, it.status.value)]
     if e.assignee and e.state is State.CURRENT:
         notes += ["; assigned to ", h("span", {"class": "who"}, e.assignee)]
+    if it.queried and it.status is not Status.QUERY:
+        notes.append("; queried: a chair is to confirm or change it")
     if e.comments:
         notes.append(f"; {len(e.comments)} comment(s)")
     if e.state is State.OUTDATED and e.decision is not None:

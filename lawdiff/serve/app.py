@@ -10,11 +10,13 @@ headers (:class:`SecurityHeaders`); the session is a signed cookie.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -26,7 +28,7 @@ from lawdiff.serve.endpoints import BODY_MAX
 from lawdiff.serve.signin import SignIn
 from lawdiff.serve.state import Workspace
 from lawdiff.serve.views import Views
-from lawdiff.serve.writes import Writes
+from lawdiff.serve.writes import Writes, status_asked
 
 COOKIE = "lawdiff_session"
 SESSION_HOURS = 12
@@ -68,30 +70,34 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None, secret: 
     ws = workspace or Workspace(config)
     s = Server(config, ws)
     w = s.write
-    routes = [
-        Route("/", s.page(s.root)),
-        Route("/index.html", s.page(s.index)),
-        Route("/articles/{file}", s.page(s.article)),
-        Route("/agenda", s.page(s.agenda)),
-        Route("/meeting", s.page(s.meeting)),
-        Route("/people", s.page(s.person)),
-        Route("/next", s.page(s.next_)),
-        Route("/api/now", s.page(s.now)),
-        Route("/assets/{name}", s.asset),
+    # Every route with what it asks for: the one place where the server's permissions
+    # (lawdiff.serve.auth.RULES) are attached; None is open before signing in.
+    # A GET page is Action.READ (s.page checks it); a POST names its action to s.post.
+    rules: list[tuple[str, str, Action | str | None, Callable[[Request], Awaitable[Response]]]] = [
+        ("/", "GET", Action.READ, s.page(s.root)),
+        ("/index.html", "GET", Action.READ, s.page(s.index)),
+        ("/articles/{file}", "GET", Action.READ, s.page(s.article)),
+        ("/agenda", "GET", Action.READ, s.page(s.agenda)),
+        ("/meeting", "GET", Action.READ, s.page(s.meeting)),
+        ("/people", "GET", Action.READ, s.page(s.person)),
+        ("/next", "GET", Action.READ, s.page(s.next_)),
+        ("/api/now", "GET", Action.READ, s.page(s.now)),
+        ("/assets/{name}", "GET", None, s.asset),
         # Browsers ask for it on every site; there is none (and no 404 in their console).
-        Route("/favicon.ico", lambda _request: Response(status_code=204)),
-        Route("/signin", s.signin_form, methods=["GET"]),
-        Route("/signin", s.signin, methods=["POST"]),
-        Route("/signout", s.post(s.signout), methods=["POST"]),
-        Route("/review/status", s.post(w(s.set_status)), methods=["POST"]),
-        Route("/review/comment", s.post(w(s.comment), Action.COMMENT), methods=["POST"]),
-        Route("/review/assign", s.post(w(s.assign), Action.ASSIGN), methods=["POST"]),
-        Route("/review/correct", s.post(w(s.correct), Action.CORRECT), methods=["POST"]),
-        Route("/review/unpin", s.post(w(s.unpin), Action.CORRECT), methods=["POST"]),
-        Route("/meeting/start", s.post(s.meeting_start, Action.MEETING), methods=["POST"]),
-        Route("/meeting/end", s.post(s.meeting_end, Action.MEETING), methods=["POST"]),
-        Route("/meeting/discuss", s.post(w(s.discuss), Action.MEETING), methods=["POST"]),
+        ("/favicon.ico", "GET", None, _no_icon),
+        ("/signin", "GET", None, s.signin_form),
+        ("/signin", "POST", None, s.signin),
+        ("/signout", "POST", Action.READ, s.post(s.signout, Action.READ)),
+        ("/review/status", "POST", "by status", s.post(w(s.set_status), status_asked)),
+        ("/review/comment", "POST", Action.COMMENT, s.post(w(s.comment), Action.COMMENT)),
+        ("/review/assign", "POST", Action.ASSIGN, s.post(w(s.assign), Action.ASSIGN)),
+        ("/review/correct", "POST", Action.CORRECT, s.post(w(s.correct), Action.CORRECT)),
+        ("/review/unpin", "POST", Action.CORRECT, s.post(w(s.unpin), Action.CORRECT)),
+        ("/meeting/start", "POST", Action.MEETING, s.post(s.meeting_start, Action.MEETING)),
+        ("/meeting/end", "POST", Action.MEETING, s.post(s.meeting_end, Action.MEETING)),
+        ("/meeting/discuss", "POST", Action.MEETING, s.post(w(s.discuss), Action.MEETING)),
     ]
+    routes = [Route(path, endpoint, methods=[method]) for path, method, _, endpoint in rules]
     middleware = [
         Middleware(SecurityHeaders),
         Middleware(
@@ -106,4 +112,9 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None, secret: 
     app = Starlette(routes=routes, middleware=middleware, max_body_size=BODY_MAX)
     app.state.workspace = ws
     app.state.server = s
+    app.state.rules = {(path, method): action for path, method, action, _ in rules}
     return app
+
+
+async def _no_icon(_request: Request) -> Response:
+    return Response(status_code=204)

@@ -6,8 +6,9 @@ cookie (Starlette's ``SessionMiddleware``: HttpOnly, SameSite=Strict, Secure
 under HTTPS) holding the name and a token that every form carries and every
 POST must give back; a POST whose Origin (or ``Sec-Fetch-Site``) is another
 site is refused as well.  Failed sign-ins are counted per client and refused
-for a while past a limit.  Permissions are decided here (:func:`may`), not
-in each view.
+for a while past a limit.  Permissions are decided here (:data:`RULES`,
+:func:`may`), not in each view: every route of the app names its
+:class:`Action`, and the endpoint guards ask :func:`may`.
 """
 
 from __future__ import annotations
@@ -30,29 +31,61 @@ TOKEN_FIELD = "csrf"
 TOKEN_HEADER = "x-csrf-token"
 
 
-class Action(enum.Enum):
-    """What a member may ask for."""
+class Role(enum.Enum):
+    """Who a signed-in member is to the server: a chair (``--chairs``, or everyone without it) or a member."""
 
-    COMMENT = "comment"
+    MEMBER = "member"
+    CHAIR = "chair"
+
+
+class Action(enum.Enum):
+    """What a request asks to do; every route names one (see :data:`RULES` and ``app.ROUTES``)."""
+
+    READ = "read"  # the pages, the live updates, the minutes
+    COMMENT = "comment"  # comment; edit and delete one's own comment
     ASSIGN = "assign"
-    QUERY = "query"  # set the status to query (or back to open)
-    DECIDE = "decide"  # accept, reject, translation-fix
+    QUERY = "query"  # set an undecided change to query; ask a question on a decided one
+    DECIDE = "decide"  # accept, reject, translation-fix (and so answer a question)
+    REOPEN = "reopen"  # set a change back to open
     CORRECT = "correct"  # pin, forbid, unpin
     MEETING = "meeting"  # start or end a meeting, set "now discussing"
+    UNDO = "undo"  # take back one's own last write on a row
+    UNDO_ANY = "undo-any"  # take back anyone's last write on a row
+    SIGN_OUT_ALL = "sign-out-all"  # end every session but one's own
 
 
-# What everyone may do; the rest is the chairs'.
-MEMBER_ACTIONS = frozenset({Action.COMMENT, Action.ASSIGN, Action.QUERY})
-# Statuses a member who is not a chair may set.
-MEMBER_STATUSES = frozenset({Status.OPEN, Status.QUERY})
+_BOTH = frozenset({Role.MEMBER, Role.CHAIR})
+_CHAIRS = frozenset({Role.CHAIR})
+
+# Who may do what: the one table the server consults (the README's "Who may do what" is this).
+RULES: dict[Action, frozenset[Role]] = {
+    Action.READ: _BOTH,
+    Action.COMMENT: _BOTH,
+    Action.ASSIGN: _BOTH,
+    Action.QUERY: _BOTH,
+    Action.UNDO: _BOTH,
+    Action.DECIDE: _CHAIRS,
+    Action.REOPEN: _CHAIRS,
+    Action.CORRECT: _CHAIRS,
+    Action.MEETING: _CHAIRS,
+    Action.UNDO_ANY: _CHAIRS,
+    Action.SIGN_OUT_ALL: _CHAIRS,
+}
+
+
+def role(chair: bool) -> Role:
+    return Role.CHAIR if chair else Role.MEMBER
 
 
 def may(chair: bool, action: Action) -> bool:
-    return chair or action in MEMBER_ACTIONS
+    return role(chair) in RULES[action]
 
 
 def status_action(status: Status) -> Action:
-    return Action.QUERY if status in MEMBER_STATUSES else Action.DECIDE
+    """What setting ``status`` asks for: query is everyone's, open is reopening, the rest deciding."""
+    if status is Status.QUERY:
+        return Action.QUERY
+    return Action.REOPEN if status is Status.OPEN else Action.DECIDE
 
 
 def password_ok(given: str, expected: str | None) -> bool:

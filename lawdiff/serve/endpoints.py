@@ -86,9 +86,10 @@ class Endpoints:
         return endpoint
 
     def post(
-        self, handle: Callable[[Request, str, FormData], Response], need: Action | None = None
+        self, handle: Callable[[Request, str, FormData], Response], need: Action | Callable[[FormData], Action]
     ) -> Callable[[Request], Awaitable[Response]]:
-        """A POST endpoint: same origin, the session's token, a signed-in member allowed ``need``."""
+        """A POST endpoint: same origin, the session's token, a signed-in member allowed ``need`` (an
+        action, or what the form asks for: the status form's action depends on the status sent)."""
 
         async def endpoint(request: Request) -> Response:
             if not same_origin(request.headers, request.url.scheme):
@@ -102,8 +103,9 @@ class Endpoints:
             name = request.session.get(SESSION_NAME)
             if not name:
                 return self._refuse(request, 403, "Sign in first.")
-            if need is not None and not may(self.chair(name), need):
-                return self._refuse(request, 403, f"Only the chairs may do that ({need.value}).")
+            action = need if isinstance(need, Action) else need(form)
+            if not may(self.chair(name), action):
+                return self._refuse(request, 403, refusal(action))
             return await run_in_threadpool(self._guarded, request, lambda: handle(request, name, form))
 
         return endpoint
@@ -136,6 +138,21 @@ class Endpoints:
         if snap is not None:
             now = pages.now_of(self.ws.store().mark(DISCUSSING), snap)
         return pages.bar(name, self.chair(name), now, session_token(request))
+
+
+# What a member who is not a chair is told when the server refuses an action (the buttons for it are not shown).
+_REFUSALS = {
+    Action.DECIDE: "Only the chairs may accept, reject or mark a translation fix; you may query it.",
+    Action.REOPEN: "Only the chairs may reopen a change; you may query it.",
+    Action.CORRECT: "Only the chairs may pin, forbid or remove a hand correction.",
+    Action.MEETING: "Only the chairs may start or end the meeting and mark what it discusses.",
+    Action.UNDO_ANY: "Only the chairs may undo what someone else wrote.",
+    Action.SIGN_OUT_ALL: "Only the chairs may sign everyone out.",
+}
+
+
+def refusal(action: Action) -> str:
+    return _REFUSALS.get(action, f"You may not do that ({action.value}).")
 
 
 def session_token(request: Request) -> str:

@@ -198,7 +198,7 @@ def _forms(ch: Change, old: str, new: str, ctx: RowContext, entry: Entry, hidden
     current = entry.status if entry.state is State.CURRENT else Status.OPEN
     assignee = entry.assignee if entry.state is State.CURRENT else ""
     forms: list[Child] = [
-        _status_form(hidden, current, ctx.chair),
+        _status_form(hidden, current, ctx.chair, bool(entry.open_questions)),
         _comment_form(hidden),
         _assign_form(hidden, assignee),
     ]
@@ -279,6 +279,17 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
         if d.assignee:
             parts += ["; assigned to ", h("span", {"class": "who"}, d.assignee)]
     out: list[Child] = [h("p", {"class": "rv-state"}, parts)]
+    asked = entry.open_questions if entry.state is State.CURRENT else ()
+    if asked:
+        out.append(
+            h(
+                "p",
+                {"class": "rv-asked"},
+                "Queried by ",
+                [[", " if i else None, h("span", {"class": "who"}, q.author)] for i, q in enumerate(asked)],
+                ": undecided until a chair confirms or changes the decision.",
+            )
+        )
     if d is not None and entry.state is State.OUTDATED:
         out.append(
             h(
@@ -306,8 +317,9 @@ def _thread(entry: Entry) -> Markup | None:
         [
             h(
                 "li",
-                {"id": f"c-{c.id[:10]}"},
+                {"id": f"c-{c.id[:10]}", "class": f"rv-question {c.question}" if c.question else None},
                 h("span", {"class": "who"}, c.author),
+                {"open": " asks the chairs", "answered": " asked (answered)"}.get(c.question),
                 " ",
                 h("time", {"datetime": c.created}, when(c.created)),
                 " (edited)" if c.edited else None,
@@ -318,7 +330,27 @@ def _thread(entry: Entry) -> Markup | None:
     )
 
 
-def _status_form(hidden: list[Child], current: Status, chair: bool) -> Markup:
+DECIDED = frozenset({Status.ACCEPTED, Status.REJECTED, Status.TRANSLATION_FIX})
+
+
+def _status_form(hidden: list[Child], current: Status, chair: bool, questioned: bool) -> Markup:
+    """The status buttons this member may press; a member on a decided change gets a question form
+    instead (the decision stays); with an open question, a chair may confirm the status it has."""
+    expect = h("input", {"type": "hidden", "name": "expect", "value": current.value})
+    if current in DECIDED and not may(chair, Action.DECIDE):
+        return h(
+            "form",
+            {"class": "rv-form rv-status rv-ask", "method": "post", "action": "/review/status"},
+            hidden,
+            expect,
+            h(
+                "label",
+                None,
+                h("span", {"class": "vh"}, "Your question to the chairs"),
+                h("textarea", {"name": "text", "rows": "2", "placeholder": "Why query this decision? (optional)"}),
+            ),
+            h("button", {"type": "submit", "name": "status", "value": Status.QUERY.value}, "Query this decision"),
+        )
     buttons = [
         h(
             "button",
@@ -328,9 +360,9 @@ def _status_form(hidden: list[Child], current: Status, chair: bool) -> Markup:
                 "value": status.value,
                 "class": f"st-{status.value}",
                 "aria-pressed": "true" if status is current else "false",
-                "disabled": status is current,
+                "disabled": status is current and not questioned,
             },
-            label,
+            f"Confirm: {label.lower()}" if status is current and questioned else label,
         )
         for status, label in STATUS_BUTTONS
         if may(chair, status_action(status))
@@ -339,7 +371,7 @@ def _status_form(hidden: list[Child], current: Status, chair: bool) -> Markup:
         "form",
         {"class": "rv-form rv-status", "method": "post", "action": "/review/status"},
         hidden,
-        h("input", {"type": "hidden", "name": "expect", "value": current.value}),
+        expect,
         buttons,
     )
 

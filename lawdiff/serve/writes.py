@@ -25,12 +25,18 @@ from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Sto
 from lawdiff.review import pins as review_pins
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
-from lawdiff.serve.auth import clean_name, may, status_action
+from lawdiff.serve.auth import Action, clean_name, may, status_action
 from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, session_token
 from lawdiff.serve.rows import RowContext, review_block, row_anchor
 from lawdiff.serve.state import Located, Snapshot
 
 COMMENT_MAX = 20_000
+
+
+def status_asked(form: FormData) -> Action:
+    """What the status form asks for, by the status it sends (an unknown one is refused by the endpoint)."""
+    value = str(form.get("status", ""))
+    return status_action(Status(value)) if value in {s.value for s in Status} else Action.QUERY
 
 
 class Writes(Endpoints):
@@ -141,9 +147,21 @@ class Writes(Endpoints):
         if value not in {s.value for s in Status}:
             raise Refused(400, f"Unknown status {value!r}.")
         status = Status(value)
-        if not may(self.chair(name), status_action(status)):
-            raise Refused(403, f"Only the chairs may set a change to {status.value}; you may set it to query.")
         expect = self._expect(form, status=True)
+        if status is Status.QUERY and not may(self.chair(name), Action.DECIDE):
+            # A member's query of a decided change keeps the decision and asks a chair about it.
+            decided = self.ws.store().decision(str(form.get("change", "")))
+            if decided is not None and decided.status not in (Status.OPEN, Status.QUERY):
+                text = str(form.get("text", "")).replace("\r\n", "\n").strip()
+                if len(text) > COMMENT_MAX:
+                    raise Refused(400, f"The question is longer than {COMMENT_MAX} characters.")
+                return self._decide(
+                    request,
+                    name,
+                    form,
+                    lambda store, tgt: store.ask(tgt, text or "(queried without a comment)", name, expect=expect),
+                    f"Saved: a question on the decision ({decided.status.value}) for the chairs to answer.",
+                )
         return self._decide(
             request,
             name,
