@@ -8,14 +8,22 @@ thread with ``httpx``, as ``requests`` would.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 from lxml import html as lxml_html
 from test_serve import ROW_45C4B, Member, decision, make
 
 from lawdiff.review import Status, open_for_reading
+from lawdiff.serve import ServeConfig
+from lawdiff.serve.run import make_server, prepare, serve
 
 
 @pytest.fixture
@@ -49,7 +57,9 @@ def test_the_status_line_names_who_decided_not_who_wrote_last(store: Path) -> No
     fields = carla.form("/review/assign")
     assert carla.post("/review/assign", {**fields, "assignee": "Carla"}).status_code == 303
     line = state_line(carla)
-    assert re.fullmatch(r"Status: accepted \(set by Anne, \d{4}-\d\d-\d\d \d\d:\d\d UTC\); assigned to Carla", line), line
+    assert re.fullmatch(r"Status: accepted \(set by Anne, \d{4}-\d\d-\d\d \d\d:\d\d UTC\); assigned to Carla", line), (
+        line
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -98,3 +108,173 @@ def test_a_member_may_not_reopen_a_decision_and_her_query_keeps_it(store: Path) 
         (q,) = [c for c in s.comments() if c.text == "Is 45C4(b) not still needed?"]
         assert q.question == "answered" and q.author == "Carla"
     assert "Queried by" not in block_text(anne)
+
+
+# ---------------------------------------------------------------------------
+# A real server on a free port, for the tests that speak HTTP as any client would
+
+
+class Live:
+    def __init__(self, url: str, store: Path, app: object) -> None:
+        self.url = url
+        self.store = store
+        self.app = app
+
+    def client(self, **options: object) -> httpx.Client:
+        return httpx.Client(base_url=self.url, follow_redirects=False, timeout=30, **options)  # type: ignore[arg-type]
+
+    def signin(self, client: httpx.Client, name: str, password: str = "pw") -> httpx.Response:
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/signin").text)
+        assert token
+        return client.post("/signin", data={"csrf": token.group(1), "name": name, "password": password})
+
+
+@contextmanager
+def live_server(store: Path, **settings: object) -> Iterator[Live]:
+    settings.setdefault("password", "pw")
+    settings.setdefault("chairs", frozenset({"anne"}))
+    started = prepare(ServeConfig(store=store, port=0, **settings))  # type: ignore[arg-type]
+    uv = make_server(started)
+    thread = threading.Thread(target=serve, args=(started, uv), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not uv.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        yield Live(started.url.rstrip("/"), store, uv.config.app)
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=30)
+
+
+@pytest.fixture
+def live(store: Path) -> Iterator[Live]:
+    with live_server(store) as served:
+        yield served
+
+
+def token_of(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found
+    return found.group(1)
+
+
+# ---------------------------------------------------------------------------
+# 3. Sessions kept by the server
+
+
+def test_signing_out_ends_the_session_for_a_copied_cookie_too(live: Live) -> None:
+    with live.client() as anne, live.client() as thief:
+        assert live.signin(anne, "Anne").status_code == 303
+        cookie = anne.cookies.get("lawdiff_session")
+        assert cookie
+        thief.cookies.set("lawdiff_session", cookie)
+        page = thief.get("/agenda")
+        assert page.status_code == 200
+        token = token_of(page.text)
+        assert anne.post("/signout", data={"csrf": token}).status_code == 303
+        # The copied cookie reads nothing and writes nothing any more.
+        r = thief.get("/agenda")
+        assert r.status_code == 303 and r.headers["location"].startswith("/signin")
+        r = thief.post("/meeting/start", data={"csrf": token, "date": "2026-12-02"}, headers={"X-Lawdiff-Fetch": "1"})
+        assert r.status_code == 403 and "signed out" in r.json()["message"]
+
+
+def test_sessions_end_when_idle_and_after_twelve_hours_and_the_store_holds_none(store: Path) -> None:
+    app = make(store, session_idle=600)
+    sessions = app.state.server.sessions  # type: ignore[attr-defined]
+    now = [1000.0]
+    sessions.clock = lambda: now[0]
+    anne = Member(app, "Anne")
+    cookie = anne.client.cookies.get("lawdiff_session")
+    assert cookie
+    # Only the token's hash is kept; the store and its export never see sessions.
+    assert sessions.stored() == (hashlib.sha256(cookie.encode()).hexdigest(),)
+    anne.page("/agenda")
+    for f in store.parent.glob("review.sqlite*"):
+        assert cookie.encode() not in f.read_bytes()
+    # Used every 9 minutes, it lives on; 11 idle minutes end it.
+    for _ in range(3):
+        now[0] += 540
+        anne.page("/agenda")
+    now[0] += 660
+    assert anne.client.get("/agenda", follow_redirects=False).status_code == 303
+    # However busy, 12 hours end it.
+    anne = Member(app, "Anne")
+    for _ in range(12 * 7):
+        now[0] += 520
+        assert anne.client.get("/api/now", follow_redirects=False).status_code in (200, 303)
+    assert anne.client.get("/agenda", follow_redirects=False).status_code == 303
+
+
+def test_a_chair_signs_everyone_else_out(store: Path) -> None:
+    app = make(store)
+    anne, carla = Member(app, "Anne"), Member(app, "Carla")
+    token = carla.form("/review/status")["csrf"]
+    r = carla.post("/signout/everyone", {"csrf": token})
+    assert r.status_code == 403 and "Only the chairs may sign everyone out" in r.text
+    page = anne.page("/meeting")
+    assert "Sign everyone else out" in page
+    r = anne.post("/signout/everyone", {"csrf": token_of(page)})
+    assert r.status_code == 200 and "Signed out 1 other session(s)" in r.text
+    assert carla.client.get("/agenda", follow_redirects=False).status_code == 303
+    anne.page("/agenda")
+
+
+# ---------------------------------------------------------------------------
+# 9. Failed sign-ins slow, never lock out
+
+
+def test_a_neighbours_failures_never_lock_out_the_right_password(store: Path) -> None:
+    with live_server(store, login_wait_max=0.5) as served, served.client() as mallory, served.client() as anne:
+        waits = []
+        for i in range(14):
+            r = served.signin(mallory, f"Mallory{i % 3}", "guess")
+            assert r.status_code == 401
+            waits.append(int(r.headers.get("retry-after", "0")))
+        # Past the free tries each failure makes the next wait (up to the limit); nothing is refused.
+        assert waits[:2] == [0, 0] and waits[-1] >= 1
+        start = time.monotonic()
+        r = served.signin(anne, "Anne")
+        assert r.status_code == 303, r.text
+        assert time.monotonic() - start < 5
+        # Success clears the address's count: the next sign-in does not wait.
+        r = served.signin(mallory, "Mallory0", "pw")
+        assert r.status_code == 303
+        assert served.app.state.server.throttle.wait("127.0.0.1", "Mallory0") == 0  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------
+# 7. Only this server's host names
+
+
+def test_a_page_on_another_host_name_gets_400_before_anything_else(store: Path) -> None:
+    with live_server(store, password=None, allowed_hosts=("laptop.example",)) as served:
+        port = served.url.rsplit(":", 1)[1]
+        evil = {"Host": f"attacker.example:{port}", "Origin": f"http://attacker.example:{port}"}
+        with served.client() as rebound:
+            for method, path in (("GET", "/signin"), ("POST", "/signin"), ("GET", "/articles/45.html")):
+                r = rebound.request(method, path, headers=evil, data={"name": "Eve"} if method == "POST" else None)
+                assert r.status_code == 400 and "set-cookie" not in r.headers, (method, path)
+                assert "does not answer to the host name 'attacker.example'" in r.text
+                assert "Spelregels" not in r.text
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LAPTOP.example:{port}"):
+            with served.client(headers={"Host": host}) as ok:
+                assert ok.get("/signin").status_code == 200, host
+
+
+def test_behind_a_reverse_proxy_its_forwarded_address_is_the_members(store: Path) -> None:
+    with live_server(store, forwarded_allow_ips="127.0.0.1", login_attempts=1) as served, served.client() as c:
+        for _ in range(3):
+            r = c.post("/signin", headers={"X-Forwarded-For": "203.0.113.5"}, data={"name": "Eve"})
+            assert r.status_code == 403  # no sign-in form's token: refused before the password
+        token = token_of(c.get("/signin").text)
+        for _ in range(3):
+            r = c.post(
+                "/signin",
+                headers={"X-Forwarded-For": "203.0.113.5"},
+                data={"csrf": token, "name": "Eve", "password": "guess"},
+            )
+            assert r.status_code == 401
+        throttle = served.app.state.server.throttle  # type: ignore[attr-defined]
+        assert throttle.wait("203.0.113.5", "Eve") > 0 and throttle.wait("127.0.0.1", "Eve") == 0

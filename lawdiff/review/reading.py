@@ -228,7 +228,7 @@ class StoreReader:
         command, even one that kept it, or a write that changed it: an undo, an import).
         """
         changed = (
-            '"table" = \'decisions\' AND (action = \'status\' OR json_extract(after, \'$.status\') '
+            "\"table\" = 'decisions' AND (action = 'status' OR json_extract(after, '$.status') "
             "IS NOT coalesce(json_extract(before, '$.status'), 'open'))"
         )
         where, params = (f"{changed} AND record = ?", (record,)) if record is not None else (changed, ())

@@ -26,19 +26,17 @@ from lawdiff.errors import LawdiffError, UsageError
 from lawdiff.report.html.markup import Markup, h
 from lawdiff.serve import pages
 from lawdiff.serve.auth import (
-    SESSION_NAME,
-    SESSION_TOKEN,
     TOKEN_FIELD,
     TOKEN_HEADER,
     Action,
     Throttle,
     may,
-    new_token,
     same_origin,
     token_ok,
 )
 from lawdiff.serve.config import ServeConfig
 from lawdiff.serve.rows import BlockCache
+from lawdiff.serve.sessions import COOKIE, Session, Sessions
 from lawdiff.serve.state import Snapshot, Workspace
 
 DISCUSSING = "discussing"
@@ -67,8 +65,15 @@ class Endpoints:
     def __init__(self, config: ServeConfig, workspace: Workspace) -> None:
         self.config = config
         self.ws = workspace
-        self.throttle = Throttle(config.login_attempts, config.login_window)
+        self.throttle = Throttle(config.login_attempts, config.login_wait_max)
+        self.sessions = Sessions(config.session_idle)
         self.blocks = BlockCache()
+
+    def current(self, request: Request) -> Session | None:
+        """The request's live session (kept on ``request.state.session``), or None."""
+        session = self.sessions.find(request.cookies.get(COOKIE))
+        request.state.session = session
+        return session
 
     # -- the guards -------------------------------------------------------
 
@@ -76,11 +81,13 @@ class Endpoints:
         """A GET endpoint for signed-in members; others are sent to the sign-in page."""
 
         async def endpoint(request: Request) -> Response:
-            name = request.session.get(SESSION_NAME)
-            if not name:
+            session = self.current(request)
+            if session is None:
                 wanted = request.url.path + (f"?{request.url.query}" if request.url.query else "")
                 return RedirectResponse(f"/signin?next={quote(wanted, safe='/')}", 303)
-            session_token(request)
+            name = session.name
+            if not may(self.chair(name), Action.READ):
+                return self._refuse(request, 403, refusal(Action.READ))
             return await run_in_threadpool(self._guarded, request, lambda: render(request, name))
 
         return endpoint
@@ -95,14 +102,17 @@ class Endpoints:
             if not same_origin(request.headers, request.url.scheme):
                 return self._refuse(request, 403, "This form was sent from another site: refused.")
             form = await request.form(max_files=0, max_fields=40, max_part_size=BODY_MAX)
+            session = self.current(request)
+            if session is None:
+                return self._refuse(
+                    request, 403, "You are signed out (signed out, idle too long, or by a chair): sign in again."
+                )
             given = form.get(TOKEN_FIELD) or request.headers.get(TOKEN_HEADER)
-            if not token_ok(request.session.get(SESSION_TOKEN), given if isinstance(given, str) else None):
+            if not token_ok(session.csrf, given if isinstance(given, str) else None):
                 return self._refuse(
                     request, 403, "The form's security token is missing or out of date: reload the page and try again."
                 )
-            name = request.session.get(SESSION_NAME)
-            if not name:
-                return self._refuse(request, 403, "Sign in first.")
+            name = session.name
             action = need if isinstance(need, Action) else need(form)
             if not may(self.chair(name), action):
                 return self._refuse(request, 403, refusal(action))
@@ -123,10 +133,10 @@ class Endpoints:
     def _refuse(self, request: Request, status: int, message: str) -> Response:
         if request.headers.get(FETCH_HEADER) == "1":
             return JSONResponse({"ok": False, "message": message}, status)
-        name = request.session.get(SESSION_NAME)
-        if not name:
+        session: Session | None = getattr(request.state, "session", None)
+        if session is None:
             return HTMLResponse(pages.message_page("Refused", _anonymous_bar(), message, back="/signin"), status)
-        bar = self._bar(request, name, None)
+        bar = self._bar(request, session.name, None)
         back = local(str(request.headers.get("referer", "")).split(request.url.netloc, 1)[-1], "/agenda")
         return HTMLResponse(pages.message_page("Not done", bar, message, back=back), status)
 
@@ -156,12 +166,14 @@ def refusal(action: Action) -> str:
 
 
 def session_token(request: Request) -> str:
-    """The session's forgery token, made on first use."""
-    token = request.session.get(SESSION_TOKEN)
-    if not token:
-        token = new_token()
-        request.session[SESSION_TOKEN] = token
-    return str(token)
+    """The forgery token of the request's session (the guards found it)."""
+    session: Session = request.state.session
+    return session.csrf
+
+
+def set_cookie(response: Response, config: ServeConfig, name: str, value: str, max_age: int | None) -> None:
+    """A cookie of the app's: HttpOnly, SameSite=Strict, Secure under HTTPS."""
+    response.set_cookie(name, value, max_age=max_age, path="/", secure=config.https, httponly=True, samesite="strict")
 
 
 def _anonymous_bar() -> Markup:

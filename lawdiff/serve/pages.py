@@ -126,7 +126,16 @@ def message_page(title: str, bar_: Markup, message: str, *more: Child, back: str
 def meeting_page(bar_: Markup, now: Now | None, meeting: Meeting | None, chair: bool, token: str, today: str) -> str:
     hidden = h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token})
     state = _no_meeting(chair, hidden, today) if meeting is None else _open_meeting(meeting, chair, hidden)
-    return own_page("Meeting", "meeting", bar_, h("h1", None, "Meeting"), *state, now_box(now), *_walk(now))
+    everyone = None
+    if chair:
+        everyone = h(
+            "form",
+            {"class": "meeting signout-all", "method": "post", "action": "/signout/everyone"},
+            hidden,
+            h("button", {"type": "submit"}, "Sign everyone else out"),
+            " (a laptop left signed in, a cookie copied: each member signs in again)",
+        )
+    return own_page("Meeting", "meeting", bar_, h("h1", None, "Meeting"), *state, now_box(now), *_walk(now), everyone)
 
 
 def _no_meeting(chair: bool, hidden: Markup, today: str) -> list[Child]:
