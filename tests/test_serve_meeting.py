@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -19,10 +20,11 @@ from pathlib import Path
 import httpx
 import pytest
 from lxml import html as lxml_html
-from test_serve import ROW_45C4B, Member, decision, make
+from test_serve import ROW_45C4B, Member, counts, decision, make
 
-from lawdiff.review import Status, open_for_reading
-from lawdiff.serve import ServeConfig
+from lawdiff.errors import InputError
+from lawdiff.review import Status, Store, open_for_reading, open_for_writing
+from lawdiff.serve import ServeConfig, state
 from lawdiff.serve.run import make_server, prepare, serve
 
 
@@ -278,3 +280,62 @@ def test_behind_a_reverse_proxy_its_forwarded_address_is_the_members(store: Path
             assert r.status_code == 401
         throttle = served.app.state.server.throttle  # type: ignore[attr-defined]
         assert throttle.wait("203.0.113.5", "Eve") > 0 and throttle.wait("127.0.0.1", "Eve") == 0
+
+
+# ---------------------------------------------------------------------------
+# 4-6. The store: writable at start, a full disk named, a failure passed
+
+
+def read_only_opener(path: Path) -> Store:
+    """The store opened as a file that may be read but not written (``mode=ro``: root is refused too,
+    where a chmod would not bind root)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+    return Store(conn, path, writable=True, timeout=1.0)
+
+
+def test_a_read_only_store_is_refused_at_start_in_one_line(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_for_writing(store).close()
+    monkeypatch.setattr(state, "open_for_writing", read_only_opener)
+    with pytest.raises(InputError) as refused:
+        started = prepare(ServeConfig(store=store, port=0, password="pw"))
+        started.sock.close()  # the code before this fix started: close what it bound
+    said = refused.value.message()
+    assert "cannot write the review store" in said and str(store) in said and "\n" not in said
+
+
+def full_opener(path: Path) -> Store:
+    """The store with no room to grow: SQLite's ``max_page_count`` at its size, as a full disk."""
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    return Store(conn, path, writable=True, timeout=1.0)
+
+
+def test_a_full_disk_is_named_as_such(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_for_writing(store).close()
+    app = make(store)
+    anne = Member(app, "Anne")
+    fields = anne.form("/review/comment")
+    monkeypatch.setattr(state, "open_for_writing", full_opener)
+    app.state.workspace.reconnect()  # type: ignore[attr-defined]
+    r = anne.post("/review/comment", {**fields, "text": "x" * 19_000}, **{"X-Lawdiff-Fetch": "1"})
+    assert r.status_code == 503, r.text
+    assert "the disk is full" in r.json()["message"] and "no transaction" not in r.json()["message"]
+    assert counts(store)["comments"] == 0
+
+
+def test_a_write_after_a_passing_failure_opens_the_store_again(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    open_for_writing(store).close()
+    broken = [True]
+    monkeypatch.setattr(state, "open_for_writing", lambda p: read_only_opener(p) if broken[0] else open_for_writing(p))
+    ws = state.Workspace(ServeConfig(store=store))
+    try:
+        with pytest.raises(InputError, match="cannot write the review store"):
+            ws.write(lambda s: s.set_mark("discussing", "a" * 40, "Anne"))
+        broken[0] = False  # the file is writable again
+        ws.write(lambda s: s.set_mark("discussing", "a" * 40, "Anne"))
+    finally:
+        ws.close()
+    with open_for_reading(store) as s:
+        mark = s.mark("discussing")
+        assert mark is not None and mark.value == "a" * 40

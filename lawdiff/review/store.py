@@ -80,8 +80,12 @@ class Store(StoreReader):
                 yield w
                 self._conn.execute(end)
             except BaseException:
-                for statement in undo.split("; "):
-                    self._conn.execute(statement)
+                # SQLite rolls back a whole transaction by itself on some errors (a full
+                # disk, an I/O error): then there is nothing to roll back, and trying would
+                # hide the error that matters behind "no transaction is active".
+                if self._conn.in_transaction:
+                    for statement in undo.split("; "):
+                        self._conn.execute(statement)
                 raise
 
     @contextmanager
@@ -103,10 +107,34 @@ class Store(StoreReader):
                 yield
                 self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # not when SQLite rolled it back itself (see _write)
+                    self._conn.execute("ROLLBACK")
                 raise
             finally:
                 self._batch = False
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (SQLite ends one by itself on a full disk)."""
+        return self._conn.in_transaction
+
+    def check_writable(self) -> None:
+        """Prove that the store can be written now: a write transaction, rolled back.
+
+        A store file that may be read but not written opens without complaint
+        and fails at its first write; a server checks this before it serves.
+        """
+        if not self.writable:
+            raise InputError("the review store was opened read-only", file=str(self.path or ""))
+        with self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO marks (name, value, author, updated) VALUES ('lawdiff-check', '', '', '')"
+                )
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
 
     def _decision_row(self, w: Write, target: Target) -> dict[str, Any]:
         """The decision on a target: the stored one, or a new open one (not yet written)."""
