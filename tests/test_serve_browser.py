@@ -199,3 +199,35 @@ def test_a_member_who_is_not_a_chair_cannot_accept(browser: Any, server: Served)
         f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Saved: query.'"""
     )
     assert _status(page) == "query"
+
+
+def test_every_open_page_sees_others_decisions_comments_and_assignments_live(browser: Any, server: Served) -> None:
+    anne, watch = _member(browser, server, "Anne")
+    bert, _ = _member(browser, server, "Bert")
+    carla, _ = _member(browser, server, "Carla")
+    carla.goto(f"{server.url}/agenda")
+    before = carla.locator("main .lead").inner_text()
+    # Bert is typing a comment on the row when Anne decides it.
+    _row(bert).locator("form.rv-comment textarea").fill("Half a thought")
+    _row(anne).locator('form.rv-status button[value="accepted"]').click()
+    anne.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg.good') !== null""")
+    _row(anne).locator("form.rv-comment textarea").fill("Agreed in the meeting")
+    _row(anne).locator('form.rv-comment button[type="submit"]').click()
+    _row(anne).locator("form.rv-assign input[name=assignee]").fill("Carla")
+    _row(anne).locator("form.rv-assign button").click()
+    # Within a few seconds, without a reload, Bert's row and Carla's agenda show all three.
+    bert.wait_for_function(
+        f"""() => {{ const b = document.querySelector('tbody:has([id="{ROW}"]) .rv');
+        return b && b.querySelector('.rv-state b.st').textContent === 'accepted'
+          && b.textContent.includes('Agreed in the meeting') && b.textContent.includes('assigned to Carla'); }}""",
+        timeout=15_000,
+    )
+    assert _row(bert).locator("form.rv-comment textarea").input_value() == "Half a thought"
+    carla.wait_for_function(
+        f"""(before) => document.querySelector('main .lead').textContent !== before""", arg=before, timeout=15_000
+    )
+    # Without JavaScript nothing is lost: a reload shows it all.
+    plain, _ = _member(browser, server, "Dora", java_script_enabled=False)
+    text = _row(plain).locator(".rv").inner_text()
+    assert "accepted" in text and "Agreed in the meeting" in text and "assigned to Carla" in text
+    assert not watch.errors

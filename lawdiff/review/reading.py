@@ -177,6 +177,21 @@ class StoreReader:
         with self._guard():
             return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM log").fetchone()[0])
 
+    def changed_since(self, version: int) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+        """What was written after ``version`` (:meth:`version`): the store's version now, the decision
+        ids whose decision or comments changed (in the order written), and the other tables written."""
+        with self._guard():
+            found = self._conn.execute(
+                'SELECT seq, "table", CASE WHEN "table" = \'comments\' '
+                "THEN json_extract(coalesce(after, before), '$.decision') ELSE record END "
+                "FROM log WHERE seq > ? ORDER BY seq",
+                (version,),
+            ).fetchall()
+        now = max([version, *(r[0] for r in found)])
+        decisions = tuple(dict.fromkeys(r[2] for r in found if r[1] in ("decisions", "comments") and r[2]))
+        others = tuple(dict.fromkeys(r[1] for r in found if r[1] not in ("decisions", "comments")))
+        return now, decisions, others
+
     def mark(self, name: str) -> Mark | None:
         """A shared mark ("discussing"), or None when it is not set."""
         with self._guard():

@@ -130,6 +130,7 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None) -> Starl
         ("/people", "GET", Action.READ, s.page(s.person)),
         ("/next", "GET", Action.READ, s.page(s.next_)),
         ("/api/now", "GET", Action.READ, s.page(s.now)),
+        ("/api/updates", "GET", Action.READ, s.page(s.updates)),
         ("/assets/{name}", "GET", None, s.asset),
         # Browsers ask for it on every site; there is none (and no 404 in their console).
         ("/favicon.ico", "GET", None, _no_icon),

@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from lawdiff.errors import LawdiffError, UsageError
 from lawdiff.report.html.markup import Markup, h
+from lawdiff.review import Entry, ReviewView, State, Status
 from lawdiff.serve import pages
 from lawdiff.serve.auth import (
     TOKEN_FIELD,
@@ -35,9 +36,9 @@ from lawdiff.serve.auth import (
     token_ok,
 )
 from lawdiff.serve.config import ServeConfig
-from lawdiff.serve.rows import BlockCache
+from lawdiff.serve.rows import BlockCache, RowContext, review_block
 from lawdiff.serve.sessions import COOKIE, Session, Sessions
-from lawdiff.serve.state import Snapshot, Workspace
+from lawdiff.serve.state import Located, Snapshot, Workspace
 
 DISCUSSING = "discussing"
 BODY_MAX = 256 * 1024
@@ -140,14 +141,44 @@ class Endpoints:
         back = local(str(request.headers.get("referer", "")).split(request.url.netloc, 1)[-1], "/agenda")
         return HTMLResponse(pages.message_page("Not done", bar, message, back=back), status)
 
+    def fresh_block(
+        self, request: Request, name: str, snap: Snapshot, found: Located, page: str
+    ) -> tuple[Markup, Status]:
+        """The review block of one change as the store holds it now, and its status (after a write,
+        and for the live updates of the pages that show it)."""
+        store = self.ws.store()
+        comp, ch = found.comparison, found.change
+        decided = store.decision(ch.id)
+        if decided is not None:
+            # The row alone: its own decision and thread, read alone (matching every
+            # decision of the run to its change after each write would make writers queue).
+            entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
+            corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
+            view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
+            deciders = store.deciders(ch.id)
+        else:
+            _, view = self.ws.review(snap)
+            deciders = store.deciders()
+        mark = store.mark(DISCUSSING)
+        ctx = RowContext(
+            view,
+            deciders,
+            self.chair(name),
+            page,
+            mark.value if mark else "",
+            store.open_meeting() is not None,
+            session_token(request),
+        )
+        return review_block(ch, comp.old, comp.new, ctx), view.entry(ch.id).status
+
     def chair(self, name: str) -> bool:
         return self.config.is_chair(name)
 
-    def _bar(self, request: Request, name: str, snap: Snapshot | None) -> Any:
+    def _bar(self, request: Request, name: str, snap: Snapshot | None, version: int | None = None) -> Any:
         now = None
         if snap is not None:
             now = pages.now_of(self.ws.store().mark(DISCUSSING), snap)
-        return pages.bar(name, self.chair(name), now, session_token(request))
+        return pages.bar(name, self.chair(name), now, session_token(request), version)
 
 
 # What a member who is not a chair is told when the server refuses an action (the buttons for it are not shown).

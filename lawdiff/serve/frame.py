@@ -96,14 +96,15 @@ def href(found: Located) -> str:
     return f"/{article_file(found.article)}#{anchor}" if found.article else "/agenda"
 
 
-def bar(name: str, chair: bool, now: Now | None, token: str) -> Markup:
-    """The server's bar at the top of every page: who, where to go, what the meeting discusses."""
+def bar(name: str, chair: bool, now: Now | None, token: str, version: int | None = None) -> Markup:
+    """The server's bar at the top of every page: who, where to go, what the meeting discusses;
+    ``version``: the store's version the page shows (its script asks for what was written since)."""
     discussing: Child = h("span", {"class": "none"}, "nothing marked")
     if now is not None:
         discussing = [h("a", {"href": now.href}, now.label), h("span", {"class": "by"}, f" (set by {now.by})")]
     return h(
         "div",
-        {"class": "serve-bar", "role": "banner"},
+        {"class": "serve-bar", "role": "banner", "data-version": None if version is None else str(version)},
         h(
             "nav",
             {"aria-label": "Review"},

@@ -29,8 +29,8 @@ from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.corpus import SETTINGS_FILE, Corpus, DraftFile, corpus_files, default_corpus, load
 from lawdiff.diff import Study
-from lawdiff.errors import InputError
 from lawdiff.diff.records import Change, Comparison
+from lawdiff.errors import InputError
 from lawdiff.model import Edition
 from lawdiff.report.site import Site, plan
 from lawdiff.review import ReviewView, Store, attach, open_for_writing

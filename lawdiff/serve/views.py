@@ -20,9 +20,13 @@ from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page
 from lawdiff.report.site import article_file, history_file
 from lawdiff.serve import pages
-from lawdiff.serve.endpoints import DISCUSSING, Endpoints, session_token
+from lawdiff.serve.endpoints import DISCUSSING, Endpoints, local, session_token
 from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, slots
 from lawdiff.serve.state import Snapshot
+
+# How often an open page asks for what others wrote (seconds): a decision shows on every
+# screen within two polls at most.
+POLL_SECONDS = 1.5
 
 _ASSETS = {
     "report.css": ("lawdiff.report", "text/css; charset=utf-8"),
@@ -42,8 +46,9 @@ class Views(Endpoints):
 
     def index(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
+        version, _ = self.ws.review(snap)
         page = self.ws.page((snap.key, "index"), lambda: index_page(snap.site))
-        return HTMLResponse(pages.served(page, self._bar(request, name, snap)))
+        return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
     def article(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
@@ -54,10 +59,10 @@ class Views(Endpoints):
         kind, number = found
         a = snap.site.article(number)
         assert a is not None
+        version, view = self.ws.review(snap)
         if kind == "history":
             page = self.ws.page((snap.key, path), lambda: history_page(snap.site, a))
         else:
-            version, view = self.ws.review(snap)
             chair = self.chair(name)
             base = self.ws.page((snap.key, path, "slots"), lambda: article_page(replace(snap.site, annotate=slots), a))
 
@@ -77,32 +82,35 @@ class Views(Endpoints):
 
             page = self.ws.page((snap.key, path, str(version), str(chair)), render)
         page = page.replace(TOKEN_SLOT, session_token(request))
-        return HTMLResponse(pages.served(page, self._bar(request, name, snap)))
+        return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
     # -- the server's own pages -------------------------------------------
 
     def agenda(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
-        _, view = self.ws.review(snap)
+        version, view = self.ws.review(snap)
         store = self.ws.store()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request))
+        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
         return HTMLResponse(pages.agenda_page(snap, view, bar, now, store.people()))
 
     def person(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
-        _, view = self.ws.review(snap)
+        version, view = self.ws.review(snap)
         store = self.ws.store()
         who = request.query_params.get("name", name)
         decisions = {d.id: d for d in store.decisions()}
-        page = pages.person_page(snap, view, self._bar(request, name, snap), who, store.involvement(who), decisions)
+        page = pages.person_page(
+            snap, view, self._bar(request, name, snap, version), who, store.involvement(who), decisions
+        )
         return HTMLResponse(page)
 
     def meeting(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
         store = self.ws.store()
+        version = store.version()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request))
+        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
         today = datetime.date.today().isoformat()
         page = pages.meeting_page(bar, now, store.open_meeting(), self.chair(name), session_token(request), today)
         return HTMLResponse(page)
@@ -119,6 +127,39 @@ class Views(Endpoints):
         if now is None:
             return JSONResponse({"change": ""})
         return JSONResponse({"change": now.change, "label": now.label, "href": now.href, "by": now.by, "at": now.at})
+
+    def updates(self, request: Request, name: str) -> Response:
+        """What was written since the version a page was made at (``?since=``): the store's version,
+        the change now discussed, and the review blocks of the changes on ``?page=`` written since.
+        The page's script asks every :data:`POLL_SECONDS`; without it, a reload shows the same."""
+        try:
+            since = int(request.query_params.get("since", "-1"))
+        except ValueError:
+            since = -1
+        snap = self.ws.snapshot()
+        store = self.ws.store()
+        now = pages.now_of(store.mark(DISCUSSING), snap)
+        version, changed, others = store.changed_since(max(since, 0))
+        out: dict[str, object] = {
+            "version": version,
+            "poll": POLL_SECONDS,
+            "now": {"change": ""}
+            if now is None
+            else {"change": now.change, "label": now.label, "href": now.href, "by": now.by},
+        }
+        if since < 0 or version == since:
+            return JSONResponse(out)
+        page = local(request.query_params.get("page", ""), "")
+        blocks: dict[str, dict[str, str]] = {}
+        # A hand correction aligns the pair again: the page itself changes, not only its rows.
+        reload_ = "corrections" in others
+        for cid in changed if not reload_ else ():
+            found = snap.changes.get(cid)
+            if found is not None and found.article and pages.href(found).split("#", 1)[0] == page:
+                block, status = self.fresh_block(request, name, snap, found, page)
+                blocks[cid] = {"html": str(block), "status": status.value}
+        out.update(blocks=blocks, changed=list(changed), reload=reload_)
+        return JSONResponse(out)
 
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from lawdiff.report.html.markup import h
-from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, Target, target
+from lawdiff.review import CorrectionKind, Status, Store, Target, target
 from lawdiff.review import pins as review_pins
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
@@ -74,32 +74,8 @@ class Writes(Endpoints):
     def _block_json(
         self, request: Request, name: str, snap: Snapshot, found: Located, back: str, said: str, status: int
     ) -> Response:
-        store = self.ws.store()
-        comp, ch = found.comparison, found.change
-        decided = store.decision(ch.id)
-        if decided is not None:
-            # The row just written: its own decision and thread, read alone (matching every
-            # decision of the run to its change after each write would make writers queue).
-            entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
-            corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
-            view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
-            deciders = store.deciders(ch.id)
-        else:
-            _, view = self.ws.review(snap)
-            deciders = store.deciders()
-        mark = store.mark(DISCUSSING)
-        ctx = RowContext(
-            view,
-            deciders,
-            self.chair(name),
-            urlsplit(back).path,
-            mark.value if mark else "",
-            store.open_meeting() is not None,
-            session_token(request),
-        )
-        block = review_block(ch, comp.old, comp.new, ctx)
-        entry = view.entry(ch.id)
-        return JSONResponse({"ok": status < 400, "message": said, "html": block, "status": entry.status.value}, status)
+        block, now = self.fresh_block(request, name, snap, found, urlsplit(back).path)
+        return JSONResponse({"ok": status < 400, "message": said, "html": block, "status": now.value}, status)
 
     def _stale(self, request: Request, name: str, form: FormData, exc: Stale) -> Response:
         back = local(str(form.get("back", "")))
