@@ -264,7 +264,9 @@ def test_writes_from_the_script_get_the_new_block_as_json(app: object, store: Pa
     snap = ws.snapshot()
     _, view = ws.review(snap)
     found = snap.changes[anne.form("/review/status")["change"]]
-    ctx = RowContext(view, ws.store().last_writes(), True, PAGE_45, token=anne.form("/review/status")["csrf"])
+    store_ = ws.store()
+    token = anne.form("/review/status")["csrf"]
+    ctx = RowContext(view, store_.deciders(), True, PAGE_45, token=token, viewer="Anne", row_writes=store_.row_writes())
     assert reply["html"] == review_block(found.change, "2007", "2017", ctx)
 
 
@@ -716,7 +718,9 @@ def test_a_page_filled_in_its_slots_is_the_page_rendered_with_the_review(app: ob
     mark = s.mark("discussing")
     assert mark is not None
     for chair in (True, False):
-        ctx = RowContext(view, s.last_writes(), chair, PAGE_45, mark.value, True, "token")
+        ctx = RowContext(
+            view, s.deciders(), chair, PAGE_45, mark.value, True, "token", viewer="Anne", row_writes=s.row_writes()
+        )
         for number in ("45", "6"):
             a = snap.site.article(number)
             assert a is not None

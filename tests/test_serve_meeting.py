@@ -339,3 +339,83 @@ def test_a_write_after_a_passing_failure_opens_the_store_again(store: Path, monk
     with open_for_reading(store) as s:
         mark = s.mark("discussing")
         assert mark is not None and mark.value == "a" * 40
+
+
+# ---------------------------------------------------------------------------
+# 11. Undo, one's own comments, the minutes, messages that point to buttons
+
+
+def test_undo_takes_back_ones_own_last_write_as_a_logged_write(store: Path) -> None:
+    app = make(store)
+    anne, carla = Member(app, "Anne"), Member(app, "Carla")
+    assert (
+        carla.post("/review/comment", {**carla.form("/review/comment"), "text": "Wrong row, sorry"}).status_code == 303
+    )
+    assert "Undo my comment" in block_text(carla)
+    assert "Undo Carla's comment" in block_text(anne)  # a chair may undo anyone's
+    assert carla.post("/review/undo", carla.form("/review/undo")).status_code == 303
+    assert "Wrong row, sorry" not in block_text(carla)
+    with open_for_reading(store) as s:
+        assert [e.action for e in s.log()][-1] == "undo" and not s.comments()
+    # A member may not undo a chair's decision; the chair may.
+    assert anne.post("/review/status", {**anne.form("/review/status"), "status": "accepted"}).status_code == 303
+    assert "Undo" not in block_text(carla)
+    fields = anne.form("/review/undo")
+    r = carla.post("/review/undo", {**fields, "csrf": carla.form("/review/status")["csrf"]})
+    assert r.status_code == 403 and "Only the chairs may undo what someone else wrote" in r.text
+    assert anne.post("/review/undo", fields).status_code == 303
+    d = decision(store)
+    assert d is None or d.status is Status.OPEN
+
+
+def test_an_undo_after_someone_else_wrote_is_refused_with_the_row_as_it_is(store: Path) -> None:
+    app = make(store)
+    anne, carla = Member(app, "Anne"), Member(app, "Carla")
+    assert carla.post("/review/comment", {**carla.form("/review/comment"), "text": "Mine"}).status_code == 303
+    undo = carla.form("/review/undo")
+    assert anne.post("/review/assign", {**anne.form("/review/assign"), "assignee": "Bert"}).status_code == 303
+    r = carla.post("/review/undo", undo)
+    assert r.status_code == 409 and "nothing was undone" in r.text
+    assert "assigned to" in r.text and "Bert" in r.text  # the row as it is now
+    with open_for_reading(store) as s:
+        assert [c.text for c in s.comments()] == ["Mine"]
+
+
+def test_a_member_edits_and_deletes_her_own_comment_and_the_log_keeps_the_text(store: Path) -> None:
+    app = make(store)
+    anne, carla = Member(app, "Anne"), Member(app, "Carla")
+    assert carla.post("/review/comment", {**carla.form("/review/comment"), "text": "Frist thought"}).status_code == 303
+    assert "Edit or delete" in block_text(carla) and "Edit or delete" not in block_text(anne)
+    fields = carla.form("/review/comment/edit")
+    r = anne.post("/review/comment/edit", {**fields, "csrf": anne.form("/review/status")["csrf"], "text": "Mine now"})
+    assert r.status_code == 403 and "only its author" in r.text
+    assert carla.post("/review/comment/edit", {**fields, "text": "First thought"}).status_code == 303
+    assert "First thought (edited)" not in block_text(carla) and "(edited)" in block_text(carla)
+    assert carla.post("/review/comment/delete", carla.form("/review/comment/delete")).status_code == 303
+    assert "First thought" not in block_text(carla)
+    with open_for_reading(store) as s:
+        texts = [(e.before or {}).get("text") for e in s.log() if e.table == "comments"]
+        assert "Frist thought" in texts and "First thought" in texts
+
+
+def test_the_meeting_page_offers_the_minutes_and_its_messages_point_to_buttons(store: Path) -> None:
+    app = make(store)
+    anne = Member(app, "Anne")
+    token = token_of(anne.page("/meeting"))
+    r = anne.client.get("/export?format=md")
+    assert r.status_code == 404 and "Start the meeting" in r.text
+    assert anne.post("/meeting/start", {"csrf": token, "date": "2026-12-02"}).status_code == 303
+    r = anne.post("/meeting/start", {"csrf": token, "date": "2026-12-02"})
+    assert r.status_code == 409 and "End the meeting" in r.text and "lawdiff review" not in r.text
+    assert anne.post("/review/status", {**anne.form("/review/status"), "status": "accepted"}).status_code == 303
+    page = anne.page("/meeting")
+    assert 'href="export?format=docx"' in page and 'href="export?format=md"' in page
+    r = anne.client.get("/export?format=md")
+    assert r.status_code == 200 and 'filename="minutes-2026-12-02.md"' in r.headers["content-disposition"]
+    assert "accepted" in r.text and "45C4" in r.text
+    r = anne.client.get("/export?format=docx")
+    # The Word minutes are another change's (lawdiff review export --format docx): served when it exists.
+    assert r.status_code == 200 and r.content[:2] == b"PK" or r.status_code == 404 and "Markdown" in r.text
+    assert anne.post("/meeting/end", {"csrf": token}).status_code == 303
+    r = anne.post("/meeting/end", {"csrf": token})
+    assert r.status_code == 409 and "Start the meeting" in r.text and "lawdiff review" not in r.text

@@ -40,6 +40,16 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class RowWrite:
+    """The last write to a change's row (its decision or a comment of its thread), as an undo names it."""
+
+    write: str
+    author: str
+    action: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
 class Involvement:
     """What one person did in the review: decision ids commented on, assigned to them, and decided by them."""
 
@@ -191,6 +201,22 @@ class StoreReader:
         decisions = tuple(dict.fromkeys(r[2] for r in found if r[1] in ("decisions", "comments") and r[2]))
         others = tuple(dict.fromkeys(r[1] for r in found if r[1] not in ("decisions", "comments")))
         return now, decisions, others
+
+    def row_writes(self, decision: str | None = None) -> dict[str, RowWrite]:
+        """Per decision id (or of the one named), the last write made here to its row: the decision
+        or a comment of its thread (imported history is not this store's to undo)."""
+        row = (
+            "CASE WHEN \"table\" = 'comments' THEN json_extract(coalesce(after, before), '$.decision') ELSE record END"
+        )
+        where, params = ("AND row = ?", (decision,)) if decision is not None else ("", ())
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT row, write, author, action, at, max(seq) FROM (SELECT {row} AS row, write, author, action, "
+                "at, seq FROM log WHERE local = 1 AND \"table\" IN ('decisions', 'comments')) "
+                f"WHERE row IS NOT NULL {where} GROUP BY row",
+                params,
+            ).fetchall()
+        return {r[0]: RowWrite(r[1], r[2], r[3], r[4]) for r in found}
 
     def mark(self, name: str) -> Mark | None:
         """A shared mark ("discussing"), or None when it is not set."""

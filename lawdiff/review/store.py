@@ -398,18 +398,38 @@ class Store(StoreReader):
                 raise UsageError(
                     f"{w.author} has nothing to undo", fix="give --author NAME for another author's writes"
                 )
-            entries = [e for e in self.log() if e.write == last]
-            for e in reversed(entries):
-                if e.action in _NO_CHANGE:
-                    continue
-                current = w.get(e.table, e.record)
-                if current != e.after:
-                    by = self._last_writer(e.record, e.seq)
-                    raise UsageError(
-                        f"cannot undo {e.action} of {e.record[:10]}: it was changed since{by}",
-                        fix="set it again by hand instead (lawdiff review log shows its history)",
-                    )
-                w.restore(e.table, e.record, e.before, undoes=last)
+            return self._take_back(w, last)
+
+    def undo_write(self, write: str, author: str, row: str) -> list[LogEntry]:
+        """Take back one write to a change's row (``row``: its decision id) while it is still the row's
+        last; refused (:class:`StaleWrite`) when someone wrote to the row since.  The undo is logged."""
+        with self._write(author) as w:
+            last = self.row_writes(row).get(row)
+            if last is None or last.write != write or last.action == "undo":
+                by, at = (last.author, last.at) if last else ("", "")
+                since = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+                raise StaleWrite(
+                    f"this change was written to since{since}; nothing was undone",
+                    decision=self.decision(row),
+                    by=by,
+                    at=at,
+                )
+            return self._take_back(w, write)
+
+    def _take_back(self, w: Write, last: str) -> list[LogEntry]:
+        """Restore what one write changed, each record as it was before it; refused when one changed since."""
+        entries = [e for e in self.log() if e.write == last]
+        for e in reversed(entries):
+            if e.action in _NO_CHANGE:
+                continue
+            current = w.get(e.table, e.record)
+            if current != e.after:
+                by = self._last_writer(e.record, e.seq)
+                raise UsageError(
+                    f"cannot undo {e.action} of {e.record[:10]}: it was changed since{by}",
+                    fix="set it again by hand instead (lawdiff review log shows its history)",
+                )
+            w.restore(e.table, e.record, e.before, undoes=last)
         return entries
 
     def _last_writer(self, record: str, after_seq: int) -> str:

@@ -131,6 +131,7 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None) -> Starl
         ("/next", "GET", Action.READ, s.page(s.next_)),
         ("/api/now", "GET", Action.READ, s.page(s.now)),
         ("/api/updates", "GET", Action.READ, s.page(s.updates)),
+        ("/export", "GET", Action.READ, s.page(s.minutes)),
         ("/assets/{name}", "GET", None, s.asset),
         # Browsers ask for it on every site; there is none (and no 404 in their console).
         ("/favicon.ico", "GET", None, _no_icon),
@@ -141,6 +142,9 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None) -> Starl
         ("/review/status", "POST", "by status", s.post(w(s.set_status), status_asked)),
         ("/review/comment", "POST", Action.COMMENT, s.post(w(s.comment), Action.COMMENT)),
         ("/review/assign", "POST", Action.ASSIGN, s.post(w(s.assign), Action.ASSIGN)),
+        ("/review/undo", "POST", Action.UNDO, s.post(w(s.undo), Action.UNDO)),
+        ("/review/comment/edit", "POST", Action.COMMENT, s.post(w(s.comment_edit), Action.COMMENT)),
+        ("/review/comment/delete", "POST", Action.COMMENT, s.post(w(s.comment_delete), Action.COMMENT)),
         ("/review/correct", "POST", Action.CORRECT, s.post(w(s.correct), Action.CORRECT)),
         ("/review/unpin", "POST", Action.CORRECT, s.post(w(s.unpin), Action.CORRECT)),
         ("/meeting/start", "POST", Action.MEETING, s.post(s.meeting_start, Action.MEETING)),

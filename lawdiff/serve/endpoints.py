@@ -168,6 +168,8 @@ class Endpoints:
             mark.value if mark else "",
             store.open_meeting() is not None,
             session_token(request),
+            viewer=name,
+            row_writes=store.row_writes(ch.id),
         )
         return review_block(ch, comp.old, comp.new, ctx), view.entry(ch.id).status
 

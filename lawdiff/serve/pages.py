@@ -135,7 +135,29 @@ def meeting_page(bar_: Markup, now: Now | None, meeting: Meeting | None, chair: 
             h("button", {"type": "submit"}, "Sign everyone else out"),
             " (a laptop left signed in, a cookie copied: each member signs in again)",
         )
-    return own_page("Meeting", "meeting", bar_, h("h1", None, "Meeting"), *state, now_box(now), *_walk(now), everyone)
+    return own_page(
+        "Meeting",
+        "meeting",
+        bar_,
+        h("h1", None, "Meeting"),
+        *state,
+        _minutes(meeting),
+        now_box(now),
+        *_walk(now),
+        everyone,
+    )
+
+
+def _minutes(meeting: Meeting | None) -> Markup:
+    """The minutes of the open (else the last) meeting, to download, as ``lawdiff review export`` writes them."""
+    return h(
+        "p",
+        {"class": "minutes"},
+        "Minutes of " + (f"the meeting of {meeting.date}" if meeting else "the last meeting") + ": ",
+        h("a", {"href": "export?format=docx", "download": True}, "Word (.docx)"),
+        " · ",
+        h("a", {"href": "export?format=md", "download": True}, "Markdown (.md)"),
+    )
 
 
 def _no_meeting(chair: bool, hidden: Markup, today: str) -> list[Child]:

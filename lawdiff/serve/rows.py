@@ -21,7 +21,8 @@ from lawdiff.align import Aspect
 from lawdiff.diff.records import Change
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import Annotation, Annotator, anchor, pair_id
-from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State, Status
+from lawdiff.review import Comment, Correction, CorrectionKind, Entry, ReviewView, State, Status
+from lawdiff.review.reading import RowWrite
 from lawdiff.review.targets import texts_hash
 from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
 
@@ -51,6 +52,9 @@ class RowContext:
     token: the forgery token, or :data:`TOKEN_SLOT` in a page kept for many.
     blocks: review blocks made for earlier versions, by everything a block
         shows (see :func:`review_block`); None: nothing kept.
+    viewer: who the page is for (their own comments get edit and delete
+        forms, their own last write an undo).
+    row_writes: per decision id, the last write to its row (what "Undo" takes back).
     """
 
     view: ReviewView
@@ -61,6 +65,8 @@ class RowContext:
     meeting_open: bool = False
     token: str = TOKEN_SLOT
     blocks: BlockCache | None = field(default=None, compare=False)
+    viewer: str = ""
+    row_writes: Mapping[str, RowWrite] = field(default_factory=dict)
 
 
 class BlockCache:
@@ -161,6 +167,9 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         ch.id == ctx.discussing,
         ctx.meeting_open,
         ctx.token,
+        ctx.row_writes.get(ch.id),
+        # The viewer matters only where the row holds something they wrote.
+        ctx.viewer if entry.comments or ch.id in ctx.row_writes else "",
     )
     found = ctx.blocks.get(key)
     if found is None:
@@ -186,7 +195,8 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         h("p", {"class": "rv-msg", "role": "status", "aria-live": "polite"}),
         _state(ch, entry, ctx),
         _corrections(ch, old, new, ctx, hidden),
-        _thread(entry),
+        _thread(entry, ctx.viewer, hidden),
+        _undo_form(ch.id, ctx, hidden),
         controls,
         h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")),
     )
@@ -308,7 +318,67 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
     return h("div", {"class": "rv-head"}, out)
 
 
-def _thread(entry: Entry) -> Markup | None:
+def _undo_form(cid: str, ctx: RowContext, hidden: list[Child]) -> Markup | None:
+    """ "Undo" of the row's last write, for its author (a chair: for anyone's); the server checks again."""
+    last = ctx.row_writes.get(cid)
+    if last is None or last.action == "undo" or not (last.author == ctx.viewer or may(ctx.chair, Action.UNDO_ANY)):
+        return None
+    what = UNDO_LABELS.get(last.action, last.action)
+    label = f"Undo my {what}" if last.author == ctx.viewer else f"Undo {last.author}'s {what}"
+    return h(
+        "form",
+        {"class": "rv-form rv-undo", "method": "post", "action": "/review/undo"},
+        hidden,
+        h("input", {"type": "hidden", "name": "undo", "value": last.write}),
+        h("button", {"type": "submit"}, label),
+        h("span", {"class": "rv-when"}, f" ({when(last.at)})"),
+    )
+
+
+# What an undo button names, by the log's action.
+UNDO_LABELS = {
+    "status": "decision",
+    "comment": "comment",
+    "assign": "assignment",
+    "decision": "comment",
+    "question": "question",
+    "answer": "answer",
+    "comment-edit": "edit of a comment",
+    "comment-delete": "deletion of a comment",
+}
+
+
+def _own_comment_forms(c: Comment, hidden: list[Child]) -> Markup:
+    """Edit (opens in place) and delete, for one's own comment; the log keeps the old text."""
+    which = h("input", {"type": "hidden", "name": "comment", "value": c.id})
+    return h(
+        "details",
+        {"class": "rv-own"},
+        h("summary", None, "Edit or delete"),
+        h(
+            "form",
+            {"class": "rv-form rv-edit", "method": "post", "action": "/review/comment/edit"},
+            hidden,
+            which,
+            h(
+                "label",
+                None,
+                h("span", {"class": "vh"}, "Your comment"),
+                h("textarea", {"name": "text", "rows": "2", "required": True}, c.text),
+            ),
+            h("button", {"type": "submit"}, "Save the edit"),
+        ),
+        h(
+            "form",
+            {"class": "rv-form rv-delete", "method": "post", "action": "/review/comment/delete"},
+            hidden,
+            which,
+            h("button", {"type": "submit"}, "Delete this comment"),
+        ),
+    )
+
+
+def _thread(entry: Entry, viewer: str, hidden: list[Child]) -> Markup | None:
     if not entry.comments:
         return None
     return h(
@@ -324,6 +394,7 @@ def _thread(entry: Entry) -> Markup | None:
                 h("time", {"datetime": c.created}, when(c.created)),
                 " (edited)" if c.edited else None,
                 h("p", {"class": "rv-text"}, c.text),
+                _own_comment_forms(c, hidden) if viewer and c.author == viewer else None,
             )
             for c in entry.comments
         ],

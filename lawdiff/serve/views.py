@@ -15,14 +15,22 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from lawdiff.errors import UsageError
 from lawdiff.report.html import index_page
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page
 from lawdiff.report.site import article_file, history_file
+from lawdiff.review import exchange
 from lawdiff.serve import pages
-from lawdiff.serve.endpoints import DISCUSSING, Endpoints, local, session_token
+from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, local, session_token
 from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, slots
 from lawdiff.serve.state import Snapshot
+
+# The minutes a meeting page offers: media type and what the link says.
+MINUTES = {
+    "md": ("text/markdown; charset=utf-8", "Markdown"),
+    "docx": ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Word"),
+}
 
 # How often an open page asks for what others wrote (seconds): a decision shows on every
 # screen within two polls at most.
@@ -77,10 +85,13 @@ class Views(Endpoints):
                     mark.value if mark else "",
                     store.open_meeting() is not None,
                     blocks=self.blocks,
+                    viewer=name,
+                    row_writes=store.row_writes(),
                 )
                 return fill(base, snap.on_pages, ctx)
 
-            page = self.ws.page((snap.key, path, str(version), str(chair)), render)
+            # Per member: their own comments and last writes get their forms.
+            page = self.ws.page((snap.key, path, str(version), str(chair), name), render)
         page = page.replace(TOKEN_SLOT, session_token(request))
         return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
@@ -160,6 +171,32 @@ class Views(Endpoints):
                 blocks[cid] = {"html": str(block), "status": status.value}
         out.update(blocks=blocks, changed=list(changed), reload=reload_)
         return JSONResponse(out)
+
+    def minutes(self, request: Request, name: str) -> Response:
+        """The minutes of a meeting (``?meeting=ID``, else the open or the last one) as ``review export``
+        writes them (``?format=md`` or ``docx``), to download."""
+        fmt = request.query_params.get("format", "md")
+        if fmt not in MINUTES:
+            raise Refused(400, f"No minutes as {fmt!r}: choose Markdown (md) or Word (docx).")
+        store = self.ws.store()
+        meetings = store.meetings()
+        wanted = request.query_params.get("meeting", "")
+        chosen = next((m for m in meetings if m.id == wanted), None) or store.open_meeting()
+        chosen = chosen or (meetings[-1] if meetings else None)
+        if chosen is None:
+            raise Refused(404, "No meeting yet: the minutes are of a meeting (“Start the meeting” on this page).")
+        try:
+            made: str | bytes = exchange.export(store, fmt, meeting=chosen.id)
+        except UsageError:
+            if fmt == "docx":
+                raise Refused(
+                    404, "The minutes as Word are not in this version of lawdiff yet: download the Markdown."
+                ) from None
+            raise
+        data = made.encode("utf-8") if isinstance(made, str) else made
+        media, _ = MINUTES[fmt]
+        disposition = f'attachment; filename="minutes-{chosen.date}.{fmt}"'
+        return Response(data, media_type=media, headers={"Content-Disposition": disposition})
 
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]

@@ -26,8 +26,8 @@ from lawdiff.review import pins as review_pins
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
 from lawdiff.serve.auth import Action, clean_name, may, status_action
-from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, session_token
-from lawdiff.serve.rows import RowContext, review_block, row_anchor
+from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, refusal, session_token
+from lawdiff.serve.rows import UNDO_LABELS, RowContext, review_block, row_anchor
 from lawdiff.serve.state import Located, Snapshot
 
 COMMENT_MAX = 20_000
@@ -86,7 +86,13 @@ class Writes(Endpoints):
             _, view = self.ws.review(exc.snap)
             store = self.ws.store()
             ctx = RowContext(
-                view, store.deciders(), self.chair(name), urlsplit(back).path, token=session_token(request)
+                view,
+                store.deciders(),
+                self.chair(name),
+                urlsplit(back).path,
+                token=session_token(request),
+                viewer=name,
+                row_writes=store.row_writes(exc.found.change.id),
             )
             comp = exc.found.comparison
             more = [
@@ -171,6 +177,58 @@ class Writes(Endpoints):
             f"Assigned to {who or 'nobody'}.",
         )
 
+    def undo(self, request: Request, name: str, form: FormData) -> Response:
+        """Take back the row's last write (one's own; a chair's: anyone's), as a new logged write;
+        refused with the row as it is now when someone wrote to it since."""
+        write = str(form.get("undo", ""))
+        snap, found = self._change(form)
+        cid = found.change.id
+        store = self.ws.store()
+        last = store.row_writes(cid).get(cid)
+        if last is None or last.write != write:
+            raise Stale("This change was written to since you loaded the page: nothing was undone.", snap, found)
+        if last.author != name and not may(self.chair(name), Action.UNDO_ANY):
+            raise Refused(403, refusal(Action.UNDO_ANY))
+        for e in store.log([cid]):
+            if e.write == write and e.table == "decisions":
+                before = Status((e.before or {}).get("status", Status.OPEN.value))
+                after = Status((e.after or {}).get("status", Status.OPEN.value))
+                # Undoing restores a status: only someone who may set it (a member's own query aside).
+                own_query = before is Status.OPEN and after is Status.QUERY
+                if before != after and not own_query and not may(self.chair(name), status_action(before)):
+                    raise Refused(403, refusal(status_action(before)))
+        try:
+            self.ws.write(lambda s: s.undo_write(write, name, cid))
+        except StaleWrite as exc:
+            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
+        return self._done(request, name, form, snap, found, f"Undone: {UNDO_LABELS.get(last.action, last.action)}.")
+
+    def comment_edit(self, request: Request, name: str, form: FormData) -> Response:
+        text = str(form.get("text", "")).replace("\r\n", "\n")
+        if not text.strip():
+            raise Refused(400, "The comment is empty: to remove it, press “Delete this comment”.")
+        if len(text) > COMMENT_MAX:
+            raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
+        cid = self._own_comment(name, form)
+        snap, found = self._change(form)
+        self.ws.write(lambda s: s.edit_comment(cid, text, name))
+        return self._done(request, name, form, snap, found, "Comment edited (the log keeps the earlier text).")
+
+    def comment_delete(self, request: Request, name: str, form: FormData) -> Response:
+        cid = self._own_comment(name, form)
+        snap, found = self._change(form)
+        self.ws.write(lambda s: s.delete_comment(cid, name))
+        return self._done(request, name, form, snap, found, "Comment deleted (the log keeps its text).")
+
+    def _own_comment(self, name: str, form: FormData) -> str:
+        cid = str(form.get("comment", ""))
+        mine = [c for c in self.ws.store().thread(str(form.get("change", ""))) if c.id == cid]
+        if not mine:
+            raise Refused(404, "No such comment on this change (deleted meanwhile?): reload the page.")
+        if mine[0].author != name:
+            raise Refused(403, f"This comment is {mine[0].author}'s: only its author may edit or delete it.")
+        return cid
+
     def correct(self, request: Request, name: str, form: FormData) -> Response:
         snap, found = self._change(form)
         comp, ch = found.comparison, found.change
@@ -232,10 +290,18 @@ class Writes(Endpoints):
                 if person is None:
                     raise Refused(400, f"{a.strip()!r} is not a name.")
                 people.append(person)
+        open_ = self.ws.store().open_meeting()
+        if open_ is not None:
+            raise Refused(
+                409, f"The meeting of {open_.date} is still open: end it with “End the meeting” on this page first."
+            )
         self.ws.write(lambda store: store.start_meeting(day, tuple(people), name))
         return RedirectResponse("/meeting", 303)
 
     def meeting_end(self, request: Request, name: str, form: FormData) -> Response:
+        if self.ws.store().open_meeting() is None:
+            raise Refused(409, "No meeting is open: start one with “Start the meeting” on this page.")
+
         def end(store: Store) -> None:
             store.end_meeting(name)
             if store.mark(DISCUSSING) is not None:
