@@ -524,7 +524,7 @@ def test_the_agenda_lists_what_is_open_or_in_query_and_the_chairs_mark(app: obje
     assert anne.post("/meeting/discuss", discuss).status_code == 303
     agenda = carla.page("/agenda")
     assert 'Now discussing: <a href="/articles/45.html#diff-2007-2017-2017-45D2">2007 → 2017 added 45D2</a>' in agenda
-    assert '(marked by <span class="who">Anne</span>' in agenda
+    assert '(marked by <bdi class="who" dir="auto">Anne</bdi>' in agenda
     assert carla.client.get("/api/now").json()["label"] == "2007 → 2017 added 45D2"
     marked = re.search(
         r'<tbody class="change k-added diff[^"]* st-query discussing[^"]*" id="change-[0-9a-f]+"', carla.page()

@@ -419,3 +419,33 @@ def test_the_meeting_page_offers_the_minutes_and_its_messages_point_to_buttons(s
     assert anne.post("/meeting/end", {"csrf": token}).status_code == 303
     r = anne.post("/meeting/end", {"csrf": token})
     assert r.status_code == 409 and "Start the meeting" in r.text and "lawdiff review" not in r.text
+
+
+# ---------------------------------------------------------------------------
+# 8. Hidden characters in what members wrote
+
+
+def test_an_override_in_a_comment_is_shown_as_a_mark_and_isolated_not_obeyed(store: Path) -> None:
+    app = make(store)
+    anne = Member(app, "Anne")
+    text = "Agreed \u202eecnetnes siht\u202c and \x1b[31m red"
+    assert anne.post("/review/comment", {**anne.form("/review/comment"), "text": text}).status_code == 303
+    assert anne.post("/review/assign", {**anne.form("/review/assign"), "assignee": "Bert"}).status_code == 303
+    page = anne.page()
+    tree = lxml_html.fromstring(page)
+    (shown,) = tree.xpath(f'//tbody[.//*[@id="{ROW_45C4B}"]]//*[contains(@class, "rv-text")]')
+    assert shown.tag == "p" and shown.get("dir") == "auto"
+    assert shown.text_content() == "Agreed ⟦U+202E RLO⟧ecnetnes siht⟦U+202C PDF⟧ and ⟦U+001B ESC⟧[31m red"
+    # Only the edit box of her own comment holds the text as it is (what an edit saves back).
+    for box in tree.xpath("//textarea"):
+        box.getparent().remove(box)
+    rest = lxml_html.tostring(tree, encoding="unicode")
+    assert "\u202e" not in rest and "\x1b" not in rest
+    for name in tree.xpath(f'//tbody[.//*[@id="{ROW_45C4B}"]]//*[@class="who"]'):
+        assert name.tag == "bdi" and name.get("dir") == "auto"
+    # The stored text is as written.
+    with open_for_reading(store) as s:
+        assert [c.text for c in s.comments()] == [text]
+    # A name given in the address (the per-reviewer page) is shown the same way.
+    person = anne.page("/people?name=Eve%E2%80%AE")
+    assert "\u202e" not in person and "Eve⟦U+202E RLO⟧" in lxml_html.fromstring(person).text_content()

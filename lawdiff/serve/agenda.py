@@ -6,11 +6,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from lawdiff import marks
 from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
+from lawdiff.serve.marked import who
 from lawdiff.serve.rows import when
 from lawdiff.serve.state import Located, Snapshot
 
@@ -107,7 +109,7 @@ def _item(it: Item, now: Now | None) -> Markup:
     e = it.entry
     notes: list[Child] = [" ", h("span", {"class": f"st st-{it.status.value}"}, it.status.value)]
     if e.assignee and e.state is State.CURRENT:
-        notes += ["; assigned to ", h("span", {"class": "who"}, e.assignee)]
+        notes += ["; assigned to ", who(e.assignee)]
     if it.queried and it.status is not Status.QUERY:
         notes.append("; queried: a chair is to confirm or change it")
     if e.comments:
@@ -130,7 +132,7 @@ def _decision_line(d: Decision) -> list[Child]:
         f"{d.old_edition} → {d.new_edition} {d.kind} {where}: ",
         h("b", None, d.status.value),
         " by ",
-        h("span", {"class": "who"}, d.author),
+        who(d.author),
         f", {when(d.updated)}",
     ]
 
@@ -181,7 +183,11 @@ def _people(people: Iterable[str]) -> Markup:
         "section",
         {"id": "people"},
         h("h2", None, "Per reviewer"),
-        h("ul", {"class": "people"}, [h("li", None, h("a", {"href": f"/people?name={quote(n)}"}, n)) for n in names])
+        h(
+            "ul",
+            {"class": "people"},
+            [h("li", None, h("a", {"href": f"/people?name={quote(n)}"}, who(n))) for n in names],
+        )
         if names
         else h("p", None, "Nobody has written anything yet."),
     )
@@ -213,10 +219,10 @@ def person_page(
         return h("ul", None, lines) if lines else h("p", {"class": "none"}, "none")
 
     return own_page(
-        name,
+        marks.escape(name),  # a title holds no markup: its hidden characters as escapes
         "person",
         bar_,
-        h("h1", None, "What ", h("span", {"class": "who"}, name), " did in the review"),
+        h("h1", None, "What ", who(name), " did in the review"),
         h("h2", None, f"Assigned ({len(did.assigned)})"),
         items(did.assigned),
         h("h2", None, f"Commented on ({len(did.commented)})"),

@@ -19,6 +19,7 @@ from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.report.site import article_file
 from lawdiff.review.reading import Mark
 from lawdiff.serve.auth import TOKEN_FIELD
+from lawdiff.serve.marked import who
 from lawdiff.serve.rows import row_anchor, when
 from lawdiff.serve.state import Located, Snapshot
 
@@ -143,6 +144,6 @@ def now_box(now: Now | None) -> Markup:
         "Now discussing: ",
         h("a", {"href": now.href}, now.label),
         " (marked by ",
-        h("span", {"class": "who"}, now.by),
+        who(now.by),
         f", {when(now.at)})",
     )

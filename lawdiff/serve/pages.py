@@ -28,6 +28,7 @@ from lawdiff.serve.frame import (
     own_page,
     served,
 )
+from lawdiff.serve.marked import who
 from lawdiff.serve.rows import when
 
 __all__ = [
@@ -186,7 +187,7 @@ def _open_meeting(meeting: Meeting, chair: bool, hidden: Markup) -> list[Child]:
             "p",
             None,
             f"The meeting of {meeting.date} is open (started {when(meeting.started)} by ",
-            h("span", {"class": "who"}, meeting.author),
+            who(meeting.author),
             ")",
             f"; attending: {', '.join(meeting.attendees)}" if meeting.attendees else None,
             ". Decisions and comments made now carry it.",

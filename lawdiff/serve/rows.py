@@ -25,6 +25,7 @@ from lawdiff.review import Comment, Correction, CorrectionKind, Entry, ReviewVie
 from lawdiff.review.reading import RowWrite
 from lawdiff.review.targets import texts_hash
 from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
+from lawdiff.serve.marked import shown, who
 
 # The forgery token's place in a page kept for many members: each member's
 # page has its own token put in when it is sent (see lawdiff.serve.pages).
@@ -285,9 +286,9 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
     if d is not None and entry.state is State.CURRENT:
         by = ctx.deciders.get(d.id)
         if by is not None:
-            parts += [" (set by ", h("span", {"class": "who"}, by[0]), f", {when(by[1])})"]
+            parts += [" (set by ", who(by[0]), f", {when(by[1])})"]
         if d.assignee:
-            parts += ["; assigned to ", h("span", {"class": "who"}, d.assignee)]
+            parts += ["; assigned to ", who(d.assignee)]
     out: list[Child] = [h("p", {"class": "rv-state"}, parts)]
     asked = entry.open_questions if entry.state is State.CURRENT else ()
     if asked:
@@ -296,7 +297,7 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
                 "p",
                 {"class": "rv-asked"},
                 "Queried by ",
-                [[", " if i else None, h("span", {"class": "who"}, q.author)] for i, q in enumerate(asked)],
+                [[", " if i else None, who(q.author)] for i, q in enumerate(asked)],
                 ": undecided until a chair confirms or changes the decision.",
             )
         )
@@ -308,13 +309,13 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
                 "Outdated: ",
                 h("b", None, d.status.value),
                 " was decided on an earlier text (",
-                h("span", {"class": "who"}, d.author),
+                who(d.author),
                 f", {when(d.updated)}): ",
                 h("span", {"lang": "nl", "class": "was"}, " ".join(d.new_texts or d.old_texts)),
             )
         )
     if ch.pinned_by:
-        out.append(h("p", {"class": "rv-pinned"}, "Matched by hand by ", h("span", {"class": "who"}, ch.pinned_by)))
+        out.append(h("p", {"class": "rv-pinned"}, "Matched by hand by ", who(ch.pinned_by)))
     return h("div", {"class": "rv-head"}, out)
 
 
@@ -388,12 +389,12 @@ def _thread(entry: Entry, viewer: str, hidden: list[Child]) -> Markup | None:
             h(
                 "li",
                 {"id": f"c-{c.id[:10]}", "class": f"rv-question {c.question}" if c.question else None},
-                h("span", {"class": "who"}, c.author),
+                who(c.author),
                 {"open": " asks the chairs", "answered": " asked (answered)"}.get(c.question),
                 " ",
                 h("time", {"datetime": c.created}, when(c.created)),
                 " (edited)" if c.edited else None,
-                h("p", {"class": "rv-text"}, c.text),
+                shown(c.text, "p", "rv-text"),
                 _own_comment_forms(c, hidden) if viewer and c.author == viewer else None,
             )
             for c in entry.comments
@@ -495,9 +496,7 @@ def _corrections(ch: Change, old: str, new: str, ctx: RowContext, hidden: list[C
                 h("input", {"type": "hidden", "name": "correction", "value": c.id}),
                 h("button", {"type": "submit"}, "Remove"),
             )
-        items.append(
-            h("li", None, text, " (by ", h("span", {"class": "who"}, c.author), f", {when(c.created)})", remove)
-        )
+        items.append(h("li", None, text, " (by ", who(c.author), f", {when(c.created)})", remove))
     return h("ul", {"class": "rv-corrections"}, items)
 
 
