@@ -415,7 +415,7 @@ def test_the_meeting_page_offers_the_minutes_and_its_messages_point_to_buttons(s
     assert "accepted" in r.text and "45C4" in r.text
     r = anne.client.get("/export?format=docx")
     # The Word minutes are another change's (lawdiff review export --format docx): served when it exists.
-    assert r.status_code == 200 and r.content[:2] == b"PK" or r.status_code == 404 and "Markdown" in r.text
+    assert (r.status_code == 200 and r.content[:2] == b"PK") or (r.status_code == 404 and "Markdown" in r.text)
     assert anne.post("/meeting/end", {"csrf": token}).status_code == 303
     r = anne.post("/meeting/end", {"csrf": token})
     assert r.status_code == 409 and "Start the meeting" in r.text and "lawdiff review" not in r.text
@@ -449,3 +449,17 @@ def test_an_override_in_a_comment_is_shown_as_a_mark_and_isolated_not_obeyed(sto
     # A name given in the address (the per-reviewer page) is shown the same way.
     person = anne.page("/people?name=Eve%E2%80%AE")
     assert "\u202e" not in person and "Eve⟦U+202E RLO⟧" in lxml_html.fromstring(person).text_content()
+
+
+# ---------------------------------------------------------------------------
+# 13. The agenda says what each change is
+
+
+def test_the_agenda_quotes_the_first_words_of_each_change(store: Path) -> None:
+    app = make(store)
+    anne = Member(app, "Anne")
+    tree = lxml_html.fromstring(anne.page("/agenda"))
+    (item,) = tree.xpath(f'//ol[@class="agenda"]/li[a[contains(@href, "#{ROW_45C4B}")]]')
+    (first,) = item.xpath('.//q[@class="first"]')
+    # 45C4(b) in 2017, as the bundled corpus has it: its first twelve words.
+    assert first.text_content() == "De leider mag een onbedoeld aangeduide kaart van de blinde veranderen tot …"

@@ -12,7 +12,7 @@ from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
-from lawdiff.serve.marked import who
+from lawdiff.serve.marked import shown, who
 from lawdiff.serve.rows import when
 from lawdiff.serve.state import Located, Snapshot
 
@@ -121,9 +121,36 @@ def _item(it: Item, now: Now | None) -> Markup:
         "li",
         {"class": "discussing" if here else None},
         h("a", {"href": href(it.found)}, label(it.found)),
+        _significance(it.found),
+        h("br"),
+        shown(first_words(it.found), "q", "first"),
         notes,
         h("b", None, " ← now discussing") if here else None,
     )
+
+
+# How much of a change's text the agenda quotes, so that an item says what it is.
+FIRST_WORDS = 12
+
+
+def first_words(found: Located) -> str:
+    """The first words of the change's new text (of its old text when it was removed), as the law has them."""
+    ch = found.change
+    words = " ".join(ch.new_texts or ch.old_texts).split()
+    return " ".join(words[:FIRST_WORDS]) + (" …" if len(words) > FIRST_WORDS else "")
+
+
+def _significance(found: Located) -> Markup | None:
+    """The study's significance score of the change, when the study holds one.
+
+    The score is the study's ("Judgement a committee can trust" adds it to the
+    change records); until a change record carries ``significance``, nothing is
+    shown here and nothing is worked out in its place.
+    """
+    score = getattr(found.change, "significance", None)
+    if not isinstance(score, int | float):
+        return None
+    return h("span", {"class": "significance"}, f" · significance {score:.2f}")
 
 
 def _decision_line(d: Decision) -> list[Child]:

@@ -184,12 +184,19 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     back = f"{ctx.page}#{row_anchor(ch, old, new)}"
     hidden = _hidden(ch, old, new, back, ctx.token)
     forms = _forms(ch, old, new, ctx, entry, hidden)
-    controls: Child = forms
-    if not ch.noteworthy and entry.decision is None and not entry.comments:
-        # An unchanged clause is reviewed now and then (a translation fix):
-        # its forms wait behind a disclosure, so that the rows that changed
-        # stand out.
-        controls = h("details", {"class": "rv-quiet"}, h("summary", None, "Review this clause"), forms)
+    forms.append(_undo_form(ch.id, ctx, hidden))
+    forms.append(h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")))
+    # Every control of the row behind one disclosure that opens in place: on a phone a row is its
+    # texts, its status and its thread, and the controls are one tap away.  An unchanged clause
+    # (reviewed now and then, for a translation fix) says so, so that the rows that changed stand out.
+    quiet = not ch.noteworthy and entry.decision is None and not entry.comments
+    if quiet:
+        summary = "Review this clause"
+    else:
+        summary = "Decide, comment, assign…" if may(ctx.chair, Action.DECIDE) else "Query, comment, assign…"
+    controls = h(
+        "details", {"class": "rv-controls rv-quiet" if quiet else "rv-controls"}, h("summary", None, summary), forms
+    )
     return h(
         "div",
         {"class": "rv", "id": f"rv-{ch.id}", "data-change": ch.id, "data-status": entry.status.value},
@@ -197,9 +204,7 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         _state(ch, entry, ctx),
         _corrections(ch, old, new, ctx, hidden),
         _thread(entry, ctx.viewer, hidden),
-        _undo_form(ch.id, ctx, hidden),
         controls,
-        h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")),
     )
 
 

@@ -24,6 +24,11 @@
     holder.innerHTML = html;
     var fresh = holder.firstElementChild;
     if (!fresh) { return block; }
+    // A disclosure open in the row stays open in its new block.
+    Array.prototype.forEach.call(block.querySelectorAll("details[open]"), function (d) {
+      var twin = d.className ? fresh.querySelector("details." + d.className.split(" ").join(".")) : null;
+      if (twin) { twin.open = true; }
+    });
     if (prepare) { prepare(fresh); }
     block.parentNode.replaceChild(fresh, block);
     var row = fresh.closest("tbody");
@@ -159,11 +164,23 @@
       var twinOpen = twin.closest("details");
       if (open && twinOpen && open.open) { twinOpen.open = true; }
     });
-    Array.prototype.forEach.call(from.querySelectorAll("details[open]"), function (d, i) {
-      var twins = to.querySelectorAll("details");
-      if (twins[i] && twins[i].className === d.className) { twins[i].open = true; }
-    });
     return refocus;
+  }
+
+  // On a phone, the article's summaries (at a glance, the synopsis of every edition) fold into a
+  // disclosure each, so that the changes come first; without this script they show unfolded.
+  if (window.matchMedia && window.matchMedia("(max-width: 760px)").matches) {
+    Array.prototype.forEach.call(doc.querySelectorAll("main > section.glance, main > section.synopsis"), function (section) {
+      var heading = section.querySelector("h2");
+      if (!heading) { return; }
+      var fold = doc.createElement("details");
+      fold.className = "folded";
+      var summary = doc.createElement("summary");
+      summary.textContent = heading.textContent;
+      fold.appendChild(summary);
+      while (heading.nextSibling) { fold.appendChild(heading.nextSibling); }
+      heading.replaceWith(fold);
+    });
   }
 
   // Everyone's writes, live: every poll asks what was written since the page's version and
