@@ -233,7 +233,7 @@ def test_every_open_page_sees_others_decisions_comments_and_assignments_live(bro
     )
     assert _open(bert).locator("form.rv-comment textarea").input_value() == "Half a thought"
     carla.wait_for_function(
-        f"""(before) => document.querySelector('main .lead').textContent !== before""", arg=before, timeout=15_000
+        """(before) => document.querySelector('main .lead').textContent !== before""", arg=before, timeout=15_000
     )
     # Without JavaScript nothing is lost: a reload shows it all.
     plain, _ = _member(browser, server, "Dora", java_script_enabled=False)
@@ -253,8 +253,9 @@ def test_on_a_phone_article_45_is_a_third_as_tall_and_every_control_one_tap_away
     assert height <= HEIGHT_BEFORE / 3, height
     # The old and new text of every change are shown unfolded.
     hidden = page.evaluate(
-        """() => Array.from(document.querySelectorAll('tbody.diff td.old:not(.empty) .tx, tbody.diff td.new:not(.empty) .tx'))
-           .filter(e => e.getBoundingClientRect().height === 0).length"""
+        """() => Array.from(document.querySelectorAll(
+             'tbody.diff td.old:not(.empty) .tx, tbody.diff td.new:not(.empty) .tx'
+           )).filter(e => e.getBoundingClientRect().height === 0).length"""
     )
     assert hidden == 0
     row = _row(page)
@@ -262,12 +263,14 @@ def test_on_a_phone_article_45_is_a_third_as_tall_and_every_control_one_tap_away
     # The review block comes after the new text.
     boxes = page.evaluate(
         f"""() => {{ const b = document.querySelector('tbody:has([id="{ROW}"])');
-        return [b.querySelector('td.new').getBoundingClientRect().bottom, b.querySelector('.rv').getBoundingClientRect().top]; }}"""
+        return [b.querySelector('td.new').getBoundingClientRect().bottom,
+                b.querySelector('.rv').getBoundingClientRect().top]; }}"""
     )
     assert boxes[1] >= boxes[0] - 1, boxes
     # The bar with "Now discussing" stays on screen.
     bar = page.evaluate(
-        "(() => { const r = document.querySelector('.serve-bar').getBoundingClientRect(); return [r.top, r.height]; })()"
+        "(() => { const r = document.querySelector('.serve-bar').getBoundingClientRect();"
+        " return [r.top, r.height]; })()"
     )
     assert bar[0] == 0 and 0 < bar[1] < 80 and page.evaluate("window.scrollY") > 3000
     assert "Now discussing" in page.locator(".serve-bar").inner_text()

@@ -2,8 +2,8 @@
 
 Added to every row of a served article page through the report's row hook
 (:attr:`lawdiff.report.site.Site.annotate`), built with the report's markup
-builder, so a name or a comment holding ``<script>`` is text.  Every form
-works without JavaScript (a POST, then a redirect back to the row's anchor)
+builder, so a name or a comment holding ``<script>`` is text.  Its forms
+(:mod:`lawdiff.serve.rowforms`) work without JavaScript (a POST, then a redirect back to the row's anchor)
 and carries the state it was rendered with (the status, the assignee and the
 texts' hashes): the server refuses a write made on a state that has changed
 since (:class:`lawdiff.review.targets.Expect`).
@@ -11,35 +11,27 @@ since (:class:`lawdiff.review.targets.Expect`).
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from lawdiff.align import Aspect
 from lawdiff.diff.records import Change
 from lawdiff.report.html.markup import Child, Markup, h
-from lawdiff.report.site import Annotation, Annotator, anchor, pair_id
-from lawdiff.review import Comment, Correction, CorrectionKind, Entry, ReviewView, State, Status
+from lawdiff.report.site import Annotation, Annotator
+from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State
 from lawdiff.review.reading import RowWrite
-from lawdiff.review.targets import texts_hash
-from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
+from lawdiff.serve.auth import Action, may
 from lawdiff.serve.marked import shown, who
+from lawdiff.serve.rowforms import UNDO_LABELS, forms, hidden_fields, own_comment_forms, row_anchor, undo_form, when
+
+__all__ = ["TOKEN_SLOT", "UNDO_LABELS", "BlockCache", "RowContext", "review_block", "row_anchor", "when"]
 
 # The forgery token's place in a page kept for many members: each member's
 # page has its own token put in when it is sent (see lawdiff.serve.pages).
 TOKEN_SLOT = "lawdiff-token-slot"
 # Review blocks kept between store versions (a write changes one row's block).
 BLOCKS_KEPT = 20_000
-
-STATUS_BUTTONS = (
-    (Status.ACCEPTED, "Accept"),
-    (Status.QUERY, "Query"),
-    (Status.TRANSLATION_FIX, "Translation fix"),
-    (Status.REJECTED, "Reject"),
-    (Status.OPEN, "Reopen"),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,18 +79,6 @@ class BlockCache:
             if len(self._blocks) >= self.kept:
                 self._blocks.clear()  # a new corpus state or a long meeting: start again
             self._blocks[key] = block
-
-
-def row_anchor(ch: Change, old: str, new: str) -> str:
-    """The citation anchor of a change's row: its first new clause's block (a removed clause: its old one)."""
-    edition, addresses = (new, ch.new) if ch.new else (old, ch.old)
-    end = "-title" if ch.aspect is Aspect.TITLE else ""
-    return f"{pair_id(old, new)}-{anchor(edition, addresses[0])}{end}" if addresses else pair_id(old, new)
-
-
-def when(at: str) -> str:
-    """A stored UTC time as a reader reads it: ``2026-11-30 17:44 UTC``."""
-    return f"{at[:16].replace('T', ' ')} UTC" if at else ""
 
 
 def annotator(ctx: RowContext) -> Annotator:
@@ -155,6 +135,7 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     if ctx.blocks is None:
         return _review_block(ch, old, new, ctx)
     entry = ctx.view.entry(ch.id)
+    last = ctx.row_writes.get(ch.id)
     key = (
         ch.id,
         ch.pinned_by,
@@ -168,9 +149,11 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         ch.id == ctx.discussing,
         ctx.meeting_open,
         ctx.token,
-        ctx.row_writes.get(ch.id),
-        # The viewer matters only where the row holds something they wrote.
-        ctx.viewer if entry.comments or ch.id in ctx.row_writes else "",
+        last,
+        # The viewer matters only where the row holds something they wrote (their forms on it).
+        ctx.viewer
+        if (last and last.author == ctx.viewer) or any(c.author == ctx.viewer for c in entry.comments)
+        else "",
     )
     found = ctx.blocks.get(key)
     if found is None:
@@ -182,10 +165,10 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
 def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     entry = ctx.view.entry(ch.id)
     back = f"{ctx.page}#{row_anchor(ch, old, new)}"
-    hidden = _hidden(ch, old, new, back, ctx.token)
-    forms = _forms(ch, old, new, ctx, entry, hidden)
-    forms.append(_undo_form(ch.id, ctx, hidden))
-    forms.append(h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")))
+    hidden = hidden_fields(ch, old, new, back, ctx.token)
+    tools = forms(ch, old, new, ctx.chair, ctx.meeting_open, ctx.discussing, entry, hidden)
+    tools.append(undo_form(ctx.row_writes.get(ch.id), ctx.viewer, ctx.chair, hidden))
+    tools.append(h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")))
     # Every control of the row behind one disclosure that opens in place: on a phone a row is its
     # texts, its status and its thread, and the controls are one tap away.  An unchanged clause
     # (reviewed now and then, for a translation fix) says so, so that the rows that changed stand out.
@@ -195,7 +178,7 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     else:
         summary = "Decide, comment, assign…" if may(ctx.chair, Action.DECIDE) else "Query, comment, assign…"
     controls = h(
-        "details", {"class": "rv-controls rv-quiet" if quiet else "rv-controls"}, h("summary", None, summary), forms
+        "details", {"class": "rv-controls rv-quiet" if quiet else "rv-controls"}, h("summary", None, summary), tools
     )
     return h(
         "div",
@@ -206,76 +189,6 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
         _thread(entry, ctx.viewer, hidden),
         controls,
     )
-
-
-def _forms(ch: Change, old: str, new: str, ctx: RowContext, entry: Entry, hidden: list[Child]) -> list[Child]:
-    """The forms this member may use on the row: status, comment and assignee; for a chair
-    in a meeting, "discuss now"; for a chair, the correction of the match."""
-    current = entry.status if entry.state is State.CURRENT else Status.OPEN
-    assignee = entry.assignee if entry.state is State.CURRENT else ""
-    forms: list[Child] = [
-        _status_form(hidden, current, ctx.chair, bool(entry.open_questions)),
-        _comment_form(hidden),
-        _assign_form(hidden, assignee),
-    ]
-    if ctx.chair and ctx.meeting_open and ch.id != ctx.discussing:
-        forms.append(_discuss_form(hidden))
-    if may(ctx.chair, Action.CORRECT):
-        forms.append(_correct_form(ch, old, new, hidden))
-    return forms
-
-
-def _comment_form(hidden: list[Child]) -> Markup:
-    return h(
-        "form",
-        {"class": "rv-form rv-comment", "method": "post", "action": "/review/comment"},
-        hidden,
-        h(
-            "label",
-            None,
-            h("span", {"class": "vh"}, "Comment"),
-            h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": "Add a comment"}),
-        ),
-        h("button", {"type": "submit"}, "Comment"),
-    )
-
-
-def _assign_form(hidden: list[Child], assignee: str) -> Markup:
-    return h(
-        "form",
-        {"class": "rv-form rv-assign", "method": "post", "action": "/review/assign"},
-        hidden,
-        h("input", {"type": "hidden", "name": "expect_assignee", "value": assignee}),
-        h(
-            "label",
-            None,
-            "Assigned to ",
-            h("input", {"type": "text", "name": "assignee", "value": assignee, "size": "12", "maxlength": "60"}),
-        ),
-        h("button", {"type": "submit"}, "Assign"),
-    )
-
-
-def _discuss_form(hidden: list[Child]) -> Markup:
-    return h(
-        "form",
-        {"class": "rv-discuss", "method": "post", "action": "/meeting/discuss"},
-        hidden,
-        h("button", {"type": "submit"}, "Discuss now"),
-    )
-
-
-def _hidden(ch: Change, old: str, new: str, back: str, token: str) -> list[Child]:
-    fields = (
-        ("change", ch.id),
-        ("pair", f"{old} {new}"),
-        ("row", row_anchor(ch, old, new)),
-        ("old_hash", texts_hash(ch.old_texts)),
-        ("new_hash", texts_hash(ch.new_texts)),
-        ("back", back),
-        (TOKEN_FIELD, token),
-    )
-    return [h("input", {"type": "hidden", "name": name, "value": value}) for name, value in fields]
 
 
 def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
@@ -324,66 +237,6 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
     return h("div", {"class": "rv-head"}, out)
 
 
-def _undo_form(cid: str, ctx: RowContext, hidden: list[Child]) -> Markup | None:
-    """ "Undo" of the row's last write, for its author (a chair: for anyone's); the server checks again."""
-    last = ctx.row_writes.get(cid)
-    if last is None or last.action == "undo" or not (last.author == ctx.viewer or may(ctx.chair, Action.UNDO_ANY)):
-        return None
-    what = UNDO_LABELS.get(last.action, last.action)
-    label = f"Undo my {what}" if last.author == ctx.viewer else f"Undo {last.author}'s {what}"
-    return h(
-        "form",
-        {"class": "rv-form rv-undo", "method": "post", "action": "/review/undo"},
-        hidden,
-        h("input", {"type": "hidden", "name": "undo", "value": last.write}),
-        h("button", {"type": "submit"}, label),
-        h("span", {"class": "rv-when"}, f" ({when(last.at)})"),
-    )
-
-
-# What an undo button names, by the log's action.
-UNDO_LABELS = {
-    "status": "decision",
-    "comment": "comment",
-    "assign": "assignment",
-    "decision": "comment",
-    "question": "question",
-    "answer": "answer",
-    "comment-edit": "edit of a comment",
-    "comment-delete": "deletion of a comment",
-}
-
-
-def _own_comment_forms(c: Comment, hidden: list[Child]) -> Markup:
-    """Edit (opens in place) and delete, for one's own comment; the log keeps the old text."""
-    which = h("input", {"type": "hidden", "name": "comment", "value": c.id})
-    return h(
-        "details",
-        {"class": "rv-own"},
-        h("summary", None, "Edit or delete"),
-        h(
-            "form",
-            {"class": "rv-form rv-edit", "method": "post", "action": "/review/comment/edit"},
-            hidden,
-            which,
-            h(
-                "label",
-                None,
-                h("span", {"class": "vh"}, "Your comment"),
-                h("textarea", {"name": "text", "rows": "2", "required": True}, c.text),
-            ),
-            h("button", {"type": "submit"}, "Save the edit"),
-        ),
-        h(
-            "form",
-            {"class": "rv-form rv-delete", "method": "post", "action": "/review/comment/delete"},
-            hidden,
-            which,
-            h("button", {"type": "submit"}, "Delete this comment"),
-        ),
-    )
-
-
 def _thread(entry: Entry, viewer: str, hidden: list[Child]) -> Markup | None:
     if not entry.comments:
         return None
@@ -400,86 +253,10 @@ def _thread(entry: Entry, viewer: str, hidden: list[Child]) -> Markup | None:
                 h("time", {"datetime": c.created}, when(c.created)),
                 " (edited)" if c.edited else None,
                 shown(c.text, "p", "rv-text"),
-                _own_comment_forms(c, hidden) if viewer and c.author == viewer else None,
+                own_comment_forms(c, hidden) if viewer and c.author == viewer else None,
             )
             for c in entry.comments
         ],
-    )
-
-
-DECIDED = frozenset({Status.ACCEPTED, Status.REJECTED, Status.TRANSLATION_FIX})
-
-
-def _status_form(hidden: list[Child], current: Status, chair: bool, questioned: bool) -> Markup:
-    """The status buttons this member may press; a member on a decided change gets a question form
-    instead (the decision stays); with an open question, a chair may confirm the status it has."""
-    expect = h("input", {"type": "hidden", "name": "expect", "value": current.value})
-    if current in DECIDED and not may(chair, Action.DECIDE):
-        return h(
-            "form",
-            {"class": "rv-form rv-status rv-ask", "method": "post", "action": "/review/status"},
-            hidden,
-            expect,
-            h(
-                "label",
-                None,
-                h("span", {"class": "vh"}, "Your question to the chairs"),
-                h("textarea", {"name": "text", "rows": "2", "placeholder": "Why query this decision? (optional)"}),
-            ),
-            h("button", {"type": "submit", "name": "status", "value": Status.QUERY.value}, "Query this decision"),
-        )
-    buttons = [
-        h(
-            "button",
-            {
-                "type": "submit",
-                "name": "status",
-                "value": status.value,
-                "class": f"st-{status.value}",
-                "aria-pressed": "true" if status is current else "false",
-                "disabled": status is current and not questioned,
-            },
-            f"Confirm: {label.lower()}" if status is current and questioned else label,
-        )
-        for status, label in STATUS_BUTTONS
-        if may(chair, status_action(status))
-    ]
-    return h(
-        "form",
-        {"class": "rv-form rv-status", "method": "post", "action": "/review/status"},
-        hidden,
-        expect,
-        buttons,
-    )
-
-
-def _correct_form(ch: Change, old: str, new: str, hidden: list[Child]) -> Markup:
-    forbid: list[Child] = [
-        h(
-            "button",
-            {"type": "submit", "name": "forbid", "value": f"{o} {n}"},
-            f"Never pair {old}:{o} with {new}:{n}",
-        )
-        for o, n in itertools.product(ch.old, ch.new)
-    ]
-    side = f"{new}:ADDRESS" if ch.old and not ch.new else f"{old}:ADDRESS"
-    return h(
-        "details",
-        {"class": "rv-correct"},
-        h("summary", None, "Correct the match…"),
-        h(
-            "form",
-            {"method": "post", "action": "/review/correct"},
-            hidden,
-            forbid,
-            h(
-                "label",
-                None,
-                "Pin this row's clause to ",
-                h("input", {"type": "text", "name": "pin", "placeholder": side, "size": "14"}),
-            ),
-            h("button", {"type": "submit", "name": "do", "value": "pin"}, "Pin…"),
-        ),
     )
 
 
