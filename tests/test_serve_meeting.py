@@ -463,3 +463,32 @@ def test_the_agenda_quotes_the_first_words_of_each_change(store: Path) -> None:
     (first,) = item.xpath('.//q[@class="first"]')
     # 45C4(b) in 2017, as the bundled corpus has it: its first twelve words.
     assert first.text_content() == "De leider mag een onbedoeld aangeduide kaart van de blinde veranderen tot …"
+
+
+def test_a_refusal_from_the_review_names_no_command(store: Path) -> None:
+    app = make(store)
+    anne = Member(app, "Anne")
+    fields = anne.form("/review/correct", row="diff-2007-2017-2017-45D2")
+    r = anne.post("/review/correct", {**fields, "pin": "1963:45 2007:45D"})
+    message = lxml_html.fromstring(r.text).xpath('//p[@role="alert"]')[0].text_content()
+    assert r.status_code == 400 and "exactly two editions" in message
+    assert "lawdiff " not in message, message
+
+
+def test_an_export_written_before_questions_still_imports() -> None:
+    from lawdiff.review.rows import check_row
+
+    old = {
+        "id": "c" * 32,
+        "decision": "d" * 40,
+        "author": "Anne",
+        "created": "2024-05-14T10:00:00.000000Z",
+        "updated": "2024-05-14T10:00:00.000000Z",
+        "text": "Fine",
+        "deleted": False,
+        "edited": "",
+        "meeting": "",
+    }
+    assert check_row("comments", old)["question"] == ""
+    with pytest.raises(ValueError, match="unknown question state"):
+        check_row("comments", {**old, "question": "maybe"})

@@ -126,10 +126,14 @@ class Endpoints:
             return work()
         except Refused as exc:
             return self._refuse(request, exc.status, exc.message)
+        except UsageError as exc:
+            # A request the review cannot take: what happened, without the command line's
+            # "fix" (it names commands; the page's buttons are the member's way).
+            return self._refuse(request, 400, exc.what[:1].upper() + exc.what[1:] + ".")
         except LawdiffError as exc:
             # The corpus or the store cannot be read now (a file half saved,
             # the store locked): say so, and try again on the next request.
-            return self._refuse(request, 503 if not isinstance(exc, UsageError) else 400, exc.message())
+            return self._refuse(request, 503, exc.message())
 
     def _refuse(self, request: Request, status: int, message: str) -> Response:
         if request.headers.get(FETCH_HEADER) == "1":
