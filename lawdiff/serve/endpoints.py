@@ -159,10 +159,10 @@ class Endpoints:
             entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
             corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
             view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
-            deciders = store.deciders(ch.id)
         else:
             _, view = self.ws.review(snap)
-            deciders = store.deciders()
+        version = store.version()
+        deciders = self.ws.of_version("deciders", version, store.deciders)
         mark = store.mark(DISCUSSING)
         ctx = RowContext(
             view,
@@ -173,7 +173,7 @@ class Endpoints:
             store.open_meeting() is not None,
             session_token(request),
             viewer=name,
-            row_writes=store.row_writes(ch.id),
+            row_writes=self.ws.of_version("row_writes", version, store.row_writes),
         )
         return review_block(ch, comp.old, comp.new, ctx), view.entry(ch.id).status
 

@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Corrections
 from lawdiff.cache import Cache
@@ -102,6 +102,7 @@ class Workspace:
         self._snapshot: Snapshot | None = None
         self._view: tuple[str, int, ReviewView] | None = None
         self._view_lock = threading.Lock()
+        self._of_version: dict[str, tuple[int, object]] = {}
         self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
         self._pages_lock = threading.Lock()
         self._making: dict[tuple[str, ...], threading.Lock] = {}
@@ -274,6 +275,18 @@ class Workspace:
             view = attach(store, snap.comparisons, snap.editions)
             self._view = (snap.key, version, view)
         return version, view
+
+    def of_version(self, name: str, version: int, make: Callable[[], T]) -> T:
+        """What ``make`` reads from the store, read once per store version (every member's page
+        after a write needs the same: who decided each change, each row's last write)."""
+        with self._view_lock:
+            kept = self._of_version.get(name)
+            if kept is not None and kept[0] == version:
+                return cast(T, kept[1])
+        made = make()
+        with self._view_lock:
+            self._of_version[name] = (version, made)
+        return made
 
     # -- rendered pages -------------------------------------------------
 

@@ -79,14 +79,14 @@ class Views(Endpoints):
                 mark = store.mark(DISCUSSING)
                 ctx = RowContext(
                     view,
-                    store.deciders(),
+                    self.ws.of_version("deciders", version, store.deciders),
                     chair,
                     f"/{path}",
                     mark.value if mark else "",
                     store.open_meeting() is not None,
                     blocks=self.blocks,
                     viewer=name,
-                    row_writes=store.row_writes(),
+                    row_writes=self.ws.of_version("row_writes", version, store.row_writes),
                 )
                 return fill(base, snap.on_pages, ctx)
 
@@ -147,8 +147,12 @@ class Views(Endpoints):
             since = int(request.query_params.get("since", "-1"))
         except ValueError:
             since = -1
-        snap = self.ws.snapshot()
         store = self.ws.store()
+        if since >= 0 and store.version() == since:
+            # Nothing written since (the mark "now discussing" is a write too): the answer of
+            # most polls, one query.
+            return JSONResponse({"version": since, "poll": POLL_SECONDS})
+        snap = self.ws.snapshot()
         now = pages.now_of(store.mark(DISCUSSING), snap)
         version, changed, others = store.changed_since(max(since, 0))
         out: dict[str, object] = {
