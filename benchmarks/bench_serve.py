@@ -15,7 +15,7 @@ it) and half comments on any row, viewing article 45 after every write and
 the agenda after every tenth.
 
 Meanwhile 20 more members keep article 45 open, each page receiving the
-others' writes as the page's script does (``/api/updates`` every 1.5 s, the
+others' writes as the page's script does (``/api/updates`` every second, the
 changed rows' blocks in the answer): measured, for every write and every open
 page, the delay from the write (its transaction's start) to the page's answer
 holding it; bound: 3 s, and none missed.
@@ -155,7 +155,7 @@ class Watcher:
     (``/api/updates`` every ``POLL`` seconds, the changed rows' blocks in the answer) and notes
     when each store version reached it."""
 
-    POLL = 1.5
+    POLL = 1.0  # as the page's script (lawdiff.serve.views.POLL_SECONDS)
 
     def __init__(self, name: str, url: str) -> None:
         self.reviewer = Reviewer(name, url)

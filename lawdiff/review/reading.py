@@ -205,17 +205,29 @@ class StoreReader:
     def row_writes(self, decision: str | None = None) -> dict[str, RowWrite]:
         """Per decision id (or of the one named), the last write made here to its row: the decision
         or a comment of its thread (imported history is not this store's to undo)."""
-        row = (
-            "CASE WHEN \"table\" = 'comments' THEN json_extract(coalesce(after, before), '$.decision') ELSE record END"
-        )
-        where, params = ("AND row = ?", (decision,)) if decision is not None else ("", ())
+        of_comment = "json_extract(coalesce(after, before), '$.decision')"
         with self._guard():
-            found = self._conn.execute(
-                f"SELECT row, write, author, action, at, max(seq) FROM (SELECT {row} AS row, write, author, action, "
-                "at, seq FROM log WHERE local = 1 AND \"table\" IN ('decisions', 'comments')) "
-                f"WHERE row IS NOT NULL {where} GROUP BY row",
-                params,
-            ).fetchall()
+            if decision is None:
+                found = self._conn.execute(
+                    "SELECT row, write, author, action, at, max(seq) FROM (SELECT CASE WHEN \"table\" = 'comments' "
+                    f"THEN {of_comment} ELSE record END AS row, write, author, action, at, seq FROM log "
+                    "WHERE local = 1 AND \"table\" IN ('decisions', 'comments')) WHERE row IS NOT NULL GROUP BY row"
+                ).fetchall()
+            else:
+                # One row's, by the log's indexes (of records; of the decision a comment's entry names).
+                found = [
+                    *self._conn.execute(
+                        "SELECT record, write, author, action, at, seq FROM log WHERE record = ? AND local = 1 "
+                        "AND \"table\" = 'decisions' ORDER BY seq DESC LIMIT 1",
+                        (decision,),
+                    ),
+                    *self._conn.execute(
+                        f"SELECT {of_comment}, write, author, action, at, seq FROM log WHERE \"table\" = 'comments' "
+                        f"AND {of_comment} = ? AND local = 1 ORDER BY seq DESC LIMIT 1",
+                        (decision,),
+                    ),
+                ]
+                found = sorted(found, key=lambda r: r[5])[-1:]
         return {r[0]: RowWrite(r[1], r[2], r[3], r[4]) for r in found}
 
     def mark(self, name: str) -> Mark | None:

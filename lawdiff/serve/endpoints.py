@@ -161,8 +161,7 @@ class Endpoints:
             view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
         else:
             _, view = self.ws.review(snap)
-        version = store.version()
-        deciders = self.ws.of_version("deciders", version, store.deciders)
+        deciders = store.deciders(ch.id)
         mark = store.mark(DISCUSSING)
         ctx = RowContext(
             view,
@@ -173,7 +172,7 @@ class Endpoints:
             store.open_meeting() is not None,
             session_token(request),
             viewer=name,
-            row_writes=self.ws.of_version("row_writes", version, store.row_writes),
+            row_writes=store.row_writes(ch.id),
         )
         return review_block(ch, comp.old, comp.new, ctx), view.entry(ch.id).status
 

@@ -23,7 +23,7 @@ from lawdiff.report.site import article_file, history_file
 from lawdiff.review import exchange
 from lawdiff.serve import pages
 from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, local, session_token
-from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, slots
+from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, review_block, slots
 from lawdiff.serve.state import Snapshot
 
 # The minutes a meeting page offers: media type and what the link says.
@@ -34,7 +34,7 @@ MINUTES = {
 
 # How often an open page asks for what others wrote (seconds): a decision shows on every
 # screen within two polls at most.
-POLL_SECONDS = 1.5
+POLL_SECONDS = 1.0
 
 _ASSETS = {
     "report.css": ("lawdiff.report", "text/css; charset=utf-8"),
@@ -168,11 +168,33 @@ class Views(Endpoints):
         blocks: dict[str, dict[str, str]] = {}
         # A hand correction aligns the pair again: the page itself changes, not only its rows.
         reload_ = "corrections" in others
-        for cid in changed if not reload_ else ():
-            found = snap.changes.get(cid)
-            if found is not None and found.article and pages.href(found).split("#", 1)[0] == page:
-                block, status = self.fresh_block(request, name, snap, found, page)
-                blocks[cid] = {"html": str(block), "status": status.value}
+        here = [
+            f
+            for f in (snap.changes.get(cid) for cid in (changed if not reload_ else ()))
+            if f is not None and f.article and pages.href(f).split("#", 1)[0] == page
+        ]
+        if here:
+            # Every open page asks after the same writes: the blocks are made as the article page
+            # makes its rows (the review matched once per store version, blocks kept by what they
+            # show, the member's token put in last), not once per member.
+            at, view = self.ws.review(snap)
+            ctx = RowContext(
+                view,
+                self.ws.of_version("deciders", at, store.deciders),
+                self.chair(name),
+                page,
+                now.change if now else "",
+                store.open_meeting() is not None,
+                blocks=self.blocks,
+                viewer=name,
+                row_writes=self.ws.of_version("row_writes", at, store.row_writes),
+            )
+            token = session_token(request)
+            for found in here:
+                comp = found.comparison
+                block = review_block(found.change, comp.old, comp.new, ctx)
+                status = view.entry(found.change.id).status.value
+                blocks[found.change.id] = {"html": str(block).replace(TOKEN_SLOT, token), "status": status}
         out.update(blocks=blocks, changed=list(changed), reload=reload_)
         return JSONResponse(out)
 

@@ -227,5 +227,5 @@
         });
       }).catch(function () { /* the server is restarting: try again at the next poll */ });
   }
-  if (serveBar || now) { window.setInterval(poll, 1500); }
+  if (serveBar || now) { window.setInterval(poll, 1000); }  // views.POLL_SECONDS
 }());
