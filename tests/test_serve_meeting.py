@@ -239,7 +239,7 @@ def test_a_neighbours_failures_never_lock_out_the_right_password(store: Path) ->
         start = time.monotonic()
         r = served.signin(anne, "Anne")
         assert r.status_code == 303, r.text
-        assert time.monotonic() - start < 5
+        assert time.monotonic() - start < 10  # the wait is at most login_wait_max (0.5 s); the rest is a busy machine
         # Success clears the address's count: the next sign-in does not wait.
         r = served.signin(mallory, "Mallory0", "pw")
         assert r.status_code == 303
