@@ -148,8 +148,8 @@ class Endpoints:
     def fresh_block(
         self, request: Request, name: str, snap: Snapshot, found: Located, page: str
     ) -> tuple[Markup, Status]:
-        """The review block of one change as the store holds it now, and its status (after a write,
-        and for the live updates of the pages that show it)."""
+        """The review block of one change as the store holds it now, and its status: the answer to
+        the member's own write (the other pages get it from ``/api/updates``)."""
         store = self.ws.store()
         comp, ch = found.comparison, found.change
         decided = store.decision(ch.id)
