@@ -492,3 +492,46 @@ def test_an_export_written_before_questions_still_imports() -> None:
     assert check_row("comments", old)["question"] == ""
     with pytest.raises(ValueError, match="unknown question state"):
         check_row("comments", {**old, "question": "maybe"})
+
+
+def test_a_store_file_the_user_may_not_write_is_refused_at_start(tmp_path: Path) -> None:
+    """The file as it is on disk, chmod'ed read-only, for a user it binds (root is run as nobody)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from test_review_store import ROOT, _others_can_run
+
+    tmp = Path(tempfile.mkdtemp(prefix="lawdiff-serve-"))  # not tmp_path: its folders are private
+    tmp.chmod(0o755)
+    path = tmp / "review.sqlite"
+    open_for_writing(path).close()
+    path.chmod(0o444)
+    tmp.chmod(0o555)
+    try:
+        python, user = sys.executable, {}
+        if os.geteuid() == 0:  # root may write anywhere: run as another user
+            python = next((p for p in (sys.executable, "/usr/bin/python3") if _others_can_run(Path(p))), "")
+            user = {"user": "nobody"}
+            runs_there = python and _others_can_run(ROOT / "lawdiff" / "serve" / "run.py")
+            if runs_there:
+                probe = [python, "-c", "import click, starlette, uvicorn, diff_match_patch, rapidfuzz"]
+                runs_there = subprocess.run(probe, capture_output=True, **user).returncode == 0  # type: ignore[call-overload]
+            if not runs_there:
+                pytest.skip("no Python with lawdiff's dependencies that another user may run, to drop root's rights")
+        done = subprocess.run(
+            [python, "-m", "lawdiff.cli", "serve", "--review", str(path), "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=120,  # the code before this fix served on: killed here, and the test fails
+            env={**os.environ, "PYTHONPATH": str(ROOT), "LAWDIFF_CACHE": "off", "HOME": str(tmp)},
+            **user,  # type: ignore[call-overload]
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "cannot write the review store" in done.stderr
+    finally:
+        tmp.chmod(0o755)
+        path.chmod(0o644)
+        shutil.rmtree(tmp)
