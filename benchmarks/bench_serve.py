@@ -14,6 +14,12 @@ accepted...; each form carries the state it saw, as the page's script sends
 it) and half comments on any row, viewing article 45 after every write and
 the agenda after every tenth.
 
+Meanwhile 20 more members keep article 45 open, each page receiving the
+others' writes as the page's script does (``/api/updates`` every second, the
+changed rows' blocks in the answer): measured, for every write and every open
+page, the delay from the write (its transaction's start) to the page's answer
+holding it; bound: 3 s, and none missed.
+
 Measured: the latency of every decision (POST /review/status) and of every
 view of article 45 (GET /articles/45.html, the whole body read), first
 unloaded (one reviewer alone, 30 of each), then under the load; p50 and p95
@@ -49,7 +55,16 @@ PASSWORD = "benchmark"
 PAGE = "/articles/45.html"
 FETCH = {"X-Lawdiff-Fetch": "1"}
 _BLOCK = re.compile(r'<div class="rv" id="rv-([0-9a-f]{40})".*?</form>', re.S)
+# The issue's bound: every write on every open page within this many seconds.
+LIVE_BOUND = 3.0
 _FIELD = re.compile(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)">')
+
+
+def _epoch(at: str) -> float:
+    """A store's UTC time (``2026-12-02T04:11:05.123456Z``) as seconds since the epoch."""
+    from datetime import UTC, datetime
+
+    return datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC).timestamp()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -135,6 +150,55 @@ class Reviewer:
             self.client.close()
 
 
+class Watcher:
+    """An open article page receiving the others' writes: it polls as the page's script does
+    (``/api/updates`` every ``POLL`` seconds, the changed rows' blocks in the answer) and notes
+    when each store version reached it."""
+
+    POLL = 1.0  # as the page's script (lawdiff.serve.views.POLL_SECONDS)
+
+    def __init__(self, name: str, url: str) -> None:
+        self.reviewer = Reviewer(name, url)
+        self.seen: list[tuple[float, int]] = []  # (wall time the answer arrived, the store's version in it)
+        self.errors: list[str] = []
+        self.stop = threading.Event()
+
+    def work(self) -> None:
+        client = self.reviewer.client
+        try:
+            self.reviewer.signin()
+            page = self.reviewer.view()
+            found = re.search(r'data-version="(\d+)"', page)
+            version = int(found.group(1)) if found else 0
+            while True:
+                last = self.stop.is_set()
+                r = client.get("/api/updates", params={"since": version, "page": PAGE}, headers=FETCH)
+                if r.status_code != 200:
+                    self.errors.append(f"GET /api/updates: {r.status_code}")
+                else:
+                    version = int(r.json()["version"])
+                    self.seen.append((time.time(), version))
+                if last:
+                    break
+                self.stop.wait(self.POLL)
+        except Exception as exc:  # a benchmark reports every failure, whatever it is
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            client.close()
+
+    def delays(self, written: list[tuple[int, float]]) -> tuple[list[float], int]:
+        """For each write (log seq, its time), how long until this page had it; and how many it never had."""
+        out: list[float] = []
+        missed = 0
+        for seq, at in written:
+            arrived = next((t for t, v in self.seen if v >= seq and t >= at), None)
+            if arrived is None:
+                missed += 1
+            else:
+                out.append(arrived - at)
+        return out, missed
+
+
 def start_server(store: Path, cache: Path, names: list[str]) -> tuple[subprocess.Popen[str], str]:
     env = {**os.environ, "LAWDIFF_PASSWORD": PASSWORD, "LAWDIFF_CACHE": str(cache), "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
@@ -194,6 +258,7 @@ def main() -> None:
     parser.add_argument("--reviewers", type=int, default=20)
     parser.add_argument("--writes", type=int, default=50)
     parser.add_argument("--unloaded", type=int, default=30, help="decisions and views of the unloaded baseline")
+    parser.add_argument("--watchers", type=int, default=20, help="open pages receiving the live updates")
     args = parser.parse_args()
     names = [f"Reviewer{i:02}" for i in range(1, args.reviewers + 1)]
     load_before = os.getloadavg()
@@ -206,6 +271,10 @@ def main() -> None:
             probe.signin()
             ids = sorted(rows(probe.view()))
             probe.client.close()
+            watchers = [Watcher(f"Watcher{i:02}", url) for i in range(1, args.watchers + 1)]
+            watching = [threading.Thread(target=w.work) for w in watchers]
+            for t in watching:
+                t.start()
             reviewers = [Reviewer(n, url) for n in names]
             start = threading.Barrier(len(reviewers))
             threads = []
@@ -218,6 +287,10 @@ def main() -> None:
             for t in threads:
                 t.join()
             wall = time.perf_counter() - t0
+            for w in watchers:
+                w.stop.set()
+            for t in watching:
+                t.join()
         finally:
             proc.send_signal(signal.SIGINT)
             proc.wait(timeout=60)
@@ -229,8 +302,18 @@ def main() -> None:
             log = [e for e in s.log() if e.author in set(names)]
             commands = {(e.author, e.write) for e in log}
             comments = [c for c in s.comments() if c.author in set(names)]
+            # When each write was made (its transaction's start, UTC): the delays below count from it.
+            written = sorted(
+                {e.write: (e.seq, _epoch(e.at)) for e in log}.values()  # one per command: its last entry
+            )
             integrity = s.integrity()
-    errors = [e for r in reviewers for e in r.errors]
+    errors = [e for r in reviewers for e in r.errors] + [e for w in watchers for e in w.errors]
+    delays: list[float] = []
+    missed = 0
+    for w in watchers:
+        d, m = w.delays(written)
+        delays += d
+        missed += m
     decisions = [x for r in reviewers for x in r.decisions]
     views = [x for r in reviewers for x in r.views]
     expected = args.reviewers * args.writes
@@ -247,6 +330,9 @@ def main() -> None:
         "wall_s": round(wall, 1),
         "unloaded": {"decision": summary(base_decisions), "article_45": summary(base_views)},
         "loaded": {"decision": summary(decisions), "article_45": summary(views)} if decisions and views else {},
+        "live_pages": args.watchers,
+        "live_update": summary(delays) if delays else {},
+        "live_updates_missed": missed,
         "cpus": os.cpu_count(),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],
@@ -263,8 +349,13 @@ def main() -> None:
     (out / "bench_serve.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(result, indent=2))
     lost = expected - len(commands)
-    ok = not errors and lost == 0 and result["writes_answered"] == expected and integrity == "ok"
-    print(f"{'OK' if ok else 'FAILED'}: {len(commands)} of {expected} writes in the log, {len(errors)} error responses")
+    late = max(delays, default=0.0) > LIVE_BOUND or missed > 0
+    ok = not errors and lost == 0 and result["writes_answered"] == expected and integrity == "ok" and not late
+    print(
+        f"{'OK' if ok else 'FAILED'}: {len(commands)} of {expected} writes in the log, {len(errors)} error responses,"
+        f" every write on {args.watchers} open pages within {max(delays, default=0.0):.2f} s (bound {LIVE_BOUND} s),"
+        f" {missed} missed"
+    )
     sys.exit(0 if ok else 1)
 
 

@@ -147,7 +147,7 @@ def test_a_store_of_schema_1_is_migrated_forward(tmp_path: Path) -> None:
     with open_for_writing(path) as s:
         s.set_mark("discussing", "x" * 40, "Anne")
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     conn.close()
 
 

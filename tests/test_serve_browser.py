@@ -60,7 +60,7 @@ class Watch:
 
 
 def _member(browser: Any, served: Served, name: str, password: str = PASSWORD, **options: Any) -> tuple[Any, Watch]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, **options)
+    context = browser.new_context(**{"viewport": {"width": 1400, "height": 1000}, **options})
     page = context.new_page()
     watch = Watch(page)
     page.goto(f"{served.url}/articles/45.html")
@@ -77,6 +77,15 @@ def _row(page: Any, ident: str = ROW) -> Any:
     return page.locator(f'tbody:has([id="{ident}"])')
 
 
+def _open(page: Any, ident: str = ROW) -> Any:
+    """The row, its controls' disclosure opened (as a member taps "Decide, comment, assign…")."""
+    row = _row(page, ident)
+    details = row.locator("details.rv-controls")
+    if details.get_attribute("open") is None:
+        details.locator("> summary").click()
+    return row
+
+
 def _status(page: Any, ident: str = ROW) -> str:
     return str(_row(page, ident).locator(".rv-state b.st").inner_text())
 
@@ -86,7 +95,7 @@ def test_decide_comment_reload_and_a_second_browser_sees_both(browser: Any, serv
     page.evaluate("window.notReloaded = true")
     row = _row(page)
     row.scroll_into_view_if_needed()
-    row.locator('form.rv-status button[value="accepted"]').click()
+    _open(page).locator('form.rv-status button[value="accepted"]').click()
     row = _row(page)
     page.wait_for_function(
         f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Saved: accepted.'"""
@@ -121,27 +130,30 @@ def test_decide_comment_reload_and_a_second_browser_sees_both(browser: Any, serv
 def test_a_stale_form_is_refused_with_the_newer_state_shown(browser: Any, server: Served) -> None:
     anne, _ = _member(browser, server, "Anne")
     bert, watch = _member(browser, server, "Bert")
-    _row(anne).locator('form.rv-status button[value="accepted"]').click()
+    # Bert's page does not hear of Anne's decision (a laptop whose polls are lost, or his press
+    # between two of them): it stays as it was rendered.
+    bert.route("**/api/updates*", lambda route: route.abort())
+    _open(anne).locator('form.rv-status button[value="accepted"]').click()
     anne.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent !== ''""")
     # Bert's page still says open; he rejects on what he saw.
     assert _status(bert) == "open"
-    _row(bert).locator('form.rv-status button[value="rejected"]').click()
+    _open(bert).locator('form.rv-status button[value="rejected"]').click()
     bert.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg.bad') !== null""")
     message = _row(bert).locator(".rv-msg").inner_text()
     assert "Anne" in message and "now accepted" in message and "nothing was saved" in message
     assert _status(bert) == "accepted"  # the newer state is shown
     with open_for_reading(server.store) as s:
         assert [d.status for d in s.decisions()] == [Status.ACCEPTED]
-    assert not [e for e in watch.errors if "409" not in e]
+    assert not [e for e in watch.errors if "409" not in e and "ERR_FAILED" not in e]
 
 
 def test_with_javascript_off_the_forms_still_work(browser: Any, server: Served) -> None:
     page, _ = _member(browser, server, "Carla", java_script_enabled=False)
-    _row(page).locator('form.rv-status button[value="query"]').click()
+    _open(page).locator('form.rv-status button[value="query"]').click()
     page.wait_for_url(f"**/articles/45.html#{ROW}")
     assert _status(page) == "query"
-    _row(page).locator("form.rv-comment textarea").fill("Which English text?")
-    _row(page).locator('form.rv-comment button[type="submit"]').click()
+    _open(page).locator("form.rv-comment textarea").fill("Which English text?")
+    _open(page).locator('form.rv-comment button[type="submit"]').click()
     page.wait_for_url(f"**/articles/45.html#{ROW}")
     assert "Which English text?" in _row(page).locator(".rv-thread").inner_text()
     page.goto(f"{server.url}/agenda")
@@ -199,3 +211,84 @@ def test_a_member_who_is_not_a_chair_cannot_accept(browser: Any, server: Served)
         f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Saved: query.'"""
     )
     assert _status(page) == "query"
+
+
+def test_every_open_page_sees_others_decisions_comments_and_assignments_live(browser: Any, server: Served) -> None:
+    anne, watch = _member(browser, server, "Anne")
+    bert, _ = _member(browser, server, "Bert")
+    carla, _ = _member(browser, server, "Carla")
+    carla.goto(f"{server.url}/agenda")
+    before = carla.locator("main .lead").inner_text()
+    # Bert is typing a comment on the row when Anne decides it.
+    _open(bert).locator("form.rv-comment textarea").fill("Half a thought")
+    _open(anne).locator('form.rv-status button[value="accepted"]').click()
+    anne.wait_for_function(f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg.good') !== null""")
+    _open(anne).locator("form.rv-comment textarea").fill("Agreed in the meeting")
+    _open(anne).locator('form.rv-comment button[type="submit"]').click()
+    _open(anne).locator("form.rv-assign input[name=assignee]").fill("Carla")
+    _open(anne).locator("form.rv-assign button").click()
+    # Within a few seconds, without a reload, Bert's row and Carla's agenda show all three.
+    bert.wait_for_function(
+        f"""() => {{ const b = document.querySelector('tbody:has([id="{ROW}"]) .rv');
+        return b && b.querySelector('.rv-state b.st').textContent === 'accepted'
+          && b.textContent.includes('Agreed in the meeting') && b.textContent.includes('assigned to Carla'); }}""",
+        timeout=30_000,
+    )
+    assert _open(bert).locator("form.rv-comment textarea").input_value() == "Half a thought"
+    carla.wait_for_function(
+        """(before) => document.querySelector('main .lead').textContent !== before""", arg=before, timeout=30_000
+    )
+    # Without JavaScript nothing is lost: a reload shows it all.
+    plain, _ = _member(browser, server, "Dora", java_script_enabled=False)
+    text = _row(plain).locator(".rv").inner_text()
+    assert "accepted" in text and "Agreed in the meeting" in text and "assigned to Carla" in text
+    assert not watch.errors
+
+
+# Article 45 at 390 px, as a chair sees it, before this layout (commit 64b85bb, measured with this
+# browser as the test below measures it): 38,590 px.  The issue asks for at most a third.
+HEIGHT_BEFORE = 38_590
+
+
+def test_on_a_phone_article_45_is_a_third_as_tall_and_every_control_one_tap_away(browser: Any, server: Served) -> None:
+    page, watch = _member(browser, server, "Anne", viewport={"width": 390, "height": 844})
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= HEIGHT_BEFORE / 3, height
+    # The old and new text of every change are shown unfolded.
+    hidden = page.evaluate(
+        """() => Array.from(document.querySelectorAll(
+             'tbody.diff td.old:not(.empty) .tx, tbody.diff td.new:not(.empty) .tx'
+           )).filter(e => e.getBoundingClientRect().height === 0).length"""
+    )
+    assert hidden == 0
+    row = _row(page)
+    row.scroll_into_view_if_needed()
+    # The review block comes after the new text.
+    boxes = page.evaluate(
+        f"""() => {{ const b = document.querySelector('tbody:has([id="{ROW}"])');
+        return [b.querySelector('td.new').getBoundingClientRect().bottom,
+                b.querySelector('.rv').getBoundingClientRect().top]; }}"""
+    )
+    assert boxes[1] >= boxes[0] - 1, boxes
+    # The bar with "Now discussing" stays on screen.
+    bar = page.evaluate(
+        "(() => { const r = document.querySelector('.serve-bar').getBoundingClientRect();"
+        " return [r.top, r.height]; })()"
+    )
+    assert bar[0] == 0 and 0 < bar[1] < 80 and page.evaluate("window.scrollY") > 3000
+    assert "Now discussing" in page.locator(".serve-bar").inner_text()
+    # One tap opens the row's controls in place; the row does not move.
+    where = f"""() => document.querySelector('tbody:has([id="{ROW}"])').getBoundingClientRect().top + window.scrollY"""
+    top = page.evaluate(where)
+    row.locator("details.rv-controls > summary").click()
+    assert abs(page.evaluate(where) - top) < 2  # the row stays where it is in the page
+    assert page.evaluate(f"""() => document.querySelector('tbody:has([id="{ROW}"]) details.rv-controls').open""")
+    assert row.locator('form.rv-status button[value="accepted"]').is_visible()
+    assert row.locator("form.rv-comment textarea").is_visible()
+    page.screenshot(path=str(OUTPUT / "serve-phone-45.png"))
+    assert not watch.errors
+    # Without JavaScript, on a phone too, the disclosure opens and the form works.
+    plain, _ = _member(browser, server, "Carla", java_script_enabled=False, viewport={"width": 390, "height": 844})
+    _open(plain).locator('form.rv-status button[value="query"]').click()
+    plain.wait_for_url(f"**/articles/45.html#{ROW}")
+    assert _status(plain) == "query"

@@ -41,6 +41,28 @@ from lawdiff.cli.terminal import echo
 @click.option(
     "--keyfile", type=click.Path(path_type=Path, dir_okay=False), metavar="FILE", help="HTTPS private key (PEM)."
 )
+@click.option(
+    "--session-idle",
+    default="2h",
+    show_default=True,
+    metavar="TIME",
+    help="A session unused this long ends (e.g. 30m, 2h); none lasts over 12 hours.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A host name (or address) the browsers use for this server, besides 127.0.0.1, localhost and --host;"
+    " repeat for several. Any other Host header is refused (a DNS-rebinding page on another site).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="",
+    metavar="IPS",
+    help="Behind a reverse proxy: the proxy's addresses (comma-separated), whose X-Forwarded-For and"
+    " X-Forwarded-Proto are believed.",
+)
 @corpus_option
 @thresholds_option
 def serve(
@@ -51,6 +73,9 @@ def serve(
     chairs: str,
     certfile: Path | None,
     keyfile: Path | None,
+    session_idle: str,
+    allowed_hosts: tuple[str, ...],
+    forwarded_allow_ips: str,
     inputs: Inputs,
     overrides: dict[str, float],
 ) -> None:
@@ -67,7 +92,7 @@ def serve(
     """
     from lawdiff.review import find_store
     from lawdiff.serve import ServeConfig, Source
-    from lawdiff.serve.config import chairs_of, read_password
+    from lawdiff.serve.config import chairs_of, duration, read_password
     from lawdiff.serve.run import prepare
     from lawdiff.serve.run import serve as run
 
@@ -81,6 +106,9 @@ def serve(
         chairs=chairs_of(chairs),
         certfile=certfile,
         keyfile=keyfile,
+        session_idle=duration(session_idle, "--session-idle"),
+        allowed_hosts=tuple(allowed_hosts),
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     started = prepare(config)
     for line in started.warnings:

@@ -40,6 +40,16 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
+class RowWrite:
+    """The last write to a change's row (its decision or a comment of its thread), as an undo names it."""
+
+    write: str
+    author: str
+    action: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
 class Involvement:
     """What one person did in the review: decision ids commented on, assigned to them, and decided by them."""
 
@@ -150,7 +160,7 @@ class StoreReader:
                 + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
                 params,
             )
-            out = [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+            out = [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in found]
         out.sort(key=_ORDER)
         return out
 
@@ -163,7 +173,7 @@ class StoreReader:
                 "ORDER BY created, id",
                 (decision,),
             )
-            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8]) for r in found]
+            return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in found]
 
     def meetings(self) -> list[Meeting]:
         found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
@@ -176,6 +186,49 @@ class StoreReader:
         """A number that grows with every write to the store (the last audit-log entry's)."""
         with self._guard():
             return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM log").fetchone()[0])
+
+    def changed_since(self, version: int) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+        """What was written after ``version`` (:meth:`version`): the store's version now, the decision
+        ids whose decision or comments changed (in the order written), and the other tables written."""
+        with self._guard():
+            found = self._conn.execute(
+                'SELECT seq, "table", CASE WHEN "table" = \'comments\' '
+                "THEN json_extract(coalesce(after, before), '$.decision') ELSE record END "
+                "FROM log WHERE seq > ? ORDER BY seq",
+                (version,),
+            ).fetchall()
+        now = max([version, *(r[0] for r in found)])
+        decisions = tuple(dict.fromkeys(r[2] for r in found if r[1] in ("decisions", "comments") and r[2]))
+        others = tuple(dict.fromkeys(r[1] for r in found if r[1] not in ("decisions", "comments")))
+        return now, decisions, others
+
+    def row_writes(self, decision: str | None = None) -> dict[str, RowWrite]:
+        """Per decision id (or of the one named), the last write made here to its row: the decision
+        or a comment of its thread (imported history is not this store's to undo)."""
+        of_comment = "json_extract(coalesce(after, before), '$.decision')"
+        with self._guard():
+            if decision is None:
+                found = self._conn.execute(
+                    "SELECT row, write, author, action, at, max(seq) FROM (SELECT CASE WHEN \"table\" = 'comments' "
+                    f"THEN {of_comment} ELSE record END AS row, write, author, action, at, seq FROM log "
+                    "WHERE local = 1 AND \"table\" IN ('decisions', 'comments')) WHERE row IS NOT NULL GROUP BY row"
+                ).fetchall()
+            else:
+                # One row's, by the log's indexes (of records; of the decision a comment's entry names).
+                found = [
+                    *self._conn.execute(
+                        "SELECT record, write, author, action, at, seq FROM log WHERE record = ? AND local = 1 "
+                        "AND \"table\" = 'decisions' ORDER BY seq DESC LIMIT 1",
+                        (decision,),
+                    ),
+                    *self._conn.execute(
+                        f"SELECT {of_comment}, write, author, action, at, seq FROM log WHERE \"table\" = 'comments' "
+                        f"AND {of_comment} = ? AND local = 1 ORDER BY seq DESC LIMIT 1",
+                        (decision,),
+                    ),
+                ]
+                found = sorted(found, key=lambda r: r[5])[-1:]
+        return {r[0]: RowWrite(r[1], r[2], r[3], r[4]) for r in found}
 
     def mark(self, name: str) -> Mark | None:
         """A shared mark ("discussing"), or None when it is not set."""
@@ -218,6 +271,26 @@ class StoreReader:
                     'SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE "table" = '
                     "'decisions' GROUP BY record)"
                 ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in found}
+
+    def deciders(self, record: str | None = None) -> dict[str, tuple[str, str]]:
+        """Per decision id (or of the one named), who last set its status and when (UTC).
+
+        A comment or an assignment writes the decision too, so the last writer is
+        not who decided: this is the last log entry that set the status (a status
+        command, even one that kept it, or a write that changed it: an undo, an import).
+        """
+        changed = (
+            "\"table\" = 'decisions' AND (action = 'status' OR json_extract(after, '$.status') "
+            "IS NOT coalesce(json_extract(before, '$.status'), 'open'))"
+        )
+        where, params = (f"{changed} AND record = ?", (record,)) if record is not None else (changed, ())
+        with self._guard():
+            found = self._conn.execute(
+                f"SELECT record, author, at FROM log WHERE seq IN (SELECT max(seq) FROM log WHERE {where} "
+                "GROUP BY record)",
+                params,
+            ).fetchall()
         return {r[0]: (r[1], r[2]) for r in found}
 
     def people(self) -> list[str]:

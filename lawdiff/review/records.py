@@ -77,6 +77,9 @@ class Comment:
     decision: the decision (change id) it belongs to.
     deleted: deleted by its author; the text is kept in the audit log only.
     edited: the UTC time of the last edit, or "".
+    question: "" for a comment; "open" for a question a member asked on a
+        decided change, until a chair confirms or changes the decision
+        ("answered").
     """
 
     id: str
@@ -88,6 +91,7 @@ class Comment:
     deleted: bool
     edited: str
     meeting: str
+    question: str = ""
 
 
 @dataclass(frozen=True, slots=True)

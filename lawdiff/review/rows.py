@@ -23,6 +23,8 @@ from lawdiff.review.records import (
 )
 from lawdiff.review.schema import FLAG_COLUMNS, JSON_COLUMNS
 
+QUESTIONS = ("", "open", "answered")
+
 # What each field holds: s (text), ls (list of texts), b (flag), d (names to numbers).
 _SHAPES: dict[str, dict[str, str]] = {
     "decisions": {
@@ -57,6 +59,7 @@ _SHAPES: dict[str, dict[str, str]] = {
         "deleted": "b",
         "edited": "s",
         "meeting": "s",
+        "question": "s",
     },
     "meetings": {
         "id": "s",
@@ -82,11 +85,14 @@ _SHAPES: dict[str, dict[str, str]] = {
 }
 
 COLUMNS = {table: tuple(shape) for table, shape in _SHAPES.items()}
+# Fields added by a later schema, and their value in a row written before it (an older export).
+_ADDED = {"comments": {"question": ""}}
 
 
 def check_row(table: str, row: dict[str, Any]) -> dict[str, Any]:
     """The row with exactly its table's fields, each of the right shape; ValueError says what is wrong."""
     shape = _SHAPES[table]
+    row = {**_ADDED.get(table, {}), **row}
     missing = [name for name in shape if name not in row]
     if missing:
         raise ValueError(f"a {table[:-1]} lacks {', '.join(missing)}")
@@ -110,6 +116,8 @@ def check_row(table: str, row: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"a {table[:-1]} has an empty id")
     if table == "decisions" and out["status"] not in STATUSES:
         raise ValueError(f"unknown status {out['status']!r} (valid: {', '.join(STATUSES)})")
+    if table == "comments" and out["question"] not in QUESTIONS:
+        raise ValueError(f"unknown question state {out['question']!r} (valid: open, answered, or empty)")
     if table == "corrections" and out["kind"] not in ("pin", "forbid"):
         raise ValueError(f"unknown correction kind {out['kind']!r}")
     return out

@@ -128,8 +128,19 @@ _V2 = (
     """,
 )
 
+# Schema 3: a comment may be a question on a decided change (``lawdiff serve``: a member
+# queries what a chair decided): "open" until a chair confirms or changes the decision,
+# then "answered"; "" for a comment.  An open question counts as undecided.
+# A change row's writes are found by the log's index of records (its decision) and, for its
+# comments, by this index of the decision a comment's entry names (``row_writes``).
+_V3 = (
+    "ALTER TABLE comments ADD COLUMN question TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX log_comment_decision ON log (json_extract(coalesce(after, before), '$.decision')) "
+    "WHERE \"table\" = 'comments'",
+)
+
 # MIGRATIONS[n] takes a store from schema n to schema n + 1.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # The columns of each table that hold JSON, and those that hold a flag.

@@ -80,8 +80,12 @@ class Store(StoreReader):
                 yield w
                 self._conn.execute(end)
             except BaseException:
-                for statement in undo.split("; "):
-                    self._conn.execute(statement)
+                # SQLite rolls back a whole transaction by itself on some errors (a full
+                # disk, an I/O error): then there is nothing to roll back, and trying would
+                # hide the error that matters behind "no transaction is active".
+                if self._conn.in_transaction:
+                    for statement in undo.split("; "):
+                        self._conn.execute(statement)
                 raise
 
     @contextmanager
@@ -103,10 +107,34 @@ class Store(StoreReader):
                 yield
                 self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:  # not when SQLite rolled it back itself (see _write)
+                    self._conn.execute("ROLLBACK")
                 raise
             finally:
                 self._batch = False
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (SQLite ends one by itself on a full disk)."""
+        return self._conn.in_transaction
+
+    def check_writable(self) -> None:
+        """Prove that the store can be written now: a write transaction, rolled back.
+
+        A store file that may be read but not written opens without complaint
+        and fails at its first write; a server checks this before it serves.
+        """
+        if not self.writable:
+            raise InputError("the review store was opened read-only", file=str(self.path or ""))
+        with self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.execute(
+                    "INSERT OR REPLACE INTO marks (name, value, author, updated) VALUES ('lawdiff-check', '', '', '')"
+                )
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
 
     def _decision_row(self, w: Write, target: Target) -> dict[str, Any]:
         """The decision on a target: the stored one, or a new open one (not yet written)."""
@@ -140,13 +168,17 @@ class Store(StoreReader):
         self, target: Target, status: Status, author: str, comment: str = "", expect: Expect | None = None
     ) -> Decision:
         """Set a change's status (and add a comment), in one write; refused (:class:`StaleWrite`)
-        when ``expect`` no longer holds."""
+        when ``expect`` no longer holds.  Setting it answers the open questions on it
+        (:meth:`ask`): confirming the status it has is a decision too, written as one."""
         with self._write(author) as w:
             self._check(w, target, expect)
             row = self._decision_row(w, target)
-            if row["status"] != status.value or w.get("decisions", target.id) is None:
+            questions = self._open_questions(w, target.id)
+            if row["status"] != status.value or w.get("decisions", target.id) is None or questions:
                 row = {**row, "status": status.value, "meeting": w.meeting, "updated": w.now}
                 w.put("decisions", row, "status")
+            for q in questions:
+                w.put("comments", {**q, "question": "answered", "updated": w.now}, "answer")
             if comment:
                 w.put("comments", self._comment_row(w, target.id, comment), "comment")
         return _decision(rows.record("decisions", row))
@@ -168,6 +200,26 @@ class Store(StoreReader):
             row = self._comment_row(w, target.id, text)
             w.put("comments", row, "comment")
         return _comment(rows.record("comments", row))
+
+    def ask(self, target: Target, text: str, author: str, expect: Expect | None = None) -> Comment:
+        """Query a decided change without undoing its decision: a question the change carries, counted
+        as undecided until a chair confirms or changes the decision (:meth:`set_status`)."""
+        with self._write(author) as w:
+            self._check(w, target, expect)
+            if w.get("decisions", target.id) is None:
+                w.put("decisions", self._decision_row(w, target), "decision")
+            row = {**self._comment_row(w, target.id, text), "question": "open"}
+            w.put("comments", row, "question")
+        return _comment(rows.record("comments", row))
+
+    def _open_questions(self, w: Write, decision: str) -> list[dict[str, Any]]:
+        cols = rows.COLUMNS["comments"]
+        found = w.conn.execute(
+            f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments "
+            "WHERE decision = ? AND question = 'open' AND deleted = 0 ORDER BY created, id",
+            (decision,),
+        )
+        return [rows.from_columns("comments", dict(zip(cols, r, strict=True))) for r in found]
 
     def _check(self, w: Write, target: Target, expect: Expect | None) -> None:
         """Refuse the write when the change is no longer as the writer saw it (inside its transaction)."""
@@ -228,6 +280,7 @@ class Store(StoreReader):
             "deleted": False,
             "edited": "",
             "meeting": w.meeting,
+            "question": "",
         }
 
     def edit_comment(self, comment_id: str, text: str, author: str) -> Comment:
@@ -345,18 +398,38 @@ class Store(StoreReader):
                 raise UsageError(
                     f"{w.author} has nothing to undo", fix="give --author NAME for another author's writes"
                 )
-            entries = [e for e in self.log() if e.write == last]
-            for e in reversed(entries):
-                if e.action in _NO_CHANGE:
-                    continue
-                current = w.get(e.table, e.record)
-                if current != e.after:
-                    by = self._last_writer(e.record, e.seq)
-                    raise UsageError(
-                        f"cannot undo {e.action} of {e.record[:10]}: it was changed since{by}",
-                        fix="set it again by hand instead (lawdiff review log shows its history)",
-                    )
-                w.restore(e.table, e.record, e.before, undoes=last)
+            return self._take_back(w, last)
+
+    def undo_write(self, write: str, author: str, row: str) -> list[LogEntry]:
+        """Take back one write to a change's row (``row``: its decision id) while it is still the row's
+        last; refused (:class:`StaleWrite`) when someone wrote to the row since.  The undo is logged."""
+        with self._write(author) as w:
+            last = self.row_writes(row).get(row)
+            if last is None or last.write != write or last.action == "undo":
+                by, at = (last.author, last.at) if last else ("", "")
+                since = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+                raise StaleWrite(
+                    f"this change was written to since{since}; nothing was undone",
+                    decision=self.decision(row),
+                    by=by,
+                    at=at,
+                )
+            return self._take_back(w, write)
+
+    def _take_back(self, w: Write, last: str) -> list[LogEntry]:
+        """Restore what one write changed, each record as it was before it; refused when one changed since."""
+        entries = [e for e in self.log() if e.write == last]
+        for e in reversed(entries):
+            if e.action in _NO_CHANGE:
+                continue
+            current = w.get(e.table, e.record)
+            if current != e.after:
+                by = self._last_writer(e.record, e.seq)
+                raise UsageError(
+                    f"cannot undo {e.action} of {e.record[:10]}: it was changed since{by}",
+                    fix="set it again by hand instead (lawdiff review log shows its history)",
+                )
+            w.restore(e.table, e.record, e.before, undoes=last)
         return entries
 
     def _last_writer(self, record: str, after_seq: int) -> str:

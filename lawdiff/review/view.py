@@ -65,6 +65,11 @@ class Entry:
     def assignee(self) -> str:
         return self.decision.assignee if self.decision else ""
 
+    @property
+    def open_questions(self) -> tuple[Comment, ...]:
+        """Questions asked on the decision that no chair has answered yet: the change counts as undecided."""
+        return tuple(c for c in self.comments if c.question == "open")
+
 
 @dataclass(frozen=True, slots=True)
 class Outdated:

@@ -6,11 +6,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from lawdiff import marks
 from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
+from lawdiff.serve.marked import shown, who
 from lawdiff.serve.rows import when
 from lawdiff.serve.state import Located, Snapshot
 
@@ -25,14 +27,20 @@ class Item:
         """The status of the change as it now reads: an outdated decision leaves it open."""
         return self.entry.status if self.entry.state is State.CURRENT else Status.OPEN
 
+    @property
+    def queried(self) -> bool:
+        """In query: its status, or a member's open question on its decision."""
+        return self.status is Status.QUERY or (self.entry.state is State.CURRENT and bool(self.entry.open_questions))
+
 
 def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
-    """Every change still open or in query, in agenda order: differences, and anything in query."""
+    """Every change still open or in query, in agenda order: differences, and anything in query
+    (a decision a member queried included, until a chair answers)."""
     out: list[Item] = []
     for cid in snap.order:
         found = snap.changes[cid]
         item = Item(found, view.entry(cid))
-        if item.status is Status.QUERY or (item.status is Status.OPEN and found.change.noteworthy):
+        if item.queried or (item.status is Status.OPEN and found.change.noteworthy):
             out.append(item)
     return out
 
@@ -57,14 +65,14 @@ def agenda_page(
     for it in items:
         comp = it.found.comparison
         by_article.setdefault(it.found.article, {}).setdefault((comp.old, comp.new), []).append(it)
-    open_n = sum(1 for it in items if it.status is Status.OPEN)
-    query_n = len(items) - open_n
+    query_n = sum(1 for it in items if it.queried)
+    open_n = len(items) - query_n
     sections: list[Child] = []
     for article in sorted(by_article, key=natural_key):
         pairs = by_article[article]
         blocks: list[Child] = []
         for (old, new), its in pairs.items():
-            q = sum(1 for it in its if it.status is Status.QUERY)
+            q = sum(1 for it in its if it.queried)
             blocks.append(
                 h(
                     "section",
@@ -101,7 +109,9 @@ def _item(it: Item, now: Now | None) -> Markup:
     e = it.entry
     notes: list[Child] = [" ", h("span", {"class": f"st st-{it.status.value}"}, it.status.value)]
     if e.assignee and e.state is State.CURRENT:
-        notes += ["; assigned to ", h("span", {"class": "who"}, e.assignee)]
+        notes += ["; assigned to ", who(e.assignee)]
+    if it.queried and it.status is not Status.QUERY:
+        notes.append("; queried: a chair is to confirm or change it")
     if e.comments:
         notes.append(f"; {len(e.comments)} comment(s)")
     if e.state is State.OUTDATED and e.decision is not None:
@@ -111,9 +121,36 @@ def _item(it: Item, now: Now | None) -> Markup:
         "li",
         {"class": "discussing" if here else None},
         h("a", {"href": href(it.found)}, label(it.found)),
+        _significance(it.found),
+        h("br"),
+        shown(first_words(it.found), "q", "first"),
         notes,
         h("b", None, " ← now discussing") if here else None,
     )
+
+
+# How much of a change's text the agenda quotes, so that an item says what it is.
+FIRST_WORDS = 12
+
+
+def first_words(found: Located) -> str:
+    """The first words of the change's new text (of its old text when it was removed), as the law has them."""
+    ch = found.change
+    words = " ".join(ch.new_texts or ch.old_texts).split()
+    return " ".join(words[:FIRST_WORDS]) + (" …" if len(words) > FIRST_WORDS else "")
+
+
+def _significance(found: Located) -> Markup | None:
+    """The study's significance score of the change, when the study holds one.
+
+    The score is the study's ("Judgement a committee can trust" adds it to the
+    change records); until a change record carries ``significance``, nothing is
+    shown here and nothing is worked out in its place.
+    """
+    score = getattr(found.change, "significance", None)
+    if not isinstance(score, int | float):
+        return None
+    return h("span", {"class": "significance"}, f" · significance {score:.2f}")
 
 
 def _decision_line(d: Decision) -> list[Child]:
@@ -122,7 +159,7 @@ def _decision_line(d: Decision) -> list[Child]:
         f"{d.old_edition} → {d.new_edition} {d.kind} {where}: ",
         h("b", None, d.status.value),
         " by ",
-        h("span", {"class": "who"}, d.author),
+        who(d.author),
         f", {when(d.updated)}",
     ]
 
@@ -173,7 +210,11 @@ def _people(people: Iterable[str]) -> Markup:
         "section",
         {"id": "people"},
         h("h2", None, "Per reviewer"),
-        h("ul", {"class": "people"}, [h("li", None, h("a", {"href": f"/people?name={quote(n)}"}, n)) for n in names])
+        h(
+            "ul",
+            {"class": "people"},
+            [h("li", None, h("a", {"href": f"/people?name={quote(n)}"}, who(n))) for n in names],
+        )
         if names
         else h("p", None, "Nobody has written anything yet."),
     )
@@ -205,10 +246,10 @@ def person_page(
         return h("ul", None, lines) if lines else h("p", {"class": "none"}, "none")
 
     return own_page(
-        name,
+        marks.escape(name),  # a title holds no markup: its hidden characters as escapes
         "person",
         bar_,
-        h("h1", None, "What ", h("span", {"class": "who"}, name), " did in the review"),
+        h("h1", None, "What ", who(name), " did in the review"),
         h("h2", None, f"Assigned ({len(did.assigned)})"),
         items(did.assigned),
         h("h2", None, f"Commented on ({len(did.commented)})"),

@@ -1,58 +1,86 @@
 """Signing in, the session, the forgery token, and who may do what: in one place.
 
 A member signs in with a name and the committee's shared password (on the
-loopback address without a password: a name only).  The session is a signed
-cookie (Starlette's ``SessionMiddleware``: HttpOnly, SameSite=Strict, Secure
-under HTTPS) holding the name and a token that every form carries and every
+loopback address without a password: a name only).  The session is kept by
+the server (:mod:`lawdiff.serve.sessions`); it holds the name and a token that every form carries and every
 POST must give back; a POST whose Origin (or ``Sec-Fetch-Site``) is another
-site is refused as well.  Failed sign-ins are counted per client and refused
-for a while past a limit.  Permissions are decided here (:func:`may`), not
-in each view.
+site is refused as well.  Failed sign-ins slow the next try from the same
+address and name (:class:`Throttle`), never refuse it.  Permissions are decided here (:data:`RULES`,
+:func:`may`), not in each view: every route of the app names its
+:class:`Action`, and the endpoint guards ask :func:`may`.
 """
 
 from __future__ import annotations
 
 import enum
 import hmac
-import secrets
 import threading
 import time
 import unicodedata
-from collections import deque
 from collections.abc import Callable, Mapping
 
 from lawdiff.review import Status
 from lawdiff.serve.config import NAME_MAX
 
-SESSION_NAME = "name"
-SESSION_TOKEN = "csrf"
 TOKEN_FIELD = "csrf"
 TOKEN_HEADER = "x-csrf-token"
 
 
-class Action(enum.Enum):
-    """What a member may ask for."""
+class Role(enum.Enum):
+    """Who a signed-in member is to the server: a chair (``--chairs``, or everyone without it) or a member."""
 
-    COMMENT = "comment"
+    MEMBER = "member"
+    CHAIR = "chair"
+
+
+class Action(enum.Enum):
+    """What a request asks to do; every route names one (see :data:`RULES` and ``app.ROUTES``)."""
+
+    READ = "read"  # the pages, the live updates, the minutes
+    COMMENT = "comment"  # comment; edit and delete one's own comment
     ASSIGN = "assign"
-    QUERY = "query"  # set the status to query (or back to open)
-    DECIDE = "decide"  # accept, reject, translation-fix
+    QUERY = "query"  # set an undecided change to query; ask a question on a decided one
+    DECIDE = "decide"  # accept, reject, translation-fix (and so answer a question)
+    REOPEN = "reopen"  # set a change back to open
     CORRECT = "correct"  # pin, forbid, unpin
     MEETING = "meeting"  # start or end a meeting, set "now discussing"
+    UNDO = "undo"  # take back one's own last write on a row
+    UNDO_ANY = "undo-any"  # take back anyone's last write on a row
+    SIGN_OUT_ALL = "sign-out-all"  # end every session but one's own
 
 
-# What everyone may do; the rest is the chairs'.
-MEMBER_ACTIONS = frozenset({Action.COMMENT, Action.ASSIGN, Action.QUERY})
-# Statuses a member who is not a chair may set.
-MEMBER_STATUSES = frozenset({Status.OPEN, Status.QUERY})
+_BOTH = frozenset({Role.MEMBER, Role.CHAIR})
+_CHAIRS = frozenset({Role.CHAIR})
+
+# Who may do what: the one table the server consults (the README's "Who may do what" is this).
+RULES: dict[Action, frozenset[Role]] = {
+    Action.READ: _BOTH,
+    Action.COMMENT: _BOTH,
+    Action.ASSIGN: _BOTH,
+    Action.QUERY: _BOTH,
+    Action.UNDO: _BOTH,
+    Action.DECIDE: _CHAIRS,
+    Action.REOPEN: _CHAIRS,
+    Action.CORRECT: _CHAIRS,
+    Action.MEETING: _CHAIRS,
+    Action.UNDO_ANY: _CHAIRS,
+    Action.SIGN_OUT_ALL: _CHAIRS,
+}
+
+
+def role(chair: bool) -> Role:
+    return Role.CHAIR if chair else Role.MEMBER
 
 
 def may(chair: bool, action: Action) -> bool:
-    return chair or action in MEMBER_ACTIONS
+    return role(chair) in RULES[action]
 
 
 def status_action(status: Status) -> Action:
-    return Action.QUERY if status in MEMBER_STATUSES else Action.DECIDE
+    """What setting ``status`` asks for: query is everyone's, open is reopening, the rest deciding."""
+    if status is Status.QUERY:
+        return Action.QUERY
+    return Action.REOPEN if status is Status.OPEN else Action.DECIDE
 
 
 def password_ok(given: str, expected: str | None) -> bool:
@@ -74,10 +102,6 @@ def clean_name(raw: str) -> str | None:
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
         return None
     return name
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
 
 
 def token_ok(session_token: str | None, given: str | None) -> bool:
@@ -103,38 +127,63 @@ def same_origin(headers: Mapping[str, str], scheme: str) -> bool:
 
 
 class Throttle:
-    """Failed sign-ins per client: at most ``limit`` within ``window`` seconds."""
+    """Failed sign-ins, counted per address and per address and name, each failure past the free ones
+    making the next try wait twice as long (up to ``longest`` seconds); a success clears them.
 
-    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
+    Nothing is ever refused: the right password signs in after the wait, so a
+    shared room laptop or a NAT whose neighbour mistyped (or guessed) is slowed,
+    never locked out.  Per address and name, one member's typing does not slow
+    the others; per address (with more free tries), a guesser who changes the
+    name each time is slowed all the same.  Failures are forgotten an hour
+    after the last.
+    """
+
+    FORGET = 3600.0
+
+    def __init__(
+        self, free: int, longest: float, free_per_name: int = 3, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.free = free
+        self.free_per_name = free_per_name
+        self.longest = longest
         self.clock = clock
-        self._failures: dict[str, deque[float]] = {}
+        # key -> (failures, time of the last)
+        self._failures: dict[tuple[str, str], tuple[int, float]] = {}
         self._lock = threading.Lock()
 
-    def _recent(self, client: str) -> deque[float]:
+    def _keys(self, client: str, name: str) -> tuple[tuple[tuple[str, str], int], ...]:
+        return (((client, ""), self.free), ((client, name.casefold()), self.free_per_name))
+
+    def _delay(self, failures: int, free: int) -> float:
+        over = failures - free
+        return 0.0 if over <= 0 else min(self.longest, 2.0 ** (over - 1))
+
+    def wait(self, client: str, name: str) -> float:
+        """Seconds this try waits before its password is checked (0: none)."""
         now = self.clock()
-        q = self._failures.setdefault(client, deque())
-        while q and now - q[0] > self.window:
-            q.popleft()
-        return q
-
-    def wait(self, client: str) -> float:
-        """Seconds the client must wait before trying again (0: it may try now)."""
         with self._lock:
-            q = self._recent(client)
-            if len(q) < self.limit:
-                return 0.0
-            return max(1.0, self.window - (self.clock() - q[0]))
+            waits = [0.0]
+            for key, free in self._keys(client, name):
+                n, last = self._failures.get(key, (0, now))
+                if now - last > self.FORGET:
+                    continue
+                waits.append(last + self._delay(n, free) - now)
+        return max(0.0, max(waits))
 
-    def failed(self, client: str) -> None:
+    def failed(self, client: str, name: str) -> float:
+        """Count a failure; the wait of the next try from this address and name."""
+        now = self.clock()
         with self._lock:
-            self._recent(client).append(self.clock())
-            # A flood of clients must not grow the table without end.
+            for key, _ in self._keys(client, name):
+                n, last = self._failures.get(key, (0, now))
+                self._failures[key] = (1 if now - last > self.FORGET else n + 1, now)
+            # A flood of names must not grow the table without end.
             if len(self._failures) > 10_000:
-                for key in [k for k, v in self._failures.items() if not v][:5_000]:
-                    del self._failures[key]
+                for k in [k for k, (_, last) in self._failures.items() if now - last > 60][:5_000]:
+                    del self._failures[k]
+        return self.wait(client, name)
 
-    def succeeded(self, client: str) -> None:
+    def succeeded(self, client: str, name: str) -> None:
         with self._lock:
-            self._failures.pop(client, None)
+            for key, _ in self._keys(client, name):
+                self._failures.pop(key, None)

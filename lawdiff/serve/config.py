@@ -38,8 +38,13 @@ class ServeConfig:
     password: the committee's shared password, or None (loopback only).
     chairs: who may accept, reject, pin and forbid, by name as they sign in
         (compared without regard to case); empty: everyone.
-    login_attempts, login_window: sign-in failures a client may make within
-        so many seconds before it is told to wait.
+    login_attempts: failed sign-ins an address may make before each next try
+        waits (per address and name: 3), doubling up to ``login_wait_max`` seconds.
+    session_idle: a session unused this long (seconds) ends.
+    allowed_hosts: Host names besides the loopback names and ``host``
+        that the server answers to (``--allowed-host``).
+    forwarded_allow_ips: the reverse proxies whose X-Forwarded-For and
+        X-Forwarded-Proto are believed (``--forwarded-allow-ips``), or "".
     """
 
     store: Path
@@ -51,7 +56,10 @@ class ServeConfig:
     certfile: Path | None = None
     keyfile: Path | None = None
     login_attempts: int = 10
-    login_window: float = 300.0
+    login_wait_max: float = 30.0
+    session_idle: float = 2 * 3600.0
+    allowed_hosts: tuple[str, ...] = ()
+    forwarded_allow_ips: str = ""
 
     @property
     def https(self) -> bool:
@@ -91,6 +99,23 @@ def read_password(password_file: Path | None, environ: dict[str, str] | None = N
         return password
     value = env.get(ENV_PASSWORD, "")
     return value or None
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600}
+
+
+def duration(text: str, option: str) -> float:
+    """``30m``, ``2h``, ``90s`` (a bare number: minutes) in seconds."""
+    raw = text.strip().lower()
+    unit = raw[-1:] if raw[-1:] in _UNITS else "m"
+    number = raw[:-1] if raw[-1:] in _UNITS else raw
+    try:
+        seconds = float(number) * _UNITS[unit]
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise UsageError(f"{option} {text!r} is not a length of time", fix="write e.g. 30m, 2h or 90s")
+    return seconds
 
 
 def chairs_of(names: str) -> frozenset[str]:

@@ -24,22 +24,21 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from lawdiff.errors import LawdiffError, UsageError
 from lawdiff.report.html.markup import Markup, h
+from lawdiff.review import Entry, ReviewView, State, Status
 from lawdiff.serve import pages
 from lawdiff.serve.auth import (
-    SESSION_NAME,
-    SESSION_TOKEN,
     TOKEN_FIELD,
     TOKEN_HEADER,
     Action,
     Throttle,
     may,
-    new_token,
     same_origin,
     token_ok,
 )
 from lawdiff.serve.config import ServeConfig
-from lawdiff.serve.rows import BlockCache
-from lawdiff.serve.state import Snapshot, Workspace
+from lawdiff.serve.rows import BlockCache, RowContext, review_block
+from lawdiff.serve.sessions import COOKIE, Session, Sessions
+from lawdiff.serve.state import Located, Snapshot, Workspace
 
 DISCUSSING = "discussing"
 BODY_MAX = 256 * 1024
@@ -67,8 +66,15 @@ class Endpoints:
     def __init__(self, config: ServeConfig, workspace: Workspace) -> None:
         self.config = config
         self.ws = workspace
-        self.throttle = Throttle(config.login_attempts, config.login_window)
+        self.throttle = Throttle(config.login_attempts, config.login_wait_max)
+        self.sessions = Sessions(config.session_idle)
         self.blocks = BlockCache()
+
+    def current(self, request: Request) -> Session | None:
+        """The request's live session (kept on ``request.state.session``), or None."""
+        session = self.sessions.find(request.cookies.get(COOKIE))
+        request.state.session = session
+        return session
 
     # -- the guards -------------------------------------------------------
 
@@ -76,34 +82,41 @@ class Endpoints:
         """A GET endpoint for signed-in members; others are sent to the sign-in page."""
 
         async def endpoint(request: Request) -> Response:
-            name = request.session.get(SESSION_NAME)
-            if not name:
+            session = self.current(request)
+            if session is None:
                 wanted = request.url.path + (f"?{request.url.query}" if request.url.query else "")
                 return RedirectResponse(f"/signin?next={quote(wanted, safe='/')}", 303)
-            session_token(request)
+            name = session.name
+            if not may(self.chair(name), Action.READ):
+                return self._refuse(request, 403, refusal(Action.READ))
             return await run_in_threadpool(self._guarded, request, lambda: render(request, name))
 
         return endpoint
 
     def post(
-        self, handle: Callable[[Request, str, FormData], Response], need: Action | None = None
+        self, handle: Callable[[Request, str, FormData], Response], need: Action | Callable[[FormData], Action]
     ) -> Callable[[Request], Awaitable[Response]]:
-        """A POST endpoint: same origin, the session's token, a signed-in member allowed ``need``."""
+        """A POST endpoint: same origin, the session's token, a signed-in member allowed ``need`` (an
+        action, or what the form asks for: the status form's action depends on the status sent)."""
 
         async def endpoint(request: Request) -> Response:
             if not same_origin(request.headers, request.url.scheme):
                 return self._refuse(request, 403, "This form was sent from another site: refused.")
             form = await request.form(max_files=0, max_fields=40, max_part_size=BODY_MAX)
+            session = self.current(request)
+            if session is None:
+                return self._refuse(
+                    request, 403, "You are signed out (signed out, idle too long, or by a chair): sign in again."
+                )
             given = form.get(TOKEN_FIELD) or request.headers.get(TOKEN_HEADER)
-            if not token_ok(request.session.get(SESSION_TOKEN), given if isinstance(given, str) else None):
+            if not token_ok(session.csrf, given if isinstance(given, str) else None):
                 return self._refuse(
                     request, 403, "The form's security token is missing or out of date: reload the page and try again."
                 )
-            name = request.session.get(SESSION_NAME)
-            if not name:
-                return self._refuse(request, 403, "Sign in first.")
-            if need is not None and not may(self.chair(name), need):
-                return self._refuse(request, 403, f"Only the chairs may do that ({need.value}).")
+            name = session.name
+            action = need if isinstance(need, Action) else need(form)
+            if not may(self.chair(name), action):
+                return self._refuse(request, 403, refusal(action))
             return await run_in_threadpool(self._guarded, request, lambda: handle(request, name, form))
 
         return endpoint
@@ -113,38 +126,90 @@ class Endpoints:
             return work()
         except Refused as exc:
             return self._refuse(request, exc.status, exc.message)
+        except UsageError as exc:
+            # A request the review cannot take: what happened, without the command line's
+            # "fix" (it names commands; the page's buttons are the member's way).
+            return self._refuse(request, 400, exc.what[:1].upper() + exc.what[1:] + ".")
         except LawdiffError as exc:
             # The corpus or the store cannot be read now (a file half saved,
             # the store locked): say so, and try again on the next request.
-            return self._refuse(request, 503 if not isinstance(exc, UsageError) else 400, exc.message())
+            return self._refuse(request, 503, exc.message())
 
     def _refuse(self, request: Request, status: int, message: str) -> Response:
         if request.headers.get(FETCH_HEADER) == "1":
             return JSONResponse({"ok": False, "message": message}, status)
-        name = request.session.get(SESSION_NAME)
-        if not name:
+        session: Session | None = getattr(request.state, "session", None)
+        if session is None:
             return HTMLResponse(pages.message_page("Refused", _anonymous_bar(), message, back="/signin"), status)
-        bar = self._bar(request, name, None)
+        bar = self._bar(request, session.name, None)
         back = local(str(request.headers.get("referer", "")).split(request.url.netloc, 1)[-1], "/agenda")
         return HTMLResponse(pages.message_page("Not done", bar, message, back=back), status)
+
+    def fresh_block(
+        self, request: Request, name: str, snap: Snapshot, found: Located, page: str
+    ) -> tuple[Markup, Status]:
+        """The review block of one change as the store holds it now, and its status: the answer to
+        the member's own write (the other pages get it from ``/api/updates``)."""
+        store = self.ws.store()
+        comp, ch = found.comparison, found.change
+        decided = store.decision(ch.id)
+        if decided is not None:
+            # The row alone: its own decision and thread, read alone (matching every
+            # decision of the run to its change after each write would make writers queue).
+            entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
+            corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
+            view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
+        else:
+            _, view = self.ws.review(snap)
+        deciders = store.deciders(ch.id)
+        mark = store.mark(DISCUSSING)
+        ctx = RowContext(
+            view,
+            deciders,
+            self.chair(name),
+            page,
+            mark.value if mark else "",
+            store.open_meeting() is not None,
+            session_token(request),
+            viewer=name,
+            row_writes=store.row_writes(ch.id),
+        )
+        return review_block(ch, comp.old, comp.new, ctx), view.entry(ch.id).status
 
     def chair(self, name: str) -> bool:
         return self.config.is_chair(name)
 
-    def _bar(self, request: Request, name: str, snap: Snapshot | None) -> Any:
+    def _bar(self, request: Request, name: str, snap: Snapshot | None, version: int | None = None) -> Any:
         now = None
         if snap is not None:
             now = pages.now_of(self.ws.store().mark(DISCUSSING), snap)
-        return pages.bar(name, self.chair(name), now, session_token(request))
+        return pages.bar(name, self.chair(name), now, session_token(request), version)
+
+
+# What a member who is not a chair is told when the server refuses an action (the buttons for it are not shown).
+_REFUSALS = {
+    Action.DECIDE: "Only the chairs may accept, reject or mark a translation fix; you may query it.",
+    Action.REOPEN: "Only the chairs may reopen a change; you may query it.",
+    Action.CORRECT: "Only the chairs may pin, forbid or remove a hand correction.",
+    Action.MEETING: "Only the chairs may start or end the meeting and mark what it discusses.",
+    Action.UNDO_ANY: "Only the chairs may undo what someone else wrote.",
+    Action.SIGN_OUT_ALL: "Only the chairs may sign everyone out.",
+}
+
+
+def refusal(action: Action) -> str:
+    return _REFUSALS.get(action, f"You may not do that ({action.value}).")
 
 
 def session_token(request: Request) -> str:
-    """The session's forgery token, made on first use."""
-    token = request.session.get(SESSION_TOKEN)
-    if not token:
-        token = new_token()
-        request.session[SESSION_TOKEN] = token
-    return str(token)
+    """The forgery token of the request's session (the guards found it)."""
+    session: Session = request.state.session
+    return session.csrf
+
+
+def set_cookie(response: Response, config: ServeConfig, name: str, value: str, max_age: int | None) -> None:
+    """A cookie of the app's: HttpOnly, SameSite=Strict, Secure under HTTPS."""
+    response.set_cookie(name, value, max_age=max_age, path="/", secure=config.https, httponly=True, samesite="strict")
 
 
 def _anonymous_bar() -> Markup:

@@ -19,6 +19,7 @@ from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.report.site import article_file
 from lawdiff.review.reading import Mark
 from lawdiff.serve.auth import TOKEN_FIELD
+from lawdiff.serve.marked import who
 from lawdiff.serve.rows import row_anchor, when
 from lawdiff.serve.state import Located, Snapshot
 
@@ -96,14 +97,15 @@ def href(found: Located) -> str:
     return f"/{article_file(found.article)}#{anchor}" if found.article else "/agenda"
 
 
-def bar(name: str, chair: bool, now: Now | None, token: str) -> Markup:
-    """The server's bar at the top of every page: who, where to go, what the meeting discusses."""
+def bar(name: str, chair: bool, now: Now | None, token: str, version: int | None = None) -> Markup:
+    """The server's bar at the top of every page: who, where to go, what the meeting discusses;
+    ``version``: the store's version the page shows (its script asks for what was written since)."""
     discussing: Child = h("span", {"class": "none"}, "nothing marked")
     if now is not None:
         discussing = [h("a", {"href": now.href}, now.label), h("span", {"class": "by"}, f" (set by {now.by})")]
     return h(
         "div",
-        {"class": "serve-bar", "role": "banner"},
+        {"class": "serve-bar", "role": "banner", "data-version": None if version is None else str(version)},
         h(
             "nav",
             {"aria-label": "Review"},
@@ -142,6 +144,6 @@ def now_box(now: Now | None) -> Markup:
         "Now discussing: ",
         h("a", {"href": now.href}, now.label),
         " (marked by ",
-        h("span", {"class": "who"}, now.by),
+        who(now.by),
         f", {when(now.at)})",
     )

@@ -28,6 +28,7 @@ from lawdiff.serve.frame import (
     own_page,
     served,
 )
+from lawdiff.serve.marked import who
 from lawdiff.serve.rows import when
 
 __all__ = [
@@ -126,7 +127,38 @@ def message_page(title: str, bar_: Markup, message: str, *more: Child, back: str
 def meeting_page(bar_: Markup, now: Now | None, meeting: Meeting | None, chair: bool, token: str, today: str) -> str:
     hidden = h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token})
     state = _no_meeting(chair, hidden, today) if meeting is None else _open_meeting(meeting, chair, hidden)
-    return own_page("Meeting", "meeting", bar_, h("h1", None, "Meeting"), *state, now_box(now), *_walk(now))
+    everyone = None
+    if chair:
+        everyone = h(
+            "form",
+            {"class": "meeting signout-all", "method": "post", "action": "/signout/everyone"},
+            hidden,
+            h("button", {"type": "submit"}, "Sign everyone else out"),
+            " (a laptop left signed in, a cookie copied: each member signs in again)",
+        )
+    return own_page(
+        "Meeting",
+        "meeting",
+        bar_,
+        h("h1", None, "Meeting"),
+        *state,
+        _minutes(meeting),
+        now_box(now),
+        *_walk(now),
+        everyone,
+    )
+
+
+def _minutes(meeting: Meeting | None) -> Markup:
+    """The minutes of the open (else the last) meeting, to download, as ``lawdiff review export`` writes them."""
+    return h(
+        "p",
+        {"class": "minutes"},
+        "Minutes of " + (f"the meeting of {meeting.date}" if meeting else "the last meeting") + ": ",
+        h("a", {"href": "export?format=docx", "download": True}, "Word (.docx)"),
+        " · ",
+        h("a", {"href": "export?format=md", "download": True}, "Markdown (.md)"),
+    )
 
 
 def _no_meeting(chair: bool, hidden: Markup, today: str) -> list[Child]:
@@ -155,7 +187,7 @@ def _open_meeting(meeting: Meeting, chair: bool, hidden: Markup) -> list[Child]:
             "p",
             None,
             f"The meeting of {meeting.date} is open (started {when(meeting.started)} by ",
-            h("span", {"class": "who"}, meeting.author),
+            who(meeting.author),
             ")",
             f"; attending: {', '.join(meeting.attendees)}" if meeting.attendees else None,
             ". Decisions and comments made now carry it.",

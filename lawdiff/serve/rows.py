@@ -2,8 +2,8 @@
 
 Added to every row of a served article page through the report's row hook
 (:attr:`lawdiff.report.site.Site.annotate`), built with the report's markup
-builder, so a name or a comment holding ``<script>`` is text.  Every form
-works without JavaScript (a POST, then a redirect back to the row's anchor)
+builder, so a name or a comment holding ``<script>`` is text.  Its forms
+(:mod:`lawdiff.serve.rowforms`) work without JavaScript (a POST, then a redirect back to the row's anchor)
 and carries the state it was rendered with (the status, the assignee and the
 texts' hashes): the server refuses a write made on a state that has changed
 since (:class:`lawdiff.review.targets.Expect`).
@@ -11,19 +11,21 @@ since (:class:`lawdiff.review.targets.Expect`).
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from lawdiff.align import Aspect
 from lawdiff.diff.records import Change
 from lawdiff.report.html.markup import Child, Markup, h
-from lawdiff.report.site import Annotation, Annotator, anchor, pair_id
-from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State, Status
-from lawdiff.review.targets import texts_hash
-from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
+from lawdiff.report.site import Annotation, Annotator
+from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State
+from lawdiff.review.reading import RowWrite
+from lawdiff.serve.auth import Action, may
+from lawdiff.serve.marked import shown, who
+from lawdiff.serve.rowforms import UNDO_LABELS, forms, hidden_fields, own_comment_forms, row_anchor, undo_form, when
+
+__all__ = ["TOKEN_SLOT", "UNDO_LABELS", "BlockCache", "RowContext", "review_block", "row_anchor", "when"]
 
 # The forgery token's place in a page kept for many members: each member's
 # page has its own token put in when it is sent (see lawdiff.serve.pages).
@@ -31,36 +33,33 @@ TOKEN_SLOT = "lawdiff-token-slot"
 # Review blocks kept between store versions (a write changes one row's block).
 BLOCKS_KEPT = 20_000
 
-STATUS_BUTTONS = (
-    (Status.ACCEPTED, "Accept"),
-    (Status.QUERY, "Query"),
-    (Status.TRANSLATION_FIX, "Translation fix"),
-    (Status.REJECTED, "Reject"),
-    (Status.OPEN, "Reopen"),
-)
-
 
 @dataclass(frozen=True, slots=True)
 class RowContext:
     """What every row of one page needs besides its change.
 
-    writers: per decision id, who wrote it last and when.
+    deciders: per decision id, who last set its status and when (:meth:`~lawdiff.review.reading.StoreReader.deciders`).
     page: the page's path (``/articles/45.html``): where a form leads back.
     discussing: the change id marked "now discussing", or "".
     meeting_open: whether a meeting is open (the chair may mark a change).
     token: the forgery token, or :data:`TOKEN_SLOT` in a page kept for many.
     blocks: review blocks made for earlier versions, by everything a block
         shows (see :func:`review_block`); None: nothing kept.
+    viewer: who the page is for (their own comments get edit and delete
+        forms, their own last write an undo).
+    row_writes: per decision id, the last write to its row (what "Undo" takes back).
     """
 
     view: ReviewView
-    writers: Mapping[str, tuple[str, str]]
+    deciders: Mapping[str, tuple[str, str]]
     chair: bool
     page: str
     discussing: str = ""
     meeting_open: bool = False
     token: str = TOKEN_SLOT
     blocks: BlockCache | None = field(default=None, compare=False)
+    viewer: str = ""
+    row_writes: Mapping[str, RowWrite] = field(default_factory=dict)
 
 
 class BlockCache:
@@ -80,18 +79,6 @@ class BlockCache:
             if len(self._blocks) >= self.kept:
                 self._blocks.clear()  # a new corpus state or a long meeting: start again
             self._blocks[key] = block
-
-
-def row_anchor(ch: Change, old: str, new: str) -> str:
-    """The citation anchor of a change's row: its first new clause's block (a removed clause: its old one)."""
-    edition, addresses = (new, ch.new) if ch.new else (old, ch.old)
-    end = "-title" if ch.aspect is Aspect.TITLE else ""
-    return f"{pair_id(old, new)}-{anchor(edition, addresses[0])}{end}" if addresses else pair_id(old, new)
-
-
-def when(at: str) -> str:
-    """A stored UTC time as a reader reads it: ``2026-11-30 17:44 UTC``."""
-    return f"{at[:16].replace('T', ' ')} UTC" if at else ""
 
 
 def annotator(ctx: RowContext) -> Annotator:
@@ -148,19 +135,25 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     if ctx.blocks is None:
         return _review_block(ch, old, new, ctx)
     entry = ctx.view.entry(ch.id)
+    last = ctx.row_writes.get(ch.id)
     key = (
         ch.id,
         ch.pinned_by,
         old,
         new,
         entry,
-        ctx.writers.get(entry.decision.id) if entry.decision else None,
+        ctx.deciders.get(entry.decision.id) if entry.decision else None,
         tuple(c for c in ctx.view.corrections if touches(c, ch, old, new)),
         ctx.chair,
         ctx.page,
         ch.id == ctx.discussing,
         ctx.meeting_open,
         ctx.token,
+        last,
+        # The viewer matters only where the row holds something they wrote (their forms on it).
+        ctx.viewer
+        if (last and last.author == ctx.viewer) or any(c.author == ctx.viewer for c in entry.comments)
+        else "",
     )
     found = ctx.blocks.get(key)
     if found is None:
@@ -172,94 +165,30 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
 def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     entry = ctx.view.entry(ch.id)
     back = f"{ctx.page}#{row_anchor(ch, old, new)}"
-    hidden = _hidden(ch, old, new, back, ctx.token)
-    forms = _forms(ch, old, new, ctx, entry, hidden)
-    controls: Child = forms
-    if not ch.noteworthy and entry.decision is None and not entry.comments:
-        # An unchanged clause is reviewed now and then (a translation fix):
-        # its forms wait behind a disclosure, so that the rows that changed
-        # stand out.
-        controls = h("details", {"class": "rv-quiet"}, h("summary", None, "Review this clause"), forms)
+    hidden = hidden_fields(ch, old, new, back, ctx.token)
+    tools = forms(ch, old, new, ctx.chair, ctx.meeting_open, ctx.discussing, entry, hidden)
+    tools.append(undo_form(ctx.row_writes.get(ch.id), ctx.viewer, ctx.chair, hidden))
+    tools.append(h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")))
+    # Every control of the row behind one disclosure that opens in place: on a phone a row is its
+    # texts, its status and its thread, and the controls are one tap away.  An unchanged clause
+    # (reviewed now and then, for a translation fix) says so, so that the rows that changed stand out.
+    quiet = not ch.noteworthy and entry.decision is None and not entry.comments
+    if quiet:
+        summary = "Review this clause"
+    else:
+        summary = "Decide, comment, assign…" if may(ctx.chair, Action.DECIDE) else "Query, comment, assign…"
+    controls = h(
+        "details", {"class": "rv-controls rv-quiet" if quiet else "rv-controls"}, h("summary", None, summary), tools
+    )
     return h(
         "div",
         {"class": "rv", "id": f"rv-{ch.id}", "data-change": ch.id, "data-status": entry.status.value},
         h("p", {"class": "rv-msg", "role": "status", "aria-live": "polite"}),
         _state(ch, entry, ctx),
         _corrections(ch, old, new, ctx, hidden),
-        _thread(entry),
+        _thread(entry, ctx.viewer, hidden),
         controls,
-        h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")),
     )
-
-
-def _forms(ch: Change, old: str, new: str, ctx: RowContext, entry: Entry, hidden: list[Child]) -> list[Child]:
-    """The forms this member may use on the row: status, comment and assignee; for a chair
-    in a meeting, "discuss now"; for a chair, the correction of the match."""
-    current = entry.status if entry.state is State.CURRENT else Status.OPEN
-    assignee = entry.assignee if entry.state is State.CURRENT else ""
-    forms: list[Child] = [
-        _status_form(hidden, current, ctx.chair),
-        _comment_form(hidden),
-        _assign_form(hidden, assignee),
-    ]
-    if ctx.chair and ctx.meeting_open and ch.id != ctx.discussing:
-        forms.append(_discuss_form(hidden))
-    if may(ctx.chair, Action.CORRECT):
-        forms.append(_correct_form(ch, old, new, hidden))
-    return forms
-
-
-def _comment_form(hidden: list[Child]) -> Markup:
-    return h(
-        "form",
-        {"class": "rv-form rv-comment", "method": "post", "action": "/review/comment"},
-        hidden,
-        h(
-            "label",
-            None,
-            h("span", {"class": "vh"}, "Comment"),
-            h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": "Add a comment"}),
-        ),
-        h("button", {"type": "submit"}, "Comment"),
-    )
-
-
-def _assign_form(hidden: list[Child], assignee: str) -> Markup:
-    return h(
-        "form",
-        {"class": "rv-form rv-assign", "method": "post", "action": "/review/assign"},
-        hidden,
-        h("input", {"type": "hidden", "name": "expect_assignee", "value": assignee}),
-        h(
-            "label",
-            None,
-            "Assigned to ",
-            h("input", {"type": "text", "name": "assignee", "value": assignee, "size": "12", "maxlength": "60"}),
-        ),
-        h("button", {"type": "submit"}, "Assign"),
-    )
-
-
-def _discuss_form(hidden: list[Child]) -> Markup:
-    return h(
-        "form",
-        {"class": "rv-discuss", "method": "post", "action": "/meeting/discuss"},
-        hidden,
-        h("button", {"type": "submit"}, "Discuss now"),
-    )
-
-
-def _hidden(ch: Change, old: str, new: str, back: str, token: str) -> list[Child]:
-    fields = (
-        ("change", ch.id),
-        ("pair", f"{old} {new}"),
-        ("row", row_anchor(ch, old, new)),
-        ("old_hash", texts_hash(ch.old_texts)),
-        ("new_hash", texts_hash(ch.new_texts)),
-        ("back", back),
-        (TOKEN_FIELD, token),
-    )
-    return [h("input", {"type": "hidden", "name": name, "value": value}) for name, value in fields]
 
 
 def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
@@ -273,12 +202,23 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
         ),
     ]
     if d is not None and entry.state is State.CURRENT:
-        by = ctx.writers.get(d.id)
+        by = ctx.deciders.get(d.id)
         if by is not None:
-            parts += [" (", h("span", {"class": "who"}, by[0]), f", {when(by[1])})"]
+            parts += [" (set by ", who(by[0]), f", {when(by[1])})"]
         if d.assignee:
-            parts += ["; assigned to ", h("span", {"class": "who"}, d.assignee)]
+            parts += ["; assigned to ", who(d.assignee)]
     out: list[Child] = [h("p", {"class": "rv-state"}, parts)]
+    asked = entry.open_questions if entry.state is State.CURRENT else ()
+    if asked:
+        out.append(
+            h(
+                "p",
+                {"class": "rv-asked"},
+                "Queried by ",
+                [[", " if i else None, who(q.author)] for i, q in enumerate(asked)],
+                ": undecided until a chair confirms or changes the decision.",
+            )
+        )
     if d is not None and entry.state is State.OUTDATED:
         out.append(
             h(
@@ -287,17 +227,17 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
                 "Outdated: ",
                 h("b", None, d.status.value),
                 " was decided on an earlier text (",
-                h("span", {"class": "who"}, d.author),
+                who(d.author),
                 f", {when(d.updated)}): ",
                 h("span", {"lang": "nl", "class": "was"}, " ".join(d.new_texts or d.old_texts)),
             )
         )
     if ch.pinned_by:
-        out.append(h("p", {"class": "rv-pinned"}, "Matched by hand by ", h("span", {"class": "who"}, ch.pinned_by)))
+        out.append(h("p", {"class": "rv-pinned"}, "Matched by hand by ", who(ch.pinned_by)))
     return h("div", {"class": "rv-head"}, out)
 
 
-def _thread(entry: Entry) -> Markup | None:
+def _thread(entry: Entry, viewer: str, hidden: list[Child]) -> Markup | None:
     if not entry.comments:
         return None
     return h(
@@ -306,71 +246,17 @@ def _thread(entry: Entry) -> Markup | None:
         [
             h(
                 "li",
-                {"id": f"c-{c.id[:10]}"},
-                h("span", {"class": "who"}, c.author),
+                {"id": f"c-{c.id[:10]}", "class": f"rv-question {c.question}" if c.question else None},
+                who(c.author),
+                {"open": " asks the chairs", "answered": " asked (answered)"}.get(c.question),
                 " ",
                 h("time", {"datetime": c.created}, when(c.created)),
                 " (edited)" if c.edited else None,
-                h("p", {"class": "rv-text"}, c.text),
+                shown(c.text, "p", "rv-text"),
+                own_comment_forms(c, hidden) if viewer and c.author == viewer else None,
             )
             for c in entry.comments
         ],
-    )
-
-
-def _status_form(hidden: list[Child], current: Status, chair: bool) -> Markup:
-    buttons = [
-        h(
-            "button",
-            {
-                "type": "submit",
-                "name": "status",
-                "value": status.value,
-                "class": f"st-{status.value}",
-                "aria-pressed": "true" if status is current else "false",
-                "disabled": status is current,
-            },
-            label,
-        )
-        for status, label in STATUS_BUTTONS
-        if may(chair, status_action(status))
-    ]
-    return h(
-        "form",
-        {"class": "rv-form rv-status", "method": "post", "action": "/review/status"},
-        hidden,
-        h("input", {"type": "hidden", "name": "expect", "value": current.value}),
-        buttons,
-    )
-
-
-def _correct_form(ch: Change, old: str, new: str, hidden: list[Child]) -> Markup:
-    forbid: list[Child] = [
-        h(
-            "button",
-            {"type": "submit", "name": "forbid", "value": f"{o} {n}"},
-            f"Never pair {old}:{o} with {new}:{n}",
-        )
-        for o, n in itertools.product(ch.old, ch.new)
-    ]
-    side = f"{new}:ADDRESS" if ch.old and not ch.new else f"{old}:ADDRESS"
-    return h(
-        "details",
-        {"class": "rv-correct"},
-        h("summary", None, "Correct the match…"),
-        h(
-            "form",
-            {"method": "post", "action": "/review/correct"},
-            hidden,
-            forbid,
-            h(
-                "label",
-                None,
-                "Pin this row's clause to ",
-                h("input", {"type": "text", "name": "pin", "placeholder": side, "size": "14"}),
-            ),
-            h("button", {"type": "submit", "name": "do", "value": "pin"}, "Pin…"),
-        ),
     )
 
 
@@ -392,9 +278,7 @@ def _corrections(ch: Change, old: str, new: str, ctx: RowContext, hidden: list[C
                 h("input", {"type": "hidden", "name": "correction", "value": c.id}),
                 h("button", {"type": "submit"}, "Remove"),
             )
-        items.append(
-            h("li", None, text, " (by ", h("span", {"class": "who"}, c.author), f", {when(c.created)})", remove)
-        )
+        items.append(h("li", None, text, " (by ", who(c.author), f", {when(c.created)})", remove))
     return h("ul", {"class": "rv-corrections"}, items)
 
 

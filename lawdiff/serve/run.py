@@ -2,7 +2,7 @@
 
 Everything that can stop the server is checked before it serves: the
 settings (:func:`lawdiff.serve.config.check`), the store (opened, created or
-migrated), the corpus (read, aligned and planned once), and the port (bound
+migrated, and written to in a transaction rolled back), the corpus (read, aligned and planned once), and the port (bound
 here, so that a port in use is one clear message, not a traceback from
 inside uvicorn).  Ctrl-C (SIGINT) or SIGTERM stops uvicorn gracefully: it
 stops accepting, lets the requests under way finish, and closes; a write is
@@ -77,7 +77,7 @@ def prepare(config: ServeConfig) -> Started:
     warnings = check(config)
     ws = Workspace(config)
     try:
-        ws.store()  # an unreadable or newer store stops here
+        ws.store().check_writable()  # an unreadable, newer or read-only store stops here
         ws.snapshot()  # so does a corpus that cannot be read
         sock = bind(config.host, config.port)
     except BaseException:

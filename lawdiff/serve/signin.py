@@ -1,66 +1,90 @@
-"""Signing in and out: a name (and the password, when the server has one), throttled per address."""
+"""Signing in and out: a name (and the password, when the server has one), throttled per address and name.
+
+Before signing in, the sign-in form's forgery token is a cookie of its own
+(:data:`~lawdiff.serve.sessions.SIGNIN_COOKIE`), which the form must give
+back; signing in starts a session kept by the server
+(:mod:`lawdiff.serve.sessions`), signing out ends it everywhere, and a chair
+may end everyone else's.
+"""
 
 from __future__ import annotations
+
+import asyncio
+import secrets
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from lawdiff.serve import pages
-from lawdiff.serve.auth import (
-    SESSION_NAME,
-    SESSION_TOKEN,
-    TOKEN_FIELD,
-    clean_name,
-    new_token,
-    password_ok,
-    same_origin,
-    token_ok,
-)
-from lawdiff.serve.endpoints import Endpoints, local, session_token
+from lawdiff.serve.auth import TOKEN_FIELD, clean_name, password_ok, same_origin, token_ok
+from lawdiff.serve.endpoints import Endpoints, local, set_cookie
+from lawdiff.serve.sessions import COOKIE, SIGNIN_COOKIE
+
+# The sign-in form's token lasts this long (a form left open over lunch).
+SIGNIN_FORM_SECONDS = 8 * 3600
 
 
 class SignIn(Endpoints):
-    """The sign-in page, signing in, signing out."""
+    """The sign-in page, signing in, signing out, signing everyone out."""
 
     async def signin_form(self, request: Request) -> Response:
         next_ = local(request.query_params.get("next", ""), "/index.html")
-        if request.session.get(SESSION_NAME):
+        if self.current(request) is not None:
             return RedirectResponse(next_, 303)
-        page = pages.signin_page(next_, session_token(request), self.config.password is not None)
-        return HTMLResponse(page)
+        token = request.cookies.get(SIGNIN_COOKIE) or secrets.token_urlsafe(32)
+        response = HTMLResponse(pages.signin_page(next_, token, self.config.password is not None))
+        set_cookie(response, self.config, SIGNIN_COOKIE, token, SIGNIN_FORM_SECONDS)
+        return response
 
     async def signin(self, request: Request) -> Response:
         client = request.client.host if request.client else "?"
         form = await request.form(max_files=0, max_fields=10, max_part_size=4096)
         next_ = local(str(form.get("next", "")), "/index.html")
         need = self.config.password is not None
+        token = request.cookies.get(SIGNIN_COOKIE) or secrets.token_urlsafe(32)
 
         def again(status: int, error: str, name: str = "") -> Response:
-            return HTMLResponse(pages.signin_page(next_, session_token(request), need, error, name), status)
+            response = HTMLResponse(pages.signin_page(next_, token, need, error, name), status)
+            set_cookie(response, self.config, SIGNIN_COOKIE, token, SIGNIN_FORM_SECONDS)
+            return response
 
         if not same_origin(request.headers, request.url.scheme) or not token_ok(
-            request.session.get(SESSION_TOKEN), str(form.get(TOKEN_FIELD, ""))
+            request.cookies.get(SIGNIN_COOKIE), str(form.get(TOKEN_FIELD, ""))
         ):
             return again(403, "The sign-in form is out of date or came from another site: try again.")
-        wait = self.throttle.wait(client)
-        if wait:
-            response = again(429, f"Too many failed sign-ins from your address: wait {wait:.0f} s and try again.")
-            response.headers["Retry-After"] = str(int(wait))
-            return response
         raw = str(form.get("name", ""))
         name = clean_name(raw)
         if name is None:
             return again(400, "Give your name (up to 60 letters, no control characters).")
+        # Failed sign-ins from this address and name make the next one wait (never refused:
+        # the right password still signs in, after the wait).
+        wait = self.throttle.wait(client, name)
+        if wait:
+            await asyncio.sleep(wait)
         if not password_ok(str(form.get("password", "")), self.config.password):
-            self.throttle.failed(client)
-            return again(401, "Wrong password.", name)
-        self.throttle.succeeded(client)
-        request.session.clear()
-        request.session[SESSION_NAME] = name
-        request.session[SESSION_TOKEN] = new_token()
-        return RedirectResponse(next_, 303)
+            after = self.throttle.failed(client, name)
+            response = again(
+                401, "Wrong password." + (f" The next try waits {after:.0f} s." if after >= 1 else ""), name
+            )
+            if after:
+                response.headers["Retry-After"] = str(max(1, round(after)))
+            return response
+        self.throttle.succeeded(client, name)
+        session_token, _ = self.sessions.start(name)
+        response = RedirectResponse(next_, 303)
+        set_cookie(response, self.config, COOKIE, session_token, int(self.sessions.longest))
+        response.delete_cookie(SIGNIN_COOKIE, path="/")
+        return response
 
     def signout(self, request: Request, _name: str, _form: FormData) -> Response:
-        request.session.clear()
-        return RedirectResponse("/signin", 303)
+        self.sessions.end(request.cookies.get(COOKIE))
+        response = RedirectResponse("/signin", 303)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    def signout_all(self, request: Request, name: str, _form: FormData) -> Response:
+        ended = self.sessions.end_all(keep=request.cookies.get(COOKIE))
+        bar = self._bar(request, name, None)
+        said = f"Signed out {ended} other session(s): everyone else signs in again."
+        return HTMLResponse(pages.message_page("Everyone signed out", bar, said, back="/meeting"))

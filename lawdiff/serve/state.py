@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Corrections
 from lawdiff.cache import Cache
@@ -30,6 +30,7 @@ from lawdiff.cache import key as cache_key
 from lawdiff.corpus import SETTINGS_FILE, Corpus, DraftFile, corpus_files, default_corpus, load
 from lawdiff.diff import Study
 from lawdiff.diff.records import Change, Comparison
+from lawdiff.errors import InputError
 from lawdiff.model import Edition
 from lawdiff.report.site import Site, plan
 from lawdiff.review import ReviewView, Store, attach, open_for_writing
@@ -101,6 +102,7 @@ class Workspace:
         self._snapshot: Snapshot | None = None
         self._view: tuple[str, int, ReviewView] | None = None
         self._view_lock = threading.Lock()
+        self._of_version: dict[str, tuple[int, object]] = {}
         self._pages: OrderedDict[tuple[str, ...], str] = OrderedDict()
         self._pages_lock = threading.Lock()
         self._making: dict[tuple[str, ...], threading.Lock] = {}
@@ -112,18 +114,37 @@ class Workspace:
         self._queue: list[_Pending] = []
         self._queue_lock = threading.Lock()
         self.rebuilds = 0  # snapshots made, for the tests and the benchmark
+        self._generation = 0  # store connections older than this are opened again (reconnect())
 
     # -- the store ------------------------------------------------------
 
     def store(self) -> Store:
-        """This thread's connection to the store (opened, created or migrated on first use)."""
+        """This thread's connection to the store (opened, created or migrated on first use; opened
+        again after a write failed on the store itself, see :meth:`write`)."""
         found: Store | None = getattr(self._local, "store", None)
+        if found is not None and getattr(self._local, "generation", 0) != self._generation:
+            with self._lock:
+                if found in self._stores:
+                    self._stores.remove(found)
+            found.close()
+            found = None
         if found is None:
             found = open_for_writing(self.config.store)
             self._local.store = found
+            self._local.generation = self._generation
             with self._lock:
                 self._stores.append(found)
         return found
+
+    def reconnect(self) -> None:
+        """Have every thread open the store again before its next use.
+
+        A connection opened while the file was read-only (or its disk gone for
+        a moment) stays unable to write after the file is writable again;
+        a new one writes, as the command line does.
+        """
+        with self._lock:
+            self._generation += 1
 
     def write(self, work: Callable[[Store], T]) -> T:
         """Run one write (``work`` given a store to write with), committed together with those waiting.
@@ -150,9 +171,20 @@ class Workspace:
                                 pending.result = pending.work(store)
                             except Exception as exc:  # re-raised in the writer's own thread below
                                 pending.error = exc
+                                if isinstance(exc, InputError):
+                                    self.reconnect()  # the store failed, not the request: see below
+                                if not store.in_transaction:
+                                    # SQLite rolled the whole batch back (a full disk):
+                                    # the writes before this one are lost too; none is saved.
+                                    raise
                 except Exception as exc:
                     for pending in batch:
                         pending.error = pending.error or exc
+                        pending.result = None
+                    if isinstance(exc, InputError):
+                        # The store itself failed (read-only, full, gone): the next write
+                        # opens it again rather than keep a connection that cannot write.
+                        self.reconnect()
                 for pending in batch:
                     pending.done = True
         if mine.error is not None:
@@ -243,6 +275,18 @@ class Workspace:
             view = attach(store, snap.comparisons, snap.editions)
             self._view = (snap.key, version, view)
         return version, view
+
+    def of_version(self, name: str, version: int, make: Callable[[], T]) -> T:
+        """What ``make`` reads from the store, read once per store version (every member's page
+        after a write needs the same: who decided each change, each row's last write)."""
+        with self._view_lock:
+            kept = self._of_version.get(name)
+            if kept is not None and kept[0] == version:
+                return cast(T, kept[1])
+        made = make()
+        with self._view_lock:
+            self._of_version[name] = (version, made)
+        return made
 
     # -- rendered pages -------------------------------------------------
 

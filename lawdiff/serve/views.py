@@ -15,14 +15,26 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from lawdiff.errors import UsageError
 from lawdiff.report.html import index_page
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page
 from lawdiff.report.site import article_file, history_file
+from lawdiff.review import exchange
 from lawdiff.serve import pages
-from lawdiff.serve.endpoints import DISCUSSING, Endpoints, session_token
-from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, slots
+from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, local, session_token
+from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, review_block, slots
 from lawdiff.serve.state import Snapshot
+
+# The minutes a meeting page offers: media type and what the link says.
+MINUTES = {
+    "md": ("text/markdown; charset=utf-8", "Markdown"),
+    "docx": ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Word"),
+}
+
+# How often an open page asks for what others wrote (seconds): a decision shows on every
+# screen within two polls at most.
+POLL_SECONDS = 1.0
 
 _ASSETS = {
     "report.css": ("lawdiff.report", "text/css; charset=utf-8"),
@@ -42,8 +54,9 @@ class Views(Endpoints):
 
     def index(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
+        version, _ = self.ws.review(snap)
         page = self.ws.page((snap.key, "index"), lambda: index_page(snap.site))
-        return HTMLResponse(pages.served(page, self._bar(request, name, snap)))
+        return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
     def article(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
@@ -54,10 +67,10 @@ class Views(Endpoints):
         kind, number = found
         a = snap.site.article(number)
         assert a is not None
+        version, view = self.ws.review(snap)
         if kind == "history":
             page = self.ws.page((snap.key, path), lambda: history_page(snap.site, a))
         else:
-            version, view = self.ws.review(snap)
             chair = self.chair(name)
             base = self.ws.page((snap.key, path, "slots"), lambda: article_page(replace(snap.site, annotate=slots), a))
 
@@ -66,43 +79,49 @@ class Views(Endpoints):
                 mark = store.mark(DISCUSSING)
                 ctx = RowContext(
                     view,
-                    store.last_writes(),
+                    self.ws.of_version("deciders", version, store.deciders),
                     chair,
                     f"/{path}",
                     mark.value if mark else "",
                     store.open_meeting() is not None,
                     blocks=self.blocks,
+                    viewer=name,
+                    row_writes=self.ws.of_version("row_writes", version, store.row_writes),
                 )
                 return fill(base, snap.on_pages, ctx)
 
-            page = self.ws.page((snap.key, path, str(version), str(chair)), render)
+            # Per member: their own comments and last writes get their forms.
+            page = self.ws.page((snap.key, path, str(version), str(chair), name), render)
         page = page.replace(TOKEN_SLOT, session_token(request))
-        return HTMLResponse(pages.served(page, self._bar(request, name, snap)))
+        return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
     # -- the server's own pages -------------------------------------------
 
     def agenda(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
-        _, view = self.ws.review(snap)
+        version, view = self.ws.review(snap)
         store = self.ws.store()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request))
+        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
         return HTMLResponse(pages.agenda_page(snap, view, bar, now, store.people()))
 
     def person(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
-        _, view = self.ws.review(snap)
+        version, view = self.ws.review(snap)
         store = self.ws.store()
         who = request.query_params.get("name", name)
         decisions = {d.id: d for d in store.decisions()}
-        page = pages.person_page(snap, view, self._bar(request, name, snap), who, store.involvement(who), decisions)
+        page = pages.person_page(
+            snap, view, self._bar(request, name, snap, version), who, store.involvement(who), decisions
+        )
         return HTMLResponse(page)
 
     def meeting(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
         store = self.ws.store()
+        version = store.version()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request))
+        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
         today = datetime.date.today().isoformat()
         page = pages.meeting_page(bar, now, store.open_meeting(), self.chair(name), session_token(request), today)
         return HTMLResponse(page)
@@ -119,6 +138,91 @@ class Views(Endpoints):
         if now is None:
             return JSONResponse({"change": ""})
         return JSONResponse({"change": now.change, "label": now.label, "href": now.href, "by": now.by, "at": now.at})
+
+    def updates(self, request: Request, name: str) -> Response:
+        """What was written since the version a page was made at (``?since=``): the store's version,
+        the change now discussed, and the review blocks of the changes on ``?page=`` written since.
+        The page's script asks every :data:`POLL_SECONDS`; without it, a reload shows the same."""
+        try:
+            since = int(request.query_params.get("since", "-1"))
+        except ValueError:
+            since = -1
+        store = self.ws.store()
+        if since >= 0 and store.version() == since:
+            # Nothing written since (the mark "now discussing" is a write too): the answer of
+            # most polls, one query.
+            return JSONResponse({"version": since, "poll": POLL_SECONDS})
+        snap = self.ws.snapshot()
+        now = pages.now_of(store.mark(DISCUSSING), snap)
+        version, changed, others = store.changed_since(max(since, 0))
+        out: dict[str, object] = {
+            "version": version,
+            "poll": POLL_SECONDS,
+            "now": {"change": ""}
+            if now is None
+            else {"change": now.change, "label": now.label, "href": now.href, "by": now.by},
+        }
+        if since < 0 or version == since:
+            return JSONResponse(out)
+        page = local(request.query_params.get("page", ""), "")
+        blocks: dict[str, dict[str, str]] = {}
+        # A hand correction aligns the pair again: the page itself changes, not only its rows.
+        reload_ = "corrections" in others
+        here = [
+            f
+            for f in (snap.changes.get(cid) for cid in (changed if not reload_ else ()))
+            if f is not None and f.article and pages.href(f).split("#", 1)[0] == page
+        ]
+        if here:
+            # Every open page asks after the same writes: the blocks are made as the article page
+            # makes its rows (the review matched once per store version, blocks kept by what they
+            # show, the member's token put in last), not once per member.
+            at, view = self.ws.review(snap)
+            ctx = RowContext(
+                view,
+                self.ws.of_version("deciders", at, store.deciders),
+                self.chair(name),
+                page,
+                now.change if now else "",
+                store.open_meeting() is not None,
+                blocks=self.blocks,
+                viewer=name,
+                row_writes=self.ws.of_version("row_writes", at, store.row_writes),
+            )
+            token = session_token(request)
+            for found in here:
+                comp = found.comparison
+                block = review_block(found.change, comp.old, comp.new, ctx)
+                status = view.entry(found.change.id).status.value
+                blocks[found.change.id] = {"html": str(block).replace(TOKEN_SLOT, token), "status": status}
+        out.update(blocks=blocks, changed=list(changed), reload=reload_)
+        return JSONResponse(out)
+
+    def minutes(self, request: Request, name: str) -> Response:
+        """The minutes of a meeting (``?meeting=ID``, else the open or the last one) as ``review export``
+        writes them (``?format=md`` or ``docx``), to download."""
+        fmt = request.query_params.get("format", "md")
+        if fmt not in MINUTES:
+            raise Refused(400, f"No minutes as {fmt!r}: choose Markdown (md) or Word (docx).")
+        store = self.ws.store()
+        meetings = store.meetings()
+        wanted = request.query_params.get("meeting", "")
+        chosen = next((m for m in meetings if m.id == wanted), None) or store.open_meeting()
+        chosen = chosen or (meetings[-1] if meetings else None)
+        if chosen is None:
+            raise Refused(404, "No meeting yet: the minutes are of a meeting (“Start the meeting” on this page).")
+        try:
+            made: str | bytes = exchange.export(store, fmt, meeting=chosen.id)
+        except UsageError:
+            if fmt == "docx":
+                raise Refused(
+                    404, "The minutes as Word are not in this version of lawdiff yet: download the Markdown."
+                ) from None
+            raise
+        data = made.encode("utf-8") if isinstance(made, str) else made
+        media, _ = MINUTES[fmt]
+        disposition = f'attachment; filename="minutes-{chosen.date}.{fmt}"'
+        return Response(data, media_type=media, headers={"Content-Disposition": disposition})
 
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]

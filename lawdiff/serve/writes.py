@@ -21,16 +21,22 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from lawdiff.report.html.markup import h
-from lawdiff.review import CorrectionKind, Entry, ReviewView, State, Status, Store, Target, target
+from lawdiff.review import CorrectionKind, Status, Store, Target, target
 from lawdiff.review import pins as review_pins
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
-from lawdiff.serve.auth import clean_name, may, status_action
-from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, session_token
-from lawdiff.serve.rows import RowContext, review_block, row_anchor
+from lawdiff.serve.auth import Action, clean_name, may, status_action
+from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, refusal, session_token
+from lawdiff.serve.rows import UNDO_LABELS, RowContext, review_block, row_anchor
 from lawdiff.serve.state import Located, Snapshot
 
 COMMENT_MAX = 20_000
+
+
+def status_asked(form: FormData) -> Action:
+    """What the status form asks for, by the status it sends (an unknown one is refused by the endpoint)."""
+    value = str(form.get("status", ""))
+    return status_action(Status(value)) if value in {s.value for s in Status} else Action.QUERY
 
 
 class Writes(Endpoints):
@@ -68,32 +74,8 @@ class Writes(Endpoints):
     def _block_json(
         self, request: Request, name: str, snap: Snapshot, found: Located, back: str, said: str, status: int
     ) -> Response:
-        store = self.ws.store()
-        comp, ch = found.comparison, found.change
-        decided = store.decision(ch.id)
-        if decided is not None:
-            # The row just written: its own decision and thread, read alone (matching every
-            # decision of the run to its change after each write would make writers queue).
-            entry = Entry(ch.id, (comp.old, comp.new), State.CURRENT, decided, tuple(store.thread(ch.id)))
-            corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
-            view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
-            writers = store.last_writes(ch.id)
-        else:
-            _, view = self.ws.review(snap)
-            writers = store.last_writes()
-        mark = store.mark(DISCUSSING)
-        ctx = RowContext(
-            view,
-            writers,
-            self.chair(name),
-            urlsplit(back).path,
-            mark.value if mark else "",
-            store.open_meeting() is not None,
-            session_token(request),
-        )
-        block = review_block(ch, comp.old, comp.new, ctx)
-        entry = view.entry(ch.id)
-        return JSONResponse({"ok": status < 400, "message": said, "html": block, "status": entry.status.value}, status)
+        block, now = self.fresh_block(request, name, snap, found, urlsplit(back).path)
+        return JSONResponse({"ok": status < 400, "message": said, "html": block, "status": now.value}, status)
 
     def _stale(self, request: Request, name: str, form: FormData, exc: Stale) -> Response:
         back = local(str(form.get("back", "")))
@@ -104,7 +86,13 @@ class Writes(Endpoints):
             _, view = self.ws.review(exc.snap)
             store = self.ws.store()
             ctx = RowContext(
-                view, store.last_writes(), self.chair(name), urlsplit(back).path, token=session_token(request)
+                view,
+                store.deciders(),
+                self.chair(name),
+                urlsplit(back).path,
+                token=session_token(request),
+                viewer=name,
+                row_writes=store.row_writes(exc.found.change.id),
             )
             comp = exc.found.comparison
             more = [
@@ -141,9 +129,21 @@ class Writes(Endpoints):
         if value not in {s.value for s in Status}:
             raise Refused(400, f"Unknown status {value!r}.")
         status = Status(value)
-        if not may(self.chair(name), status_action(status)):
-            raise Refused(403, f"Only the chairs may set a change to {status.value}; you may set it to query.")
         expect = self._expect(form, status=True)
+        if status is Status.QUERY and not may(self.chair(name), Action.DECIDE):
+            # A member's query of a decided change keeps the decision and asks a chair about it.
+            decided = self.ws.store().decision(str(form.get("change", "")))
+            if decided is not None and decided.status not in (Status.OPEN, Status.QUERY):
+                text = str(form.get("text", "")).replace("\r\n", "\n").strip()
+                if len(text) > COMMENT_MAX:
+                    raise Refused(400, f"The question is longer than {COMMENT_MAX} characters.")
+                return self._decide(
+                    request,
+                    name,
+                    form,
+                    lambda store, tgt: store.ask(tgt, text or "(queried without a comment)", name, expect=expect),
+                    f"Saved: a question on the decision ({decided.status.value}) for the chairs to answer.",
+                )
         return self._decide(
             request,
             name,
@@ -176,6 +176,58 @@ class Writes(Endpoints):
             lambda store, tgt: store.assign(tgt, who, name, expect=expect),
             f"Assigned to {who or 'nobody'}.",
         )
+
+    def undo(self, request: Request, name: str, form: FormData) -> Response:
+        """Take back the row's last write (one's own; a chair's: anyone's), as a new logged write;
+        refused with the row as it is now when someone wrote to it since."""
+        write = str(form.get("undo", ""))
+        snap, found = self._change(form)
+        cid = found.change.id
+        store = self.ws.store()
+        last = store.row_writes(cid).get(cid)
+        if last is None or last.write != write:
+            raise Stale("This change was written to since you loaded the page: nothing was undone.", snap, found)
+        if last.author != name and not may(self.chair(name), Action.UNDO_ANY):
+            raise Refused(403, refusal(Action.UNDO_ANY))
+        for e in store.log([cid]):
+            if e.write == write and e.table == "decisions":
+                before = Status((e.before or {}).get("status", Status.OPEN.value))
+                after = Status((e.after or {}).get("status", Status.OPEN.value))
+                # Undoing restores a status: only someone who may set it (a member's own query aside).
+                own_query = before is Status.OPEN and after is Status.QUERY
+                if before != after and not own_query and not may(self.chair(name), status_action(before)):
+                    raise Refused(403, refusal(status_action(before)))
+        try:
+            self.ws.write(lambda s: s.undo_write(write, name, cid))
+        except StaleWrite as exc:
+            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
+        return self._done(request, name, form, snap, found, f"Undone: {UNDO_LABELS.get(last.action, last.action)}.")
+
+    def comment_edit(self, request: Request, name: str, form: FormData) -> Response:
+        text = str(form.get("text", "")).replace("\r\n", "\n")
+        if not text.strip():
+            raise Refused(400, "The comment is empty: to remove it, press “Delete this comment”.")
+        if len(text) > COMMENT_MAX:
+            raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
+        cid = self._own_comment(name, form)
+        snap, found = self._change(form)
+        self.ws.write(lambda s: s.edit_comment(cid, text, name))
+        return self._done(request, name, form, snap, found, "Comment edited (the log keeps the earlier text).")
+
+    def comment_delete(self, request: Request, name: str, form: FormData) -> Response:
+        cid = self._own_comment(name, form)
+        snap, found = self._change(form)
+        self.ws.write(lambda s: s.delete_comment(cid, name))
+        return self._done(request, name, form, snap, found, "Comment deleted (the log keeps its text).")
+
+    def _own_comment(self, name: str, form: FormData) -> str:
+        cid = str(form.get("comment", ""))
+        mine = [c for c in self.ws.store().thread(str(form.get("change", ""))) if c.id == cid]
+        if not mine:
+            raise Refused(404, "No such comment on this change (deleted meanwhile?): reload the page.")
+        if mine[0].author != name:
+            raise Refused(403, f"This comment is {mine[0].author}'s: only its author may edit or delete it.")
+        return cid
 
     def correct(self, request: Request, name: str, form: FormData) -> Response:
         snap, found = self._change(form)
@@ -238,10 +290,18 @@ class Writes(Endpoints):
                 if person is None:
                     raise Refused(400, f"{a.strip()!r} is not a name.")
                 people.append(person)
+        open_ = self.ws.store().open_meeting()
+        if open_ is not None:
+            raise Refused(
+                409, f"The meeting of {open_.date} is still open: end it with “End the meeting” on this page first."
+            )
         self.ws.write(lambda store: store.start_meeting(day, tuple(people), name))
         return RedirectResponse("/meeting", 303)
 
     def meeting_end(self, request: Request, name: str, form: FormData) -> Response:
+        if self.ws.store().open_meeting() is None:
+            raise Refused(409, "No meeting is open: start one with “Start the meeting” on this page.")
+
         def end(store: Store) -> None:
             store.end_meeting(name)
             if store.mark(DISCUSSING) is not None:

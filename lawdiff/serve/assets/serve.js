@@ -1,5 +1,5 @@
 /* lawdiff serve: the review forms update in place, keys to accept or query,
-   and the chair's "now discussing" mark followed live. Every form works
+   and everyone's writes and the chair's "now discussing" mark followed live. Every form works
    without this script (a POST, then back to the row); it only saves the
    page reload. No inline script: the policy admits this file alone. */
 (function () {
@@ -19,11 +19,17 @@
     msg.className = "rv-msg " + kind;
   }
 
-  function replaceBlock(block, html, status) {
+  function replaceBlock(block, html, status, prepare) {
     var holder = doc.createElement("div");
     holder.innerHTML = html;
     var fresh = holder.firstElementChild;
     if (!fresh) { return block; }
+    // A disclosure open in the row stays open in its new block.
+    Array.prototype.forEach.call(block.querySelectorAll("details[open]"), function (d) {
+      var twin = d.className ? fresh.querySelector("details." + d.className.split(" ").join(".")) : null;
+      if (twin) { twin.open = true; }
+    });
+    if (prepare) { prepare(fresh); }
     block.parentNode.replaceChild(fresh, block);
     var row = fresh.closest("tbody");
     if (row && status) {
@@ -120,32 +126,106 @@
       window.sessionStorage.setItem("lawdiff-follow", follow.checked ? "1" : "");
     });
   }
-  function poll() {
-    fetch("/api/now", { credentials: "same-origin", headers: { "X-Lawdiff-Fetch": "1" } })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (mark) {
-        if (!mark || !now) { return; }
-        if (mark.change === now.dataset.change) { return; }
-        now.dataset.change = mark.change;
-        while (now.firstChild) { now.removeChild(now.firstChild); }
-        now.appendChild(doc.createTextNode("Now discussing: "));
-        if (mark.change) {
-          var link = doc.createElement("a");
-          link.href = mark.href;
-          link.textContent = mark.label;
-          now.appendChild(link);
-          var by = doc.createElement("span");
-          by.className = "by";
-          by.textContent = " (set by " + mark.by + ")";
-          now.appendChild(by);
-          if (window.sessionStorage.getItem("lawdiff-follow") === "1") { window.location.href = mark.href; }
-        } else {
-          var none = doc.createElement("span");
-          none.className = "none";
-          none.textContent = "nothing marked";
-          now.appendChild(none);
-        }
-      }).catch(function () { /* the server is restarting: try again later */ });
+  function showNow(mark) {
+    if (!now || !mark || mark.change === now.dataset.change) { return; }
+    now.dataset.change = mark.change;
+    while (now.firstChild) { now.removeChild(now.firstChild); }
+    now.appendChild(doc.createTextNode("Now discussing: "));
+    if (mark.change) {
+      var link = doc.createElement("a");
+      link.href = mark.href;
+      link.textContent = mark.label;
+      now.appendChild(link);
+      var by = doc.createElement("span");
+      by.className = "by";
+      by.textContent = " (set by " + mark.by + ")";
+      now.appendChild(by);
+      if (window.sessionStorage.getItem("lawdiff-follow") === "1") { window.location.href = mark.href; }
+    } else {
+      var none = doc.createElement("span");
+      none.className = "none";
+      none.textContent = "nothing marked";
+      now.appendChild(none);
+    }
   }
-  if (now) { window.setInterval(poll, 4000); }
+
+  // What someone is typing in a block survives the block's update.
+  function carryTyping(from, to) {
+    var focused = doc.activeElement;
+    var refocus = null;
+    Array.prototype.forEach.call(from.querySelectorAll("textarea, input[type=text]"), function (field) {
+      var form = field.closest("form");
+      var selector = (form ? 'form[action="' + form.getAttribute("action") + '"] ' : "") + '[name="' + field.name + '"]';
+      var twin = to.querySelector(selector);
+      if (!twin) { return; }
+      if (field.value !== field.defaultValue) { twin.value = field.value; }
+      if (field === focused) { refocus = twin; }
+      var open = field.closest("details");
+      var twinOpen = twin.closest("details");
+      if (open && twinOpen && open.open) { twinOpen.open = true; }
+    });
+    return refocus;
+  }
+
+  // On a phone, the article's summaries (at a glance, the synopsis of every edition) fold into a
+  // disclosure each, so that the changes come first; without this script they show unfolded.
+  if (window.matchMedia && window.matchMedia("(max-width: 760px)").matches) {
+    Array.prototype.forEach.call(doc.querySelectorAll("main > section.glance, main > section.synopsis"), function (section) {
+      var heading = section.querySelector("h2");
+      if (!heading) { return; }
+      var fold = doc.createElement("details");
+      fold.className = "folded";
+      var summary = doc.createElement("summary");
+      summary.textContent = heading.textContent;
+      fold.appendChild(summary);
+      while (heading.nextSibling) { fold.appendChild(heading.nextSibling); }
+      heading.replaceWith(fold);
+    });
+  }
+
+  // Everyone's writes, live: every poll asks what was written since the page's version and
+  // puts in the rows that changed (an article page) or the page's main part (the others).
+  var serveBar = doc.querySelector(".serve-bar[data-version]");
+  var version = serveBar ? parseInt(serveBar.dataset.version, 10) : -1;
+  var rowsHere = doc.querySelector("table.sbs .rv") !== null;
+  var busyMain = false;
+
+  function refreshMain() {
+    var main = doc.querySelector("main");
+    var active = doc.activeElement;
+    if (!main || busyMain || (active && main.contains(active) && /INPUT|TEXTAREA|SELECT/.test(active.tagName))) { return; }
+    busyMain = true;
+    fetch(window.location.href, { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.text() : null;
+    }).then(function (text) {
+      busyMain = false;
+      if (!text) { return; }
+      var fresh = new DOMParser().parseFromString(text, "text/html").querySelector("main");
+      if (fresh) { main.replaceWith(doc.importNode(fresh, true)); }
+    }).catch(function () { busyMain = false; });
+  }
+
+  function poll() {
+    var url = "/api/updates?since=" + version + "&page=" + encodeURIComponent(window.location.pathname);
+    fetch(url, { credentials: "same-origin", headers: { "X-Lawdiff-Fetch": "1" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (news) {
+        if (!news) { return; }
+        showNow(news.now);
+        if (version < 0 || news.version === version) { version = news.version; return; }
+        version = news.version;
+        if (news.reload) { window.location.reload(); return; }
+        if (!rowsHere) { refreshMain(); return; }
+        Object.keys(news.blocks || {}).forEach(function (id) {
+          var block = doc.querySelector('.rv[data-change="' + id + '"]');
+          if (!block) { return; }
+          var refocus = null;
+          replaceBlock(block, news.blocks[id].html, news.blocks[id].status, function (fresh) {
+            refocus = carryTyping(block, fresh);
+          });
+          if (refocus) { refocus.focus(); }
+        });
+      }).catch(function () { /* the server is restarting: try again at the next poll */ });
+  }
+  if (serveBar || now) { window.setInterval(poll, 1000); }  // views.POLL_SECONDS
 }());
