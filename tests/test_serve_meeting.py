@@ -414,8 +414,9 @@ def test_the_meeting_page_offers_the_minutes_and_its_messages_point_to_buttons(s
     assert r.status_code == 200 and 'filename="minutes-2026-12-02.md"' in r.headers["content-disposition"]
     assert "accepted" in r.text and "45C4" in r.text
     r = anne.client.get("/export?format=docx")
-    # The Word minutes are another change's (lawdiff review export --format docx): served when it exists.
-    assert (r.status_code == 200 and r.content[:2] == b"PK") or (r.status_code == 404 and "Markdown" in r.text)
+    # The Word minutes, as `lawdiff review export --format docx` writes them: a WordprocessingML package.
+    assert r.status_code == 200 and r.content[:2] == b"PK"
+    assert 'filename="minutes-2026-12-02.docx"' in r.headers["content-disposition"]
     assert anne.post("/meeting/end", {"csrf": token}).status_code == 303
     r = anne.post("/meeting/end", {"csrf": token})
     assert r.status_code == 409 and "Start the meeting" in r.text and "lawdiff review" not in r.text
@@ -463,6 +464,11 @@ def test_the_agenda_quotes_the_first_words_of_each_change(store: Path) -> None:
     (first,) = item.xpath('.//q[@class="first"]')
     # 45C4(b) in 2017, as the bundled corpus has it: its first twelve words.
     assert first.text_content() == "De leider mag een onbedoeld aangeduide kaart van de blinde veranderen tot …"
+    # And its significance, the study's score of it, which ranks it first of the pair's article 45.
+    (score,) = item.xpath('.//span[@class="significance"]')
+    pair = '//ol[@class="agenda"]/li[a[contains(@href, "-2007-2017-2017-45")]]//span[@class="significance"]'
+    scores = [float(s.text_content().rsplit(" ", 1)[1]) for s in tree.xpath(pair)]
+    assert float(score.text_content().rsplit(" ", 1)[1]) == max(scores) > 0
 
 
 def test_a_refusal_from_the_review_names_no_command(store: Path) -> None:

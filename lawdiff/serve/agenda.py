@@ -140,17 +140,9 @@ def first_words(found: Located) -> str:
     return " ".join(words[:FIRST_WORDS]) + (" …" if len(words) > FIRST_WORDS else "")
 
 
-def _significance(found: Located) -> Markup | None:
-    """The study's significance score of the change, when the study holds one.
-
-    The score is the study's ("Judgement a committee can trust" adds it to the
-    change records); until a change record carries ``significance``, nothing is
-    shown here and nothing is worked out in its place.
-    """
-    score = getattr(found.change, "significance", None)
-    if not isinstance(score, int | float):
-        return None
-    return h("span", {"class": "significance"}, f" · significance {score:.2f}")
+def _significance(found: Located) -> Markup:
+    """The study's significance score of the change (:attr:`lawdiff.diff.records.Change.significance`)."""
+    return h("span", {"class": "significance"}, f" · significance {found.change.significance:.2f}")
 
 
 def _decision_line(d: Decision) -> list[Child]:

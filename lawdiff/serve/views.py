@@ -15,10 +15,10 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from lawdiff.errors import UsageError
 from lawdiff.report.html import index_page
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page
+from lawdiff.report.minutes import minutes
 from lawdiff.report.site import article_file, history_file
 from lawdiff.review import exchange
 from lawdiff.serve import pages
@@ -211,15 +211,8 @@ class Views(Endpoints):
         chosen = chosen or (meetings[-1] if meetings else None)
         if chosen is None:
             raise Refused(404, "No meeting yet: the minutes are of a meeting (“Start the meeting” on this page).")
-        try:
-            made: str | bytes = exchange.export(store, fmt, meeting=chosen.id)
-        except UsageError:
-            if fmt == "docx":
-                raise Refused(
-                    404, "The minutes as Word are not in this version of lawdiff yet: download the Markdown."
-                ) from None
-            raise
-        data = made.encode("utf-8") if isinstance(made, str) else made
+        # As `lawdiff review export --format md|docx --meeting ID` writes them.
+        data = minutes(exchange.select(store, chosen.id, ""), fmt)
         media, _ = MINUTES[fmt]
         disposition = f'attachment; filename="minutes-{chosen.date}.{fmt}"'
         return Response(data, media_type=media, headers={"Content-Disposition": disposition})
