@@ -259,8 +259,11 @@ def _readme_commands() -> list[list[str]]:
 
 
 def _parse(argv: list[str]) -> click.Context:
-    """``argv`` parsed by click as ``lawdiff`` would parse it, its options checked and converted; nothing run."""
-    ctx = click.Context(main, info_name="lawdiff")
+    """``argv`` parsed by click as ``lawdiff`` would parse it, its options checked and converted; nothing run.
+
+    The contexts get the commands' own settings (``-h`` beside ``--help``): click keeps the help option a
+    command was first parsed with, so a context without them took ``-h`` from every later run of it."""
+    ctx = click.Context(main, info_name="lawdiff", **main.context_settings)
     cmd: click.Command = main
     rest = list(argv)
     while isinstance(cmd, click.Group):
@@ -270,7 +273,7 @@ def _parse(argv: list[str]) -> click.Context:
         cmd, info, rest = sub, rest[0], rest[1:]
         if not isinstance(cmd, click.Group):
             return cmd.make_context(info, rest, parent=ctx)
-        ctx = click.Context(cmd, info_name=info, parent=ctx)
+        ctx = click.Context(cmd, info_name=info, parent=ctx, **cmd.context_settings)
     raise AssertionError("not reached")
 
 
