@@ -140,7 +140,7 @@ def test_law_text_links_references_and_places_footnote_markers() -> None:
     out = html.law_text(
         "tx",
         [(Op.EQUAL, "zie artikel "), (Op.DELETE, "16D1"), (Op.EQUAL, " en verder")],
-        [html._Link(12, 16, "#2017-16C1", "2017:16C1")],
+        [html.Link(12, 16, "#2017-16C1", "2017:16C1")],
         [(len(text), marker)],
     )
     assert '<a class="ref" href="#2017-16C1" title="2017:16C1"><del>16D1</del></a>' in out
@@ -150,7 +150,7 @@ def test_law_text_links_references_and_places_footnote_markers() -> None:
 
 def test_a_footnote_marker_right_after_a_reference_stands_outside_its_link() -> None:
     marker = html.h("sup", {"class": "fnref"}, html.h("a", {"href": "#fn"}, "1)"))
-    out = html.law_text("tx", [(Op.EQUAL, "zie 16C1 nu")], [html._Link(4, 8, "#x", "2017:16C1")], [(8, marker)])
+    out = html.law_text("tx", [(Op.EQUAL, "zie 16C1 nu")], [html.Link(4, 8, "#x", "2017:16C1")], [(8, marker)])
     box = _fragment(out)  # strict: a link inside a link would not parse
     assert [(e.tag, e.get("class")) for e in box] == [("a", "ref"), ("sup", "fnref")]
     assert box.xpath("string()") == "zie 16C11) nu"
@@ -385,9 +385,9 @@ def test_compare_html_of_the_fixture_corpus_matches_the_golden_file(tmp_path: Pa
     text = mask(out.read_text(encoding="utf-8"))
     # The stylesheet and the script inside are the package's assets, checked
     # on their own; the golden file holds the markup.
-    assert html._asset("report.css") in text and html._asset("report.js") in text
-    text = text.replace(html._asset("report.css"), "/* assets/report.css */").replace(
-        html._asset("report.js"), "/* assets/report.js */"
+    assert html.asset("report.css") in text and html.asset("report.js") in text
+    text = text.replace(html.asset("report.css"), "/* assets/report.css */").replace(
+        html.asset("report.js"), "/* assets/report.js */"
     )
     text = re.sub(r"'sha256-[A-Za-z0-9+/=]+'", "'sha256-HASH'", text)
     golden = GOLDEN / "compare-2001-2011.html"
@@ -724,7 +724,7 @@ def test_history_gives_each_piece_of_a_split_its_own_wording(tmp_path: Path, cor
 
 
 def test_a_changed_text_never_reads_as_identical() -> None:
-    assert [html._pct(x) for x in (0, 1, 0.5, 0.998, 0.9996, 0.004, 0.0004, 0.996)] == [
+    assert [html.percent(x) for x in (0, 1, 0.5, 0.998, 0.9996, 0.004, 0.0004, 0.996)] == [
         "0 %",
         "100 %",
         "50 %",
@@ -874,7 +874,7 @@ def test_compare_html_is_one_self_contained_page(tmp_path: Path) -> None:
     style, script = root.find("head/style"), root.find("body/script")
     assert style is not None and script is not None and script.get("src") is None
     csp = root.find("head/meta[@http-equiv='Content-Security-Policy']").get("content")
-    assert html._sha256(style.text or "") in csp and html._sha256(script.text or "") in csp
+    assert html.sha256_hex(style.text or "") in csp and html.sha256_hex(script.text or "") in csp
     assert "'unsafe-inline'" not in csp
     ids = [e.get("id") for e in root.iter() if isinstance(e.tag, str) and e.get("id")]
     assert len(ids) == len(set(ids))

@@ -22,7 +22,7 @@ from lawdiff.errors import InputError
 from lawdiff.forked import Stream
 from lawdiff.report import jsonout, text
 from lawdiff.sources import mediawiki
-from lawdiff.sources.mediawiki.lines import _Frag
+from lawdiff.sources.mediawiki.lines import Frag
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures" / "mediawiki"
@@ -90,8 +90,8 @@ def test_a_run_of_text_is_pickled_without_keeping_utf8_in_its_string() -> None:
     # that is a whole page of the dump would keep it for as long as the dump.
     page = "Één kaart, één slag. " * 500
     size = sys.getsizeof(page)
-    again = pickle.loads(pickle.dumps(_Frag(page, 3, "Sjabloon:2017:45A", "")))
-    assert again == _Frag(page, 3, "Sjabloon:2017:45A", "")
+    again = pickle.loads(pickle.dumps(Frag(page, 3, "Sjabloon:2017:45A", "")))
+    assert again == Frag(page, 3, "Sjabloon:2017:45A", "")
     assert sys.getsizeof(page) == size
     pickle.dumps(page)
     assert sys.getsizeof(page) > size  # the habit the run's pickling steers clear of

@@ -13,7 +13,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.sources.mediawiki.syntax import _INCLUDE_TOKEN, _ONLY_INCLUDE, _Located
+from lawdiff.sources.mediawiki.syntax import _INCLUDE_TOKEN, _ONLY_INCLUDE, Located
 
 _OLD_INCLUDE_TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<(/?)(noinclude|includeonly|onlyinclude)\s*(/?)>", re.I | re.S)
 _OLD_ONLY_INCLUDE = re.compile(r"<onlyinclude\s*>", re.I)
@@ -42,7 +42,7 @@ def test_the_include_tags_are_found_as_before(text: str) -> None:
 @settings(max_examples=300, deadline=None)
 @given(_WIKITEXT, st.lists(st.integers(min_value=0, max_value=40), max_size=8))
 def test_the_line_of_an_offset_is_counted_as_before(text: str, offsets: list[int]) -> None:
-    located = _Located(text, 7, "Sjabloon:2017:45")
+    located = Located(text, 7, "Sjabloon:2017:45")
     newlines = [m.start() for m in re.finditer("\n", text)]
     # In order, as expand asks, and in any order.
     for wanted in (sorted(offsets), offsets):

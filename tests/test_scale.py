@@ -11,7 +11,7 @@ import gc
 import pytest
 
 from lawdiff.align.records import Unit
-from lawdiff.align.space import _Space
+from lawdiff.align.space import Space
 from lawdiff.corpus import load
 from lawdiff.diff import Study, history, timeline_with
 from lawdiff.forked import collector_paused
@@ -49,7 +49,7 @@ def _unit(address: str, text: str, position: int) -> Unit:
 def test_a_word_is_held_once_however_many_clauses_say_it() -> None:
     old = [_unit("45A", "De leider speelt een kaart van de blinde.", 0)]
     new = [_unit("45A", "De leider speelt de kaart.", 0), _unit("45B", "Een kaart is gespeeld.", 1)]
-    space = _Space(old, new)
+    space = Space(old, new)
     held = [w for tf in (*space.old_tf, *space.new_tf) for w in tf if w == "kaart"]
     assert len(held) == 3
     assert all(w is held[0] for w in held)

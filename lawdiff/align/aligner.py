@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from lawdiff.align.certainty import with_certainty
 from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
-from lawdiff.align.scoring import _Scorer
+from lawdiff.align.scoring import Scorer
 from lawdiff.align.sentences import Sentences, best_sentence
 from lawdiff.align.space import units
 from lawdiff.align.thresholds import (
@@ -22,7 +22,7 @@ from lawdiff.align.thresholds import (
     VERBATIM_WORDS,
     Thresholds,
 )
-from lawdiff.align.titles import _align_titles
+from lawdiff.align.titles import align_titles
 from lawdiff.model import Edition
 
 
@@ -42,7 +42,7 @@ def align(
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
     text_links = with_certainty(aligner.run(), a_units, b_units)
-    title_links = with_certainty(_align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links)
+    title_links = with_certainty(align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links)
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
     new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)
@@ -85,7 +85,7 @@ class _Aligner:
         self.closed_new = {j for _, news, _ in self.pins for j in news}
         self.forbidden = {(old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at}
         self.pinned_by: dict[tuple[int, int], str] = {}
-        self.scorer = _Scorer(old, new, t)
+        self.scorer = Scorer(old, new, t)
         self.space = self.scorer.space
         # Matches: old index -> set of new indices, and back.
         self.o2n: dict[int, list[int]] = defaultdict(list)

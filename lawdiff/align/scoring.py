@@ -12,7 +12,7 @@ import math
 from collections import defaultdict
 
 from lawdiff.align.records import Method, Unit
-from lawdiff.align.space import _Space, _Vectors
+from lawdiff.align.space import Space, Vectors
 from lawdiff.align.thresholds import (
     CANDIDATES_PER_UNIT,
     FEW_TELLING_WORDS,
@@ -26,14 +26,14 @@ from lawdiff.align.thresholds import (
 )
 
 
-class _Scorer:
+class Scorer:
     """Candidate pairs and scores of two editions' units, computed once per pair."""
 
     def __init__(self, old: list[Unit], new: list[Unit], t: Thresholds) -> None:
         self.old = old
         self.new = new
         self.t = t
-        self.space = _Space(old, new)
+        self.space = Space(old, new)
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
         self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
@@ -51,8 +51,8 @@ class _Scorer:
 
     def _search(
         self,
-        mine: _Vectors,
-        theirs: _Vectors,
+        mine: Vectors,
+        theirs: Vectors,
         matched: dict[int, list[int]],
         my_units: list[Unit],
         their_units: list[Unit],

@@ -44,7 +44,7 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
-class _Vectors:
+class Vectors:
     """The IDF-weighted vectors of one side's units, made when first asked for.
 
     Most units are matched by identity and never scored; their vectors are
@@ -85,7 +85,7 @@ class _Vectors:
         return r
 
 
-class _Space:
+class Space:
     """IDF-weighted word vectors over the units of both editions."""
 
     def __init__(self, old: list[Unit], new: list[Unit]) -> None:
@@ -105,8 +105,8 @@ class _Space:
         self.idf = {w: math.log((n + 1) / (c + 0.5)) for w, c in df.items()}
         self.df = df
         self.n = n
-        self.old_vec = _Vectors(self.old_tf, self.idf)
-        self.new_vec = _Vectors(self.new_tf, self.idf)
+        self.old_vec = Vectors(self.old_tf, self.idf)
+        self.new_vec = Vectors(self.new_tf, self.idf)
         self.old_words = [len(ws) for ws in old_words]
         self.new_words = [len(ws) for ws in new_words]
         # Coverage of one unit by one other, asked for again and again by the phases.

@@ -13,7 +13,7 @@ from lawdiff.model import Clause, Edition, Kind, article_of
 _Proposal = tuple[float, int, int, str]
 
 
-def _align_titles(
+def align_titles(
     old: Edition, new: Edition, text_links: list[Link], t: Thresholds, corrections: Corrections | None = None
 ) -> list[Link]:
     a_titled = titled(old)

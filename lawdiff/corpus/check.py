@@ -31,7 +31,7 @@ from lawdiff.corpus.workers import workers_for
 from lawdiff.errors import InputError, UsageError
 from lawdiff.forked import collector_paused
 from lawdiff.model import Edition
-from lawdiff.sources import _checked, iter_file, mediawiki
+from lawdiff.sources import checked_pages, iter_file, mediawiki
 from lawdiff.sources.build import PageTree
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def _records(path: Path, display: str, hint: str) -> Iterator[Record]:
         made = workers_records(workers, lambda: mediawiki.read_jobs(path, display))
         for page, page_check, page_outline in made:
             # iter_file's refusal of edition names lawdiff keeps for itself, page by page.
-            for _ in _checked([page]):
+            for _ in checked_pages([page]):
                 yield page, page_check, interned(page_outline)
         return
     for page in iter_file(path, display, hint):

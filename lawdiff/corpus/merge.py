@@ -15,7 +15,7 @@ from lawdiff.sources.build import Draft, PageTree
 DRAFT_YEAR = 9999
 
 
-class _EditionBuilder:
+class EditionBuilder:
     def __init__(self, name: str) -> None:
         self.name = name
         self.roots: list[Draft] = []

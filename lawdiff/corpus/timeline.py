@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from lawdiff.corpus.account import PageCheck, account
-from lawdiff.corpus.merge import _EditionBuilder
+from lawdiff.corpus.merge import EditionBuilder
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings
 from lawdiff.errors import InputError, UsageError
 from lawdiff.model import (
@@ -214,7 +214,7 @@ def from_trees(
     families: dict[str, set[str]] = {}
     for t in base_trees:
         families.setdefault(t.page.edition, set()).add(FAMILY.get(t.page.format, t.page.format))
-    builders: dict[tuple[str, str], _EditionBuilder] = {}
+    builders: dict[tuple[str, str], EditionBuilder] = {}
     # Container pages first, so that an article read both from its chapter
     # page and from its own page sits where the chapter puts it; the pages of
     # one draft (one per chapter it opens) keep the draft's order.
@@ -232,7 +232,7 @@ def from_trees(
         name = f"{year}@{family}" if len(families[year]) > 1 else year
         key = (year, family)
         if key not in builders:
-            builders[key] = _EditionBuilder(name)
+            builders[key] = EditionBuilder(name)
         builders[key].add(tree)
     variants = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))  # printings not known yet
     variants = [_with_printing(e, settings) for e in variants]

@@ -256,7 +256,7 @@ def _foreign(target: Path) -> list[str]:
     return sorted(out)
 
 
-def _check_target(target: Path) -> None:
+def check_target(target: Path) -> None:
     """Refuse to replace a folder that is not a lawdiff report (or whose manifest cannot be read).
 
     Files of a report folder that its report did not write, or wrote
@@ -387,7 +387,7 @@ def write_site(
 
     The folder also gets :data:`MANIFEST`, the list of what was written.
     ``target`` is replaced only when it is empty or a lawdiff report (see
-    :func:`_check_target`); the files of the old report that it did not
+    :func:`check_target`); the files of the old report that it did not
     write, or that were changed since, are carried into the new one
     (:func:`kept_files`).  A failed run removes its folder and leaves
     ``target`` as it was.  Returns the
@@ -400,7 +400,7 @@ def write_site(
     files; the bytes are the same.  ``progress()`` is called once per page.
     """
     recover_leftovers(target)
-    _check_target(target)
+    check_target(target)
     parent = target.parent if str(target.parent) else Path(".")
     n = 0
     try:
@@ -430,7 +430,7 @@ def write_site(
         # Checked again, and what the old report holds of others' carried
         # over, at the last moment: a file saved into the old report while
         # this one was being built must not be lost either.
-        _check_target(target)
+        check_target(target)
         _carry(target, staging)
         replace_dir_atomic(staging, target)
     except BaseException:

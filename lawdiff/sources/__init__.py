@@ -99,10 +99,10 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
             place="1",
             fix=f"give a file in one of the formats lawdiff reads ({names})",
         )
-    return list(_checked(reader.read(text, file, edition_hint)))
+    return list(checked_pages(reader.read(text, file, edition_hint)))
 
 
-def _checked(pages: Iterable[Page]) -> Iterator[Page]:
+def checked_pages(pages: Iterable[Page]) -> Iterator[Page]:
     """Refuse an edition name that would pass for a source or a version lawdiff names itself."""
     for page in pages:
         if "@" in page.edition or "+" in page.edition:
@@ -136,7 +136,7 @@ def iter_file(path: Path, display: str | None = None, edition_hint: str = "") ->
     head_text = head.decode("utf-8", "replace")
     for reader in READERS:
         if reader.read_path is not None and reader.looks_like(head_text):
-            yield from _checked(reader.read_path(path, name, edition_hint))
+            yield from checked_pages(reader.read_path(path, name, edition_hint))
             return
     try:
         data = path.read_bytes()

@@ -30,15 +30,15 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers, pairs_of
 from lawdiff.diff.study import Study
 from lawdiff.forked import Pending
-from lawdiff.report.files import MANIFEST, Item, _check_target, jobs, write_site
+from lawdiff.report.files import MANIFEST, Item, check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
 from lawdiff.report.html.correlation import correlation_page
-from lawdiff.report.html.counts import KIND_COUNTS, _pct
+from lawdiff.report.html.counts import KIND_COUNTS, percent
 from lawdiff.report.html.history import history_page
 from lawdiff.report.html.index import index_page
-from lawdiff.report.html.law import _Link, law_text, split_side
-from lawdiff.report.html.markup import ASSETS, Markup, _asset, _sha256, escape, h
+from lawdiff.report.html.law import Link, law_text, split_side
+from lawdiff.report.html.markup import ASSETS, Markup, asset, escape, h, sha256_hex
 from lawdiff.report.html.pagecache import PageKeys, kept
 from lawdiff.report.html.review import review_page
 from lawdiff.report.reviewed import PendingReview, shown
@@ -53,19 +53,19 @@ __all__ = [
     "ASSETS",
     "KIND_COUNTS",
     "MANIFEST",
+    "Link",
     "Markup",
-    "_Link",
-    "_asset",
-    "_pct",
-    "_sha256",
     "article_page",
+    "asset",
     "comparison",
     "escape",
     "h",
     "history_page",
     "index_page",
     "law_text",
+    "percent",
     "render",
+    "sha256_hex",
     "split_side",
     "write_report",
     "write_site",
@@ -81,7 +81,7 @@ def pages(site: Site, cache: Cache | None = None) -> list[Item]:
     With a ``cache`` in use, the article and history pages and the correlation tables are read from it where
     it holds them, and kept in it (:mod:`lawdiff.report.html.pagecache`).
     """
-    out: list[Item] = [(f"assets/{name}", _asset(name)) for name in ASSETS]
+    out: list[Item] = [(f"assets/{name}", asset(name)) for name in ASSETS]
     keys = None
     if cache is not None and cache.folder is not None:
         keys = PageKeys(site)
@@ -129,7 +129,7 @@ def write_report(
     :func:`lawdiff.report.reviewed.start`), or None for a report without it,
     byte for byte the report of a corpus that has no review store.
     """
-    _check_target(target)
+    check_target(target)
     numbers = article_numbers(study.editions)
     # Each article planned, its two pages, each pair's correlation table, the review page, the index.
     total = 3 * len(numbers) + len(pairs_of(study.editions, numbers)) + (review is not None) + 1

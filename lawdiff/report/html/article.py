@@ -8,60 +8,30 @@ from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.diff.synopsis import NOT_COMPARED
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Edition, Kind, article_of
-from lawdiff.report.html.kind import _arrow
-from lawdiff.report.html.law import _Clauses, _Page
+from lawdiff.report.html.kind import addresses_arrow
+from lawdiff.report.html.law import ClauseRows, Page
 from lawdiff.report.html.markup import (
     Child,
     Markup,
-    _footer,
-    _section,
     document,
     h,
     made_by,
+    page_footer,
     scroll_box,
+    section_markup,
     span,
 )
-from lawdiff.report.html.nav import _nav, _title_span
-from lawdiff.report.html.pair import _edition_head, _heat_tag, pair_section, running_rows, sources_line
+from lawdiff.report.html.nav import article_nav, title_span
+from lawdiff.report.html.pair import edition_head, heat_tag, pair_section, running_rows, sources_line
 from lawdiff.report.html.review import review_counts
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
 
 
 def article_page(site: Site, a: ArticleView) -> str:
     path = article_file(a.number)
-    page = _Page(path, lambda e, addr: site.href(e, addr, path))
+    page = Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.update({"top", "synopsis", "synopsis-h", "contents"})
     names = [e.name for e in a.editions]
-    in_part = [e.name for e in a.passed_over]
-    missing = [e.name for e in site.compared if e.name not in names and e.name not in in_part]
-    facts = h(
-        "p",
-        {"class": "lead"},
-        f"In the corpus: {', '.join(names)}",
-        f" (the {', '.join(missing)} corpus does not hold it)" if missing else None,
-        f"; passed over: {', '.join(in_part)}, whose corpus holds only some of its sections' pages"
-        f" (lawdiff compare and history follow it clause by clause)"
-        if in_part
-        else None,
-        ". ",
-        h("a", {"href": history_file(a.number).split("/")[1]}, "Clause histories"),
-        ".",
-    )
-    toc = h(
-        "ol",
-        {"class": "toc"},
-        [
-            h(
-                "li",
-                None,
-                h("a", {"href": f"#{pair_id(pv.old.name, pv.new.name)}"}, f"{pv.old.name} → {pv.new.name}"),
-                " ",
-                _heat_tag(pv.heat),
-            )
-            for pv in a.pairs
-        ],
-        h("li", None, h("a", {"href": "#synopsis"}, "Synopsis of all editions")),
-    )
     alone = None
     if not a.pairs:
         alone = h(
@@ -75,20 +45,61 @@ def article_page(site: Site, a: ArticleView) -> str:
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, f"Article {a.number}", " — " if a.title else None, _title_span(a.title)),
-        facts,
+        h("h1", None, f"Article {a.number}", " — " if a.title else None, title_span(a.title)),
+        _facts(site, a),
         review_counts(site, a),
-        h("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, toc),
+        h("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, _contents(a)),
         alone,
         glance_section(site, a, page) if a.pairs else None,
         pairs,
         synopsis_section(site, a, page),
     )
     title = f"Article {a.number}" + (f" {a.title.rstrip('.')}" if a.title else "") + " · lawdiff report"
-    return document(title, "../", "article", _nav(site, a, "../"), main, _footer(site.thresholds, site.compared))
+    return document(
+        title, "../", "article", article_nav(site, a, "../"), main, page_footer(site.thresholds, site.compared)
+    )
 
 
-def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
+def _facts(site: Site, a: ArticleView) -> Markup:
+    """Which editions' corpora hold the article, which are passed over, and the link to its histories."""
+    names = [e.name for e in a.editions]
+    in_part = [e.name for e in a.passed_over]
+    missing = [e.name for e in site.compared if e.name not in names and e.name not in in_part]
+    return h(
+        "p",
+        {"class": "lead"},
+        f"In the corpus: {', '.join(names)}",
+        f" (the {', '.join(missing)} corpus does not hold it)" if missing else None,
+        f"; passed over: {', '.join(in_part)}, whose corpus holds only some of its sections' pages"
+        f" (lawdiff compare and history follow it clause by clause)"
+        if in_part
+        else None,
+        ". ",
+        h("a", {"href": history_file(a.number).split("/")[1]}, "Clause histories"),
+        ".",
+    )
+
+
+def _contents(a: ArticleView) -> Markup:
+    """The page's contents: each pair with its heat, then the synopsis."""
+    return h(
+        "ol",
+        {"class": "toc"},
+        [
+            h(
+                "li",
+                None,
+                h("a", {"href": f"#{pair_id(pv.old.name, pv.new.name)}"}, f"{pv.old.name} → {pv.new.name}"),
+                " ",
+                heat_tag(pv.heat),
+            )
+            for pv in a.pairs
+        ],
+        h("li", None, h("a", {"href": "#synopsis"}, "Synopsis of all editions")),
+    )
+
+
+def glance_section(site: Site, a: ArticleView, page: Page) -> Markup:
     """The top of the page: per pair, newest first, one line per change, most significant first
     (:attr:`Change.significance`), each linked to its row.
 
@@ -114,7 +125,7 @@ def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
                     None,
                     h("a", {"href": f"#{pid}"}, f"{pv.old.name} → {pv.new.name}"),
                     " ",
-                    _heat_tag(pv.heat),
+                    heat_tag(pv.heat),
                 ),
                 h("ol", {"class": "glance-list"}, items) if items else None,
                 h("p", {"class": "hint"}, f"{same} clause{'s' if same != 1 else ''} unchanged in place, not listed.")
@@ -125,17 +136,21 @@ def glance_section(site: Site, a: ArticleView, page: _Page) -> Markup:
                 else None,
             )
         )
-    return _section("glance", ["Changes at a glance"], "glance", blocks)
+    return section_markup("glance", ["Changes at a glance"], "glance", blocks)
 
 
-def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: _Page) -> Markup:
+def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Page) -> Markup:
     title = ch.aspect is Aspect.TITLE
     side, addresses, texts = (new, ch.new, ch.new_texts) if ch.new else (old, ch.old, ch.old_texts)
     # The row's first block on its side, else the row itself (its id anchor).
     first = f"{pid}-{anchor(side, addresses[0])}" + ("-title" if title else "")
     row = f"change-{ch.id[:SHORT_ID]}"
     href = f"#{first}" if first in page.ids else f"#{row}" if row in page.ids else f"#{pid}"
-    shown = _arrow(ch.old, ch.new) if (ch.renumbered or ch.moved or len(ch.old) + len(ch.new) > 2) else addresses[0]
+    shown = (
+        addresses_arrow(ch.old, ch.new)
+        if (ch.renumbered or ch.moved or len(ch.old) + len(ch.new) > 2)
+        else addresses[0]
+    )
     if ch.old and not ch.new:
         shown = ", ".join(ch.old)
     gist_text = (ch.new_title or ch.old_title) if title else (texts[0] if texts else "")
@@ -172,9 +187,9 @@ def _first_words(text: str, words: int = 10) -> str:
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
 
-def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
+def synopsis_section(site: Site, a: ArticleView, page: Page) -> Markup:
     """All editions of the article in columns, oldest first, line by line."""
-    renderers = {e.name: _Clauses(page, e) for e in a.editions}
+    renderers = {e.name: ClauseRows(page, e) for e in a.editions}
     editions = {e.name: e for e in a.editions}
     hist = history_file(a.number).split("/")[1]
     rows: list[Child] = []
@@ -208,11 +223,11 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
         "table",
         {"class": f"syn cols-{len(a.editions)}"},
         h("caption", None, f"Article {a.number} in every edition of the corpus"),
-        h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, _edition_head(e)) for e in a.editions])),
+        h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, edition_head(e)) for e in a.editions])),
         foot,
         h("tbody", None, rows),
     )
-    return _section(
+    return section_markup(
         "synopsis",
         ["Synopsis"],
         "synopsis",
@@ -228,7 +243,7 @@ def synopsis_section(site: Site, a: ArticleView, page: _Page) -> Markup:
     )
 
 
-def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: _Page) -> Markup:
+def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: Page) -> Markup:
     """The kind of change into this cell, linked to its side-by-side row."""
     step = ", ".join(words)
     prev, cur = a.editions[i - 1].name, a.editions[i].name
@@ -243,7 +258,7 @@ def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Nod
     )
 
 
-def _synopsis_block(node: Node, e: Edition, r: _Clauses, page: _Page, a: ArticleView, site: Site, hist: str) -> Markup:
+def _synopsis_block(node: Node, e: Edition, r: ClauseRows, page: Page, a: ArticleView, site: Site, hist: str) -> Markup:
     c = e.find(node.address)
     if c is None:
         raise LawdiffBug(f"the synopsis names {e.name}:{node.address}, which the edition does not hold")

@@ -11,10 +11,10 @@ from lawdiff.diff import Change, Comparison
 from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.counts import counts_list, significance_counts
-from lawdiff.report.html.law import _Page
-from lawdiff.report.html.markup import Child, Markup, _footer, document, h, made_by, marks_legend
-from lawdiff.report.html.nav import _title_span
-from lawdiff.report.html.pair import _block_id, _PairContext, left_right, pair_table, sources_line
+from lawdiff.report.html.law import Page
+from lawdiff.report.html.markup import Child, Markup, document, h, made_by, marks_legend, page_footer
+from lawdiff.report.html.nav import title_span
+from lawdiff.report.html.pair import PairContext, block_id, left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
 
 # ---------------------------------------------------------------------------
@@ -25,12 +25,12 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
     """The side-by-side view of one pair of editions as one self-contained file."""
     changes = list(changes)
     moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in ch.stale_references}
-    ctx = _PairContext(old, new, pair_id(old.name, new.name), moved)
+    ctx = PairContext(old, new, pair_id(old.name, new.name), moved)
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         by_article.setdefault(ch.article, []).append(ch)
     order = sorted(by_article, key=natural_key)
-    page = _Page("compare.html", _resolver(_shown_blocks(ctx, changes)))
+    page = Page("compare.html", _resolver(_shown_blocks(ctx, changes)))
     page.ids.add("top")
     main = h(
         "main",
@@ -52,20 +52,20 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         h("p", {"class": "note"}, "No change to show.") if not order else None,
         [_article_section(ctx, page, n, by_article[n]) for n in order],
     )
-    footer = _footer(comp.thresholds, (old, new))
+    footer = page_footer(comp.thresholds, (old, new))
     return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)
 
 
-def _shown_blocks(ctx: _PairContext, changes: list[Change]) -> dict[tuple[str, str], str]:
+def _shown_blocks(ctx: PairContext, changes: list[Change]) -> dict[tuple[str, str], str]:
     """(edition, address) -> the id of the clause's first block in this file, its own row rather than its
     heading's where it has both."""
     old, new = ctx.old.name, ctx.new.name
     shown: dict[tuple[str, str], str] = {}
     for ch in sorted(changes, key=lambda ch: ch.aspect is Aspect.TITLE):
         for a in ch.old:
-            shown.setdefault((old, a), _block_id(ctx, old, a, ch.aspect is Aspect.TITLE))
+            shown.setdefault((old, a), block_id(ctx, old, a, ch.aspect is Aspect.TITLE))
         for a in ch.new:
-            shown.setdefault((new, a), _block_id(ctx, new, a, ch.aspect is Aspect.TITLE))
+            shown.setdefault((new, a), block_id(ctx, new, a, ch.aspect is Aspect.TITLE))
     return shown
 
 
@@ -100,14 +100,14 @@ def _contents(order: list[str], old: Edition, new: Edition) -> Markup:
                 None,
                 h("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
                 " ",
-                _title_span(_title_of(n, old, new)),
+                title_span(_title_of(n, old, new)),
                 note,
             )
         )
     return h("nav", {"class": "contents", "aria-label": "Articles"}, h("ol", {"class": "toc"}, items))
 
 
-def _article_section(ctx: _PairContext, page: _Page, n: str, changes: list[Change]) -> Markup:
+def _article_section(ctx: PairContext, page: Page, n: str, changes: list[Change]) -> Markup:
     """Article ``n``'s changes side by side, under its number and title."""
     old, new = ctx.old, ctx.new
     sid = page.claim(f"article-{_safe(n)}") or f"article-{_safe(n)}-2"
@@ -115,7 +115,7 @@ def _article_section(ctx: _PairContext, page: _Page, n: str, changes: list[Chang
     return h(
         "section",
         {"class": "pair", "id": sid},
-        h("h2", None, _article_name(n), " — " if title else None, _title_span(title)),
+        h("h2", None, _article_name(n), " — " if title else None, title_span(title)),
         pair_table(
             ctx,
             changes,

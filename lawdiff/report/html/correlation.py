@@ -18,13 +18,13 @@ from lawdiff.diff import correlate as table
 from lawdiff.diff.article import PairTotal, PairView
 from lawdiff.errors import LawdiffBug
 from lawdiff.report import article_ranges
-from lawdiff.report.html.markup import Child, Markup, _Block, _footer, _section, document, h
+from lawdiff.report.html.markup import BlockMarkup, Child, Markup, document, h, page_footer, section_markup
 from lawdiff.report.site import Site, article_file, correlation_file
 
 _NONE = h("span", {"class": "none"}, "—")
 # Where each order's rows go (see :func:`_body`); law text is escaped, so that no
 # "<!--" of a source can be taken for one.
-_PLACEHOLDERS = (_Block("<!--rows by old-->"), _Block("<!--rows by new-->"))
+_PLACEHOLDERS = (BlockMarkup("<!--rows by old-->"), BlockMarkup("<!--rows by new-->"))
 
 
 def pair_changes(site: Site, old: str, new: str) -> tuple[list[Change], dict[str, str]]:
@@ -90,7 +90,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
             f" › Correlation table {old} → {new}",
         ),
         main,
-        _footer(site.thresholds, site.compared),
+        page_footer(site.thresholds, site.compared),
     )
     return _filled(page, bodies)
 
@@ -161,7 +161,7 @@ def _order_section(old: str, new: str, by: Literal["old", "new"], body: Markup) 
         h("thead", None, head),
         body,
     )
-    return _section(
+    return section_markup(
         f"by-{by}",
         [title],
         "corr-order",

@@ -2,7 +2,7 @@
 
 Every change counts under exactly one kind; renumbered, moved and titles
 changed are counted apart, among those; the significance counts say how
-many rewordings are normative.  Shares are written by :func:`_pct`, which
+many rewordings are normative.  Shares are written by :func:`percent`, which
 never rounds a difference away.
 """
 
@@ -16,7 +16,7 @@ from lawdiff.diff.records import Flag
 from lawdiff.report.html.markup import Child, Markup, h
 
 
-def _pct(x: float) -> str:
+def percent(x: float) -> str:
     """A share as a percentage that never rounds a difference away.
 
     0.998 is "99.8 %", not "100 %", and 0.002 is "0.2 %", not "0 %": only
@@ -50,10 +50,10 @@ FLAG_COUNTS = (
     ("moved", "moved"),
     ("title_changed", "titles changed"),
 )
-_OUTSIDE = ("outside_corpus", "outside the corpus")
+OUTSIDE = ("outside_corpus", "outside the corpus")
 
 
-def _editorial_note(key: str, editorial: Mapping[str, int]) -> str:
+def editorial_note(key: str, editorial: Mapping[str, int]) -> str:
     k = editorial.get(key, 0)
     return f" ({k} editorial only)" if k else ""
 
@@ -61,8 +61,8 @@ def _editorial_note(key: str, editorial: Mapping[str, int]) -> str:
 def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale: int = 0) -> str:
     """``5 modified (1 editorial only), 3 renumbered``: the counts that are not zero, in words."""
     parts = [
-        f"{counts[key]} {word}{_editorial_note(key, editorial)}"
-        for key, word in (*KIND_COUNTS, _OUTSIDE, *FLAG_COUNTS)
+        f"{counts[key]} {word}{editorial_note(key, editorial)}"
+        for key, word in (*KIND_COUNTS, OUTSIDE, *FLAG_COUNTS)
         if counts.get(key)
     ]
     if stale:
@@ -126,16 +126,16 @@ def counts_list(
             "li",
             {"class": "zero" if counts.get(key, 0) == 0 else "n"},
             h("b", None, str(counts.get(key, 0))),
-            f" {word}{_editorial_note(key, editorial)}",
+            f" {word}{editorial_note(key, editorial)}",
         )
         for key, word in KIND_COUNTS
     ]
-    if counts.get(_OUTSIDE[0]):
+    if counts.get(OUTSIDE[0]):
         kinds.append(
             h(
                 "li",
                 {"class": "n"},
-                h("b", None, str(counts[_OUTSIDE[0]])),
+                h("b", None, str(counts[OUTSIDE[0]])),
                 " added or removed where the other edition's corpus lacks the article or that part of it",
             )
         )

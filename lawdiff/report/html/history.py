@@ -17,10 +17,10 @@ from lawdiff.align import Aspect
 from lawdiff.diff import Change, ChangeKind, History, Op, Step
 from lawdiff.diff.article import ArticleView
 from lawdiff.model import Clause, Edition, article_of
-from lawdiff.report.html.kind import _arrow
-from lawdiff.report.html.law import _Page, _source, addr_chip, law_text, split_side
-from lawdiff.report.html.markup import Child, Markup, _footer, document, h
-from lawdiff.report.html.nav import _nav, _title_span
+from lawdiff.report.html.kind import addresses_arrow
+from lawdiff.report.html.law import Page, addr_chip, law_text, source_line, split_side
+from lawdiff.report.html.markup import Child, Markup, document, h, page_footer
+from lawdiff.report.html.nav import article_nav, title_span
 from lawdiff.report.site import Site, anchor, article_file, history_file
 from lawdiff.report.text import introduced
 
@@ -54,7 +54,7 @@ def distinct(histories: tuple[tuple[Edition, Clause, History], ...]) -> list[_Sh
 
 def history_page(site: Site, a: ArticleView) -> str:
     path = history_file(a.number)
-    page = _Page(path, lambda e, addr: site.href(e, addr, path))
+    page = Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.update({"top", "contents"})
     editions = {e.name: e for e in site.compared}
     groups = _GroupDiffs()
@@ -79,7 +79,7 @@ def history_page(site: Site, a: ArticleView) -> str:
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, f"Article {a.number}: clause histories", " — " if a.title else None, _title_span(a.title)),
+        h("h1", None, f"Article {a.number}: clause histories", " — " if a.title else None, title_span(a.title)),
         h(
             "p",
             {"class": "lead"},
@@ -96,9 +96,9 @@ def history_page(site: Site, a: ArticleView) -> str:
         f"Article {a.number}: clause histories · lawdiff report",
         "../",
         "histories",
-        _nav(site, a, "../", history=True),
+        article_nav(site, a, "../", history=True),
         main,
-        _footer(site.thresholds, site.compared),
+        page_footer(site.thresholds, site.compared),
     )
 
 
@@ -111,7 +111,7 @@ def _section(
     s: _Shown,
     idents: list[str | None],
     site: Site,
-    page: _Page,
+    page: Page,
     editions: dict[str, Edition],
     groups: _GroupDiffs,
 ) -> Markup:
@@ -149,13 +149,13 @@ _HEAD = h(
 )
 
 
-def _history_table(hist: History, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str) -> Markup:
+def _history_table(hist: History, page: Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str) -> Markup:
     rows = [_step_row(step, hist, page, editions, groups, name) for step in hist.steps]
     return h("table", {"class": "hist"}, _HEAD, h("tbody", None, rows))
 
 
 def _step_row(
-    step: Step, hist: History, page: _Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
+    step: Step, hist: History, page: Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
 ) -> Markup:
     """One edition's row of a history: the change that led there, and the clause's wording in it."""
     th = h("th", {"scope": "row"}, step.edition)
@@ -186,12 +186,12 @@ def _step_kind(step: Step) -> list[Child]:
         kind += [" ", h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference")]
     for ch in step.changes:
         if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
-            kind.append(h("div", {"class": "arrow"}, _arrow(ch.old, ch.new)))
+            kind.append(h("div", {"class": "arrow"}, addresses_arrow(ch.old, ch.new)))
     return kind
 
 
 def _step_wording(
-    step: Step, hist: History, page: _Page, edition: Edition, groups: _GroupDiffs, name: str
+    step: Step, hist: History, page: Page, edition: Edition, groups: _GroupDiffs, name: str
 ) -> list[Child]:
     """The wording cell: each clause the history is in this edition, its inserted and deleted words marked."""
     cell: list[Child] = []
@@ -223,7 +223,7 @@ def _step_wording(
 
 
 def _step_clause(
-    edition_name: str, addr: str, segments: list[tuple[Op, str]], whole: bool, page: _Page, edition: Edition
+    edition_name: str, addr: str, segments: list[tuple[Op, str]], whole: bool, page: Page, edition: Edition
 ) -> Markup:
     """One clause of a step: its address (linked where the report shows it), its wording, its source."""
     chip = addr_chip(edition_name, addr, page.resolve(edition_name, addr))
@@ -233,7 +233,7 @@ def _step_clause(
         {"class": "hstep"},
         h("div", {"class": "ch"}, chip),
         law_text("tx inline" if whole else "tx", segments),
-        _source(edition, clause) if clause is not None else None,
+        source_line(edition, clause) if clause is not None else None,
     )
 
 
@@ -246,7 +246,7 @@ class _GroupDiffs:
     def __init__(self) -> None:
         self.seen: dict[int, tuple[str | None, str]] = {}  # id of the change -> its block's id, the history's name
 
-    def show(self, ch: Change, hist: History, edition: str, page: _Page, name: str) -> Markup:
+    def show(self, ch: Change, hist: History, edition: str, page: Page, name: str) -> Markup:
         before = next((s.edition for s in hist.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
         source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
         what = (

@@ -18,16 +18,16 @@ from lawdiff.model import chronological
 from lawdiff.report import article_ranges
 from lawdiff.report.html.correlation import pair_changes
 from lawdiff.report.html.counts import (
-    _OUTSIDE,
     FLAG_COUNTS,
     KIND_COUNTS,
-    _editorial_note,
-    _pct,
+    OUTSIDE,
     counts_phrase,
+    editorial_note,
+    percent,
     significance_counts,
 )
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, marks_legend, scroll_box
-from lawdiff.report.html.nav import _title_span
+from lawdiff.report.html.markup import Child, Markup, document, h, marks_legend, page_footer, scroll_box, section_markup
+from lawdiff.report.html.nav import title_span
 from lawdiff.report.html.review import matrix_cell
 from lawdiff.report.site import REVIEW_FILE, Listed, Site, article_file, correlation_file, pair_id
 
@@ -55,7 +55,7 @@ def index_page(site: Site) -> str:
         "index",
         h("nav", {"class": "crumbs", "aria-label": "Report"}, "Index"),
         main,
-        _footer(site.thresholds, site.compared),
+        page_footer(site.thresholds, site.compared),
     )
 
 
@@ -133,7 +133,7 @@ def _editions_section(site: Site) -> Markup:
         aliases.append(
             h("p", {"class": "hint alias"}, h("b", None, year), " means ", h("b", None, source), f" ({why}).")
         )
-    return _section("editions", ["Editions"], None, table, aliases)
+    return section_markup("editions", ["Editions"], None, table, aliases)
 
 
 def _pairs_section(site: Site) -> Markup:
@@ -152,7 +152,7 @@ def _pairs_section(site: Site) -> Markup:
     )
     if not site.totals:
         note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")
-        return _section("pairs", ["Changes per pair of editions"], None, hint, note)
+        return section_markup("pairs", ["Changes per pair of editions"], None, hint, note)
     columns = _PairColumns.of(site.totals)
     order = [e.name for e in site.compared]
     table = h(
@@ -166,7 +166,7 @@ def _pairs_section(site: Site) -> Markup:
         _pairs_head(columns),
         h("tbody", None, [_pair_row(site, t, order, columns) for t in site.totals]),
     )
-    return _section(
+    return section_markup(
         "pairs",
         ["Changes per pair of editions"],
         None,
@@ -194,7 +194,7 @@ class _PairColumns:
     def of(cls, totals: Iterable[PairTotal]) -> _PairColumns:
         totals = list(totals)
         kinds: tuple[tuple[str, str], ...] = KIND_COUNTS
-        if any(t.counts.get(_OUTSIDE[0]) for t in totals):
+        if any(t.counts.get(OUTSIDE[0]) for t in totals):
             kinds += (("outside_corpus", "Outside the corpus"),)
         return cls(kinds, FLAG_COUNTS, any(t.stale for t in totals))
 
@@ -240,7 +240,7 @@ def _pair_row(site: Site, t: PairTotal, order: list[str], columns: _PairColumns)
         None,
         _pair_head(t, between),
         h("td", None, article_ranges(list(t.articles), "–")),
-        [_count_cell(t.counts.get(k, 0), _editorial_note(k, t.editorial)) for k, _ in columns.kinds],
+        [_count_cell(t.counts.get(k, 0), editorial_note(k, t.editorial)) for k, _ in columns.kinds],
         [_count_cell(t.counts.get(k, 0), flag=True) for k, _ in columns.flags],
         _count_cell(t.stale, flag=True) if columns.stale else None,
         _count_cell(sig.normative),
@@ -312,7 +312,7 @@ def _matrix_section(site: Site) -> Markup:
         ),
         h("tbody", None, [_matrix_row(site, a) for a in site.articles]),
     )
-    return _section(
+    return section_markup(
         "articles",
         ["Articles × editions"],
         None,
@@ -344,7 +344,7 @@ def _matrix_row(site: Site, a: ArticleView) -> Markup:
     number = h(
         "th",
         {"scope": "row"},
-        h("a", {"href": article_file(a.number)}, h("span", {"class": "num"}, a.number), " ", _title_span(a.title)),
+        h("a", {"href": article_file(a.number)}, h("span", {"class": "num"}, a.number), " ", title_span(a.title)),
     )
     return h("tr", None, number, cells, _review_cell(site, a))
 
@@ -392,7 +392,7 @@ def _heat_cell(number: str, pv: PairView) -> Markup:
             ),
             h("span", {"class": "sym", "aria-hidden": "true"}, HEAT_SYMBOLS[heat.level]),
             " ",
-            h("span", {"class": "pct"}, _pct(heat.share)),
+            h("span", {"class": "pct"}, percent(heat.share)),
             h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " stale reference")) if heat.stale else None,
             [" ", h("span", {"class": "nrm"}, f"{normative} normative")] if normative else None,
         ),

@@ -8,8 +8,8 @@ from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, RefChange
 from lawdiff.diff.records import RefStatus, Signal
 from lawdiff.model import Edition, article_of
-from lawdiff.report.html.counts import _pct
-from lawdiff.report.html.law import _Page
+from lawdiff.report.html.counts import percent
+from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import Child, Markup, h, span
 
 _KIND_WORD = {
@@ -26,10 +26,10 @@ def _similarity(ch: Change) -> str:
     if ch.similarity >= 1:
         # A title changed, or a split cut the same words differently.
         return "no word of the text changed"
-    return f"similarity {_pct(ch.similarity)}"
+    return f"similarity {percent(ch.similarity)}"
 
 
-def _ref_item(r: RefChange, page: _Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:
+def _ref_item(r: RefChange, page: Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:
     def target(edition: str, address: str) -> Markup:
         href = page.resolve(edition, address)
         return h("a", {"href": href}, address) if href else h("span", None, address)
@@ -73,7 +73,7 @@ def _not_held(ch: Change, other: Edition) -> str:
     return "this heading" if ch.aspect is Aspect.TITLE else "this part of the article"
 
 
-def _arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
+def addresses_arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
     return f"{', '.join(old)} → {', '.join(new)}"
 
 
@@ -81,7 +81,7 @@ def kind_cell(
     ch: Change,
     pv_old: Edition,
     pv_new: Edition,
-    page: _Page,
+    page: Page,
     moved_targets: Mapping[str, tuple[str, ...]] | None = None,
     rowspan: int = 1,
     extra: Markup | None = None,
@@ -109,7 +109,13 @@ def kind_cell(
         out += [" ", _BADGE_UNCERTAIN]
     if ch.renumbered:
         out.append(
-            h("div", {"class": "renum"}, _BADGE_RENUMBERED, " ", h("span", {"class": "arrow"}, _arrow(ch.old, ch.new)))
+            h(
+                "div",
+                {"class": "renum"},
+                _BADGE_RENUMBERED,
+                " ",
+                h("span", {"class": "arrow"}, addresses_arrow(ch.old, ch.new)),
+            )
         )
     if ch.moved:
         out.append(h("div", {"class": "moved"}, _BADGE_MOVED, " ", _moves(ch, pv_old, pv_new, page)))
@@ -182,7 +188,7 @@ _BADGE_MOVED = h("span", {"class": "badge b-moved"}, "moved")
 _BADGE_UNCERTAIN = h("span", {"class": "badge b-uncertain"}, "uncertain match")
 
 
-def _moves(ch: Change, old: Edition, new: Edition, page: _Page) -> list[Child]:
+def _moves(ch: Change, old: Edition, new: Edition, page: Page) -> list[Child]:
     """``from article 12 (12C) to article 13 (13A)``, each address linked where the report has it."""
 
     def side(edition: Edition, addresses: tuple[str, ...]) -> list[Child]:

@@ -18,7 +18,7 @@ from lawdiff.report.html.markup import LAW, Child, Markup, h
 
 
 @dataclass(frozen=True, slots=True)
-class _Link:
+class Link:
     start: int
     end: int
     href: str
@@ -26,7 +26,7 @@ class _Link:
 
 
 @dataclass
-class _Page:
+class Page:
     """What a page knows while it is built: its path, its ids and how to link."""
 
     path: str
@@ -72,7 +72,7 @@ def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> 
 def law_text(
     cls: str,
     segments: list[tuple[Op, str]],
-    links: Iterable[_Link] = (),
+    links: Iterable[Link] = (),
     marks: Iterable[tuple[int, Markup]] = (),
     lead: Child = None,
 ) -> Markup:
@@ -91,7 +91,7 @@ def law_text(
 
 
 def _overlaid(
-    segments: list[tuple[Op, str]], link_list: list[_Link], mark_list: list[tuple[int, Markup]]
+    segments: list[tuple[Op, str]], link_list: list[Link], mark_list: list[tuple[int, Markup]]
 ) -> list[Child]:
     """The pieces of a text with its differences, reference links and footnote markers laid over each other.
 
@@ -115,7 +115,7 @@ def _overlaid(
     )
     out: list[Child] = []
     # The reference being built (its pieces in ``inside``), or None.
-    current: _Link | None = None
+    current: Link | None = None
     inside: list[Child] = []
 
     def close() -> None:
@@ -174,7 +174,7 @@ def _printing(edition: Edition, file: str) -> str:
     return cached[1].get(file, "")
 
 
-def _source(edition: Edition, clause: Clause) -> Markup:
+def source_line(edition: Edition, clause: Clause) -> Markup:
     """Where a clause came from: edition, printing, file and place."""
     printing = _printing(edition, clause.source.file)
     parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
@@ -197,21 +197,21 @@ def _label(clause: Clause) -> str:
     return clause.label.strip()
 
 
-class _Clauses:
+class ClauseRows:
     """Renders clauses of one edition on one page."""
 
-    def __init__(self, page: _Page, edition: Edition) -> None:
+    def __init__(self, page: Page, edition: Edition) -> None:
         self.page = page
         self.edition = edition
         self._ed = h("span", {"class": "ed", "aria-hidden": "true"}, edition.name)
         self.name = edition.name
 
-    def refs(self, clause: Clause) -> list[_Link]:
-        out: list[_Link] = []
+    def refs(self, clause: Clause) -> list[Link]:
+        out: list[Link] = []
         for r in clause.references:
             href = self.page.resolve(self.edition.name, r.target)
             if href is not None:
-                out.append(_Link(r.start, r.end, href, f"{self.edition.name}:{r.target}"))
+                out.append(Link(r.start, r.end, href, f"{self.edition.name}:{r.target}"))
         return out
 
     def marks(self, clause: Clause, fn_href: Callable[[Clause], str | None]) -> list[tuple[int, Markup]]:
@@ -262,5 +262,5 @@ class _Clauses:
             h("div", {"class": "ch"}, chip, " ", self._ed, extra),
             heading,
             body,
-            _source(self.edition, clause),
+            source_line(self.edition, clause),
         )

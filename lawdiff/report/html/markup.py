@@ -43,7 +43,7 @@ class Markup(str):
         return self
 
 
-class _Block(Markup):
+class BlockMarkup(Markup):
     """Markup of a block element: a line break follows it (see :func:`h`)."""
 
     __slots__ = ()
@@ -215,7 +215,7 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
     if info.void:
         if children:
             raise LawdiffBug(f"<{tag}> takes no children")
-        return _Block(start) if info.block else Markup(start)
+        return BlockMarkup(start) if info.block else Markup(start)
     parts = [start]
     flat: Iterable[Child] = children
     for c in children:
@@ -230,7 +230,7 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
             parts.append(child)  # type: ignore[arg-type]
             if blank and not child.isspace():  # type: ignore[union-attr]
                 blank = False
-        elif kind is _Block:
+        elif kind is BlockMarkup:
             if breaks is None:
                 breaks = info.breaks and not (attrs and LAW in str(attrs.get("class") or "").split())
             if breaks:
@@ -249,7 +249,7 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
             if blank and not text.isspace():
                 blank = False
     parts.append(info.end)
-    return (_Block if info.block else Markup)("".join(parts))
+    return (BlockMarkup if info.block else Markup)("".join(parts))
 
 
 @functools.cache
@@ -272,7 +272,7 @@ def raw_text(tag: str, text: str) -> Markup:
         raise LawdiffBug(f"<{tag}> is not a raw text element")
     if re.search(f"</{tag}", text, re.IGNORECASE) or "<!--" in text:
         raise LawdiffBug(f"an inline <{tag}> would end early")
-    return _Block(f"<{tag}>{text}</{tag}>")
+    return BlockMarkup(f"<{tag}>{text}</{tag}>")
 
 
 def scroll_box(label: str, content: Child) -> Markup:
@@ -280,7 +280,7 @@ def scroll_box(label: str, content: Child) -> Markup:
     return h("div", {"class": "scroll", "tabindex": "0", "role": "region", "aria-label": label}, content)
 
 
-def _section(sid: str, heading: list[Child], cls: str | None, *content: Child) -> Markup:
+def section_markup(sid: str, heading: list[Child], cls: str | None, *content: Child) -> Markup:
     """A ``<section>`` labelled by its ``<h2>`` (ids ``sid`` and ``sid-h``)."""
     return h(
         "section",
@@ -294,20 +294,20 @@ def _section(sid: str, heading: list[Child], cls: str | None, *content: Child) -
 # Pages
 
 
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
     return (resources.files("lawdiff.report") / "assets" / name).read_text(encoding="utf-8")
 
 
-def _sha256(text: str) -> str:
+def sha256_hex(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
 
 
 def _head(title: str, root: str, inline: bool) -> Markup:
     """``<head>``: charset, viewport, a strict CSP, the stylesheet and the script."""
     if inline:
-        css, js = _asset("report.css"), _asset("report.js")
+        css, js = asset("report.css"), asset("report.js")
         policy = (
-            f"default-src 'none'; style-src '{_sha256(css)}'; script-src '{_sha256(js)}'; "
+            f"default-src 'none'; style-src '{sha256_hex(css)}'; script-src '{sha256_hex(js)}'; "
             "img-src data:; base-uri 'none'; form-action 'none'"
         )
         # The script goes at the end of the body (an inline script cannot be deferred).
@@ -336,7 +336,7 @@ def _head(title: str, root: str, inline: bool) -> Markup:
 
 def document(title: str, root: str, body_class: str, *body: Child, inline: bool = False) -> str:
     """A whole page: doctype, ``<head>`` and a ``<body>`` of class ``body_class`` holding ``body``."""
-    script = raw_text("script", _asset("report.js")) if inline else None
+    script = raw_text("script", asset("report.js")) if inline else None
     html = h(
         "html",
         {"lang": "en"},
@@ -356,7 +356,7 @@ def marks_legend() -> list[Child]:
             "; every change is labelled in words."]  # fmt: skip
 
 
-def _footer(thresholds: Thresholds, editions: Iterable[Edition]) -> Markup:
+def page_footer(thresholds: Thresholds, editions: Iterable[Edition]) -> Markup:
     """What made the page: lawdiff's version, the thresholds and a SHA-256 of each edition's content, so that
     two readers can tell that their reports come from the same corpus and settings."""
     values = ", ".join(f"{k} {v:g}" for k, v in thresholds.as_dict().items())

@@ -7,7 +7,7 @@ from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import Site, article_file, history_file
 
 
-def _nav(site: Site, plan_: ArticleView | None, root: str, history: bool = False) -> Markup:
+def article_nav(site: Site, plan_: ArticleView | None, root: str, history: bool = False) -> Markup:
     index = h("a", {"href": f"{root}index.html"}, "Index")
     if plan_ is None:
         return h("nav", {"class": "crumbs", "aria-label": "Report"}, index)
@@ -31,5 +31,5 @@ def _nav(site: Site, plan_: ArticleView | None, root: str, history: bool = False
     )
 
 
-def _title_span(title: str) -> Markup | None:
+def title_span(title: str) -> Markup | None:
     return h("span", {"class": "atitle", "lang": "nl"}, title.rstrip(".")) if title else None

@@ -9,15 +9,15 @@ from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, Op, Piece, word_diff
 from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
 from lawdiff.model import Clause, Edition, Kind
-from lawdiff.report.html.counts import _pct, counts_list, significance_counts
+from lawdiff.report.html.counts import counts_list, percent, significance_counts
 from lawdiff.report.html.kind import kind_cell
-from lawdiff.report.html.law import _Clauses, _Page, split_side
-from lawdiff.report.html.markup import Child, Markup, _section, h, made_by
+from lawdiff.report.html.law import ClauseRows, Page, split_side
+from lawdiff.report.html.markup import Child, Markup, h, made_by, section_markup
 from lawdiff.report.site import Annotation, Annotator, Site, anchor, correlation_file, pair_id
 
 
 @dataclass(frozen=True, slots=True)
-class _PairContext:
+class PairContext:
     old: Edition
     new: Edition
     prefix: str  # id prefix of this view's clause blocks
@@ -26,15 +26,15 @@ class _PairContext:
     history: Callable[[str, str], str | None] | None = None
 
 
-def _block_id(ctx: _PairContext, edition: str, address: str, heading: bool = False) -> str:
+def block_id(ctx: PairContext, edition: str, address: str, heading: bool = False) -> str:
     """``diff-2007-2017-2017-45C4b``; a heading's own row ends in ``-title``."""
     return f"{ctx.prefix}-{anchor(edition, address)}" + ("-title" if heading else "")
 
 
 def pair_table(
-    ctx: _PairContext,
+    ctx: PairContext,
     changes: Iterable[Change],
-    page: _Page,
+    page: Page,
     chip: Callable[[str, str, str], str | None],
     caption: Child,
     annotate: Annotator | None = None,
@@ -46,8 +46,8 @@ def pair_table(
     cell spans their rows); a merge the other way round.  ``running``: the
     running head and foot of the printed pages (see :func:`running_rows`).
     """
-    old_r = _Clauses(page, ctx.old)
-    new_r = _Clauses(page, ctx.new)
+    old_r = ClauseRows(page, ctx.old)
+    new_r = ClauseRows(page, ctx.new)
     changes = list(changes)
     in_view_old = {a for ch in changes for a in ch.old}
     in_view_new = {a for ch in changes for a in ch.new}
@@ -60,7 +60,7 @@ def pair_table(
     def fn_href(edition: str, in_view: set[str]) -> Callable[[Clause], str | None]:
         def href(f: Clause) -> str | None:
             if f.address in in_view:
-                return f"#{_block_id(ctx, edition, f.address)}"
+                return f"#{block_id(ctx, edition, f.address)}"
             return page.resolve(edition, f.address)
 
         return href
@@ -79,9 +79,9 @@ def pair_table(
             h(
                 "tr",
                 None,
-                h("th", {"scope": "col", "class": "old"}, _edition_head(ctx.old)),
+                h("th", {"scope": "col", "class": "old"}, edition_head(ctx.old)),
                 h("th", {"scope": "col", "class": "kind"}, "Change"),
-                h("th", {"scope": "col", "class": "new"}, _edition_head(ctx.new)),
+                h("th", {"scope": "col", "class": "new"}, edition_head(ctx.new)),
             ),
         ),
         foot,
@@ -127,16 +127,16 @@ _COLGROUP = h(
 )
 
 
-def _edition_head(e: Edition) -> list[Child]:
+def edition_head(e: Edition) -> list[Child]:
     printing = ", ".join(e.printings)
     return [e.name, h("span", {"class": "printing"}, f" {printing}") if printing else None]
 
 
 def _change_rows(
     ch: Change,
-    ctx: _PairContext,
-    page: _Page,
-    renderers: tuple[_Clauses, _Clauses],
+    ctx: PairContext,
+    page: Page,
+    renderers: tuple[ClauseRows, ClauseRows],
     chip: Callable[[str, str, str], str | None],
     fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
     titled: tuple[set[str], set[str]],
@@ -195,28 +195,28 @@ def _clause_segments(
 
 
 def _side_blocks(
-    ctx: _PairContext,
+    ctx: PairContext,
     edition: str,
     clauses: list[Clause],
     segments: list[tuple[_Segments | None, _Segments]],
     heading: bool,
-    page: _Page,
-    renderer: _Clauses,
+    page: Page,
+    renderer: ClauseRows,
     chip: Callable[[str, str, str], str | None],
     fn: Callable[[Clause], str | None],
 ) -> list[Markup]:
     """The clause blocks of one side of a change, each claiming its anchor on the page."""
     out: list[Markup] = []
     for c, (title, text) in zip(clauses, segments, strict=True):
-        ident = page.claim(_block_id(ctx, edition, c.address, heading))
+        ident = page.claim(block_id(ctx, edition, c.address, heading))
         out.append(renderer.block(c, ident, chip(edition, c.address, ident or ""), title, text, fn))
     return out
 
 
 def _side_by_side(
     ch: Change,
-    ctx: _PairContext,
-    page: _Page,
+    ctx: PairContext,
+    page: Page,
     old_blocks: list[Markup],
     new_blocks: list[Markup],
     note: Annotation | None,
@@ -264,7 +264,7 @@ def _row_classes(ch: Change, clauses: list[Clause], note: Annotation | None) -> 
     return classes
 
 
-def _history_link(ch: Change, ctx: _PairContext) -> Markup | None:
+def _history_link(ch: Change, ctx: PairContext) -> Markup | None:
     """``history of 2017 45C4(b)``: the new clause's history, or for a removal the old one's."""
     if ctx.history is None:
         return None
@@ -291,10 +291,10 @@ def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int
     return h("td", {"class": side, "rowspan": str(span) if span > 1 else None}, blocks[i])
 
 
-def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
+def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
     pid = pair_id(pv.old.name, pv.new.name)
     path = page.path
-    ctx = _PairContext(pv.old, pv.new, pid, pv.moved_targets, lambda e, a: site.history_href(e, a, path))
+    ctx = PairContext(pv.old, pv.new, pid, pv.moved_targets, lambda e, a: site.history_href(e, a, path))
 
     def chip(edition: str, address: str, _ident: str) -> str | None:
         return site.href(edition, address, path)
@@ -325,9 +325,9 @@ def pair_section(pv: PairView, page: _Page, site: Site, number: str) -> Markup:
         f"Article {number} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
         made_by(pv.old, pv.new),
     )
-    section = _section(
+    section = section_markup(
         pid,
-        [f"{pair} ", _heat_tag(pv.heat)],
+        [f"{pair} ", heat_tag(pv.heat)],
         "pair",
         target,
         links,
@@ -355,9 +355,9 @@ def sources_line(e: Edition, number: str) -> str:
     return f"{e.name}" + (f" ({printing})" if printing else "") + (f": {', '.join(files)}" if files else "")
 
 
-def _heat_tag(heat: Heat) -> Markup:
+def heat_tag(heat: Heat) -> Markup:
     return h(
         "span",
         {"class": f"heat-tag h{heat.level}"},
-        f"{HEAT_SYMBOLS[heat.level]} {HEAT_NAMES[heat.level]}, {_pct(heat.share)} of words changed",
+        f"{HEAT_SYMBOLS[heat.level]} {HEAT_NAMES[heat.level]}, {percent(heat.share)} of words changed",
     )

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from lawdiff.diff import SHORT_ID, Change, Op, word_diff
 from lawdiff.diff.article import ArticleView
 from lawdiff.report.html.law import law_text
-from lawdiff.report.html.markup import Child, Markup, _footer, _section, document, h, span
+from lawdiff.report.html.markup import Child, Markup, document, h, page_footer, section_markup, span
 from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, article_file
 
 if TYPE_CHECKING:
@@ -243,14 +243,14 @@ def review_page(site: Site) -> str:
         "review",
         h("nav", {"class": "crumbs", "aria-label": "Report"}, h("a", {"href": "index.html"}, "Index"), " › Review"),
         main,
-        _footer(site.thresholds, site.compared),
+        page_footer(site.thresholds, site.compared),
     )
 
 
 def _part(sid: str, title: str, hint: str, items: list[Markup]) -> Markup:
     """One section of the page: its title with the count, a hint of what it lists, the list (or "None.")."""
     body: Child = h("ol", {"class": "decisions"}, items) if items else h("p", {"class": "note"}, "None.")
-    return _section(sid, [f"{title} ({len(items)})"], None, h("p", {"class": "hint"}, hint), body)
+    return section_markup(sid, [f"{title} ({len(items)})"], None, h("p", {"class": "hint"}, hint), body)
 
 
 def _stale_item(s: StaleCorrection) -> Markup:

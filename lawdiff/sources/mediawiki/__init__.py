@@ -103,17 +103,17 @@ def read(text: str, file: str, _edition_hint: str = "") -> list[Page]:
 def read_path(path: Path, file: str, _edition_hint: str = "") -> Iterator[Page]:
     """Read an export from its file, streaming: the whole file is never in memory, and its pages are
     made one at a time as they are asked for."""
-    from lawdiff.sources.mediawiki.dump import _parse
-    from lawdiff.sources.mediawiki.transclusion import _Assembler
+    from lawdiff.sources.mediawiki.dump import parse_export
+    from lawdiff.sources.mediawiki.transclusion import Assembler
 
     try:
         with path.open("rb") as stream:
-            site, pages = _parse(stream, file)
+            site, pages = parse_export(stream, file)
     except OSError as exc:
         raise InputError(
             f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
         ) from None
-    return _Assembler(file, site, pages).pages()
+    return Assembler(file, site, pages).pages()
 
 
 def read_jobs(path: Path, file: str) -> tuple[Callable[[Expanded], Page], Iterator[Expanded]]:
@@ -124,24 +124,24 @@ def read_jobs(path: Path, file: str) -> tuple[Callable[[Expanded], Page], Iterat
     be pickled), and the pages expanded one at a time: rendering each gives
     the pages :func:`read_path` gives, in the same order.
     """
-    from lawdiff.sources.mediawiki.dump import _parse
-    from lawdiff.sources.mediawiki.transclusion import _Assembler
+    from lawdiff.sources.mediawiki.dump import parse_export
+    from lawdiff.sources.mediawiki.transclusion import Assembler
 
     try:
         with path.open("rb") as stream:
-            site, pages = _parse(stream, file)
+            site, pages = parse_export(stream, file)
     except OSError as exc:
         raise InputError(
             f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
         ) from None
-    assembler = _Assembler(file, site, pages)
+    assembler = Assembler(file, site, pages)
     return assembler.titles_only().render, assembler.jobs()
 
 
 def read_stream(stream: IO[bytes], file: str) -> list[Page]:
     """Read an export: its pages, then the law pages' text."""
-    from lawdiff.sources.mediawiki.dump import _parse
-    from lawdiff.sources.mediawiki.transclusion import _Assembler
+    from lawdiff.sources.mediawiki.dump import parse_export
+    from lawdiff.sources.mediawiki.transclusion import Assembler
 
-    site, pages = _parse(stream, file)
-    return _Assembler(file, site, pages).run()
+    site, pages = parse_export(stream, file)
+    return Assembler(file, site, pages).run()

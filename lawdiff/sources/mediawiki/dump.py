@@ -35,7 +35,7 @@ SNIFF_HEAD = 1 << 16
 
 # Namespace names, Dutch and canonical English, for exports whose siteinfo
 # does not list them (schema 0.3 may have no siteinfo at all).
-_DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
+DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
     -2: ("Media",),
     -1: ("Speciaal", "Special"),
     1: ("Overleg", "Talk"),
@@ -54,7 +54,7 @@ _DEFAULT_NAMESPACES: dict[int, tuple[str, ...]] = {
     14: ("Categorie", "Category"),
     15: ("Overleg categorie", "Category talk"),
 }
-_NS_NAMES = {10: "Sjabloon", 11: "Overleg sjabloon"}
+NS_NAMES = {10: "Sjabloon", 11: "Overleg sjabloon"}
 _REDIRECT_TEXT = re.compile(r"^\s*#\s*(?:REDIRECT|DOORVERWIJZING)\s*:?\s*\[\[([^\]|]+)(?:\|[^\]]*)?\]\]", re.I)
 
 # ---------------------------------------------------------------------------
@@ -70,14 +70,14 @@ def _first_upper(name: str) -> str:
 
 
 @dataclass
-class _Site:
+class Site:
     """The namespaces of the wiki the export comes from."""
 
     by_name: dict[str, int] = field(default_factory=dict)
     case_sensitive: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        for key, names in _DEFAULT_NAMESPACES.items():
+        for key, names in DEFAULT_NAMESPACES.items():
             for name in names:
                 self.by_name.setdefault(name.casefold(), key)
 
@@ -107,7 +107,7 @@ class _Site:
         return ns, name
 
 
-def _law_name(ns: int, name: str) -> PageName | None:
+def law_name(ns: int, name: str) -> PageName | None:
     """What a template page's name says (``2017:45C``), if it is a law page."""
     if ns != TEMPLATE_NS:
         return None
@@ -132,7 +132,7 @@ class _Revision:
 
 
 @dataclass(slots=True, eq=False)
-class _WikiPage:
+class WikiPage:
     title: str
     ns: int
     name: str
@@ -157,13 +157,13 @@ def _local(tag: object) -> str:
     return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
 
-def _parse(stream: IO[bytes], file: str) -> tuple[_Site, list[_WikiPage]]:
+def parse_export(stream: IO[bytes], file: str) -> tuple[Site, list[WikiPage]]:
     # lxml keeps one error log per thread: an earlier file's errors must not
     # be reported as this one's.
     etree.clear_error_log()
     _refuse_internal_subset(stream, file)
-    site = _Site()
-    pages: dict[tuple[int, str], _WikiPage] = {}
+    site = Site()
+    pages: dict[tuple[int, str], WikiPage] = {}
     best: _Revision | None = None
     count = 0
     root_checked = False
@@ -239,7 +239,7 @@ def _iterparse(stream: IO[bytes]) -> etree.iterparse:
     )
 
 
-def _read_namespaces(siteinfo: etree._Element, site: _Site) -> None:
+def _read_namespaces(siteinfo: etree._Element, site: Site) -> None:
     """The site's namespace names and which of them are case-sensitive, from ``<siteinfo>``."""
     for ns in siteinfo.iterfind("{*}namespaces/{*}namespace"):
         key = _int(ns.get("key"))
@@ -402,8 +402,8 @@ def _drop_done(elem: Any) -> None:
 
 
 def _add_page(
-    pages: dict[tuple[int, str], _WikiPage],
-    site: _Site,
+    pages: dict[tuple[int, str], WikiPage],
+    site: Site,
     file: str,
     title: str,
     line: int,
@@ -421,7 +421,7 @@ def _add_page(
     key = (ns, name)
     page = pages.get(key)
     if page is None:
-        page = pages[key] = _WikiPage(_clean_title(title), ns, name, line, len(pages))
+        page = pages[key] = WikiPage(_clean_title(title), ns, name, line, len(pages))
     elif best is not None and page.revision is not None and not _newer(best, page.revision):
         # The same page twice in one dump: its revisions are pooled, the latest counts.
         best = page.revision
@@ -438,14 +438,14 @@ def _add_page(
         m = _REDIRECT_TEXT.match(text)
         redirect = m.group(1) if m else ""
     page.redirect = _clean_title(redirect) if redirect != "?" else ""
-    page.law = None if page.redirect else _law_name(ns, name)
+    page.law = None if page.redirect else law_name(ns, name)
     if page.law is not None and page.law.kind == "toc":
         page.law = None
     if page.law is None and page.revision is not None and not page.redirect and ns != TEMPLATE_NS:
         # Only templates are read (law pages, and helpers a law page may
         # transclude); the other pages' text is not kept.
-        page.revision = _without_text(page.revision)
+        page.revision = without_text(page.revision)
 
 
-def _without_text(rev: _Revision) -> _Revision:
+def without_text(rev: _Revision) -> _Revision:
     return _Revision(None, rev.timestamp, rev.line, rev.rev_line, rev.deleted, unread=rev.unread)

@@ -15,14 +15,14 @@ from lawdiff.sources.normalize import normalize_inline
 from lawdiff.sources.wikitext import LinkSpan
 
 if TYPE_CHECKING:
-    from lawdiff.sources.mediawiki.transclusion import _Assembler
+    from lawdiff.sources.mediawiki.transclusion import Assembler
 
 # ---------------------------------------------------------------------------
 # Wikitext to rendered lines
 
 
 @dataclass(frozen=True, slots=True)
-class _Frag:
+class Frag:
     """A run of expanded wikitext: where it starts, and a note to report there."""
 
     text: str
@@ -30,7 +30,7 @@ class _Frag:
     title: str
     note: str = ""
 
-    def __reduce__(self) -> tuple[Callable[[bytes, int, str, str], _Frag], tuple[bytes, int, str, str]]:
+    def __reduce__(self) -> tuple[Callable[[bytes, int, str, str], Frag], tuple[bytes, int, str, str]]:
         # Pickled (a page sent to another process to be read there) as UTF-8
         # made for the occasion: pickle keeps the UTF-8 copy of a str it
         # writes inside that str for as long as it lives, and a run is often
@@ -38,8 +38,8 @@ class _Frag:
         return _frag_from_utf8, (self.text.encode("utf-8", "surrogatepass"), self.line, self.title, self.note)
 
 
-def _frag_from_utf8(data: bytes, line: int, title: str, note: str) -> _Frag:
-    return _Frag(data.decode("utf-8", "surrogatepass"), line, title, note)
+def _frag_from_utf8(data: bytes, line: int, title: str, note: str) -> Frag:
+    return Frag(data.decode("utf-8", "surrogatepass"), line, title, note)
 
 
 Segment = tuple[str, str]  # (text, link target address or "")
@@ -75,7 +75,7 @@ _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _is_plain(text: str) -> bool:
-    """Whether a run holds none of the marks :meth:`_Converter.inline` and :func:`_clean` act on (most prose)."""
+    """Whether a run holds none of the marks :meth:`Converter.inline` and :func:`_clean` act on (most prose)."""
     return not ("<" in text or "[" in text or "__" in text or "''" in text or "&" in text or "\n" in text)
 
 
@@ -152,7 +152,7 @@ def _open_refs(text: str) -> int:
     return opened - sum(1 for _ in _REF_CLOSE.finditer(text))
 
 
-def _render(segments: list[Segment]) -> tuple[str, list[LinkSpan]]:
+def render_segments(segments: list[Segment]) -> tuple[str, list[LinkSpan]]:
     """Join segments into one normalized line (:mod:`normalize`), with the links' spans in it."""
     if len(segments) < 2 and not (segments and segments[0][1]):
         # One run of plain text (most lines of law), or none: the general case below, shortened.
@@ -193,10 +193,10 @@ class _Note:
     loc: Loc
 
 
-class _Converter:
+class Converter:
     """Turns a page's expanded wikitext into the lines the wiki renders."""
 
-    def __init__(self, assembler: _Assembler) -> None:
+    def __init__(self, assembler: Assembler) -> None:
         self.asm = assembler
         self.file = assembler.file
         self.out: list[tuple[list[Segment], Loc]] = []
@@ -234,7 +234,7 @@ class _Converter:
 
     # -- raw lines ----------------------------------------------------------
 
-    def raw_lines(self, frags: Sequence[_Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
+    def raw_lines(self, frags: Sequence[Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
         """The expanded text's physical lines, each with the place of its first character.
 
         The place is that of the line's first piece with more than white
@@ -265,7 +265,7 @@ class _Converter:
             end = loc or first
             yield "".join(parts), Loc(file, end[0], end[1]) if end else Loc(file, 0), notes
 
-    def joined_lines(self, frags: Sequence[_Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
+    def joined_lines(self, frags: Sequence[Frag]) -> Iterator[tuple[str, Loc, list[str]]]:
         """Raw lines, with a ``<ref>`` that runs over a few lines joined into one."""
         held: list[tuple[str, Loc, list[str]]] = []
         for raw in self.raw_lines(frags):
@@ -285,7 +285,7 @@ class _Converter:
 
     # -- block structure ----------------------------------------------------
 
-    def run(self, frags: Sequence[_Frag]) -> None:
+    def run(self, frags: Sequence[Frag]) -> None:
         for text, loc, notes in self.joined_lines(frags):
             for n in notes:
                 self.note(n)

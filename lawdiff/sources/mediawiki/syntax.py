@@ -10,17 +10,17 @@ from __future__ import annotations
 import bisect
 import re
 
-from lawdiff.sources.mediawiki.lines import _Frag
+from lawdiff.sources.mediawiki.lines import Frag
 
 # Parser functions and magic words: never expanded (they are site machinery).
-_MAGIC_WORDS = frozenset(
+MAGIC_WORDS = frozenset(
     (
         *("!", "=", "PAGENAME", "FULLPAGENAME", "BASEPAGENAME", "SUBPAGENAME", "NAMESPACE", "SITENAME"),
         *("CURRENTYEAR", "CURRENTMONTH", "CURRENTDAY", "CURRENTTIME", "CURRENTTIMESTAMP", "REVISIONID"),
         *("REVISIONYEAR", "NUMBEROFARTICLES", "PAGESINCATEGORY", "TOC", "NOTOC"),
     )
 )
-_FUNCTION_PREFIX = re.compile(
+FUNCTION_PREFIX = re.compile(
     r"^(?:#|(?:DEFAULTSORT|DISPLAYTITLE|lc|uc|lcfirst|ucfirst|urlencode|anchorencode|fullurl|localurl|"
     r"ns|int|formatnum|padleft|padright|plural|grammar|gender|tag|msgnw|raw)\s*:)",
     re.I,
@@ -31,7 +31,7 @@ _FUNCTION_PREFIX = re.compile(
 # Text with its place in the file
 
 
-class _Located:
+class Located:
     """A page's wikitext, with the file line of any offset."""
 
     def __init__(self, text: str, line: int, title: str, entities: tuple[tuple[int, str], ...] = ()) -> None:
@@ -53,7 +53,7 @@ class _Located:
         self._at = offset
         return self.line + self._breaks
 
-    def frags(self, start: int, end: int) -> list[_Frag]:
+    def frags(self, start: int, end: int) -> list[Frag]:
         """The text between two offsets, as one fragment (its lines follow on).
 
         An entity the XML does not declare starts a fragment of its own,
@@ -61,16 +61,16 @@ class _Located:
         """
         if start >= end:
             return []
-        out: list[_Frag] = []
+        out: list[Frag] = []
         first = bisect.bisect_left(self.entity_offsets, start)
         last = bisect.bisect_left(self.entity_offsets, end)
         for offset, entity in self.entities[first:last]:
             if offset > start:
-                out.append(_Frag(self.text[start:offset], self.line_at(start), self.title))
+                out.append(Frag(self.text[start:offset], self.line_at(start), self.title))
                 start = offset
             note = f"the XML does not declare the entity {entity}: read as written (the wiki shows the character)"
-            out.append(_Frag("", self.line_at(offset), self.title, note))
-        out.append(_Frag(self.text[start:end], self.line_at(start), self.title))
+            out.append(Frag("", self.line_at(offset), self.title, note))
+        out.append(Frag(self.text[start:end], self.line_at(start), self.title))
         return out
 
 
@@ -80,7 +80,7 @@ _INCLUDE_TOKEN = re.compile(r"<(?:!--.*?(?:-->|\Z)|(/?)(?i:(noinclude|includeonl
 _ONLY_INCLUDE = re.compile(r"<(?i:onlyinclude)\s*>")
 
 
-def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
+def kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], list[tuple[int, str]]]:
     """The parts of a page's text that show, where it is read (``transcluded``) or included.
 
     Returns the kept ``(start, end)`` ranges and the comments that were cut
@@ -118,11 +118,11 @@ def _kept_ranges(text: str, transcluded: bool) -> tuple[list[tuple[int, int]], l
 
 
 _BRACE = re.compile(r"\{\{|\}\}")
-_PARAM = re.compile(r"\{\{\{([^{}|]*)(?:\|([^{}]*))?\}\}\}")
+PARAM = re.compile(r"\{\{\{([^{}|]*)(?:\|([^{}]*))?\}\}\}")
 _SPLIT = re.compile(r"\{\{|\}\}|\[\[|\]\]|\|")
 
 
-def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
+def template_calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
     """Template calls ``{{...}}`` and parameters ``{{{...}}}`` between two offsets: (start, end, is_param).
 
     Only the outermost ones; an unbalanced ``{{`` is text (as on the wiki).
@@ -138,7 +138,7 @@ def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
         if t.start() < skip:
             continue
         if t.group() == "{{":
-            p = _PARAM.match(text, t.start(), end)
+            p = PARAM.match(text, t.start(), end)
             if p:
                 pairs.append((t.start(), p.end(), True))
                 skip = p.end()
@@ -154,7 +154,7 @@ def _calls(text: str, start: int, end: int) -> list[tuple[int, int, bool]]:
     return out
 
 
-def _split_args(inner: str) -> list[str]:
+def split_args(inner: str) -> list[str]:
     """Split a call's inside at the ``|`` that are not within a nested call or link."""
     parts: list[str] = []
     depth = 0

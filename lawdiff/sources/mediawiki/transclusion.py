@@ -10,26 +10,26 @@ from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.model import article_of
 from lawdiff.sources.base import Fragment, Furniture, Loc, Page
 from lawdiff.sources.mediawiki.dump import (
-    _DEFAULT_NAMESPACES,
-    _NS_NAMES,
+    DEFAULT_NAMESPACES,
     FORMAT,
     MAX_DEPTH,
     MAX_REDIRECTS,
+    NS_NAMES,
     TEMPLATE_NS,
-    _law_name,
-    _Site,
-    _WikiPage,
-    _without_text,
+    Site,
+    WikiPage,
+    law_name,
+    without_text,
 )
-from lawdiff.sources.mediawiki.lines import _Converter, _Frag, _render
+from lawdiff.sources.mediawiki.lines import Converter, Frag, render_segments
 from lawdiff.sources.mediawiki.syntax import (
-    _FUNCTION_PREFIX,
-    _MAGIC_WORDS,
-    _PARAM,
-    _calls,
-    _kept_ranges,
-    _Located,
-    _split_args,
+    FUNCTION_PREFIX,
+    MAGIC_WORDS,
+    PARAM,
+    Located,
+    kept_ranges,
+    split_args,
+    template_calls,
 )
 from lawdiff.sources.wikitext import LinkSpan, read_lines
 
@@ -46,14 +46,14 @@ class _Report:
 
     furniture: list[Furniture] = field(default_factory=list)
     lost: list[Fragment] = field(default_factory=list)
-    includes: list[_WikiPage] = field(default_factory=list)
+    includes: list[WikiPage] = field(default_factory=list)
     lacking: list[str] = field(default_factory=list)
     notes: list[tuple[Loc, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
 class Expanded:
-    """A law page of the dump with its transclusions expanded: what :meth:`_Assembler.render` makes a page of.
+    """A law page of the dump with its transclusions expanded: what :meth:`Assembler.render` makes a page of.
 
     key: the page's (namespace, name).
     frags: its expanded text, in runs that know their place.
@@ -68,7 +68,7 @@ class Expanded:
     """
 
     key: tuple[int, str]
-    frags: tuple[_Frag, ...]
+    frags: tuple[Frag, ...]
     furniture: tuple[Furniture, ...]
     lost: tuple[Fragment, ...]
     includes: tuple[str, ...]
@@ -77,8 +77,8 @@ class Expanded:
     notes: tuple[tuple[Loc, str], ...] = ()
 
 
-class _Assembler:
-    def __init__(self, file: str, site: _Site, pages: list[_WikiPage]) -> None:
+class Assembler:
+    def __init__(self, file: str, site: Site, pages: list[WikiPage]) -> None:
         self.file = file
         self.site = site
         self.pages_ = pages
@@ -86,7 +86,7 @@ class _Assembler:
 
     # -- resolving titles ---------------------------------------------------
 
-    def lookup(self, title: str, default_ns: int, line: int) -> tuple[_WikiPage | None, tuple[int, str]]:
+    def lookup(self, title: str, default_ns: int, line: int) -> tuple[WikiPage | None, tuple[int, str]]:
         """The page a title names, redirects followed: (the page or None, the key of the last title)."""
         key = self.site.split(title, default_ns)
         seen: list[str] = []
@@ -108,7 +108,7 @@ class _Assembler:
     def link_target(self, target: str, line: int) -> str:
         """The clause address a wiki link points at ("45E"), or ""."""
         page, key = self.lookup(target.split("#", 1)[0], 0, line)
-        law = page.law if page is not None else _law_name(*key)
+        law = page.law if page is not None else law_name(*key)
         if law is None or law.kind not in ("article", "section", "front"):
             return ""
         return law.scope
@@ -182,7 +182,7 @@ class _Assembler:
                 fix="export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export",
             )
 
-    def _expand_containers(self, law: list[_WikiPage]) -> tuple[dict[tuple[int, str], Expanded], set[tuple[int, str]]]:
+    def _expand_containers(self, law: list[WikiPage]) -> tuple[dict[tuple[int, str], Expanded], set[tuple[int, str]]]:
         """Expand the container pages: (each one expanded, the pages of their own edition they include)."""
         covered: set[tuple[int, str]] = set()
         containers: dict[tuple[int, str], Expanded] = {}
@@ -193,7 +193,7 @@ class _Assembler:
                 covered.update(key for key in includes if self._same_edition_key(key, p))
         return containers, covered
 
-    def _included_among(self, rest: list[_WikiPage], rest_keys: set[tuple[int, str]]) -> set[tuple[int, str]]:
+    def _included_among(self, rest: list[WikiPage], rest_keys: set[tuple[int, str]]) -> set[tuple[int, str]]:
         """The pages of ``rest`` that another page of ``rest`` of their edition calls (read there, not alone)."""
         included: set[tuple[int, str]] = set()
         for p in rest:
@@ -209,25 +209,25 @@ class _Assembler:
             extra.setdefault(edition, []).append(furn)
         return extra
 
-    def titles_only(self) -> _Assembler:
+    def titles_only(self) -> Assembler:
         """This assembler without the dump's text: all that :meth:`render` needs (small to send to a process)."""
         light = [
-            _WikiPage(
+            WikiPage(
                 p.title,
                 p.ns,
                 p.name,
                 p.line,
                 p.order,
-                None if p.revision is None else _without_text(p.revision),
+                None if p.revision is None else without_text(p.revision),
                 p.revisions,
                 p.redirect,
                 p.law,
             )
             for p in self.pages_
         ]
-        return _Assembler(self.file, self.site, light)
+        return Assembler(self.file, self.site, light)
 
-    def _same_edition_key(self, key: tuple[int, str], page: _WikiPage) -> bool:
+    def _same_edition_key(self, key: tuple[int, str], page: WikiPage) -> bool:
         other = self.by_key.get(key)
         return (
             other is not None
@@ -236,22 +236,22 @@ class _Assembler:
             and other.law.edition == page.law.edition
         )
 
-    def direct_includes(self, page: _WikiPage) -> list[tuple[int, str]]:
+    def direct_includes(self, page: WikiPage) -> list[tuple[int, str]]:
         """The pages a page's text calls (redirects followed), without expanding anything."""
         text = page.revision.text if page.revision is not None else None
         if not text:
             return []
         out: list[tuple[int, str]] = []
-        for start, end, is_param in _calls(text, 0, len(text)):
+        for start, end, is_param in template_calls(text, 0, len(text)):
             if is_param:
                 continue
-            name = _split_args(text[start + 2 : end - 2])[0].strip()
+            name = split_args(text[start + 2 : end - 2])[0].strip()
             target, _ = self.lookup(name, TEMPLATE_NS, page.line)
             if target is not None:
                 out.append((target.ns, target.name))
         return out
 
-    def check_text(self, page: _WikiPage) -> None:
+    def check_text(self, page: WikiPage) -> None:
         rev = page.revision
         if rev is None or rev.text is None or rev.deleted or not rev.text or rev.text.isspace():
             why = "no revision" if rev is None else "a revision without text"
@@ -268,12 +268,12 @@ class _Assembler:
 
     def expand(
         self,
-        page: _WikiPage,
+        page: WikiPage,
         args: dict[str, str],
-        chain: tuple[_WikiPage, ...],
+        chain: tuple[WikiPage, ...],
         report: _Report,
         call_line: int,
-    ) -> list[_Frag]:
+    ) -> list[Frag]:
         if page in chain or len(chain) >= MAX_DEPTH:
             titles = " -> ".join([*(p.title for p in chain), page.title])
             what = "transclusion cycle" if page in chain else f"transclusions nested deeper than {MAX_DEPTH}"
@@ -292,29 +292,29 @@ class _Assembler:
             report.lost.append(Fragment(unread, loc))
             report.notes.append((loc, f"{why}: {len(unread.split())} word(s) of {page.title} not read"))
         text = page.revision.text
-        located = _Located(text, page.revision.line, page.title, page.revision.entities)
-        ranges, comments = _kept_ranges(text, transcluded=bool(chain))
+        located = Located(text, page.revision.line, page.title, page.revision.entities)
+        ranges, comments = kept_ranges(text, transcluded=bool(chain))
         for offset, comment in comments:
             report.furniture.append(
                 Furniture(comment, Loc(self.file, located.line_at(offset), page.title), "wiki comment (not shown)")
             )
-        out: list[_Frag] = []
+        out: list[Frag] = []
         inner_chain = (*chain, page)
         for start, end in ranges:
             pos = start
-            for c_start, c_end, is_param in _calls(text, start, end):
+            for c_start, c_end, is_param in template_calls(text, start, end):
                 out.extend(located.frags(pos, c_start))
                 pos = c_end
                 line = located.line_at(c_start)
                 if is_param:
-                    out.append(_Frag(self.param(text[c_start:c_end], args), line, page.title))
+                    out.append(Frag(self.param(text[c_start:c_end], args), line, page.title))
                     continue
                 out.extend(self.call(text[c_start + 2 : c_end - 2], line, page, inner_chain, report))
             out.extend(located.frags(pos, end))
         return out
 
     def param(self, call: str, args: dict[str, str]) -> str:
-        m = _PARAM.match(call)
+        m = PARAM.match(call)
         if m is None:
             return call
         name = m.group(1).strip()
@@ -322,28 +322,26 @@ class _Assembler:
             return args[name]
         return m.group(2) if m.group(2) is not None else call
 
-    def call(
-        self, inner: str, line: int, page: _WikiPage, chain: tuple[_WikiPage, ...], report: _Report
-    ) -> list[_Frag]:
-        parts = _split_args(inner)
+    def call(self, inner: str, line: int, page: WikiPage, chain: tuple[WikiPage, ...], report: _Report) -> list[Frag]:
+        parts = split_args(inner)
         name = re.sub(r"^\s*(?:safesubst|subst)\s*:", "", parts[0]).strip()
         loc = Loc(self.file, line, page.title)
         shown = "{{" + inner + "}}"
-        if not name or name.upper() in _MAGIC_WORDS or _FUNCTION_PREFIX.match(name) or name.startswith("__"):
+        if not name or name.upper() in MAGIC_WORDS or FUNCTION_PREFIX.match(name) or name.startswith("__"):
             report.furniture.append(Furniture(shown, loc, "parser function or magic word (not expanded)"))
             return []
         target, key = self.lookup(name, TEMPLATE_NS, line)
         if target is None:
             note = f"transclusion of {_display(key)}: the dump has no such page, its text is missing here"
             report.lost.append(Fragment(shown, loc))
-            law = _law_name(*key)
+            law = law_name(*key)
             if law is not None and article_of(law.scope):
                 report.lacking.append(law.scope)
-            return [_Frag("", line, page.title, note)]
+            return [Frag("", line, page.title, note)]
         if target.law is None and _TOC.match(target.name):
             reason = "table of contents"
             report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title} ({reason}, not expanded)"))
-            return [_Frag("", line, page.title, f"{target.title} not expanded here ({reason})")]
+            return [Frag("", line, page.title, f"{target.title} not expanded here ({reason})")]
         # Any other template is expanded as the wiki shows it, law page or
         # not (a helper template such as Sjabloon:Voetnoot may hold text).
         if target.law is not None and target.law.kind == "container":
@@ -365,12 +363,12 @@ class _Assembler:
         first = next((f.text for f in frags if f.text), "")
         if first[:1] in ("*", "#", ":", ";") or first.startswith("{|"):
             # MediaWiki starts an included list or table on a line of its own.
-            frags.insert(0, _Frag("\n", line, page.title))
+            frags.insert(0, Frag("\n", line, page.title))
         return frags
 
     # -- the result ---------------------------------------------------------
 
-    def make_page(self, page: _WikiPage) -> tuple[Page, list[tuple[int, str]]]:
+    def make_page(self, page: WikiPage) -> tuple[Page, list[tuple[int, str]]]:
         """Expand one page of the dump, make it rendered lines, and read them.
 
         Returns the page and the keys of the pages it includes.
@@ -378,7 +376,7 @@ class _Assembler:
         job, includes = self.expand_page(page)
         return self.render(job), includes
 
-    def expand_page(self, page: _WikiPage) -> tuple[Expanded, list[tuple[int, str]]]:
+    def expand_page(self, page: WikiPage) -> tuple[Expanded, list[tuple[int, str]]]:
         """Expand one law page of the dump; returns it and the keys of the pages it includes."""
         if page.law is None or page.revision is None:
             raise LawdiffBug(f"{page.title}: read as a law page, but it is none")
@@ -402,14 +400,14 @@ class _Assembler:
         page = self.by_key[job.key]
         if page.law is None or page.revision is None:
             raise LawdiffBug(f"{page.title}: read as a law page, but it is none")
-        converter = _Converter(self)
+        converter = Converter(self)
         converter.run(job.frags)
         title_loc = Loc(self.file, page.line, page.title)
         lines = [page.title]
         locs = [title_loc]
         links: dict[int, list[LinkSpan]] = {}
         for segments, loc in converter.out:
-            text, spans = _render(segments)
+            text, spans = render_segments(segments)
             if spans:
                 links[len(lines)] = spans
             lines.append(text)
@@ -468,5 +466,5 @@ class _Assembler:
 
 def _display(key: tuple[int, str]) -> str:
     ns, name = key
-    prefix = _NS_NAMES.get(ns) or next(iter(_DEFAULT_NAMESPACES.get(ns, ("",))), "")
+    prefix = NS_NAMES.get(ns) or next(iter(DEFAULT_NAMESPACES.get(ns, ("",))), "")
     return f"{prefix}:{name}" if prefix else name

@@ -21,7 +21,7 @@ from lawdiff.sources.nuxt import devalue
 from lawdiff.sources.wikiname import slug
 
 _HREF_ARTICLE = re.compile(r"artikel-(?P<num>\d{1,3})(?:#artikel-(?P=num)-(?P<sec>[a-z])(?:-(?P<sub>\d+))?)?$")
-_ARTICLE_TITLE = re.compile(r"^Artikel\s+(?P<num>\d{1,3})\s*(?:[—–-]\s*(?P<title>.*))?$")
+ARTICLE_TITLE = re.compile(r"^Artikel\s+(?P<num>\d{1,3})\s*(?:[—–-]\s*(?P<title>.*))?$")
 _ANCHOR = re.compile(r"^artikel-(?P<num>\d{1,3})-(?P<sec>[a-z])$")
 _H2_LABEL = re.compile(r"^(?P<key>[A-Z])\.\s*(?P<title>.*)$")
 # An item starts a line: after the text's start, or after a newline with only
@@ -55,7 +55,7 @@ def href_address(href: str) -> str:
     return slug(last)
 
 
-def _str(value: Any) -> str:
+def text_value(value: Any) -> str:
     return value if isinstance(value, str) else "" if value is None or value is devalue.UNDEFINED else str(value)
 
 
@@ -88,7 +88,7 @@ class _Run:
         return "".join(self.parts[index:])
 
 
-class _Walker:
+class Walker:
     def __init__(self, decoded: devalue.Decoded, file: str) -> None:
         self.decoded = decoded
         self.file = file
@@ -128,7 +128,7 @@ class _Walker:
         self.at = loc
         if tag == "p" and len(children) == 1 and isinstance(children[0], list) and children[0][:1] == ["span"]:
             span_attrs = children[0][1] if len(children[0]) > 1 else {}
-            m = _ANCHOR.match(_str(span_attrs.get("id")) if isinstance(span_attrs, dict) else "")
+            m = _ANCHOR.match(text_value(span_attrs.get("id")) if isinstance(span_attrs, dict) else "")
             if m and len(children[0]) <= 2:
                 self.flush_anchor()
                 self.pending_anchor = (m.group("sec").upper(), loc)
@@ -150,7 +150,7 @@ class _Walker:
         """A heading ``<h1>``-``<h4>``: an article heading, a section's label and title, or an unlabeled heading."""
         run = self.inline(children)
         heading = run.text.strip()
-        art = _ARTICLE_TITLE.match(heading)
+        art = ARTICLE_TITLE.match(heading)
         if art:
             # An article heading inside a body (amendment pages); the
             # label keeps the printed dash, so that nothing is lost.
@@ -272,7 +272,7 @@ class _Walker:
             return
         if tag == "sup":
             link = next((c for c in children if isinstance(c, list) and c[:1] == ["a"]), None)
-            href = _str(link[1].get("href")) if link and isinstance(link[1], dict) else ""
+            href = text_value(link[1].get("href")) if link and isinstance(link[1], dict) else ""
             if href.startswith("#user-content-fn"):
                 inner = self.inline(link[2:] if link else [], record=record)
                 number = inner.text.strip()
@@ -280,7 +280,7 @@ class _Walker:
                 run.inlines.append(Inline(InlineKind.FOOTNOTE_REF, pos, pos, number, number))
                 return
         if tag == "a":
-            href = _str(attrs.get("href"))
+            href = text_value(attrs.get("href"))
             if "data-footnote-backref" in _classes(attrs) or "dataFootnoteBackref" in attrs:
                 inner = self.inline(children, record=False)
                 self.furniture.append(Furniture(inner.text, self.loc(node), "footnote back link"))

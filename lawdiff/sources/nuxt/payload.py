@@ -16,7 +16,7 @@ from lawdiff.sources.base import (
     Page,
 )
 from lawdiff.sources.nuxt import devalue
-from lawdiff.sources.nuxt.minimark import _ARTICLE_TITLE, _str, _Walker, href_address
+from lawdiff.sources.nuxt.minimark import ARTICLE_TITLE, Walker, href_address, text_value
 from lawdiff.sources.wikiname import slug
 
 FORMAT = "nuxt-payload"
@@ -115,7 +115,7 @@ def _page(
     file: str,
     edition_hint: str,
 ) -> Page:
-    source = _str(record.get("source"))
+    source = text_value(record.get("source"))
     year = _YEAR.search(source)
     # A page whose source names no year (a preface in a site crawl) takes
     # the edition of the other pages of its crawl: lawdiff.corpus decides,
@@ -123,8 +123,8 @@ def _page(
     edition = year.group(1) if year else edition_hint
     printing_m = _PRINTING.search(source)
     printing = printing_m.group(1) if printing_m else source
-    title = _str(record.get("title"))
-    path = _str(record.get("path"))
+    title = text_value(record.get("title"))
+    path = text_value(record.get("path"))
     containers = _containers(record)
     scope, scope_title, scope_label = _scope(title, path)
     meta = _meta(record)
@@ -132,7 +132,7 @@ def _page(
     if effective:
         # An amendment page carries its articles under their own headings.
         scope, scope_title, scope_label = href_address(path) or slug(title), title, ""
-    walker = _Walker(decoded, file)
+    walker = Walker(decoded, file)
     walker.body(body["value"])
     nav = _navigation(data.get("navigation_docs"))
     return Page(
@@ -161,16 +161,16 @@ def _containers(record: dict[str, Any]) -> tuple[Container, ...]:
     containers: list[Container] = []
     chapter = record.get("chapter")
     if isinstance(chapter, int) and not isinstance(chapter, bool):
-        containers.append(Container("chapter", f"H{chapter}", str(chapter), _str(record.get("chapter_title"))))
+        containers.append(Container("chapter", f"H{chapter}", str(chapter), text_value(record.get("chapter_title"))))
         part = record.get("part")
         if isinstance(part, int) and not isinstance(part, bool):
-            containers.append(Container("part", f"H{chapter}.{part}", str(part), _str(record.get("part_title"))))
+            containers.append(Container("part", f"H{chapter}.{part}", str(part), text_value(record.get("part_title"))))
     return tuple(containers)
 
 
 def _scope(title: str, path: str) -> tuple[str, str, str]:
     """What a page stands for, by its title: (scope, scope title, scope label)."""
-    if m := _ARTICLE_TITLE.match(title):
+    if m := ARTICLE_TITLE.match(title):
         return m.group("num"), (m.group("title") or "").strip(), f"Artikel {m.group('num')}"
     return href_address(path) or slug(title), title, ""
 
@@ -267,11 +267,11 @@ def _navigation(items: Any, depth: int = 0, chapter: str = "") -> tuple[NavEntry
     for item in items:
         if not isinstance(item, dict):
             continue
-        title = _str(item.get("title"))
-        path = _str(item.get("path"))
-        stem = _str(item.get("stem"))
+        title = text_value(item.get("title"))
+        path = text_value(item.get("path"))
+        stem = text_value(item.get("stem"))
         address = ""
-        if m := _ARTICLE_TITLE.match(title):
+        if m := ARTICLE_TITLE.match(title):
             address = m.group("num")
         elif depth == 0 and (m := _CHAPTER_TITLE.match(title)) and isinstance(item.get("children"), list):
             # "6 — Het spelen" with its parts and articles is chapter H6; a

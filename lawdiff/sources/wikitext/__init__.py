@@ -51,7 +51,7 @@ from lawdiff.sources.normalize import normalize_lines
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.wikitext.chrome import chrome, is_diff_view
 from lawdiff.sources.wikitext.inlines import LinkSpan
-from lawdiff.sources.wikitext.reader import _Reader
+from lawdiff.sources.wikitext.reader import WikitextReader
 
 __all__ = ["FORMAT", "LinkSpan", "looks_like", "read", "read_lines"]
 
@@ -100,7 +100,7 @@ def read(text: str, file: str) -> list[Page]:
     if wiki:
         furniture += [Furniture(lines[i], Loc(file, i + 1), f"{why} (not law text)") for i, why in sorted(wiki.items())]
         lines = [("" if i in wiki else line) for i, line in enumerate(lines)]
-    reader = _Reader(file, lines)
+    reader = WikitextReader(file, lines)
     reader.run()
     if wiki:
         # In the order of the page's lines, as the reader's own furniture is.
@@ -150,7 +150,7 @@ def read_lines(
     Used by the MediaWiki XML reader, which turns raw wikitext into the lines
     a rendered page would show.
     """
-    reader = _Reader(file, lines, locs, links, notes)
+    reader = WikitextReader(file, lines, locs, links, notes)
     reader.run()
     if reader.line_notes and reader.blocks:
         last = reader.blocks[-1]

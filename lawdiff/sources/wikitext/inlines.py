@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from lawdiff.sources.base import Fragment, Inline, InlineKind
 from lawdiff.sources.normalize import superscript_number, take_out
-from lawdiff.sources.wikitext.patterns import _NOTE
+from lawdiff.sources.wikitext.patterns import NOTE
 
 _SUP_MARK = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾?")
 _ASCII_MARK = re.compile(r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)")
@@ -91,7 +91,7 @@ class _Waiting:
         return ""
 
 
-class _Inlines:
+class Inlines:
     """The markers and links of the lines being read (the part of the reader that takes them out).
 
     Set up from the whole page: only the numbers that have a note somewhere
@@ -109,7 +109,7 @@ class _Inlines:
         self.note_stars: set[str] = set()  # "*", "**" of the notes "*) ..."
         self.has_bang_note = False
         for line in lines[1:]:
-            if m := _NOTE.match(line):
+            if m := NOTE.match(line):
                 if m.group("num"):
                     self.note_numbers.add(m.group("num"))
                 elif m.group("sup"):

@@ -19,27 +19,27 @@ PARAGRAPH_TITLE_MAX_CHARS = 80
 # number (1936); from 1963 on such a line is the end of the text above.
 PARAGRAPH_TITLES_BEFORE = 1963
 
-_RULE = re.compile(r"^-{3,}$")
-_ARTICLE = re.compile(r"^(?P<label>(?:ARTIKEL|Artikel)\s+(?P<num>\d{1,3})\.?)(?:\s+(?P<title>.*))?$")
+RULE = re.compile(r"^-{3,}$")
+ARTICLE = re.compile(r"^(?P<label>(?:ARTIKEL|Artikel)\s+(?P<num>\d{1,3})\.?)(?:\s+(?P<title>.*))?$")
 # The short form of the 1963 and 1975 tables and page names: "Art. 45. Gespeelde kaart."
 _ART_SHORT = re.compile(r"^(?P<label>Art\.\s?(?P<num>\d{1,3})(?P<dot>\.)?)(?:\s+(?P<title>.*))?$")
 # No leading \s*: with it, a search rescans every run of white space from
 # each of its characters.  The heading before the range is stripped instead.
-_RANGE = re.compile(r"(?P<range>Art\.\s*\d+\s*t/m\s*\d+\.?)$")
-_PARAGRAAF = re.compile(
+RANGE = re.compile(r"(?P<range>Art\.\s*\d+\s*t/m\s*\d+\.?)$")
+PARAGRAAF_HEADING = re.compile(
     r"^(?P<label>(?:PARAGRAAF|Paragraaf|HOOFDSTUK|Hoofdstuk|DEEL|Deel)\s+[IVXL\d]+\.?)\s*(?P<title>.*)$"
 )
-_UPPER = re.compile(r"^(?P<key>[A-Z])\.(?:\s+(?P<rest>.*))?$")
-_NUMBER = re.compile(r"^(?P<key>\d{1,2})\.(?:\s+(?P<rest>.*))?$")
-_LOWER = re.compile(r"^(?P<key>[a-z])\.\s+(?P<rest>.*)$")
-_PAREN = re.compile(r"^\((?P<key>[a-z]{1,2}|\d{1,2})\)(?:\s+(?P<rest>.*))?$")
-_LOWER_PAREN = re.compile(r"^(?P<key>[a-z])\)\s+(?P<rest>.*)$")  # 1936: "a) text"
-_DASH = re.compile(r"^-\s+(?P<rest>.*)$")
-_NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<star>\*{1,3})\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
+UPPER = re.compile(r"^(?P<key>[A-Z])\.(?:\s+(?P<rest>.*))?$")
+NUMBER = re.compile(r"^(?P<key>\d{1,2})\.(?:\s+(?P<rest>.*))?$")
+LOWER = re.compile(r"^(?P<key>[a-z])\.\s+(?P<rest>.*)$")
+PAREN = re.compile(r"^\((?P<key>[a-z]{1,2}|\d{1,2})\)(?:\s+(?P<rest>.*))?$")
+LOWER_PAREN = re.compile(r"^(?P<key>[a-z])\)\s+(?P<rest>.*)$")  # 1936: "a) text"
+DASH = re.compile(r"^-\s+(?P<rest>.*)$")
+NOTE = re.compile(r"^(?P<mark>(?P<num>\d{1,2})\)|!\)|(?P<star>\*{1,3})\)|(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾?)\s+(?P<rest>.*)$")
 _SENTENCE_BREAK = re.compile(r"[.!?;:]\s")
 
 
-def _short_article(line: str) -> re.Match[str] | None:
+def short_article(line: str) -> re.Match[str] | None:
     """``Art. 45. Gespeelde kaart.`` (or ``Art. 45 Gespeelde kaart``): an article heading.
 
     Without the full stop after the number, only when a title follows (a
@@ -50,14 +50,14 @@ def _short_article(line: str) -> re.Match[str] | None:
     if m is None or m.group("dot"):
         return m
     title = m.group("title") or ""
-    return m if title[:1].isupper() and _is_title(title) else None
+    return m if title[:1].isupper() and is_title_text(title) else None
 
 
-def _is_title(rest: str) -> bool:
+def is_title_text(rest: str) -> bool:
     return bool(rest) and len(rest) <= TITLE_MAX_CHARS and not rest.endswith(_SENTENCE_END)
 
 
-def _is_capitals_title(rest: str) -> bool:
+def is_capitals_title(rest: str) -> bool:
     """``DE KAARTEN.``: short, every letter a capital (at least two), not ending like a clause."""
     # The cheap tests first: almost every numbered line is long, or has a small letter.
     if len(rest) > TITLE_MAX_CHARS or not rest.isupper() or rest.endswith((";", ":", ",")):
@@ -66,7 +66,7 @@ def _is_capitals_title(rest: str) -> bool:
     return len(letters) >= 2 and all(c.isupper() for c in letters)
 
 
-def _is_paragraph_title(line: str) -> bool:
+def is_paragraph_title(line: str) -> bool:
     """``Inzien van een losgelaten slag.``: one short sentence starting with a capital."""
     return (
         len(line) <= PARAGRAPH_TITLE_MAX_CHARS

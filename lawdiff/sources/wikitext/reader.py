@@ -10,29 +10,29 @@ from lawdiff.errors import LawdiffBug
 from lawdiff.sources.base import Block, BlockKind, Fragment, Furniture, LabelStyle, Loc
 from lawdiff.sources.normalize import superscript_number
 from lawdiff.sources.wikiname import PageName, parse_title
-from lawdiff.sources.wikitext.inlines import LinkSpan, _Inlines
+from lawdiff.sources.wikitext.inlines import Inlines, LinkSpan
 from lawdiff.sources.wikitext.patterns import (
-    _ARTICLE,
-    _DASH,
-    _LOWER,
-    _LOWER_PAREN,
-    _NOTE,
-    _NUMBER,
-    _PARAGRAAF,
-    _PAREN,
-    _RANGE,
-    _RULE,
-    _UPPER,
+    ARTICLE,
+    DASH,
+    LOWER,
+    LOWER_PAREN,
+    NOTE,
+    NUMBER,
+    PARAGRAAF_HEADING,
     PARAGRAPH_TITLES_BEFORE,
+    PAREN,
+    RANGE,
+    RULE,
     TITLE_MAX_CHARS,
-    _is_capitals_title,
-    _is_paragraph_title,
-    _is_title,
-    _short_article,
+    UPPER,
+    is_capitals_title,
+    is_paragraph_title,
+    is_title_text,
+    short_article,
 )
 
 
-class _Reader(_Inlines):
+class WikitextReader(Inlines):
     def __init__(
         self,
         file: str,
@@ -74,18 +74,18 @@ class _Reader(_Inlines):
 
     def _is_labeled(self, line: str) -> bool:
         return bool(
-            _ARTICLE.match(line)
-            or _short_article(line)
-            or _PARAGRAAF.match(line)
-            or _RANGE.search(line)
-            or _UPPER.match(line)
-            or _NUMBER.match(line)
-            or _LOWER.match(line)
-            or _PAREN.match(line)
-            or _LOWER_PAREN.match(line)
-            or _DASH.match(line)
-            or _RULE.match(line)
-            or _NOTE.match(line)
+            ARTICLE.match(line)
+            or short_article(line)
+            or PARAGRAAF_HEADING.match(line)
+            or RANGE.search(line)
+            or UPPER.match(line)
+            or NUMBER.match(line)
+            or LOWER.match(line)
+            or PAREN.match(line)
+            or LOWER_PAREN.match(line)
+            or DASH.match(line)
+            or RULE.match(line)
+            or NOTE.match(line)
         )
 
     def _heads_article(self, key: str, rest: str) -> bool:
@@ -96,7 +96,7 @@ class _Reader(_Inlines):
         another article's page or a section or paragraph page, where the same
         line is a subsection.
         """
-        if not _is_capitals_title(rest):
+        if not is_capitals_title(rest):
             return False
         if self.name is None:
             return True
@@ -126,44 +126,46 @@ class _Reader(_Inlines):
         # Most patterns need a certain first character (or, for the article
         # range, "t/m"): a line is tried only against those it could match.
         head = line[0]
-        if head == "-" and _RULE.match(line):
+        if head == "-" and RULE.match(line):
             self.in_notes = True
             self.furniture.append(Furniture(line, loc, "footnote rule"))
             return
-        note = _NOTE.match(line)
+        note = NOTE.match(line)
         if note and self._footnote(note, loc, line):
             return
         self.in_notes = False
-        if head == "A" and (m := _ARTICLE.match(line) or _short_article(line)):
+        if head == "A" and (m := ARTICLE.match(line) or short_article(line)):
             self._article(m, loc, line)
             return
-        m = _PARAGRAAF.match(line) if head in "PHD" else None
-        if m or ("t/m" in line and _RANGE.search(line)):
+        m = PARAGRAAF_HEADING.match(line) if head in "PHD" else None
+        if m or ("t/m" in line and RANGE.search(line)):
             self._container(m is not None, loc, line)
             return
-        if head == "-" and (m := _DASH.match(line)):
+        if head == "-" and (m := DASH.match(line)):
             self._dash(m.group("rest"), loc)
             return
         self.fragments.append(Fragment(line, loc))
-        if "A" <= head <= "Z" and (m := _UPPER.match(line)):
+        if "A" <= head <= "Z" and (m := UPPER.match(line)):
             rest = m.group("rest") or ""
-            self.add(self._labeled(loc, LabelStyle.UPPER, f"{m.group('key')}.", m.group("key"), rest, _is_title(rest)))
+            self.add(
+                self._labeled(loc, LabelStyle.UPPER, f"{m.group('key')}.", m.group("key"), rest, is_title_text(rest))
+            )
             return
-        if m := _NUMBER.match(line):
+        if m := NUMBER.match(line):
             self._numbered(i, loc, m.group("key"), m.group("rest") or "")
             return
         lower = "a" <= head <= "z"
-        if lower and (m := _LOWER.match(line)):
+        if lower and (m := LOWER.match(line)):
             self.add(self._labeled(loc, LabelStyle.LOWER, f"{m.group('key')}.", m.group("key"), m.group("rest"), False))
             return
-        if head == "(" and (m := _PAREN.match(line)):
+        if head == "(" and (m := PAREN.match(line)):
             self.add(
                 self._labeled(
                     loc, LabelStyle.PAREN, f"({m.group('key')})", m.group("key"), m.group("rest") or "", False
                 )
             )
             return
-        if lower and (m := _LOWER_PAREN.match(line)):
+        if lower and (m := LOWER_PAREN.match(line)):
             # 1936: "a) text" is item (a), as "(a) text" is.
             key = m.group("key")
             self.add(self._labeled(loc, LabelStyle.PAREN, f"{key})", key, m.group("rest"), False))
@@ -190,11 +192,11 @@ class _Reader(_Inlines):
     def _container(self, paragraaf: bool, loc: Loc, line: str) -> None:
         """A container heading: ``PARAGRAAF I ...`` (``paragraaf``), or one ending in ``Art. 53 t/m 56``."""
         self.fragments.append(Fragment(line, loc))
-        rng = _RANGE.search(line)
+        rng = RANGE.search(line)
         head = line[: rng.start()].rstrip() if rng else line
         label, title = "", head
         if paragraaf:
-            pm = _PARAGRAAF.match(head)
+            pm = PARAGRAAF_HEADING.match(head)
             if pm:
                 label, title = pm.group("label"), pm.group("title")
         self.add(
@@ -240,17 +242,17 @@ class _Reader(_Inlines):
         """A ``- `` list item: ``- (a) text`` is item (a), ``- 1. text`` (1987) item 1, else unlabeled."""
         self.furniture.append(Furniture("-", loc, "list bullet"))
         self.fragments.append(Fragment(rest, loc))
-        if p := _PAREN.match(rest):
+        if p := PAREN.match(rest):
             self.add(
                 self._labeled(
                     loc, LabelStyle.PAREN, f"({p.group('key')})", p.group("key"), p.group("rest") or "", False
                 )
             )
             return
-        if p := _LOWER_PAREN.match(rest):
+        if p := LOWER_PAREN.match(rest):
             self.add(self._labeled(loc, LabelStyle.PAREN, f"{p.group('key')})", p.group("key"), p.group("rest"), False))
             return
-        if (p := _NUMBER.match(rest)) and p.group("rest"):
+        if (p := NUMBER.match(rest)) and p.group("rest"):
             # 1987: "- 1. onvoldoende aandacht aan het spel te besteden;" is
             # item 1 of the clause whose lead-in precedes it (74B1), not a
             # bullet with the number left in its text.
@@ -309,23 +311,23 @@ class _Reader(_Inlines):
         if len(rest) <= TITLE_MAX_CHARS:
             j, blank = self._next_nonblank(i)
             nxt = self.lines[j] if j < len(self.lines) else ""
-            is_title = _is_capitals_title(rest) or (
-                _is_title(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
+            is_title = is_capitals_title(rest) or (
+                is_title_text(rest) and bool(nxt) and not self._is_labeled(nxt) and (blank or nxt[:1].isupper())
             )
         self.add(self._labeled(loc, LabelStyle.NUMBER, label, key, rest, is_title))
 
     def _titles_paragraph(self, i: int, line: str) -> bool:
         """Whether ``line`` is a 1936 paragraph title: one short sentence, then ``N. text``."""
-        if not _is_paragraph_title(line):
+        if not is_paragraph_title(line):
             return False
         j, _ = self._next_nonblank(i)
         if j >= len(self.lines):
             return False
         nxt = self.lines[j]
-        m = _NUMBER.match(nxt)
+        m = NUMBER.match(nxt)
         # A numbered line with a title of its own ("2. UITZONDERINGEN.") takes
         # none; one ending in "Art. 41 t/m 49" is a container heading.
-        return bool(m and m.group("rest") and not _is_capitals_title(m.group("rest")) and not _RANGE.search(nxt))
+        return bool(m and m.group("rest") and not is_capitals_title(m.group("rest")) and not RANGE.search(nxt))
 
     def _labeled(self, loc: Loc, style: LabelStyle, label: str, key: str, rest: str, is_title: bool) -> Block:
         if is_title:
