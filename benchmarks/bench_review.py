@@ -64,7 +64,7 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
     """A JSONL export with a decision on every change and 50,000 comments; the pairs and the decision count."""
     from lawdiff.corpus import load
     from lawdiff.diff import Study
-    from lawdiff.review import Status, records, runs, target
+    from lawdiff.review import Status, runs, target, values
     from lawdiff.review.journal import new_id
     from lawdiff.review.schema import SCHEMA_VERSION
     from lawdiff.review.targets import texts_hash
@@ -104,7 +104,7 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
             lines.append(json.dumps({"type": "decision", **row}, ensure_ascii=False))
             ids.append(t.id)
     for i in range(COMMENTS):
-        comment = records.Comment(
+        comment = values.Comment(
             id=new_id(),
             decision=ids[i % len(ids)],
             author=rng.choice(["Anne", "Bert", "Carla"]),
@@ -115,7 +115,7 @@ def build_export(corpus_dir: Path, out: Path) -> tuple[list[tuple[str, str]], in
             edited="",
             meeting="",
         )
-        lines.append(json.dumps({"type": "comment", **records.as_row(comment)}, ensure_ascii=False))
+        lines.append(json.dumps({"type": "comment", **values.as_row(comment)}, ensure_ascii=False))
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return [(c.old, c.new) for c in comps], len(ids)
 
@@ -132,7 +132,7 @@ def measure(
 
     ``answers``: the cache's folder of whole answers, emptied before each ``compare``, so that a warm
     ``compare`` reads the cached pages and comparison as ``review list`` does, instead of printing the
-    answer it gave in the previous run (``lawdiff.cli.answers``; a review store is never answered so).
+    answer it gave in the previous run (``lawdiff.cli.kept``; a review store is never answered so).
     """
     src = ["--corpus", str(corpus)]
     commands: dict[str, list[str]] = {}

@@ -1,4 +1,4 @@
-"""A command's whole answer from the cache (lawdiff.cli.answers): the same bytes, made again whenever an
+"""A command's whole answer from the cache (lawdiff.cli.kept): the same bytes, made again whenever an
 input changed, and never while a review store is in use."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from test_cli_ingest import losing
 import lawdiff.cli.compare as compare_cli
 from lawdiff.cache import Cache
 from lawdiff.cli import main
-from lawdiff.cli.answers import Answer, Answers, corpus_identity
+from lawdiff.cli.kept import Answer, Answers, corpus_identity
 from lawdiff.cli.options import Inputs
 from lawdiff.corpus import default_corpus
 

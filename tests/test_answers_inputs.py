@@ -1,4 +1,4 @@
-"""Inputs of a kept answer (lawdiff.cli.answers) that its key did not hold: the code the answer is made with
+"""Inputs of a kept answer (lawdiff.cli.kept) that its key did not hold: the code the answer is made with
 (the corpus package, the HTML report's stylesheet and script), and a corpus file that changed while the answer
 was being made."""
 
@@ -18,7 +18,7 @@ import lawdiff
 import lawdiff.cache as cache_module
 import lawdiff.cli.compare as compare_cli
 from lawdiff.cli import main
-from lawdiff.cli.answers import Answer
+from lawdiff.cli.kept import Answer
 from lawdiff.corpus import default_corpus
 
 PAIR = ("compare", "2007", "2017")

@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 from benchscripts import bench_module
 
-import lawdiff.cli.answers as answers
+import lawdiff.cli.kept as answers
 from lawdiff.cache import Cache
 
 

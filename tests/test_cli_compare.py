@@ -33,7 +33,7 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Thresholds
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus
 from lawdiff.diff import Study, compare, history
-from lawdiff.diff.records import ChangeKind
+from lawdiff.diff.vocabulary import ChangeKind
 from lawdiff.errors import UsageError
 from lawdiff.report import jsonout
 

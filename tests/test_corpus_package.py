@@ -22,7 +22,7 @@ def test_hashing_a_corpus_for_a_cached_answer_loads_no_reader() -> None:
     # A fresh process: this one has loaded everything already.
     code = (
         "import sys\n"
-        "from lawdiff.cli.answers import corpus_identity\n"
+        "from lawdiff.cli.kept import corpus_identity\n"
         "from lawdiff.corpus.files import corpus_files, default_corpus\n"
         "files = corpus_files([default_corpus()])\n"
         "identity = corpus_identity((), None)\n"

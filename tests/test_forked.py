@@ -14,7 +14,7 @@ from interrupt import interrupt
 
 from lawdiff import forked
 from lawdiff.corpus import load, reading
-from lawdiff.diff.records import Change
+from lawdiff.diff.vocabulary import Change
 from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.model import Edition
 

@@ -22,7 +22,7 @@ import lawdiff.report.html as html_report
 from lawdiff.cli import main
 from lawdiff.corpus import load
 from lawdiff.diff import Study
-from lawdiff.diff.records import Change, Flag, RefChange, RefStatus, Signal
+from lawdiff.diff.vocabulary import Change, Flag, RefChange, RefStatus, Signal
 from lawdiff.report.html import pagecache
 from lawdiff.report.site import Site, plan
 

@@ -9,7 +9,7 @@ import pytest
 
 from lawdiff.corpus import load
 from lawdiff.diff.changes import compare
-from lawdiff.diff.records import Change, Piece, RefChange, Signal
+from lawdiff.diff.vocabulary import Change, Piece, RefChange, Signal
 from lawdiff.pickling import by_fields
 from lawdiff.review import runs
 

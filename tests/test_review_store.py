@@ -493,16 +493,16 @@ def test_utc_now_is_iso_utc() -> None:
 
 
 def test_the_fast_readers_give_what_the_rows_say(store: Store) -> None:
-    from lawdiff.review import rows
-    from lawdiff.review.records import as_row
+    from lawdiff.review import columns
+    from lawdiff.review.values import as_row
 
     store.set_status(tgt(1), Status.TRANSLATION_FIX, "Anne", comment="Eén.")
     c = store.add_comment(tgt(1), "Twee.", "Bert")
     store.delete_comment(c.id, "Bert")
     # The generic path reads the columns by name.
-    by_name = [rows.record("decisions", r) for r in store._rows("decisions", "ORDER BY created, id")]
+    by_name = [columns.record("decisions", r) for r in store._rows("decisions", "ORDER BY created, id")]
     assert store.decisions() == by_name
     assert [as_row(d)["status"] for d in by_name] == ["translation-fix"]
-    by_name = [rows.record("comments", r) for r in store._rows("comments", "ORDER BY created, id")]
+    by_name = [columns.record("comments", r) for r in store._rows("comments", "ORDER BY created, id")]
     assert store.comments(include_deleted=True) == by_name
     assert [cm.deleted for cm in store.comments(include_deleted=True)] == [False, True]

@@ -10,7 +10,7 @@ import gc
 
 import pytest
 
-from lawdiff.align.records import Unit
+from lawdiff.align.links import Unit
 from lawdiff.align.space import Space
 from lawdiff.corpus import load
 from lawdiff.diff import Study, history, timeline_with

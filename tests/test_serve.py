@@ -258,7 +258,7 @@ def test_writes_from_the_script_get_the_new_block_as_json(app: object, store: Pa
     assert 'name="expect" value="query"' in reply["html"]
     assert "lawdiff-token-slot" not in reply["html"]
     # The block sent is the block the page shows after a reload.
-    from lawdiff.serve.rows import RowContext, review_block
+    from lawdiff.serve.controls import RowContext, review_block
 
     ws: Workspace = app.state.workspace  # type: ignore[attr-defined]
     snap = ws.snapshot()
@@ -702,7 +702,7 @@ def test_a_page_filled_in_its_slots_is_the_page_rendered_with_the_review(app: ob
     from dataclasses import replace
 
     from lawdiff.report.html.article import article_page
-    from lawdiff.serve.rows import BlockCache, RowContext, annotator, fill, slots
+    from lawdiff.serve.controls import BlockCache, RowContext, annotator, fill, slots
 
     anne = Member(app, "Anne")
     anne.post("/review/status", {**anne.form("/review/status"), "status": "accepted"})

@@ -482,7 +482,7 @@ def test_a_refusal_from_the_review_names_no_command(store: Path) -> None:
 
 
 def test_an_export_written_before_questions_still_imports() -> None:
-    from lawdiff.review.rows import check_row
+    from lawdiff.review.columns import check_row
 
     old = {
         "id": "c" * 32,

@@ -8,8 +8,8 @@ from lawdiff.align import Aspect, Method
 from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparison, RefChange, compare, word_diff
 from lawdiff.diff.editorial import TERMINOLOGY, lexicon
-from lawdiff.diff.records import RefStatus
 from lawdiff.diff.significance import WORD_LISTS, Flag, Signal, flags, normative, significance
+from lawdiff.diff.vocabulary import RefStatus
 from lawdiff.model import Clause, Edition, Kind, Loc, references_in
 
 

@@ -11,8 +11,8 @@ from test_significance import change
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus
 from lawdiff.diff import ChangeKind, Comparison, compare, ranked
-from lawdiff.diff.records import Flag
 from lawdiff.diff.significance import flags, patterns, rank, significance
+from lawdiff.diff.vocabulary import Flag
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from diff_match_patch import diff_match_patch
 
 from lawdiff.corpus import Corpus
 from lawdiff.diff import anchors, words
-from lawdiff.diff.records import Op, Piece
+from lawdiff.diff.vocabulary import Op, Piece
 from lawdiff.diff.words import rebuild, word_diff
 
 bench_words = bench_module("bench_words")

@@ -41,7 +41,7 @@ probability that a link is right), ``titles``.
 from __future__ import annotations
 
 from lawdiff.align.aligner import align, same_lineage
-from lawdiff.align.records import Alignment, Aspect, Corrections, Forbid, Link, Method, Pin, Unit
+from lawdiff.align.links import Alignment, Aspect, Corrections, Forbid, Link, Method, Pin, Unit
 from lawdiff.align.space import titled, units, words
 from lawdiff.align.thresholds import DEFAULT_THRESHOLDS, Thresholds
 

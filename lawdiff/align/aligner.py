@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from lawdiff.align.certainty import with_certainty
-from lawdiff.align.records import Alignment, Aspect, Corrections, Link, Method, Unit
+from lawdiff.align.links import Alignment, Aspect, Corrections, Link, Method, Unit
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.sentences import Sentences, best_sentence
 from lawdiff.align.space import units

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from importlib import resources
 
-from lawdiff.align.records import Aspect, Link, Method, Unit
+from lawdiff.align.links import Aspect, Link, Method, Unit
 from lawdiff.align.space import words
 
 # The features of a link, in the order of the model's weights.

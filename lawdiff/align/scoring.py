@@ -11,7 +11,7 @@ import heapq
 import math
 from collections import defaultdict
 
-from lawdiff.align.records import Method, Unit
+from lawdiff.align.links import Method, Unit
 from lawdiff.align.space import Space, Vectors
 from lawdiff.align.thresholds import (
     CANDIDATES_PER_UNIT,

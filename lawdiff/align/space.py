@@ -7,7 +7,7 @@ import re
 import sys
 from collections import Counter
 
-from lawdiff.align.records import Unit
+from lawdiff.align.links import Unit
 from lawdiff.model import Clause, Edition, article_of, parent_address
 
 _WORD = re.compile(r"\w+")

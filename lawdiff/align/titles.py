@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from lawdiff.align.records import Aspect, Corrections, Link, Method
+from lawdiff.align.links import Aspect, Corrections, Link, Method
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.model import Clause, Edition, Kind, article_of

@@ -25,9 +25,9 @@ from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
-    from lawdiff.cli.answers import Answer
+    from lawdiff.cli.kept import Answer
     from lawdiff.corpus import Corpus
-    from lawdiff.diff.records import Change, Comparison
+    from lawdiff.diff.vocabulary import Change, Comparison
     from lawdiff.model import Edition
     from lawdiff.report.text import Style
     from lawdiff.review.view import ReviewView
@@ -112,7 +112,7 @@ def _comparison_answer(
     """What ``compare`` says (its notes said on stderr as it goes), and whether a review store was read;
     ``style``: the text's colours, for a coloured drawing beside the plain one; None for plain only;
     ``sort``: ``significance`` lists the most significant change first."""
-    from lawdiff.cli.answers import Answer
+    from lawdiff.cli.kept import Answer
     from lawdiff.diff import scopes, within
     from lawdiff.model import chronological
     from lawdiff.report import text
@@ -211,7 +211,7 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], co
         raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
 
     def make() -> tuple[Answer, bool]:
-        from lawdiff.cli.answers import Answer
+        from lawdiff.cli.kept import Answer
         from lawdiff.diff import history as clause_history
         from lawdiff.report import jsonout, text
 
@@ -281,11 +281,11 @@ def correlate(
     """
 
     def make() -> tuple[Answer, bool]:
-        from lawdiff.cli.answers import Answer
+        from lawdiff.cli.kept import Answer
         from lawdiff.diff import correlate as table
         from lawdiff.diff import scopes, within
         from lawdiff.report import correlate as render
-        from lawdiff.report.outside import NotCompared
+        from lawdiff.report.not_compared import NotCompared
 
         corpus = inputs.load(editions=(old, new))
         old_edition, new_edition = corpus.edition(old), corpus.edition(new)

@@ -21,10 +21,10 @@ from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.cache import Cache
-    from lawdiff.cli.answers import Answer, Answers
+    from lawdiff.cli.kept import Answer, Answers
     from lawdiff.corpus import Corpus
     from lawdiff.diff import Study
-    from lawdiff.diff.records import Change, Comparison
+    from lawdiff.diff.vocabulary import Change, Comparison
     from lawdiff.model import Edition
     from lawdiff.report.text import Style
     from lawdiff.review import Store
@@ -65,14 +65,14 @@ class Inputs:
         return load(list(self.dirs) or None, editions, self.cache(), drafts)
 
     def answers(self, command: str, *options: object) -> Answers | None:
-        """Where the answer of ``command`` with ``options`` on this corpus is kept (:mod:`lawdiff.cli.answers`);
+        """Where the answer of ``command`` with ``options`` on this corpus is kept (:mod:`lawdiff.cli.kept`);
         None when the cache is off or a review store is in use (its decisions change between runs)."""
         if self.use_review:
             from lawdiff.review.location import find_store
 
             if find_store(self.review).exists:
                 return None
-        from lawdiff.cli.answers import Answers
+        from lawdiff.cli.kept import Answers
 
         draft = (self.draft, self.draft_name, self.draft_state) if self.draft else None
         return Answers.of(self.cache(), self.dirs, draft, command, *options)
@@ -80,7 +80,7 @@ class Inputs:
     def answer(self, command: str, options: tuple[object, ...], make: Callable[[], tuple[Answer, bool]]) -> Answer:
         """The answer of ``command`` with ``options``: the one kept for this corpus, its notes said again on
         stderr, else ``make()``'s (which says its notes as it goes, and whether it read a review store),
-        kept unless it read one (:mod:`lawdiff.cli.answers`)."""
+        kept unless it read one (:mod:`lawdiff.cli.kept`)."""
         answers = self.answers(command, *options)
         answer = answers.get() if answers is not None else None
         if answer is None:
@@ -275,7 +275,7 @@ def format_option(*choices: str) -> Callable[[F], F]:
 
 
 def _colours() -> Style:
-    # Loaded only when colours are on: a command whose answer is in the cache (lawdiff.cli.answers) never
+    # Loaded only when colours are on: a command whose answer is in the cache (lawdiff.cli.kept) never
     # needs the report's renderers.
     colours = {
         "heading": "bright_white",

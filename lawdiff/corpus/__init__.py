@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from lawdiff.corpus.timeline import FAMILY, Corpus, from_pages, from_trees
 
 # Each name by the module that holds it, loaded when first asked for: a cached answer
-# (lawdiff.cli.answers) only hashes the corpus's files, and then loads no reader.
+# (lawdiff.cli.kept) only hashes the corpus's files, and then loads no reader.
 # ``account`` is not among them: it is also a submodule, and importing that binds the
 # module to ``lawdiff.corpus.account`` (import the function from lawdiff.corpus.account).
 _HOMES = {

@@ -2,7 +2,7 @@
 
 This module imports only the standard library and the name of the settings
 file, so that a command that only hashes the corpus's files (a cached answer,
-:mod:`lawdiff.cli.answers`) loads none of the readers.
+:mod:`lawdiff.cli.kept`) loads none of the readers.
 """
 
 from __future__ import annotations

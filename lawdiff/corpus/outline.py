@@ -8,7 +8,7 @@ kept only as an :class:`Outline`: its addresses and nesting, where each
 clause starts, its title, a digest of its text, and its references.
 
 The outlines of an edition are merged exactly as
-:class:`lawdiff.corpus.merge._EditionBuilder` merges the trees (same order,
+:class:`lawdiff.corpus.merge.EditionBuilder` merges the trees (same order,
 same first clause of an address, same children sorted where several files
 gave them), and walked in the order of :meth:`lawdiff.model.Edition.walk`,
 so that the report is the one the full corpus gives, byte for byte.  Where
@@ -177,7 +177,7 @@ class NeedsWords(Exception):
 
 
 class EditionOutline:
-    """The outlines of one edition's pages, merged as :class:`lawdiff.corpus.merge._EditionBuilder` merges trees.
+    """The outlines of one edition's pages, merged as :class:`lawdiff.corpus.merge.EditionBuilder` merges trees.
 
     Pages are added in the merge order; the merge itself runs when the
     edition's dangling references are asked for, and is dropped after.
@@ -197,7 +197,7 @@ class EditionOutline:
         self.pages.append((page.file, page_outline))
 
     def edition(self) -> Edition:
-        """The edition as :meth:`_EditionBuilder.build` names it, without clauses."""
+        """The edition as :meth:`EditionBuilder.build` names it, without clauses."""
         if self._hollow is None:
             year_m = re.match(r"\d{4}", self.name)
             drafts = all(s.format.startswith("draft-") for s in self.sources)
@@ -293,7 +293,7 @@ class _Merged:
         return m is None or bool(self.title[m]) or bool(self.text_outline[m].flags[self.text_index[m]] & _TEXT)
 
     def _fields(self, m: int, o: Outline, i: int) -> None:
-        """_EditionBuilder._fields: two wordings of a title or text are a conflict; a missing one is filled in."""
+        """EditionBuilder._fields: two wordings of a title or text are a conflict; a missing one is filled in."""
         a, b = self.title[m], o.titles[i]
         if a and b and a != b:
             raise NeedsWords(f"{self.address[m]}: two titles")
@@ -308,8 +308,8 @@ class _Merged:
                 raise NeedsWords(f"{self.address[m]}: two texts")
 
     def walk(self, several_files: bool, navigation: tuple[NavItem, ...]) -> list[int]:
-        """The clauses in :meth:`Edition.walk` order, after :meth:`_EditionBuilder.build`'s sorting."""
-        # _EditionBuilder._order: children given by several files, in label order.
+        """The clauses in :meth:`Edition.walk` order, after :meth:`EditionBuilder.build`'s sorting."""
+        # EditionBuilder._order: children given by several files, in label order.
         stack = list(self.roots)
         while stack:
             m = stack.pop()

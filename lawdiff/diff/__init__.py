@@ -20,7 +20,10 @@ from __future__ import annotations
 from lawdiff.diff.changes import compare, describe
 from lawdiff.diff.editorial import TERMINOLOGY, canonical, editorial_only
 from lawdiff.diff.history import history
-from lawdiff.diff.records import (
+from lawdiff.diff.scope import NotCompared, Scope, compared, scope_of
+from lawdiff.diff.significance import ranked
+from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
+from lawdiff.diff.vocabulary import (
     SHORT_ID,
     Change,
     ChangeKind,
@@ -33,9 +36,6 @@ from lawdiff.diff.records import (
     RefStatus,
     Step,
 )
-from lawdiff.diff.scope import NotCompared, Scope, compared, scope_of
-from lawdiff.diff.significance import ranked
-from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.words import rebuild, word_diff
 
 __all__ = [

@@ -20,7 +20,7 @@ only):
 * the counts per pair of editions add up the articles that compare that pair,
   so that a partial corpus does not count a missing article as removed.
 
-The heat lives in :mod:`lawdiff.diff.heat` and the synopsis in
+The heat lives in :mod:`lawdiff.diff.extent` and the synopsis in
 :mod:`lawdiff.diff.synopsis`; this module puts them together per article.
 """
 
@@ -30,11 +30,11 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from lawdiff.diff.heat import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS, Heat, editorial_by_kind, heat
+from lawdiff.diff.extent import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS, Heat, editorial_by_kind, heat
 from lawdiff.diff.history import history
-from lawdiff.diff.records import Change, History, counts
 from lawdiff.diff.study import Study
 from lawdiff.diff.synopsis import Node, Part, SynopsisRow, synopsis
+from lawdiff.diff.vocabulary import Change, History, counts
 from lawdiff.errors import LawdiffBug
 from lawdiff.forked import collector_paused
 from lawdiff.model import Clause, Edition, Kind, natural_key

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
-from lawdiff.diff.records import Change, ChangeKind, Comparison, Op, Pattern, Piece, RefChange, RefStatus, change_id
 from lawdiff.diff.significance import patterns, rank, significance
+from lawdiff.diff.vocabulary import Change, ChangeKind, Comparison, Op, Pattern, Piece, RefChange, RefStatus, change_id
 from lawdiff.diff.words import word_diff
 from lawdiff.forked import map_beside
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lawdiff.align import Aspect
-from lawdiff.diff.records import Change, ChangeKind, Comparison
+from lawdiff.diff.vocabulary import Change, ChangeKind, Comparison
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import article_of, natural_key
 

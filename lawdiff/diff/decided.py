@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lawdiff.align import Aspect
-from lawdiff.diff.records import Change, ChangeKind, Piece, RefChange, RefStatus, Signal
 from lawdiff.diff.significance import significance
+from lawdiff.diff.vocabulary import Change, ChangeKind, Piece, RefChange, RefStatus, Signal
 from lawdiff.diff.words import word_diff
 from lawdiff.model import article_of, find_references
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import cast
 
 from lawdiff.align import Aspect
-from lawdiff.diff.records import Change, ChangeKind, History, Step
 from lawdiff.diff.study import Study
+from lawdiff.diff.vocabulary import Change, ChangeKind, History, Step
 from lawdiff.errors import UsageError
 from lawdiff.model import Edition, article_of
 

@@ -14,7 +14,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from lawdiff.diff.records import Change, Comparison
+from lawdiff.diff.vocabulary import Change, Comparison
 from lawdiff.model import article_of
 
 

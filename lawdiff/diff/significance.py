@@ -14,7 +14,7 @@ lost and the new side gained differ: ``moet`` -> ``dient`` raises ``modal``,
 ``maat`` -> ``partner`` raises nothing, nor does a ``moet`` that only moved
 within the sentence.  Digits count as numbers except inside the clause's
 cross-references (their spans in ``Clause.references``).  ``reference`` comes
-from the change's :class:`~lawdiff.diff.records.RefChange` records.
+from the change's :class:`~lawdiff.diff.vocabulary.RefChange` records.
 
 An item that drops words repeated from its lead-in (2007 45C2(b) "als ze zo
 wordt gehouden" under "... gespeeld te hebben als ze", 2017 "zo wordt
@@ -33,7 +33,18 @@ from typing import NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
-from lawdiff.diff.records import NORMATIVE, Change, ChangeKind, Flag, Op, Pattern, Piece, RefStatus, Signal, normative
+from lawdiff.diff.vocabulary import (
+    NORMATIVE,
+    Change,
+    ChangeKind,
+    Flag,
+    Op,
+    Pattern,
+    Piece,
+    RefStatus,
+    Signal,
+    normative,
+)
 
 # The records live with the other change records; they are named here too.
 __all__ = [

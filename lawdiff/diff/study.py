@@ -20,7 +20,7 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.diff.changes import WordDiff, compare
-from lawdiff.diff.records import Change, Comparison
+from lawdiff.diff.vocabulary import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
 from lawdiff.forked import can_fork, collector_paused, forked_map, jobs

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from lawdiff.align import Aspect
-from lawdiff.diff.records import Change, ChangeKind
+from lawdiff.diff.vocabulary import Change, ChangeKind
 from lawdiff.model import Edition, article_of
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Word-level differences: the one home of diff-match-patch.
 
-Its tuples become our own :class:`~lawdiff.diff.records.Piece` records here,
+Its tuples become our own :class:`~lawdiff.diff.vocabulary.Piece` records here,
 with ``Diff_Timeout = 0`` so that the result never depends on the machine's
 speed.
 
@@ -19,7 +19,7 @@ import re
 from diff_match_patch import diff_match_patch
 
 from lawdiff.diff.anchors import matching_blocks
-from lawdiff.diff.records import Op, Piece
+from lawdiff.diff.vocabulary import Op, Piece
 
 # ---------------------------------------------------------------------------
 # Word-level difference

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from lawdiff.diff.correlate import Row, by_new, summary
 from lawdiff.report import clean
-from lawdiff.report.outside import NotCompared, outside_line
+from lawdiff.report.not_compared import NotCompared, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
 

@@ -63,7 +63,7 @@ from datetime import UTC, datetime
 from lawdiff.diff import Change, Comparison, NotCompared
 from lawdiff.errors import UsageError
 from lawdiff.model import Edition
-from lawdiff.report.outside import outside_line
+from lawdiff.report.not_compared import outside_line
 from lawdiff.report.redline import Redline, redline
 from lawdiff.report.wordml import Comment, package
 

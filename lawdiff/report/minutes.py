@@ -13,7 +13,7 @@ from __future__ import annotations
 from lxml import etree
 
 from lawdiff import marks
-from lawdiff.diff.records import Op
+from lawdiff.diff.vocabulary import Op
 from lawdiff.errors import UsageError
 from lawdiff.report.wordml import (
     CT_BASE,

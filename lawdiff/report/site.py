@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import ArticleView, PairTotal, article_views, pair_totals
-from lawdiff.diff.records import Change
 from lawdiff.diff.study import Study
+from lawdiff.diff.vocabulary import Change
 from lawdiff.model import Edition, article_of, parent_address
 from lawdiff.report.files import jobs
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
-from lawdiff.diff.records import RefStatus, Signal
+from lawdiff.diff.vocabulary import RefStatus, Signal
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 from lawdiff.report import article_ranges, clean, where
-from lawdiff.report.outside import NotCompared, outside_line
+from lawdiff.report.not_compared import NotCompared, outside_line
 
 if TYPE_CHECKING:
     from lawdiff.review.view import ReviewView

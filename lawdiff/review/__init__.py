@@ -24,7 +24,7 @@ minutes, import).
 This package sits after :mod:`lawdiff.diff` in the pipeline, but nothing in
 it imports the diff stage when it is loaded (only inside functions or for type
 checking), so that a command that only reads the store loads no comparison.
-The value the aligner takes, :class:`lawdiff.align.records.Corrections`, is
+The value the aligner takes, :class:`lawdiff.align.links.Corrections`, is
 the align stage's; ``reading`` makes it from the stored corrections.
 """
 
@@ -35,10 +35,12 @@ from typing import TYPE_CHECKING
 from lawdiff.lazy import loader
 
 if TYPE_CHECKING:
-    from lawdiff.align.records import Corrections, Forbid, Pin
+    from lawdiff.align.links import Corrections, Forbid, Pin
     from lawdiff.review.connect import empty_store, open_for_reading, open_for_writing
     from lawdiff.review.location import DEFAULT_FILE, ENV_STORE, StoreLocation, find_store
-    from lawdiff.review.records import (
+    from lawdiff.review.store import Store
+    from lawdiff.review.targets import Target
+    from lawdiff.review.values import (
         STATUSES,
         Comment,
         Correction,
@@ -48,8 +50,6 @@ if TYPE_CHECKING:
         Meeting,
         Status,
     )
-    from lawdiff.review.store import Store
-    from lawdiff.review.targets import Target
     from lawdiff.review.view import (
         Entry,
         Outdated,
@@ -64,10 +64,10 @@ if TYPE_CHECKING:
 # Each name by the module that holds it, loaded when first asked for: a command that finds no
 # store (``compare`` in a folder without one) loads neither SQLite nor the schema.
 _HOMES = {
-    "lawdiff.align.records": ("Corrections", "Forbid", "Pin"),
+    "lawdiff.align.links": ("Corrections", "Forbid", "Pin"),
     "lawdiff.review.connect": ("empty_store", "open_for_reading", "open_for_writing"),
     "lawdiff.review.location": ("DEFAULT_FILE", "ENV_STORE", "StoreLocation", "find_store"),
-    "lawdiff.review.records": (
+    "lawdiff.review.values": (
         "STATUSES",
         "Comment",
         "Correction",

@@ -22,13 +22,13 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, UsageError
-from lawdiff.review import rows
+from lawdiff.review import columns
 from lawdiff.review.ids import resolve_record, short
 from lawdiff.review.merging import MergeResult
 from lawdiff.review.minutes import gather, in_order, markdown, threads
-from lawdiff.review.records import Comment, Decision, Meeting, as_row
 from lawdiff.review.schema import SCHEMA_VERSION
 from lawdiff.review.store import Store
+from lawdiff.review.values import Comment, Decision, Meeting, as_row
 
 HEADER_TYPE = "lawdiff-review"
 # The record types of a JSONL line and their tables, in the order written
@@ -149,7 +149,7 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
             if kind == "log":
                 log.append(_check_log(obj))
             elif kind in TYPES:
-                records.append((TYPES[kind], rows.check_row(TYPES[kind], obj)))
+                records.append((TYPES[kind], columns.check_row(TYPES[kind], obj)))
             else:
                 raise ValueError(f"unknown record type {kind!r}")
         except ValueError as exc:

@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING
 
 from lawdiff.errors import UsageError
 from lawdiff.model import normalize_address
-from lawdiff.review.records import Decision
 from lawdiff.review.store import Store
 from lawdiff.review.targets import Target
+from lawdiff.review.values import Decision
 from lawdiff.review.view import target
 
 if TYPE_CHECKING:
-    from lawdiff.diff.records import Change, Comparison
+    from lawdiff.diff.vocabulary import Change, Comparison
 
-# As lawdiff.diff.records.SHORT_ID (not imported: this package loads without
+# As lawdiff.diff.vocabulary.SHORT_ID (not imported: this package loads without
 # the diff stage, see lawdiff.review); a test keeps them equal.
 SHORT_ID = 10
 # A prefix shorter than this could name any record.

@@ -12,7 +12,7 @@ import sqlite3
 import uuid
 from typing import Any
 
-from lawdiff.review import rows
+from lawdiff.review import columns
 
 
 def new_id() -> str:
@@ -36,11 +36,11 @@ class Write:
         self.write = new_id()
 
     def get(self, table: str, record_id: str) -> dict[str, Any] | None:
-        cols = rows.COLUMNS[table]
+        cols = columns.COLUMNS[table]
         found = self.conn.execute(
-            f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM {table} WHERE id = ?", (record_id,)
+            f"SELECT {', '.join(columns.quote(c) for c in cols)} FROM {table} WHERE id = ?", (record_id,)
         ).fetchone()
-        return rows.from_columns(table, dict(zip(cols, found, strict=True))) if found else None
+        return columns.from_columns(table, dict(zip(cols, found, strict=True))) if found else None
 
     def put(self, table: str, row: dict[str, Any], action: str) -> None:
         before = self.get(table, row["id"])
@@ -51,10 +51,11 @@ class Write:
         """Insert new records (none of them in the store yet) and their log entries, by the batch."""
         for table in dict.fromkeys(t for t, _ in batch):
             chosen = [row for t, row in batch if t == table]
-            cols = list(rows.COLUMNS[table])
+            cols = list(columns.COLUMNS[table])
+            names, marks = ", ".join(columns.quote(c) for c in cols), ", ".join("?" * len(cols))
             self.conn.executemany(
-                f"INSERT INTO {table} ({', '.join(rows.quote(c) for c in cols)}) VALUES ({', '.join('?' * len(cols))})",
-                ([rows.to_columns(table, row)[c] for c in cols] for row in chosen),
+                f"INSERT INTO {table} ({names}) VALUES ({marks})",
+                ([columns.to_columns(table, row)[c] for c in cols] for row in chosen),
             )
             self.conn.executemany(_LOG_INSERT, (self._log_row(action, table, row["id"], None, row) for row in chosen))
 
@@ -67,11 +68,11 @@ class Write:
         self.entry("undo", table, record_id, before, row, undoes)
 
     def _upsert(self, table: str, row: dict[str, Any]) -> None:
-        values = rows.to_columns(table, row)
+        values = columns.to_columns(table, row)
         cols = list(values)
-        updates = ", ".join(f"{rows.quote(c)} = excluded.{rows.quote(c)}" for c in cols if c != "id")
+        updates = ", ".join(f"{columns.quote(c)} = excluded.{columns.quote(c)}" for c in cols if c != "id")
         self.conn.execute(
-            f"INSERT INTO {table} ({', '.join(rows.quote(c) for c in cols)}) VALUES ({', '.join('?' * len(cols))}) "
+            f"INSERT INTO {table} ({', '.join(columns.quote(c) for c in cols)}) VALUES ({', '.join('?' * len(cols))}) "
             f"ON CONFLICT (id) DO UPDATE SET {updates}",
             [values[c] for c in cols],
         )
@@ -106,13 +107,13 @@ class Write:
             table,
             record,
             self.meeting,
-            None if before is None else rows.dumps(before),
-            None if after is None else rows.dumps(after),
+            None if before is None else columns.dumps(before),
+            None if after is None else columns.dumps(after),
             undoes,
         )
 
     def known_version(self, record: str, row: dict[str, Any]) -> bool:
-        text = rows.dumps(row)
+        text = columns.dumps(row)
         found = self.conn.execute(
             "SELECT 1 FROM log WHERE record = ? AND (before = ? OR after = ?) LIMIT 1", (record, text, text)
         ).fetchone()
@@ -132,8 +133,8 @@ class Write:
                 e["table"],
                 e["record"],
                 e["meeting"],
-                None if e["before"] is None else rows.dumps(e["before"]),
-                None if e["after"] is None else rows.dumps(e["after"]),
+                None if e["before"] is None else columns.dumps(e["before"]),
+                None if e["after"] is None else columns.dumps(e["after"]),
                 e["undoes"],
             ),
         )

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lawdiff.review import rows
+from lawdiff.review import columns
 from lawdiff.review.journal import Write
 from lawdiff.review.schema import TABLES
 
@@ -51,7 +51,7 @@ def merge_into(w: Write, records: Iterable[tuple[str, dict[str, Any]]], log: Ite
         assert current is not None  # known, and the batch holding it was just written
         if current == row:
             unchanged += 1
-        elif (row["updated"], rows.dumps(row)) > (current["updated"], rows.dumps(current)):
+        elif (row["updated"], columns.dumps(row)) > (current["updated"], columns.dumps(current)):
             w.put(table, row, "import")
             replaced += 1
             conflicts.append(f"{table[:-1]} {row['id'][:10]}: kept the imported version of {row['updated']}")

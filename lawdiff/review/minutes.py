@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from lawdiff import marks
 from lawdiff.diff.decided import decided
-from lawdiff.diff.records import Op, Piece, Signal
+from lawdiff.diff.vocabulary import Op, Piece, Signal
 from lawdiff.model import natural_key
 from lawdiff.review.ids import short
-from lawdiff.review.records import Comment, Decision, Meeting
+from lawdiff.review.values import Comment, Decision, Meeting
 
 
 @dataclass(frozen=True, slots=True)

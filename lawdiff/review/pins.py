@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from lawdiff.errors import UsageError
 from lawdiff.model import Edition, chronological
-from lawdiff.review.records import Correction
+from lawdiff.review.values import Correction
 
 if TYPE_CHECKING:
     from lawdiff.corpus import Corpus

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
-from lawdiff.align.records import Corrections, Forbid, Pin
-from lawdiff.review import rows
-from lawdiff.review.records import Comment, Correction, CorrectionKind, Decision, LogEntry, Meeting, Status
+from lawdiff.align.links import Corrections, Forbid, Pin
+from lawdiff.review import columns
 from lawdiff.review.schema import TABLES
 from lawdiff.review.sqlite_errors import sqlite_errors
+from lawdiff.review.values import Comment, Correction, CorrectionKind, Decision, LogEntry, Meeting, Status
 
 # A status by its stored value: a dict lookup, where calling the enum costs a Python call per row.
 _STATUS = {s.value: s for s in Status}
@@ -95,11 +95,11 @@ class StoreReader:
             yield
 
     def _rows(self, table: str, where: str = "", params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        cols = rows.COLUMNS[table]
-        sql = f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM {table} {where}"
+        cols = columns.COLUMNS[table]
+        sql = f"SELECT {', '.join(columns.quote(c) for c in cols)} FROM {table} {where}"
         with self._guard():
             cursor = self._conn.execute(sql, params)
-            return [rows.from_columns(table, dict(zip(cols, r, strict=True))) for r in cursor]
+            return [columns.from_columns(table, dict(zip(cols, r, strict=True))) for r in cursor]
 
     def decisions(self, pairs: Collection[tuple[str, str]] | None = None) -> list[Decision]:
         """All decisions (or only those of the pairs named), oldest first: one query."""
@@ -122,10 +122,10 @@ class StoreReader:
     def _decisions(self, where: str, params: tuple[Any, ...] = ()) -> list[Decision]:
         # A run's decisions are read on every `review list` and report: built
         # straight from the rows, the JSON columns of a row parsed in one go.
-        cols = rows.COLUMNS["decisions"]
+        cols = columns.COLUMNS["decisions"]
         with self._guard():
             found = self._conn.execute(
-                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM decisions {where}", params
+                f"SELECT {', '.join(columns.quote(c) for c in cols)} FROM decisions {where}", params
             )
             thresholds: dict[str, tuple[tuple[str, float], ...]] = {}
             out: list[Decision] = []
@@ -153,10 +153,10 @@ class StoreReader:
         conditions = [] if include_deleted else ["deleted = 0"]
         if where:
             conditions.append(f"decision IN (SELECT id FROM decisions {where})")
-        cols = rows.COLUMNS["comments"]
+        cols = columns.COLUMNS["comments"]
         with self._guard():
             found = self._conn.execute(
-                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments"
+                f"SELECT {', '.join(columns.quote(c) for c in cols)} FROM comments"
                 + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
                 params,
             )
@@ -166,17 +166,17 @@ class StoreReader:
 
     def thread(self, decision: str) -> list[Comment]:
         """One decision's comments, oldest first (not deleted): what one row shows."""
-        cols = rows.COLUMNS["comments"]
+        cols = columns.COLUMNS["comments"]
         with self._guard():
             found = self._conn.execute(
-                f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments WHERE decision = ? AND deleted = 0 "
+                f"SELECT {', '.join(columns.quote(c) for c in cols)} FROM comments WHERE decision = ? AND deleted = 0 "
                 "ORDER BY created, id",
                 (decision,),
             )
             return [Comment(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9]) for r in found]
 
     def meetings(self) -> list[Meeting]:
-        found = [rows.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
+        found = [columns.record("meetings", r) for r in self._rows("meetings", "ORDER BY started, id")]
         return [m for m in found if isinstance(m, Meeting)]
 
     def open_meeting(self) -> Meeting | None:
@@ -304,7 +304,7 @@ class StoreReader:
 
     def corrections(self, include_removed: bool = False) -> list[Correction]:
         where = "" if include_removed else "WHERE removed = 0"
-        found = [rows.record("corrections", r) for r in self._rows("corrections", f"{where} ORDER BY created, id")]
+        found = [columns.record("corrections", r) for r in self._rows("corrections", f"{where} ORDER BY created, id")]
         return [c for c in found if isinstance(c, Correction)]
 
     def all_corrections(self) -> dict[tuple[str, str], Corrections]:

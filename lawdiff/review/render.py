@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from lawdiff import jsontext, marks
 from lawdiff.review.ids import short
-from lawdiff.review.records import Comment, Correction, Decision, LogEntry, Status
+from lawdiff.review.values import Comment, Correction, Decision, LogEntry, Status
 from lawdiff.review.view import Entry, ReviewView, State
 
 if TYPE_CHECKING:
-    from lawdiff.diff.records import Change, Comparison, Piece
+    from lawdiff.diff.vocabulary import Change, Comparison, Piece
 
 
 def clean(text: str) -> str:

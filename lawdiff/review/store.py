@@ -26,11 +26,12 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, LawdiffBug, UsageError
-from lawdiff.review import rows
+from lawdiff.review import columns
 from lawdiff.review.journal import Write, new_id
 from lawdiff.review.merging import MergeResult, merge_into
 from lawdiff.review.reading import Mark, StoreReader
-from lawdiff.review.records import (
+from lawdiff.review.targets import Expect, StaleWrite, Target, texts_hash
+from lawdiff.review.values import (
     Comment,
     Correction,
     CorrectionKind,
@@ -40,7 +41,6 @@ from lawdiff.review.records import (
     Record,
     Status,
 )
-from lawdiff.review.targets import Expect, StaleWrite, Target, texts_hash
 
 # Log actions that record a version without changing anything (an import
 # that kept the store's newer version logs the other): undo skips them.
@@ -181,7 +181,7 @@ class Store(StoreReader):
                 w.put("comments", {**q, "question": "answered", "updated": w.now}, "answer")
             if comment:
                 w.put("comments", self._comment_row(w, target.id, comment), "comment")
-        return _decision(rows.record("decisions", row))
+        return _decision(columns.record("decisions", row))
 
     def assign(self, target: Target, name: str, author: str, expect: Expect | None = None) -> Decision:
         with self._write(author) as w:
@@ -190,7 +190,7 @@ class Store(StoreReader):
             if row["assignee"] != name or w.get("decisions", target.id) is None:
                 row = {**row, "assignee": name, "updated": w.now}
                 w.put("decisions", row, "assign")
-        return _decision(rows.record("decisions", row))
+        return _decision(columns.record("decisions", row))
 
     def add_comment(self, target: Target, text: str, author: str, expect: Expect | None = None) -> Comment:
         with self._write(author) as w:
@@ -199,7 +199,7 @@ class Store(StoreReader):
                 w.put("decisions", self._decision_row(w, target), "decision")
             row = self._comment_row(w, target.id, text)
             w.put("comments", row, "comment")
-        return _comment(rows.record("comments", row))
+        return _comment(columns.record("comments", row))
 
     def ask(self, target: Target, text: str, author: str, expect: Expect | None = None) -> Comment:
         """Query a decided change without undoing its decision: a question the change carries, counted
@@ -210,16 +210,16 @@ class Store(StoreReader):
                 w.put("decisions", self._decision_row(w, target), "decision")
             row = {**self._comment_row(w, target.id, text), "question": "open"}
             w.put("comments", row, "question")
-        return _comment(rows.record("comments", row))
+        return _comment(columns.record("comments", row))
 
     def _open_questions(self, w: Write, decision: str) -> list[dict[str, Any]]:
-        cols = rows.COLUMNS["comments"]
+        cols = columns.COLUMNS["comments"]
         found = w.conn.execute(
-            f"SELECT {', '.join(rows.quote(c) for c in cols)} FROM comments "
+            f"SELECT {', '.join(columns.quote(c) for c in cols)} FROM comments "
             "WHERE decision = ? AND question = 'open' AND deleted = 0 ORDER BY created, id",
             (decision,),
         )
-        return [rows.from_columns("comments", dict(zip(cols, r, strict=True))) for r in found]
+        return [columns.from_columns("comments", dict(zip(cols, r, strict=True))) for r in found]
 
     def _check(self, w: Write, target: Target, expect: Expect | None) -> None:
         """Refuse the write when the change is no longer as the writer saw it (inside its transaction)."""
@@ -290,7 +290,7 @@ class Store(StoreReader):
             row = self._own_comment(w, comment_id)
             row = {**row, "text": text, "edited": w.now, "updated": w.now}
             w.put("comments", row, "comment-edit")
-        return _comment(rows.record("comments", row))
+        return _comment(columns.record("comments", row))
 
     def delete_comment(self, comment_id: str, author: str) -> Comment:
         """Delete one's own comment: it is no longer shown; its text stays in the log."""
@@ -298,7 +298,7 @@ class Store(StoreReader):
             row = self._own_comment(w, comment_id)
             row = {**row, "deleted": True, "updated": w.now}
             w.put("comments", row, "comment-delete")
-        return _comment(rows.record("comments", row))
+        return _comment(columns.record("comments", row))
 
     def _own_comment(self, w: Write, comment_id: str) -> dict[str, Any]:
         row = w.get("comments", comment_id)
@@ -331,7 +331,7 @@ class Store(StoreReader):
             }
             w.meeting = row["id"]
             w.put("meetings", row, "meeting-start")
-        return _meeting(rows.record("meetings", row))
+        return _meeting(columns.record("meetings", row))
 
     def end_meeting(self, author: str) -> Meeting:
         with self._write(author) as w:
@@ -341,7 +341,7 @@ class Store(StoreReader):
             assert row is not None
             row = {**row, "ended": w.now, "updated": w.now}
             w.put("meetings", row, "meeting-end")
-        return _meeting(rows.record("meetings", row))
+        return _meeting(columns.record("meetings", row))
 
     def add_correction(
         self, kind: CorrectionKind, pair: tuple[str, str], old: tuple[str, ...], new: tuple[str, ...], author: str
@@ -367,7 +367,7 @@ class Store(StoreReader):
                 "removed": False,
             }
             w.put("corrections", row, kind.value)
-        return _correction(rows.record("corrections", row))
+        return _correction(columns.record("corrections", row))
 
     def remove_corrections(self, ids: Iterable[str], author: str) -> list[Correction]:
         out: list[Correction] = []
@@ -378,7 +378,7 @@ class Store(StoreReader):
                     continue
                 row = {**row, "removed": True, "updated": w.now}
                 w.put("corrections", row, "unpin")
-                out.append(_correction(rows.record("corrections", row)))
+                out.append(_correction(columns.record("corrections", row)))
         return out
 
     def undo(self, author: str) -> list[LogEntry]:

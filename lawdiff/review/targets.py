@@ -15,13 +15,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lawdiff.errors import UsageError
-from lawdiff.review import rows
-from lawdiff.review.records import Decision, Status
+from lawdiff.review import columns
+from lawdiff.review.values import Decision, Status
 
 
 def texts_hash(texts: Iterable[str]) -> str:
     """SHA-256 of a side's texts (JSON list), to tell which side of a change moved on."""
-    return hashlib.sha256(rows.dumps(list(texts)).encode("utf-8")).hexdigest()
+    return hashlib.sha256(columns.dumps(list(texts)).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

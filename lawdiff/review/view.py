@@ -25,12 +25,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lawdiff.forked import collector_paused
-from lawdiff.review.records import Comment, Correction, Decision, Status
 from lawdiff.review.store import Store
 from lawdiff.review.targets import Target
+from lawdiff.review.values import Comment, Correction, Decision, Status
 
 if TYPE_CHECKING:
-    from lawdiff.diff.records import Change, Comparison
+    from lawdiff.diff.vocabulary import Change, Comparison
     from lawdiff.model import Edition
 
 

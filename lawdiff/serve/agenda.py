@@ -11,9 +11,9 @@ from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
+from lawdiff.serve.controls import when
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
 from lawdiff.serve.marked import shown, who
-from lawdiff.serve.rows import when
 from lawdiff.serve.state import Located, Snapshot
 
 
@@ -141,7 +141,7 @@ def first_words(found: Located) -> str:
 
 
 def _significance(found: Located) -> Markup:
-    """The study's significance score of the change (:attr:`lawdiff.diff.records.Change.significance`)."""
+    """The study's significance score of the change (:attr:`lawdiff.diff.vocabulary.Change.significance`)."""
     return h("span", {"class": "significance"}, f" · significance {found.change.significance:.2f}")
 
 

@@ -36,7 +36,7 @@ from lawdiff.serve.auth import (
     token_ok,
 )
 from lawdiff.serve.config import ServeConfig
-from lawdiff.serve.rows import BlockCache, RowContext, review_block
+from lawdiff.serve.controls import BlockCache, RowContext, review_block
 from lawdiff.serve.sessions import COOKIE, Session, Sessions
 from lawdiff.serve.state import Located, Snapshot, Workspace
 

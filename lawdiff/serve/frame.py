@@ -19,8 +19,8 @@ from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.report.site import article_file
 from lawdiff.review.reading import Mark
 from lawdiff.serve.auth import TOKEN_FIELD
+from lawdiff.serve.controls import row_anchor, when
 from lawdiff.serve.marked import who
-from lawdiff.serve.rows import row_anchor, when
 from lawdiff.serve.state import Located, Snapshot
 
 # The policy sent with every response, as a header (frame-ancestors only

@@ -15,6 +15,7 @@ from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.review import Meeting
 from lawdiff.serve.agenda import Item, agenda_page, next_undecided, person_page, undecided
 from lawdiff.serve.auth import TOKEN_FIELD
+from lawdiff.serve.controls import when
 from lawdiff.serve.frame import (
     HEADER_POLICY,
     POLICY,
@@ -29,7 +30,6 @@ from lawdiff.serve.frame import (
     served,
 )
 from lawdiff.serve.marked import who
-from lawdiff.serve.rows import when
 
 __all__ = [
     "HEADER_POLICY",

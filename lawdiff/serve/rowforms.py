@@ -5,7 +5,7 @@ Each form works without JavaScript (a POST, then back to the row) and
 carries the row's hidden fields (:func:`hidden_fields`: the change, its
 texts' hashes, where to go back, the forgery token); which forms a member
 gets is decided by :func:`lawdiff.serve.auth.may`, the server checks again.
-The block that holds them is :mod:`lawdiff.serve.rows`'s.
+The block that holds them is :mod:`lawdiff.serve.controls`'s.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 
 from lawdiff.align import Aspect
-from lawdiff.diff.records import Change
+from lawdiff.diff.vocabulary import Change
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import anchor, pair_id
 from lawdiff.review import Comment, Entry, State, Status

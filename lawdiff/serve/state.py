@@ -29,7 +29,7 @@ from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.corpus import SETTINGS_FILE, Corpus, DraftFile, corpus_files, default_corpus, load
 from lawdiff.diff import Study
-from lawdiff.diff.records import Change, Comparison
+from lawdiff.diff.vocabulary import Change, Comparison
 from lawdiff.errors import InputError
 from lawdiff.model import Edition
 from lawdiff.report.site import Site, plan
@@ -60,7 +60,7 @@ class Snapshot:
     changes: every change of those comparisons by id.
     order: the change ids in the order the agenda walks them (by article,
         then pair, then reading order); each once.
-    on_pages: what :func:`lawdiff.serve.rows.fill` needs of each change.
+    on_pages: what :func:`lawdiff.serve.controls.fill` needs of each change.
     """
 
     key: str

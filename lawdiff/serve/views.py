@@ -22,8 +22,8 @@ from lawdiff.report.minutes import minutes
 from lawdiff.report.site import article_file, history_file
 from lawdiff.review import exchange
 from lawdiff.serve import pages
+from lawdiff.serve.controls import TOKEN_SLOT, RowContext, fill, review_block, slots
 from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, local, session_token
-from lawdiff.serve.rows import TOKEN_SLOT, RowContext, fill, review_block, slots
 from lawdiff.serve.state import Snapshot
 
 # The minutes a meeting page offers: media type and what the link says.

@@ -26,8 +26,8 @@ from lawdiff.review import pins as review_pins
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
 from lawdiff.serve.auth import Action, clean_name, may, status_action
+from lawdiff.serve.controls import UNDO_LABELS, RowContext, review_block, row_anchor
 from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, refusal, session_token
-from lawdiff.serve.rows import UNDO_LABELS, RowContext, review_block, row_anchor
 from lawdiff.serve.state import Located, Snapshot
 
 COMMENT_MAX = 20_000

@@ -32,7 +32,7 @@ from lawdiff.cli.terminal import echo
 if TYPE_CHECKING:
     from lawdiff.review import Store
     from lawdiff.review.ids import Named
-    from lawdiff.review.records import Comment, Decision
+    from lawdiff.review.values import Comment, Decision
 
 
 @click.command("list")

@@ -17,7 +17,7 @@ from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
-    from lawdiff.diff.records import Comparison
+    from lawdiff.diff.vocabulary import Comparison
     from lawdiff.review import Status, Store
 
 F = TypeVar("F", bound=Callable[..., Any])

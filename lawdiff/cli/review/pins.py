@@ -14,7 +14,7 @@ from lawdiff.errors import UsageError
 
 if TYPE_CHECKING:
     from lawdiff.review import Store
-    from lawdiff.review.records import Correction
+    from lawdiff.review.values import Correction
 
 
 @click.command("pin")

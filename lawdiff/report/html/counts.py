@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from lawdiff.diff import Change, Op
-from lawdiff.diff.records import Flag
+from lawdiff.diff.vocabulary import Flag
 from lawdiff.report.html.markup import Child, Markup, h
 
 

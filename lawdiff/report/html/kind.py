@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, RefChange
-from lawdiff.diff.records import RefStatus, Signal
+from lawdiff.diff.vocabulary import RefStatus, Signal
 from lawdiff.model import Edition, article_of
 from lawdiff.report.html.counts import percent
 from lawdiff.report.html.law import Page

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from lawdiff.cache import Cache, key
 from lawdiff.diff.article import ArticleView, Node, PairTotal
-from lawdiff.diff.records import Change, History
+from lawdiff.diff.vocabulary import Change, History
 from lawdiff.model import article_of
 from lawdiff.report.files import utf8
 from lawdiff.report.html.correlation import pair_changes
@@ -64,7 +64,7 @@ def site_digest(site: Site) -> str:
     return digest.hexdigest()
 
 
-# The fields of a change that its id (:func:`lawdiff.diff.records.change_id`: the pair, the aspect, the
+# The fields of a change that its id (:func:`lawdiff.diff.vocabulary.change_id`: the pair, the aspect, the
 # addresses and the texts) holds, with what lawdiff's code makes of the texts alone.
 BY_ID = frozenset({"old_texts", "new_texts", "diff", "id"})
 

@@ -1,6 +1,6 @@
 """The redline written in document order: pairs kept in place, paragraphs only on one side.
 
-Between two pairs kept in place (see :mod:`lawdiff.report.redline_pairs`)
+Between two pairs kept in place (see :mod:`lawdiff.report.redline.pairs`)
 the paragraphs only in the old edition stand deleted, then those only in the
 new one inserted; a pair that could not keep its place is deleted there and
 inserted here, with a remark naming the other place.  Each paragraph brings
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from lawdiff.diff import Change, Op, Piece
 from lawdiff.model import CONTAINER_KINDS, Clause
-from lawdiff.report.redline_layout import Marks, lay_out
-from lawdiff.report.redline_pairs import Slot, Stream, Unit
-from lawdiff.report.redline_records import Bit, Note, Para, Remark, Role
+from lawdiff.report.redline.layout import Marks, lay_out
+from lawdiff.report.redline.pairs import Slot, Stream, Unit
+from lawdiff.report.redline.paragraphs import Bit, Note, Para, Remark, Role
 
 
 @dataclass(slots=True)

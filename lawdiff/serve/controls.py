@@ -16,7 +16,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from lawdiff.diff.records import Change
+from lawdiff.diff.vocabulary import Change
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import Annotation, Annotator
 from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State

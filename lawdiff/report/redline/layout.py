@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from lawdiff.diff import Op, Piece
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Clause
-from lawdiff.report.redline_records import Bit, Role
+from lawdiff.report.redline.paragraphs import Bit, Role
 
 
 @dataclass(slots=True)

@@ -35,9 +35,9 @@ from collections.abc import Sequence
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, compared
 from lawdiff.model import Edition, Kind
-from lawdiff.report.redline_merge import Doc, Notes, mark_text, merge
-from lawdiff.report.redline_pairs import anchor_units, pair_units, paragraphs_of, scopes_of
-from lawdiff.report.redline_records import Bit, Note, Para, Redline, Remark, Role
+from lawdiff.report.redline.merge import Doc, Notes, mark_text, merge
+from lawdiff.report.redline.pairs import anchor_units, pair_units, paragraphs_of, scopes_of
+from lawdiff.report.redline.paragraphs import Bit, Note, Para, Redline, Remark, Role
 
 __all__ = ["Bit", "Note", "Para", "Redline", "Remark", "Role", "mark_text", "redline"]
 

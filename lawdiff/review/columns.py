@@ -1,7 +1,7 @@
 """Rows of the store as plain dicts: checked, turned into records and into column values.
 
 One shape serves the database, the audit log and the JSONL export: the
-fields of the record (:mod:`lawdiff.review.records`), lists for tuples, a
+fields of the record (:mod:`lawdiff.review.values`), lists for tuples, a
 dict for the thresholds, strings for enums.  :func:`check_row` is the one
 place where a row from outside (an import) is validated.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lawdiff.review.records import (
+from lawdiff.review.schema import FLAG_COLUMNS, JSON_COLUMNS
+from lawdiff.review.values import (
     STATUSES,
     Comment,
     Correction,
@@ -21,7 +22,6 @@ from lawdiff.review.records import (
     Record,
     Status,
 )
-from lawdiff.review.schema import FLAG_COLUMNS, JSON_COLUMNS
 
 QUESTIONS = ("", "open", "answered")
 

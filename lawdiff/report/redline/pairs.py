@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from lawdiff.align import Aspect
 from lawdiff.diff import Change, Piece, word_diff
 from lawdiff.model import Clause, Edition, Kind, article_of
-from lawdiff.report.redline_records import Role
+from lawdiff.report.redline.paragraphs import Role
 
 # ---------------------------------------------------------------------------
 # The paragraphs of one edition

@@ -30,7 +30,7 @@ class Decision:
     """The committee's record on one change: its status, assignee and thread.
 
     id: the change id it was made on (40 hex digits, see
-        :func:`lawdiff.diff.records.change_id`); one decision per change.
+        :func:`lawdiff.diff.vocabulary.change_id`); one decision per change.
     old_edition, new_edition: the pair as the comparison names it.
     aspect, kind, article: of the change it was made on.
     old, new: the change's addresses on each side.
@@ -116,7 +116,7 @@ class CorrectionKind(enum.Enum):
 class Correction:
     """A hand correction of the alignment as stored.
 
-    The aligner takes them as :class:`lawdiff.align.records.Corrections`.
+    The aligner takes them as :class:`lawdiff.align.links.Corrections`.
 
     removed: set by ``review unpin``; a removed correction is kept (and
         exported) so that the log and merges know it existed.

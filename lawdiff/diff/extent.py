@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lawdiff.diff.records import Change, Op, counts
+from lawdiff.diff.vocabulary import Change, Op, counts
 
 _WORD = re.compile(r"\w+")
 
