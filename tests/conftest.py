@@ -29,16 +29,15 @@ from lawdiff.corpus import Corpus, load
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under ``--dist loadgroup``, the tests that share a fixture made once per module (or class) run on
-    one worker, and so do all the browser tests (one report of the bundled corpus); every
-    other test goes to whichever worker is free.  Without xdist the mark does nothing."""
+    """Under ``--dist loadgroup``, the tests that share a fixture made once per module (or class), the
+    browsers among them, run on one worker; every other test goes to whichever worker is free.  The
+    browser modules are groups of their own, so that they share the workers (a minute and a half of
+    browser tests on one worker held the whole run).  Without xdist the mark does nothing."""
     for item in items:
         # pytest has no public name for the fixtures a test uses with their scopes; plugins read this one.
         defs = getattr(item, "_fixtureinfo", None)
         named = defs.name2fixturedefs if defs is not None else {}
-        if "browser" in named:
-            item.add_marker(pytest.mark.xdist_group("browser"))
-        elif any(d.scope in ("module", "class", "package") for ds in named.values() for d in ds):
+        if any(d.scope in ("module", "class", "package") for ds in named.values() for d in ds):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 
