@@ -50,6 +50,20 @@ def _away_from_the_users_folder(tmp_path_factory: pytest.TempPathFactory) -> Ite
     os.chdir(here)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _every_pool_on() -> Iterator[None]:
+    """Every stage that may fork does, in the tests and the commands they start (``LAWDIFF_POOLS=all``):
+    the tests of the pools, of Ctrl-C in their workers and of their results being the one process's
+    hold for every pool, whichever the default table (``lawdiff.forked.POOLS``) keeps."""
+    before = os.environ.get("LAWDIFF_POOLS")
+    os.environ["LAWDIFF_POOLS"] = "all"
+    yield
+    if before is None:
+        os.environ.pop("LAWDIFF_POOLS", None)
+    else:
+        os.environ["LAWDIFF_POOLS"] = before
+
+
 @pytest.fixture()
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A cache of the test's own (``LAWDIFF_CACHE``), for the tests of the cache and what it keeps."""

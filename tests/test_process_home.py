@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "lawdiff"
 HOME = PACKAGE / "forked"
 # What only the home may import: process pools of every kind, and the collector (running a program, as
@@ -41,3 +43,15 @@ def test_the_check_finds_a_stray_pool(tmp_path: Path) -> None:
     stray = tmp_path / "stray.py"
     stray.write_text("import gc\nfrom multiprocessing import Pool\nimport os\nos.fork()\n", encoding="utf-8")
     assert _outside_home(stray) == ["gc", "multiprocessing", "os.fork"]
+
+
+def test_the_pools_kept_by_default_are_those_the_benchmark_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lawdiff import forked
+
+    monkeypatch.delenv("LAWDIFF_POOLS", raising=False)
+    assert [s for s in forked.STAGES if forked.pooled(s)] == ["compare", "review"]
+    assert forked.jobs(4, "read") == 1 and forked.jobs(4, "pages") == 1
+    monkeypatch.setenv("LAWDIFF_POOLS", "pages,read")
+    assert [s for s in forked.STAGES if forked.pooled(s)] == ["read", "pages"]
+    monkeypatch.setenv("LAWDIFF_POOLS", "none")
+    assert not any(forked.pooled(s) for s in forked.STAGES)

@@ -73,9 +73,17 @@ def interrupts_held() -> Iterator[None]:
 
 # The stages that may work in several processes, and whether they do by default.  A pool is kept only
 # where benchmarks/bench_processes.py shows that it costs at most 5 % more CPU time than one process,
-# saves wall time on an idle machine, and loses none with a busy loop on every core beside it.
+# saves wall time on an idle machine, and loses none with a busy loop on every core beside it.  Measured
+# on two cores (186 articles, medians of 3; pool / one process, CPU idle, wall idle, wall busy):
+#   read      1.114  1.006  1.040   one process
+#   describe  1.054  0.948  1.048   one process
+#   compare   1.038  0.874  0.901   kept: the report's comparisons, a pair per process
+#   pages     1.054  0.822  0.988   one process (its CPU just over the bound)
+#   review    0.915  0.844  0.870   kept: the review matched beside the plan
+#   export    1.175  0.704  0.746   one process (a large export's pages: 17 % more CPU)
+# LAWDIFF_POOLS=all (or the stages' names) turns the others back on.
 STAGES = ("read", "describe", "compare", "pages", "review", "export")
-POOLS: dict[str, bool] = dict.fromkeys(STAGES, True)
+POOLS: dict[str, bool] = {stage: stage in ("compare", "review") for stage in STAGES}
 
 
 def pooled(stage: str) -> bool:
