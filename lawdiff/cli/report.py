@@ -133,8 +133,13 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         from lawdiff.cli.options import say_review
 
         say_review(store, site.review.decisions, site.review.comments)
+    # An edition in no pair (1997 of the bundled corpus, which holds no article another edition holds)
+    # is passed over, as the index says, not compared.
+    paired = {e.name for t in site.totals for e in (t.old, t.new)}
+    passed = [e.name for e in site.compared if e.name not in paired] if site.totals else []
     echo(
-        f"{output / 'index.html'}: {len(site.compared)} edition(s) compared"
+        f"{output / 'index.html'}: {len(site.compared) - len(passed)} edition(s) compared"
+        + (f", {', '.join(passed)} passed over (in no pair)" if passed else "")
         + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
         + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
     )
