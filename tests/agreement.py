@@ -93,14 +93,13 @@ def study_faults(comp: Comparison, old: Edition, new: Edition) -> Iterator[str]:
 def rendering_faults(comp: Comparison, old: Edition, new: Edition) -> Iterator[str]:
     """Text, JSON and HTML against the study, change by change (see the module docstring)."""
     changes = list(comp.changes)
-    held = (comp.alignment.old_articles, comp.alignment.new_articles)
     listed = text_rows(text.comparison(comp, changes, True, text.plain, False, None))
     doc = json.loads(jsonout.comparison(comp, changes, None, (old, new)))
     by_id = {c["id"][:SHORT_ID]: c for c in doc["changes"]}
     rows = html_rows(html.comparison(comp, changes, old, new))
     for ch in changes:
         short = ch.id[:SHORT_ID]
-        scope = scope_of(ch, held)
+        scope = scope_of(ch)
         j = by_id.get(short)
         if j is None or (j["kind"], tuple(j["old"]), tuple(j["new"]), j["aspect"]) != (
             ch.kind.value,
@@ -109,7 +108,7 @@ def rendering_faults(comp: Comparison, old: Edition, new: Edition) -> Iterator[s
             ch.aspect.value,
         ):
             yield f"{short}: JSON says {j and (j['kind'], j['old'], j['new'])}"
-        elif j["counterpart_in_corpus"] != scope.compared:
+        elif j["counterpart_in_corpus"] != scope.compared or j["scope"] != scope.value:
             yield f"{short}: JSON's scope is not the study's ({scope.value})"
         if scope.compared and listed.get(short) != expected_text_row(ch):
             yield f"{short}: the text says {listed.get(short)}, the study {expected_text_row(ch)}"

@@ -221,7 +221,7 @@ def test_a_change_digest_holds_every_field_its_id_does_not() -> None:
     assert shown == {
         "kind", "aspect", "old", "new", "article", "renumbered", "moved", "title_changed", "old_title", "new_title",
         "similarity", "editorial_only", "references", "score", "uncertain", "methods", "reasons",
-        "counterpart_in_corpus", "pinned_by", "signals", "significance", "certainty",
+        "counterpart_in_corpus", "pinned_by", "signals", "significance", "certainty", "scope",
     }  # fmt: skip
     for ch in changes[:5]:
         before = pagecache.change_digest(ch)

@@ -119,6 +119,9 @@ def test_what_the_section_pages_do_not_hold_is_not_compared_and_what_they_drop_i
         assert ("text", (address,)) in outside, address
     for heading in ("45", "45C", "45E"):
         assert ("title", (heading,)) in outside, heading
+    # The study's scope says why: the 2017 corpus holds article 45 by two sections' pages only.
+    assert {ch["scope"] for ch in changes if not ch["counterpart_in_corpus"]} == {"held in part"}
+    assert {ch["scope"] for ch in changes if ch["counterpart_in_corpus"]} == {"compared"}
     assert ("unchanged", "text", ("45C1",)) in counted and ("unchanged", "text", ("45E.p2",)) in counted
     # 45C1 cites 45E: the same target, and the 2017 corpus holds its place.
     (c1,) = (ch for ch in changes if ch["old"] == ["45C1"])
@@ -320,3 +323,13 @@ def test_an_export_without_the_pages_its_article_includes_does_not_hold_them(
         e for e in json.loads(lawdiff("editions", "--corpus", str(dump.parent.parent), "--format", "json"))["editions"]
     )
     assert [s["scope"] for s in edition["sources"]] == ["45"]
+
+
+def test_an_article_one_corpus_lacks_is_scoped_not_held_in_json_and_html(tmp_path: Path) -> None:
+    # Article 6 is only in the bundled 2017 corpus (its payload): not held by 2007's, in every rendering.
+    data = json.loads(lawdiff("compare", "2007", "2017", "--format", "json"))
+    six = [ch for ch in data["changes"] if ch["article"] == "6"]
+    assert six and {ch["scope"] for ch in six} == {"not held"}
+    page = tmp_path / "6.html"
+    lawdiff("compare", "2007", "2017", "--article", "6", "--format", "html", "-o", str(page))
+    assert "the 2007 corpus does not hold this article" in page.read_text(encoding="utf-8")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from lawdiff.diff.changes import compare, describe
 from lawdiff.diff.editorial import TERMINOLOGY, canonical, editorial_only
 from lawdiff.diff.history import history
-from lawdiff.diff.scope import NotCompared, Scope, compared, scope_of
+from lawdiff.diff.scope import NotCompared, compared, scope_of
 from lawdiff.diff.significance import ranked
 from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.vocabulary import (
@@ -34,6 +34,7 @@ from lawdiff.diff.vocabulary import (
     Piece,
     RefChange,
     RefStatus,
+    Scope,
     Step,
 )
 from lawdiff.diff.words import rebuild, word_diff

@@ -8,7 +8,18 @@ from dataclasses import replace
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.significance import patterns, rank, significance
-from lawdiff.diff.vocabulary import Change, ChangeKind, Comparison, Op, Pattern, Piece, RefChange, RefStatus, change_id
+from lawdiff.diff.vocabulary import (
+    Change,
+    ChangeKind,
+    Comparison,
+    Op,
+    Pattern,
+    Piece,
+    RefChange,
+    RefStatus,
+    Scope,
+    change_id,
+)
 from lawdiff.diff.words import word_diff
 from lawdiff.forked import map_beside
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
@@ -217,6 +228,7 @@ def _change(
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]
     counterpart = _counterpart(link, olds, news, old_arts, new_arts, old, new, old_articles, new_articles)
+    scope = Scope.COMPARED if counterpart else _outside(link, old_articles, new_articles)
     return Change(
         kind=kind,
         aspect=link.aspect,
@@ -240,6 +252,7 @@ def _change(
         old_texts=old_texts,
         new_texts=new_texts,
         counterpart_in_corpus=counterpart,
+        scope=scope,
         pinned_by=link.pinned_by,
         id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
     )
@@ -280,6 +293,15 @@ def _counterpart(
     if link.new and not link.old:
         return _comparable(news, new_arts, old, old_articles, heading)
     return True
+
+
+def _outside(link: Link, old_articles: set[str], new_articles: set[str]) -> Scope:
+    """Why a clause added or removed is not compared: the other corpus holds its article by other sections'
+    pages only (``HELD_IN_PART``), or not at all (``NOT_HELD``: also a heading outside the articles)."""
+    other = new_articles if link.old and not link.new else old_articles
+    if any((art := article_of(a)) and art in other for a in link.old + link.new):
+        return Scope.HELD_IN_PART
+    return Scope.NOT_HELD
 
 
 def _kind(link: Link, same: bool) -> ChangeKind:

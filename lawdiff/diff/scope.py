@@ -10,36 +10,15 @@ table, the history and the minutes all read the scope from here: none of them de
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from lawdiff.diff.vocabulary import Change, Comparison
-from lawdiff.model import article_of
+from lawdiff.diff.vocabulary import Change, Comparison, Scope
 
 
-class Scope(enum.Enum):
-    """Whether a change is compared, and why not where it is not."""
-
-    COMPARED = "compared"
-    NOT_HELD = "not held"  # the other corpus lacks the article (or the heading outside articles)
-    HELD_IN_PART = "held in part"  # the other corpus holds the article by other sections' pages only
-
-    @property
-    def compared(self) -> bool:
-        return self is Scope.COMPARED
-
-
-def scope_of(change: Change, held: tuple[Iterable[str], Iterable[str]]) -> Scope:
-    """The scope of ``change``, given the articles each corpus holds (``old_articles``, ``new_articles``)."""
-    if change.counterpart_in_corpus:
-        return Scope.COMPARED
-    # The side whose corpus lacks the place is the other side of the clause the change names.
-    other = set(held[1]) if change.old and not change.new else set(held[0])
-    arts = [article_of(a) for a in change.old + change.new]
-    if any(art and art in other for art in arts):
-        return Scope.HELD_IN_PART
-    return Scope.NOT_HELD
+def scope_of(change: Change) -> Scope:
+    """The scope of ``change``, as the study decided it when it described the change (:attr:`Change.scope`)."""
+    return change.scope
 
 
 def compared(changes: Iterable[Change]) -> list[Change]:
@@ -67,5 +46,5 @@ class NotCompared:
         return cls(outside, (comp.alignment.old_articles, comp.alignment.new_articles))
 
     def scope(self, change: Change) -> Scope:
-        """The scope of one change of this comparison (:func:`scope_of`)."""
-        return scope_of(change, self.held)
+        """The scope of one change of this comparison (:attr:`Change.scope`)."""
+        return change.scope

@@ -153,6 +153,18 @@ def change_id(
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 
+class Scope(enum.Enum):
+    """Whether a change is compared, and why not where it is not (:mod:`lawdiff.diff.scope`)."""
+
+    COMPARED = "compared"
+    NOT_HELD = "not held"  # the other corpus lacks the article (or the heading outside articles)
+    HELD_IN_PART = "held in part"  # the other corpus holds the article by other sections' pages only
+
+    @property
+    def compared(self) -> bool:
+        return self is Scope.COMPARED
+
+
 @by_fields
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -182,6 +194,9 @@ class Change:
         the part (or the heading) where the clause lies
         (:meth:`Edition.holds`), so an addition or removal may only mean that
         the corpus is partial.
+    scope: the same, with why: compared, or not because the other corpus lacks
+        the article (``NOT_HELD``) or holds it by other sections' pages only
+        (``HELD_IN_PART``); decided once here, drawn by every output.
     id: the change's durable identity (:func:`change_id`).
     signals: what kinds of words the change touched, each with its words
         (:mod:`lawdiff.diff.significance`), for a change that is a difference.
@@ -219,6 +234,7 @@ class Change:
     signals: tuple[Signal, ...] = ()
     significance: float = 0.0
     certainty: float = 1.0
+    scope: Scope = Scope.COMPARED
 
     @property
     def normative(self) -> bool:

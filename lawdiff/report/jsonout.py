@@ -162,7 +162,7 @@ def check(corpus: Corpus, dangling: list[Dangling]) -> str:
 COMPARE_SCHEMA = "https://lawdiff.invalid/schemas/compare.schema.json"
 HISTORY_SCHEMA = "https://lawdiff.invalid/schemas/history.schema.json"
 # The versions of the JSON schemas (schemas/*.schema.json): each changes with its schema.
-SCHEMA_VERSION = 3  # compare
+SCHEMA_VERSION = 4  # compare
 HISTORY_SCHEMA_VERSION = 5
 
 
@@ -253,6 +253,7 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         "old_texts": list(ch.old_texts),
         "new_texts": list(ch.new_texts),
         "counterpart_in_corpus": ch.counterpart_in_corpus,
+        "scope": ch.scope.value,
         "pinned_by": ch.pinned_by,
         "flags": [{"flag": s.flag.value, "removed": list(s.removed), "added": list(s.added)} for s in ch.signals],
         "normative": ch.normative,

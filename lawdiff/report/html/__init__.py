@@ -23,13 +23,11 @@ import dataclasses
 import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from lawdiff.cache import Cache
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers, pairs_of
 from lawdiff.diff.study import Study
-from lawdiff.forked import Pending
 from lawdiff.report.files import MANIFEST, Item, check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
@@ -41,11 +39,8 @@ from lawdiff.report.html.law import Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, asset, escape, h, sha256_hex
 from lawdiff.report.html.pagecache import PageKeys, kept
 from lawdiff.report.html.review import review_page
-from lawdiff.report.reviewed import PendingReview, shown
+from lawdiff.report.reviewed import PendingReview
 from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
-
-if TYPE_CHECKING:
-    from lawdiff.review import ReviewView
 
 Progress = Callable[[int, int], None]
 
@@ -119,15 +114,15 @@ def write_report(
     study: Study,
     target: Path,
     progress: Progress | None = None,
-    review: ReviewView | PendingReview | None = None,
+    review: PendingReview | None = None,
 ) -> Site:
     """Plan, render and write the report of the study's editions to ``target``.
 
     ``progress(done, total)`` is called as the work goes on.  ``review``: the
-    committee's review to show (:func:`lawdiff.review.attach` over the
-    study's comparisons, or that match being made beside the plan:
-    :func:`lawdiff.report.reviewed.start`), or None for a report without it,
-    byte for byte the report of a corpus that has no review store.
+    committee's review to show, as :func:`lawdiff.report.reviewed.start` makes it (beside the plan, or
+    made already: :meth:`lawdiff.forked.Pending.made`), or None for a report without it, byte for byte
+    the report of a corpus that has no review store.  Nothing here compares: the review was matched to
+    the study's comparisons where it was made.
     """
     check_target(target)
     numbers = article_numbers(study.editions)
@@ -149,11 +144,7 @@ def write_report(
     for e in study.editions:
         e.digest()
     if review is not None:
-        if isinstance(review, Pending):
-            review_shown = review.result()
-        else:
-            comparisons = [study.compare(old, new) for old, new in pairs_of(study.editions, numbers)]
-            review_shown = shown(review, comparisons)
+        review_shown = review.result()
         notes = review_shown.notes
         site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
     write_site(pages(site, study.cache), target, jobs(), step)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from lawdiff.align import Aspect
-from lawdiff.diff import SHORT_ID, Change, ChangeKind, RefChange
+from lawdiff.diff import SHORT_ID, Change, ChangeKind, RefChange, Scope
 from lawdiff.diff.vocabulary import RefStatus, Signal
 from lawdiff.model import Edition, article_of
 from lawdiff.report.html.counts import percent
@@ -63,12 +63,13 @@ def _ref_item(r: RefChange, page: Page, old: str, new: str, moved_to: tuple[str,
     )
 
 
-def _not_held(ch: Change, other: Edition) -> str:
-    """What of a clause only one corpus holds the other lacks: the article, or (some of its sections'
-    pages given) the part where the clause lies, or the heading (a 2017 section page prints none)."""
+def _not_held(ch: Change) -> str:
+    """What of a clause only one corpus holds the other lacks, as the study scoped it (:attr:`Change.scope`):
+    the article, or (some of its sections' pages given) the part where the clause lies, or the heading (a
+    2017 section page prints none)."""
     if not article_of(ch.article):  # a chapter's or part's heading, or a page outside the articles
         return "this heading" if ch.aspect is Aspect.TITLE else "this page"
-    if other.find(ch.article) is None:
+    if ch.scope is Scope.NOT_HELD:
         return "this article"
     return "this heading" if ch.aspect is Aspect.TITLE else "this part of the article"
 
@@ -121,9 +122,9 @@ def kind_cell(
         out.append(h("div", {"class": "moved"}, _BADGE_MOVED, " ", _moves(ch, pv_old, pv_new, page)))
     if ch.signals and ch.is_difference:
         out.append(flag_list(ch.signals, words=bool(ch.old and ch.new)))
-    if not ch.counterpart_in_corpus:
+    if not ch.scope.compared:
         other = pv_old if ch.new else pv_new
-        out.append(h("div", {"class": "note"}, f"the {other.name} corpus does not hold {_not_held(ch, other)}"))
+        out.append(h("div", {"class": "note"}, f"the {other.name} corpus does not hold {_not_held(ch)}"))
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         moved = moved_targets or {}
