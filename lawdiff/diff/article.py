@@ -185,9 +185,13 @@ def article_views(
     numbers: Iterable[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    keep_walks: bool = True,
 ) -> tuple[ArticleView, ...]:
     """The views of ``numbers`` (all articles of the study's editions when None); the comparisons
-    they need are made first, ``workers`` at a time (:meth:`Study.prepare`)."""
+    they need are made first, ``workers`` at a time (:meth:`Study.prepare`).  ``keep_walks=False``: the
+    histories are in the views now, and the walks that made them (:attr:`Study.walks`, a memo of 13 MB at
+    744 articles) are dropped, for a caller that asks for no more histories (a report's pages, whose
+    processes would each carry them)."""
     wanted = article_numbers(study.editions) if numbers is None else list(numbers)
     study.prepare(pairs_of(study.editions, wanted), workers)
     out: list[ArticleView] = []
@@ -196,6 +200,8 @@ def article_views(
             out.append(article_view(study, n))
             if progress is not None:
                 progress(i + 1, len(wanted))
+    if not keep_walks:
+        study.walks.clear()
     return tuple(out)
 
 

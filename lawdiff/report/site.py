@@ -231,7 +231,7 @@ def plan(
     ``progress(done, total)`` is called once per article planned.
     """
     study = study or Study(corpus.select())
-    views = article_views(study, progress=progress, workers=jobs("compare"))
+    views = article_views(study, progress=progress, workers=jobs("compare"), keep_walks=False)
     anchors = {
         v.number: frozenset(
             anchor(node.edition, node.address)

@@ -137,9 +137,6 @@ def write_report(
             progress(done, total)
 
     site = plan(corpus, study, progress=step)
-    # The histories are in the plan now; the walks that made them (a memo, 13 MB at 744 articles) are
-    # not needed to render, and every page-making process would carry them.
-    study.walks.clear()
     # Every page's footer names the editions by their digests: made once here, not in each page-making process.
     for e in study.editions:
         e.digest()
