@@ -41,6 +41,24 @@
     return fresh;
   }
 
+  // The block of a change as the page holds it now: a live update may have replaced the one a form was
+  // sent from while the write was on its way.
+  function current(block) {
+    var id = block && block.getAttribute("data-change");
+    var now = id ? doc.querySelector('.rv[data-change="' + id + '"]') : null;
+    return now || block;
+  }
+
+  // What a row says of its last write ("Saved.") stays when a live update redraws the row.
+  function carryMessage(block, fresh) {
+    var msg = block.querySelector(".rv-msg");
+    var twin = fresh.querySelector(".rv-msg");
+    if (msg && twin && msg.textContent) {
+      twin.textContent = msg.textContent;
+      twin.className = msg.className;
+    }
+  }
+
   function send(form, submitter) {
     var block = form.closest(".rv");
     var data = submitter ? new FormData(form, submitter) : new FormData(form);
@@ -55,14 +73,14 @@
     }).then(function (r) {
       return r.json().then(function (body) { return { ok: r.ok, body: body }; });
     }).then(function (res) {
-      var target = block;
-      if (res.body.html) { target = replaceBlock(block, res.body.html, res.body.status); }
+      var target = current(block);
+      if (res.body.html) { target = replaceBlock(target, res.body.html, res.body.status); }
       say(target, res.body.message || (res.ok ? "Saved." : "Not saved."), res.ok ? "good" : "bad");
       if (!res.body.html) {
         Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
       }
     }).catch(function () {
-      say(block, "Not saved: the server could not be reached. Try again.", "bad");
+      say(current(block), "Not saved: the server could not be reached. Try again.", "bad");
       Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
     });
   }
@@ -221,6 +239,7 @@
           if (!block) { return; }
           var refocus = null;
           replaceBlock(block, news.blocks[id].html, news.blocks[id].status, function (fresh) {
+            carryMessage(block, fresh);
             refocus = carryTyping(block, fresh);
           });
           if (refocus) { refocus.focus(); }
