@@ -15,6 +15,7 @@ from lawdiff.cli.terminal import echo
 if TYPE_CHECKING:
     from lawdiff.diff import Study
     from lawdiff.report.reviewed import PendingReview
+    from lawdiff.report.site import Site
     from lawdiff.review import Store
 
 
@@ -133,16 +134,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         from lawdiff.cli.options import say_review
 
         say_review(store, site.review.decisions, site.review.comments)
-    # An edition in no pair (1997 of the bundled corpus, which holds no article another edition holds)
-    # is passed over, as the index says, not compared.
-    paired = {e.name for t in site.totals for e in (t.old, t.new)}
-    passed = [e.name for e in site.compared if e.name not in paired] if site.totals else []
-    echo(
-        f"{output / 'index.html'}: {len(site.compared) - len(passed)} edition(s) compared"
-        + (f", {', '.join(passed)} passed over (in no pair)" if passed else "")
-        + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
-        + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
-    )
+    echo(_written(output, site))
     if kept:
         _say_kept(output, kept)
     if not site.totals and len(site.compared) > 1:
@@ -156,3 +148,16 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
             " the index lists the editions and each article stands on its own page",
             err=True,
         )
+
+
+def _written(output: Path, site: Site) -> str:
+    """The report's closing line: what it compares.  An edition in no pair (1997 of the bundled corpus,
+    which holds no article another edition holds) is passed over, as the index says, not compared."""
+    paired = {e.name for t in site.totals for e in (t.old, t.new)}
+    passed = [e.name for e in site.compared if e.name not in paired] if site.totals else []
+    return (
+        f"{output / 'index.html'}: {len(site.compared) - len(passed)} edition(s) compared"
+        + (f", {', '.join(passed)} passed over (in no pair)" if passed else "")
+        + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
+        + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
+    )
