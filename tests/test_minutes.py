@@ -159,3 +159,10 @@ def test_word_minutes_strike_and_underline_in_article_order(store: dict[str, str
     comment = next(t for t in texts if t.startswith("Anne, "))
     assert comment.endswith("\\u202e") and "[here](https://evil.example)" in comment
     assert texts[0] == "Committee review: decisions"  # every decision: no --meeting
+
+
+@pytest.mark.parametrize("text", ["a.ba", "zie nl.wikipedia", "1.ab", "i.v.m. de regel"])
+def test_a_bare_domain_stays_text(text: str) -> None:
+    # Found by the property above: linkify reads "a.ba" as a link to http://a.ba (GitHub itself would not).
+    out = render(difference(word_diff("1", text)))
+    assert "<a " not in out and _sides(out)[1] == text

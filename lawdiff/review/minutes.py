@@ -102,8 +102,10 @@ def gather(meeting: Meeting | None, decisions: Iterable[Decision], comments: Ite
 _INLINE = re.compile(r"([\\`*_~\[\]<>|&!])")
 # Read as markup at a line's start: headings, lists, block quotes, numbered items, fences, tables.
 _LINE_START = re.compile(r"^(\s*)([#+\->=]|\d+(?=[.)]))")
-# Autolinks of the GFM extension: a scheme, www., an e-mail address.
-_AUTOLINK = re.compile(r"(?<=[A-Za-z])(:)(?=//)|(?<=\bwww)(\.)|(@)", re.IGNORECASE)
+# Autolinks of the GFM extension (a scheme, www., an e-mail address), and the bare domains that other
+# renderers link as well (markdown-it's linkify reads "a.ba" as a link to http://a.ba): the dot of a word
+# followed by a letter is escaped, which renders as the dot.
+_AUTOLINK = re.compile(r"(?<=[A-Za-z])(:)(?=//)|(?<=\w)(\.)(?=[^\W\d_])|(@)", re.IGNORECASE)
 
 
 def escape(text: str) -> str:
