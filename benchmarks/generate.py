@@ -1143,8 +1143,14 @@ class _Editing:
         cuts = sorted(rng.sample(range(1, len(sents)), ways - 1))
         bounds = [0, *cuts, len(sents)]
         texts = [self.light(" ".join(sents[a:b]), node.article) for a, b in itertools.pairwise(bounds)]
+        pieces = self.pieces_of(parent, node, texts)
+        self.record("split", [node], pieces, f"{ways} pieces")
+        return True
+
+    def pieces_of(self, parent: Node, node: Node, texts: list[str]) -> list[Node]:
+        """``node`` split into one new clause per text, each coming from it: a section's text becomes its
+        subsections (2007 45D -> 2017 45D1 + 45D2), any other clause is replaced by its pieces."""
         if node.kind == "section":
-            # 2007 45D -> 2017 45D1 + 45D2: the section's text becomes its subsections.
             pieces = [self.fresh("sub", node.article, t) for t in texts]
             node.text = ""
             node.origin = ()
@@ -1156,8 +1162,7 @@ class _Editing:
         for p in pieces:
             p.origin = (node.uid,)
         self.touch(node)
-        self.record("split", [node], pieces, f"{ways} pieces")
-        return True
+        return pieces
 
     def split_reworded(self) -> bool:
         """A clause of 2-5 sentences whose sentences go to 2-5 new clauses, some reordered, each reworded."""
@@ -1186,18 +1191,7 @@ class _Editing:
         if rng.random() < 0.5:
             rng.shuffle(parts)
         texts = [self.w.reword(t, rng.uniform(r.reword_min, r.reword_max), node.article) for t in parts]
-        if node.kind == "section":
-            pieces = [self.fresh("sub", node.article, t) for t in texts]
-            node.text = ""
-            node.origin = ()
-            node.children = pieces
-        else:
-            pieces = [self.fresh(node.kind, node.article, t) for t in texts]
-            at = parent.children.index(node)
-            parent.children[at : at + 1] = pieces
-        for p in pieces:
-            p.origin = (node.uid,)
-        self.touch(node)
+        pieces = self.pieces_of(parent, node, texts)
         self.record("split-reworded", [node], pieces, f"{ways} pieces")
         return True
 
