@@ -7,18 +7,6 @@ and dispatches on their kind; none of them changes law text.
 from lawdiff.sources.base import Loc
 
 
-def clean(text: str) -> str:
-    """Text from a source, as the text renderers pass it on: as it is.
-
-    It once became U+FFFD here for each control character, so that what a
-    terminal showed differed from what JSON and files held without a word.
-    The terminal rule (:mod:`lawdiff.marks`) now applies where text is
-    printed, in :mod:`lawdiff.cli.terminal`: hidden characters shown as
-    escapes, with a note; a file written with ``-o`` keeps them.
-    """
-    return text
-
-
 def where(loc: Loc) -> str:
     """A place for a reader: ``file:line``, or ``file $[533]`` for a payload element."""
     if loc.line:

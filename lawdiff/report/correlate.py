@@ -13,7 +13,6 @@ import json
 from collections.abc import Sequence
 
 from lawdiff.diff.correlate import Row, by_new, summary
-from lawdiff.report import clean
 from lawdiff.report.not_compared import NotCompared, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
@@ -38,14 +37,14 @@ def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: NotC
     table = [("old " + old, "new " + new, "relation", "ratio", "words", "", "")] + [
         (*_cells(r)[:6], r.change[:10]) for r in shown
     ]
-    widths = [max(len(clean(row[i])) for row in table) for i in range(6)]
+    widths = [max(len(row[i]) for row in table) for i in range(6)]
     lines = []
     for row in table:
-        cells = [clean(c).ljust(w) for c, w in zip(row[:6], widths, strict=True)]
+        cells = [c.ljust(w) for c, w in zip(row[:6], widths, strict=True)]
         lines.append("  ".join([*cells, row[6]]).rstrip())
     lines.append("")
     said = summary(rows) or "no clause that both corpora hold"
-    lines.append(clean(f"{old} -> {new}: {said}"))
+    lines.append(f"{old} -> {new}: {said}")
     if outside is not None and outside.changes:
         lines.append(outside_line(old, new, outside))
     return "\n".join(lines) + "\n"
@@ -57,7 +56,7 @@ def as_csv(rows: Sequence[Row], by: str = "old") -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     for r in shown:
-        writer.writerow([clean(c) for c in _cells(r)])
+        writer.writerow([c for c in _cells(r)])
     return out.getvalue()
 
 
@@ -66,7 +65,7 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: 
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
 
     def md(text: str) -> str:
-        return clean(text).replace("|", "\\|")
+        return text.replace("|", "\\|")
 
     lines = [
         f"| {md(old)} | {md(new)} | relation | ratio | words |",

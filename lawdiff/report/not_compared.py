@@ -11,7 +11,7 @@ from __future__ import annotations
 from lawdiff.align import Aspect
 from lawdiff.diff.scope import NotCompared
 from lawdiff.model import article_of, natural_key
-from lawdiff.report import article_ranges, clean
+from lawdiff.report import article_ranges
 
 __all__ = ["NotCompared", "outside_line"]
 
@@ -43,4 +43,4 @@ def outside_line(old: str, new: str, outside: NotCompared) -> str:
         what = "; ".join(x for x in pieces if x)
         if what:
             parts.append(f"{what} only in the {name} corpus (the {other} corpus does not hold them)")
-    return clean("not compared: " + "; ".join(parts))
+    return "not compared: " + "; ".join(parts)

@@ -3,11 +3,11 @@
 Law text is printed whole, never wrapped or shortened, except in outlines,
 which show titles (or the opening words of untitled clauses) by design.
 
-Everything read from a source (law text, titles, addresses, file names,
-notes) passes through :func:`clean` before it is printed: a control
-character in a dump (``ESC ] 0 ; ... BEL`` sets a terminal's window title)
-shows as U+FFFD, as the HTML report shows it, and never reaches the
-terminal.  Colours are added by ``style`` around text already clean.
+Text read from a source (law text, titles, addresses, file names, notes) is
+rendered as it is: a control character in a dump (``ESC ] 0 ; ... BEL`` sets
+a terminal's window title) is shown as an escape where the text is printed
+(:mod:`lawdiff.cli.terminal`, the rule of :mod:`lawdiff.marks`), and kept in
+a file written with ``-o``.  Colours are added by ``style``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.diff.vocabulary import RefStatus, Signal
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
-from lawdiff.report import article_ranges, clean, where
+from lawdiff.report import article_ranges, where
 from lawdiff.report.not_compared import NotCompared, outside_line
 
 if TYPE_CHECKING:
@@ -51,10 +51,10 @@ def editions(corpus: Corpus) -> str:
     for e in corpus.listing():
         clauses = list(e.walk())
         arts = [a.address for a in e.articles()]
-        lines.append(clean(e.name))
+        lines.append(e.name)
         if e.base:
-            lines.append(f"  amends     {clean(e.base)}, in force from {clean(e.effective)}")
-        lines.append(f"  printing   {clean(', '.join(e.printings)) or '(not stated)'}")
+            lines.append(f"  amends     {e.base}, in force from {e.effective}")
+        lines.append(f"  printing   {', '.join(e.printings) or '(not stated)'}")
         lines.append(f"  articles   {article_ranges(arts) or '(none)'}  ({len(arts)})")
         for art, given in sorted(e.held_in_part().items(), key=lambda kv: natural_key(kv[0])):
             lines.append(f"  in part    {art}: the pages of {', '.join(sorted(given, key=natural_key))} only")
@@ -66,15 +66,15 @@ def editions(corpus: Corpus) -> str:
             listed = sum(1 for n in e.navigation if n.address and n.address[0].isdigit())
             lines.append(f"  contents   {len(e.navigation)} entries, {listed} articles listed")
         for s in e.sources:
-            lines.append(f"  source     {clean(s.file)} ({s.format}, page {clean(s.page)})")
+            lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
     for year, variant in corpus.aliases().items():
-        lines.append(f"{clean(year)} means {clean(variant)} ({corpus.choices.get(year, 'the default source')})")
+        lines.append(f"{year} means {variant} ({corpus.choices.get(year, 'the default source')})")
     return "\n".join(lines) + "\n"
 
 
 def outline(e: Edition, style: Style = plain) -> str:
-    printing = clean(", ".join(e.printings)) or "not stated"
-    lines = [style(clean(e.name), "heading") + f"  ({_count(len(e.sources), 'source file')}; printing {printing})"]
+    printing = ", ".join(e.printings) or "not stated"
+    lines = [style(e.name, "heading") + f"  ({_count(len(e.sources), 'source file')}; printing {printing})"]
 
     def visit(c: Clause, depth: int) -> None:
         if c.kind is Kind.FOOTNOTE:
@@ -84,7 +84,7 @@ def outline(e: Edition, style: Style = plain) -> str:
             head = f"{c.label} {_snippet(c.text)}"
         if not head:
             head = f"({c.kind.value}, untitled)"
-        lines.append(f"{'  ' * depth}{style(clean(c.address), 'address')}  {clean(head)}")
+        lines.append(f"{'  ' * depth}{style(c.address, 'address')}  {head}")
         for ch in c.children:
             visit(ch, depth + 1)
 
@@ -108,8 +108,8 @@ def clause(e: Edition, c: Clause, style: Style = plain) -> str:
     if source and source.pages:
         about.append(f"printed pages {source.pages}")
     lines = [
-        style(clean(f"{e.name}:{c.address}"), "heading") + f"  {c.kind.value}",
-        clean(f"source: {where(c.source)}" + (f" ({', '.join(about)})" if about else "")),
+        style(f"{e.name}:{c.address}", "heading") + f"  {c.kind.value}",
+        f"source: {where(c.source)}" + (f" ({', '.join(about)})" if about else ""),
         "",
     ]
     _body(c, 0, lines, style)
@@ -130,34 +130,32 @@ def _with_markers(c: Clause) -> str:
 
 def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
     pad = "  " * depth
-    head = clean(" ".join(x for x in (c.label, c.title) if x))
-    tag = style(clean(f"[{c.address}]"), "address")
-    text = clean(_with_markers(c))
+    head = " ".join(x for x in (c.label, c.title) if x)
+    tag = style(f"[{c.address}]", "address")
+    text = _with_markers(c)
     if c.title:
-        extra = f" {clean(c.extra)}" if c.extra else ""  # a container's range: "Art. 41 t/m 49"
+        extra = f" {c.extra}" if c.extra else ""  # a container's range: "Art. 41 t/m 49"
         lines.append(f"{pad}{tag} {style(head, 'title')}{extra}")
         lines.extend(f"{pad}  {para}" for para in text.split("\n") if c.text)
     else:
         paras = text.split("\n") if c.text else [""]
-        lines.append(f"{pad}{tag} " + " ".join(x for x in (clean(c.label), paras[0]) if x))
+        lines.append(f"{pad}{tag} " + " ".join(x for x in (c.label, paras[0]) if x))
         lines.extend(f"{pad}  {para}" for para in paras[1:])
     for n in c.notes:
-        lines.append(f"{pad}  note: {clean(n)}")
+        lines.append(f"{pad}  note: {n}")
     if c.references:
         refs = ", ".join(f"{r.target} ({r.printed!r})" for r in c.references)
-        lines.append(f"{pad}  references: {clean(refs)}")
+        lines.append(f"{pad}  references: {refs}")
     for f in c.footnotes:
         # The note as printed: its marker, then its text (the label as read
         # is kept apart when a misprint was read as another: "!)" as "1)").
         shown = f.marker or f.label
         read = f" (printed {f.label!r})" if f.label and f.marker and f.label != f.marker else ""
-        lines.append(f"{pad}  {style(clean(f'[{f.address}]'), 'address')} {clean(shown)} {clean(f.text)}{clean(read)}")
+        lines.append(f"{pad}  {style(f'[{f.address}]', 'address')} {shown} {f.text}{read}")
         for n in f.notes:
-            lines.append(f"{pad}    note: {clean(n)}")
+            lines.append(f"{pad}    note: {n}")
         if f.references:
-            lines.append(
-                f"{pad}    references: " + clean(", ".join(f"{r.target} ({r.printed!r})" for r in f.references))
-            )
+            lines.append(f"{pad}    references: " + ", ".join(f"{r.target} ({r.printed!r})" for r in f.references))
     for ch in c.children:
         _body(ch, depth + 1, lines, style)
 
@@ -167,15 +165,15 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skippe
     for ch in corpus.checks:
         lines.extend(_page_check(ch, style))
     for name in skipped:
-        lines.append(f"{clean(name)}: skipped (no reader takes this kind of file)")
+        lines.append(f"{name}: skipped (no reader takes this kind of file)")
     conflicts = [(e.name, c) for e in corpus.editions for c in e.conflicts]
     lines.append("")
     if conflicts:
         lines.append(style(f"{len(conflicts)} clause(s) read twice with different wording:", "warn"))
         for name, c in conflicts:
-            lines.append(clean(f"  {name}:{c.address} {c.field}: {where(c.first)} vs {where(c.second)}"))
-            lines.append(f"    first:  {clean(c.first_text)}")
-            lines.append(f"    second: {clean(c.second_text)}")
+            lines.append(f"  {name}:{c.address} {c.field}: {where(c.first)} vs {where(c.second)}")
+            lines.append(f"    first:  {c.first_text}")
+            lines.append(f"    second: {c.second_text}")
     else:
         lines.append("duplicate clauses: none disagree")
     suspect = [d for d in dangling if not d.absent_article]
@@ -183,7 +181,7 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skippe
     if suspect:
         lines.append(style(f"{len(suspect)} reference(s) to a clause missing from an article that is present:", "warn"))
         for d in suspect:
-            lines.append(clean(f"  {d.edition}:{d.source} -> {d.target} ({d.printed!r}) at {where(d.loc)}"))
+            lines.append(f"  {d.edition}:{d.source} -> {d.target} ({d.printed!r}) at {where(d.loc)}")
     else:
         lines.append("references into the articles present: all found")
     if absent:
@@ -193,11 +191,9 @@ def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skippe
         for name, targets in by_edition.items():
             uniq = sorted(set(targets), key=lambda t: (len(t), t))
             lines.append(
-                clean(
-                    f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles (or parts of them) "
-                    f"not in the corpus: "
-                    f"{', '.join(uniq)}"
-                )
+                f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles (or parts of them) "
+                f"not in the corpus: "
+                f"{', '.join(uniq)}"
             )
     total = sum(c.tokens for c in corpus.checks)
     placed = sum(c.placed for c in corpus.checks)
@@ -216,13 +212,12 @@ def _page_check(ch: PageCheck, style: Style) -> list[str]:
     pct = 100.0 * ch.ratio
     status = style("ok", "ok") if not ch.unplaced else style("LOST TEXT", "warn")
     lines = [
-        clean(f"{ch.file}: {ch.edition} {ch.format}, page {ch.page}: {ch.placed}/{ch.tokens} placed ({pct:.1f}%) ")
-        + status
+        f"{ch.file}: {ch.edition} {ch.format}, page {ch.page}: {ch.placed}/{ch.tokens} placed ({pct:.1f}%) " + status
     ]
     for u in ch.unplaced:
-        lines.append(clean(f"  unplaced at {where(u.loc)}: {u.text}"))
+        lines.append(f"  unplaced at {where(u.loc)}: {u.text}")
     for loc, note in ch.notes:
-        lines.append(clean(f"  note {where(loc)}: {note}"))
+        lines.append(f"  note {where(loc)}: {note}")
     return lines
 
 
@@ -239,7 +234,7 @@ def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
     """
     out = []
     for p in pieces:
-        text = clean(p.text)
+        text = p.text
         if p.op is Op.EQUAL:
             out.append(text)
             continue
@@ -263,7 +258,7 @@ def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
     listed = list(comp.changes if changes is None else changes)
     c = comp.counts(listed)
     normative = comp.normative_count(listed)
-    return clean(
+    return (
         f"{comp.old} -> {comp.new}: {c['unchanged']} unchanged, {c['modified']} modified "
         f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
         f"{c['added']} added, {c['removed']} removed; {c['renumbered']} renumbered, {c['moved']} moved, "
@@ -302,7 +297,7 @@ def comparison(
     if outside.changes:
         lines.append(outside_line(comp.old, comp.new, outside))
     for p in comp.patterns_of(changes):
-        lines.append(clean(f"drafting pattern (counted once): {p.label} in {', '.join(p.addresses)}"))
+        lines.append(f"drafting pattern (counted once): {p.label} in {', '.join(p.addresses)}")
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         if ch.counterpart_in_corpus:
@@ -316,7 +311,7 @@ def comparison(
         if not shown:
             continue
         lines.append("")
-        lines.append(style(clean(f"Article {article}" if article[:1].isdigit() else article), "heading"))
+        lines.append(style(f"Article {article}" if article[:1].isdigit() else article, "heading"))
         for ch in shown:
             lines.extend(_change_lines(comp, ch, style))
             if review is not None:
@@ -340,9 +335,9 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
     outdated = entry.state.value == "outdated"
     state = " (decided on an earlier text: see lawdiff review list --outdated)" if outdated else ""
     who = f", assigned to {d.assignee}" if d.assignee else ""
-    lines = [clean(f"    review: {d.status.value}{who}; by {d.author}, {d.updated[:16].replace('T', ' ')} UTC{state}")]
+    lines = [f"    review: {d.status.value}{who}; by {d.author}, {d.updated[:16].replace('T', ' ')} UTC{state}"]
     for c in entry.comments:
-        lines.append(clean(f"    comment by {c.author}, {c.created[:16].replace('T', ' ')} UTC: {c.text}"))
+        lines.append(f"    comment by {c.author}, {c.created[:16].replace('T', ' ')} UTC: {c.text}")
     return lines
 
 
@@ -370,10 +365,10 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
         bar = comp.thresholds.certain
         notes.append(f"uncertain match: certainty {ch.certainty:.2f} (evidence {ch.score:.2f}), certain from {bar:g}")
     flags = f" [{', '.join(s.flag.value for s in ch.signals)}]" if ch.signals else ""
-    head = f"  {ch.id[:SHORT_ID]}  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(clean(where_), 'address')}"
+    head = f"  {ch.id[:SHORT_ID]}  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(where_, 'address')}"
     head += flags
     if notes:
-        head += f"  ({clean('; '.join(notes))})"
+        head += f"  ({'; '.join(notes)})"
     lines = [head]
     if ch.aspect is Aspect.TITLE:
         if ch.kind is not ChangeKind.UNCHANGED:
@@ -388,19 +383,19 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
         # (An added or removed clause's flags name every word of its kind: the bracket says enough.)
         lines.append("    flags: " + "; ".join(_signal_text(s) for s in ch.signals))
     if ch.uncertain and ch.reasons and not ch.pinned_by:
-        lines.append(f"    why: {clean('; '.join(ch.reasons))}")
+        lines.append(f"    why: {'; '.join(ch.reasons)}")
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
-        lines.append("    references: " + clean(", ".join(_ref_text(r) for r in refs)))
+        lines.append("    references: " + ", ".join(_ref_text(r) for r in refs))
     return lines
 
 
 def _signal_text(s: Signal) -> str:
     """``modal -moet +wordt geacht``: a flag and the words that raised it."""
     if s.removed and s.added and s.flag.value == "reference":
-        return clean(f"{s.flag.value} {', '.join(s.removed)} -> {', '.join(s.added)}")
+        return f"{s.flag.value} {', '.join(s.removed)} -> {', '.join(s.added)}"
     words = [f"-{w}" for w in s.removed] + [f"+{w}" for w in s.added]
-    return clean(f"{s.flag.value} {' '.join(words)}")
+    return f"{s.flag.value} {' '.join(words)}"
 
 
 def _alike(value: float) -> str:
@@ -435,11 +430,11 @@ def introduced(h: History) -> str:
 def history(h: History, style: Style = plain, editions: Iterable[Edition] = ()) -> str:
     """A clause's history for the terminal; ``editions``: the study's, to say of a step its corpus lacks
     whether it lacks the article or holds only other parts of it."""
-    lines = [style(clean(f"history of {h.start}"), "heading")]
+    lines = [style(f"history of {h.start}", "heading")]
     art = article_of(h.start.partition(":")[2])
     holding = {e.name for e in editions if art and e.find(art) is not None}
     for step in h.steps:
-        name = clean(step.edition)
+        name = step.edition
         if not step.in_corpus:
             if step.edition in holding:
                 lines.append(f"{name}  (not in the {name} corpus, which holds other parts of article {art})")
@@ -450,15 +445,13 @@ def history(h: History, style: Style = plain, editions: Iterable[Edition] = ()) 
             lines.append(f"{name}  (none: {'removed' if step.kinds else 'not present'})")
             continue
         kind = f"  [{step.change}]" if step.kinds else ""
-        lines.append(style(clean(f"{step.edition}  {', '.join(step.addresses)}"), "address") + kind)
+        lines.append(style(f"{step.edition}  {', '.join(step.addresses)}", "address") + kind)
         for addr, txt in zip(step.addresses, step.texts, strict=True):
-            prefix = f"  {clean(addr)}: " if len(step.addresses) > 1 else "  "
-            lines.append(prefix + clean(txt))
+            prefix = f"  {addr}: " if len(step.addresses) > 1 else "  "
+            lines.append(prefix + txt)
         for ch in step.changes:
             if ch.kind is ChangeKind.MODIFIED and ch.aspect is Aspect.TEXT:
-                lines.append(
-                    f"  changes ({clean(', '.join(ch.old))} -> {clean(', '.join(ch.new))}): {diff_text(ch.diff, style)}"
-                )
+                lines.append(f"  changes ({', '.join(ch.old)} -> {', '.join(ch.new)}): {diff_text(ch.diff, style)}")
     if h.introduced:
-        lines.append(clean(f"current wording {introduced(h)}"))
+        lines.append(f"current wording {introduced(h)}")
     return "\n".join(lines) + "\n"
