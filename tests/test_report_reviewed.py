@@ -143,10 +143,9 @@ def test_a_report_reads_a_store_in_a_read_only_folder_in_its_forked_process() ->
     import os
     import shutil
     import subprocess
-    import sys
     import tempfile
 
-    from test_review_store import ROOT, _others_can_run
+    from test_review_store import ROOT, another_user
 
     tmp = Path(tempfile.mkdtemp(prefix="lawdiff-report-"))  # not tmp_path: its folders are private
     tmp.chmod(0o755)
@@ -160,16 +159,8 @@ def test_a_report_reads_a_store_in_a_read_only_folder_in_its_forked_process() ->
     mail.chmod(0o555)
     path.chmod(0o444)
     try:
-        python, user = sys.executable, {}
-        if os.geteuid() == 0:  # root may write anywhere: run as another user
-            python = next((p for p in (sys.executable, "/usr/bin/python3") if _others_can_run(Path(p))), "")
-            user = {"user": "nobody"}
-            runs_there = python and _others_can_run(ROOT / "lawdiff" / "report" / "reviewed.py")
-            if runs_there:
-                probe = [python, "-c", "import click, diff_match_patch, rapidfuzz"]
-                runs_there = subprocess.run(probe, capture_output=True, **user).returncode == 0  # type: ignore[call-overload]
-            if not runs_there:
-                pytest.skip("no Python with lawdiff's dependencies that another user may run, to drop root's rights")
+        # Root may write anywhere: as another user.
+        python, user = another_user(ROOT / "lawdiff" / "report" / "reviewed.py", "click, diff_match_patch, rapidfuzz")
         done = subprocess.run(
             [python, "-m", "lawdiff.cli", "report", "--review", str(path), "-o", str(out / "report")],
             capture_output=True,

@@ -231,6 +231,23 @@ def _others_can_run(path: Path) -> bool:
     return all(p.stat().st_mode & 0o001 for p in resolved.parents) and bool(resolved.stat().st_mode & 0o004)
 
 
+def another_user(module: Path, imports: str) -> tuple[str, dict[str, str]]:
+    """The Python and ``subprocess.run`` arguments that run lawdiff as a user who may not write what root
+    may (``nobody``, when the tests run as root), or skip: ``module`` must be readable by that user, and
+    ``imports`` (the dependencies, e.g. ``"click, rapidfuzz"``) importable by its Python."""
+    if os.geteuid() != 0:
+        return sys.executable, {}
+    python = next((p for p in (sys.executable, "/usr/bin/python3") if _others_can_run(Path(p))), "")
+    user = {"user": "nobody"}
+    runs_there = bool(python) and _others_can_run(module)
+    if runs_there:
+        probe = [python, "-c", f"import {imports}"]
+        runs_there = subprocess.run(probe, capture_output=True, **user).returncode == 0  # type: ignore[call-overload]
+    if not runs_there:
+        pytest.skip("no Python with lawdiff's dependencies that another user may run, to drop root's rights")
+    return python, user
+
+
 def test_a_store_in_a_read_only_folder_is_read() -> None:
     """A store received by e-mail and saved where nothing may be written: no -shm can be made."""
     # Not pytest's tmp_path: its folders are private to their owner.

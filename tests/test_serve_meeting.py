@@ -505,10 +505,9 @@ def test_a_store_file_the_user_may_not_write_is_refused_at_start(tmp_path: Path)
     import os
     import shutil
     import subprocess
-    import sys
     import tempfile
 
-    from test_review_store import ROOT, _others_can_run
+    from test_review_store import ROOT, another_user
 
     tmp = Path(tempfile.mkdtemp(prefix="lawdiff-serve-"))  # not tmp_path: its folders are private
     tmp.chmod(0o755)
@@ -517,16 +516,10 @@ def test_a_store_file_the_user_may_not_write_is_refused_at_start(tmp_path: Path)
     path.chmod(0o444)
     tmp.chmod(0o555)
     try:
-        python, user = sys.executable, {}
-        if os.geteuid() == 0:  # root may write anywhere: run as another user
-            python = next((p for p in (sys.executable, "/usr/bin/python3") if _others_can_run(Path(p))), "")
-            user = {"user": "nobody"}
-            runs_there = python and _others_can_run(ROOT / "lawdiff" / "serve" / "run.py")
-            if runs_there:
-                probe = [python, "-c", "import click, starlette, uvicorn, diff_match_patch, rapidfuzz"]
-                runs_there = subprocess.run(probe, capture_output=True, **user).returncode == 0  # type: ignore[call-overload]
-            if not runs_there:
-                pytest.skip("no Python with lawdiff's dependencies that another user may run, to drop root's rights")
+        # Root may write anywhere: as another user.
+        python, user = another_user(
+            ROOT / "lawdiff" / "serve" / "run.py", "click, starlette, uvicorn, diff_match_patch, rapidfuzz"
+        )
         done = subprocess.run(
             [python, "-m", "lawdiff.cli", "serve", "--review", str(path), "--port", "0"],
             capture_output=True,
