@@ -8,7 +8,6 @@ with or without answering conditional requests. The MediaWiki side is tested aga
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from test_versions import encode as devalue_text
 
 from lawdiff import __version__
 from lawdiff.cli import main
@@ -59,24 +59,8 @@ NAVIGATION = [
 
 
 def encode(root: Any) -> bytes:
-    """A small devalue encoder: every value an element, containers by index."""
-    out: list[Any] = []
-
-    def add(v: Any) -> int:
-        if v is devalue.UNDEFINED:
-            return -1
-        index = len(out)
-        out.append(None)
-        if isinstance(v, dict):
-            out[index] = {k: add(x) for k, x in v.items()}
-        elif isinstance(v, list):
-            out[index] = [add(x) for x in v]
-        else:
-            out[index] = v
-        return index
-
-    add(root)
-    return json.dumps(out, ensure_ascii=False).encode("utf-8")
+    """A payload's bytes (:func:`test_versions.encode`, the small devalue encoder)."""
+    return devalue_text(root).encode("utf-8")
 
 
 def site_payload(name: str, navigation: list[Any] = NAVIGATION) -> bytes:

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from lawdiff.cli import main
 from lawdiff.corpus import load
 from lawdiff.diff import ChangeKind, Study, compare, history
+from lawdiff.sources.nuxt import devalue
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "corpus"
@@ -27,6 +28,8 @@ def encode(root: Any) -> str:
     out: list[Any] = []
 
     def add(v: Any) -> int:
+        if v is devalue.UNDEFINED:
+            return -1
         index = len(out)
         out.append(None)
         if isinstance(v, dict):
