@@ -271,6 +271,29 @@ def test_a_write_answered_after_a_live_update_redrew_its_row_still_says_saved(br
     assert not watch.errors
 
 
+def test_what_is_typed_in_a_row_while_its_other_write_is_on_its_way_stays(browser: Any, server: Served) -> None:
+    """Anne sends a comment and, before the answer comes, types an assignee in the same row: the answer
+    redraws the row, and the assignee she typed is still there (it was lost, and her "Assign" then sent
+    an empty name); the comment box, whose comment was sent, starts empty."""
+    anne, watch = _member(browser, server, "Anne")
+    anne.evaluate(
+        """() => { const f = window.fetch;
+        window.fetch = (u, o) => (o && o.method === 'POST')
+          ? new Promise(r => setTimeout(r, 1500)).then(() => f(u, o)) : f(u, o); }"""
+    )
+    _open(anne).locator("form.rv-comment textarea").fill("Agreed in the meeting")
+    _open(anne).locator('form.rv-comment button[type="submit"]').click()
+    _open(anne).locator("form.rv-assign input[name=assignee]").fill("Carla")
+    anne.wait_for_function(
+        f"""() => {{ const b = document.querySelector('tbody:has([id="{ROW}"]) .rv');
+        return b && b.textContent.includes('Agreed in the meeting') && b.querySelector('.rv-msg.good') !== null; }}""",
+        timeout=15_000,
+    )
+    assert _open(anne).locator("form.rv-assign input[name=assignee]").input_value() == "Carla"
+    assert _open(anne).locator("form.rv-comment textarea").input_value() == ""
+    assert not watch.errors
+
+
 # Article 45 at 390 px, as a chair sees it, before this layout (commit 64b85bb, measured with this
 # browser as the test below measures it): 38,590 px.  The issue asks for at most a third.
 HEIGHT_BEFORE = 38_590

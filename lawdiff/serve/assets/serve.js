@@ -74,7 +74,15 @@
       return r.json().then(function (body) { return { ok: r.ok, body: body }; });
     }).then(function (res) {
       var target = current(block);
-      if (res.body.html) { target = replaceBlock(target, res.body.html, res.body.status); }
+      if (res.body.html) {
+        // What the member typed meanwhile in the row's other forms (an assignee while the comment was
+        // on its way) stays; the form just sent starts afresh.
+        var from = target;
+        target = replaceBlock(target, res.body.html, res.body.status, function (fresh) {
+          var refocus = carryTyping(from, fresh, form.getAttribute("action"));
+          if (refocus) { window.setTimeout(function () { refocus.focus(); }, 0); }
+        });
+      }
       say(target, res.body.message || (res.ok ? "Saved." : "Not saved."), res.ok ? "good" : "bad");
       if (!res.body.html) {
         Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
@@ -168,11 +176,13 @@
   }
 
   // What someone is typing in a block survives the block's update.
-  function carryTyping(from, to) {
+  // except: the action of a form whose fields are not carried (the one just sent).
+  function carryTyping(from, to, except) {
     var focused = doc.activeElement;
     var refocus = null;
     Array.prototype.forEach.call(from.querySelectorAll("textarea, input[type=text]"), function (field) {
       var form = field.closest("form");
+      if (except && form && form.getAttribute("action") === except) { return; }
       var selector = (form ? 'form[action="' + form.getAttribute("action") + '"] ' : "") + '[name="' + field.name + '"]';
       var twin = to.querySelector(selector);
       if (!twin) { return; }
