@@ -15,7 +15,7 @@ from lawdiff.align.certainty import with_certainty
 from lawdiff.align.links import Alignment, Aspect, Corrections, Link, Method, Unit
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.sentences import Sentences, best_sentence
-from lawdiff.align.space import units
+from lawdiff.align.space import Space, units
 from lawdiff.align.thresholds import (
     ADJACENT_UNITS,
     DEFAULT_THRESHOLDS,
@@ -86,11 +86,14 @@ class _Aligner:
         self.forbidden = {(old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at}
         self.pinned_by: dict[tuple[int, int], str] = {}
         self.scorer = Scorer(old, new, t)
-        self.space = self.scorer.space
         # Matches: old index -> set of new indices, and back.
         self.o2n: dict[int, list[int]] = defaultdict(list)
         self.n2o: dict[int, list[int]] = defaultdict(list)
         self.method: dict[tuple[int, int], Method] = {}
+
+    @property
+    def space(self) -> Space:
+        return self.scorer.space
 
     # -- identity -----------------------------------------------------------
 
@@ -139,15 +142,17 @@ class _Aligner:
                     self.pinned_by[(i, j)] = by
         self.identity()
         cands = self.scorer.candidates(self.o2n, self.n2o)
-        self.verbatim_pieces(cands)
-        self.pairs(cands)
-        self.pieces(cands, adjacent=False)
+        if cands:  # none when every clause found its text or its address (nothing for the phases to weigh)
+            self.verbatim_pieces(cands)
+            self.pairs(cands)
+            self.pieces(cands, adjacent=False)
         self.gaps()
-        # Pieces that only their place vouches for come last, so that an
-        # in-order pair inside a gap is preferred to a loose piece.
-        self.pieces(cands, adjacent=True)
-        # Last, for what is still alone: pieces that only one sentence of their whole vouches for.
-        self.sentence_pieces(cands)
+        if cands:
+            # Pieces that only their place vouches for come last, so that an
+            # in-order pair inside a gap is preferred to a loose piece.
+            self.pieces(cands, adjacent=True)
+            # Last, for what is still alone: pieces that only one sentence of their whole vouches for.
+            self.sentence_pieces(cands)
         return self.links()
 
     def verbatim_pieces(self, cands: list[tuple[int, int]]) -> None:

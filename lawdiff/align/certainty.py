@@ -142,4 +142,9 @@ def with_certainty(
 ) -> list[Link]:
     """The links, each with its certainty (``text``: the text links, when ``links`` are headings')."""
     sides = Sides(old, new, text or links)
-    return [replace(link, certainty=certainty(link, sides)) for link in links]
+    out: list[Link] = []
+    for link in links:
+        p = certainty(link, sides)
+        # Most links keep the certainty they were made with (1: an identity, an addition): no copy of them.
+        out.append(link if p == link.certainty else replace(link, certainty=p))
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import defaultdict
 
 from lawdiff.align.links import Method, Unit
@@ -25,6 +26,9 @@ from lawdiff.align.thresholds import (
     Thresholds,
 )
 
+# A text with a word has a vector; one without (a lone sign) has none, and no cosine with anything.
+_HAS_WORD = re.compile(r"\w")
+
 
 class Scorer:
     """Candidate pairs and scores of two editions' units, computed once per pair."""
@@ -33,15 +37,25 @@ class Scorer:
         self.old = old
         self.new = new
         self.t = t
-        self.space = Space(old, new)
+        self._space: Space | None = None
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
         self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
+
+    @property
+    def space(self) -> Space:
+        """The word vectors of both sides, made when a pair is first weighed by its words: two editions
+        whose every clause found its text on the other side need none."""
+        if self._space is None:
+            self._space = Space(self.old, self.new)
+        return self._space
 
     def candidates(self, o2n: dict[int, list[int]], n2o: dict[int, list[int]]) -> list[tuple[int, int]]:
         """Pairs worth scoring for the units identity left open (those not in
         ``o2n`` and ``n2o``): those sharing a telling word, and those in the
         same article."""
+        if len(o2n) == len(self.old) and len(n2o) == len(self.new):
+            return []
         space = self.space
         limit = max(5, min(int(space.n * TELLING_WORD_SHARE), TELLING_UNITS_MAX))
         pairs: set[tuple[int, int]] = set()
@@ -96,7 +110,8 @@ class Scorer:
         key = (i, j)
         if key not in self.scores:
             a, b = self.old[i], self.new[j]
-            text = self.space.cosine(i, j)
+            # The same text (with words) is the cosine of a vector with itself: 1 without making the vectors.
+            text = 1.0 if a.text == b.text and _HAS_WORD.search(a.text) else self.space.cosine(i, j)
             if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
                 # A clause that went whole into a longer one matches it,
                 # however much the other brings besides.

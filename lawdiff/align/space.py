@@ -90,13 +90,11 @@ class Space:
 
     def __init__(self, old: list[Unit], new: list[Unit]) -> None:
         df: Counter[str] = Counter()
-        # One string per distinct word (findall makes a new one for each
-        # occurrence): at 8x the editions' size the copies held by the
-        # counters were a fifth of the aligner's memory.
-        old_words = [list(map(sys.intern, words(u.text))) for u in old]
-        new_words = [list(map(sys.intern, words(u.text))) for u in new]
-        self.old_tf = [Counter(ws) for ws in old_words]
-        self.new_tf = [Counter(ws) for ws in new_words]
+        # Each distinct text is read once: a clause that kept its text shares its counts with its old self
+        # (the counts are never changed), so that what did not change costs a dictionary look-up.
+        made: dict[str, Counter[str]] = {}
+        self.old_tf = [_counts(u.text, made) for u in old]
+        self.new_tf = [_counts(u.text, made) for u in new]
         for tf in self.old_tf:
             df.update(tf.keys())
         for tf in self.new_tf:
@@ -107,8 +105,8 @@ class Space:
         self.n = n
         self.old_vec = Vectors(self.old_tf, self.idf)
         self.new_vec = Vectors(self.new_tf, self.idf)
-        self.old_words = [len(ws) for ws in old_words]
-        self.new_words = [len(ws) for ws in new_words]
+        self.old_words = [tf.total() for tf in self.old_tf]
+        self.new_words = [tf.total() for tf in self.new_tf]
         # Coverage of one unit by one other, asked for again and again by the phases.
         self._single: dict[tuple[int, int, int], float] = {}
 
@@ -140,6 +138,16 @@ class Space:
                 share = self._single[key] = covered / self.new_vec.raw(j)
             return share
         return _covered(self.new_tf[j], [self.old_tf[i] for i in is_], self.idf) / self.new_vec.raw(j)
+
+
+def _counts(text: str, made: dict[str, Counter[str]]) -> Counter[str]:
+    """The word counts of a text, made once per distinct text."""
+    found = made.get(text)
+    if found is None:
+        # One string per distinct word (findall makes a new one for each occurrence): at 8x the editions'
+        # size the copies held by the counters were a fifth of the aligner's memory.
+        found = made[text] = Counter(map(sys.intern, words(text)))
+    return found
 
 
 def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, float]) -> float:

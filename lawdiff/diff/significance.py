@@ -58,6 +58,7 @@ __all__ = [
     "patterns",
     "rank",
     "ranked",
+    "reference_signals",
     "significance",
 ]
 from lawdiff.model import Clause, Edition, find_references, parent_address
@@ -330,17 +331,24 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     out: list[Signal] = []
     for flag in Flag:
         if flag is Flag.REFERENCE:
-            removed = tuple(r.old for r in change.references if r.status in (RefStatus.REMOVED, RefStatus.RETARGETED))
-            added = tuple(r.new for r in change.references if r.status in (RefStatus.ADDED, RefStatus.RETARGETED))
-        else:
-            lost, gained = old_found[flag], new_found[flag]
-            if flag is Flag.NUMBER:
-                lost += _numbers(old_tokens, old_text, old_spans)
-                gained += _numbers(new_tokens, new_text, new_spans)
-            removed, added = _difference(lost, gained)
+            out.extend(reference_signals(change))
+            continue
+        lost, gained = old_found[flag], new_found[flag]
+        if flag is Flag.NUMBER:
+            lost += _numbers(old_tokens, old_text, old_spans)
+            gained += _numbers(new_tokens, new_text, new_spans)
+        removed, added = _difference(lost, gained)
         if removed or added:
             out.append(Signal(flag, removed, added))
     return tuple(out)
+
+
+def reference_signals(change: Change) -> tuple[Signal, ...]:
+    """The ``reference`` flag of a change, from its :class:`~lawdiff.diff.vocabulary.RefChange` records
+    (none when every reference was kept)."""
+    removed = tuple(r.old for r in change.references if r.status in (RefStatus.REMOVED, RefStatus.RETARGETED))
+    added = tuple(r.new for r in change.references if r.status in (RefStatus.ADDED, RefStatus.RETARGETED))
+    return (Signal(Flag.REFERENCE, removed, added),) if removed or added else ()
 
 
 def flags(change: Change, old: Edition | None = None, new: Edition | None = None) -> tuple[Flag, ...]:
