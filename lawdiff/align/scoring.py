@@ -8,11 +8,11 @@ units agree, and keeps the scores so that each pair is weighed once.
 from __future__ import annotations
 
 import heapq
-import math
 import re
 from collections import defaultdict
 
 from lawdiff.align.links import Method, Unit
+from lawdiff.align.search import Query, best, postings
 from lawdiff.align.space import Space, Vectors
 from lawdiff.align.thresholds import (
     CANDIDATES_PER_UNIT,
@@ -76,18 +76,7 @@ class Scorer:
     ) -> None:
         df = self.space.df
         wide = limit * WIDER_SEARCH
-        # Postings of the rarer words, with each unit's weight of the word
-        # (so that the units' whole vectors need not be made).
-        index: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        idf = self.space.idf
-        for k, tf in enumerate(theirs.tfs):
-            for w, c in tf.items():
-                if df[w] <= wide:
-                    index[w].append((k, idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w]))
-        by_article: dict[str, list[int]] = defaultdict(list)
-        for k, u in enumerate(their_units):
-            if u.article:
-                by_article[u.article].append(k)
+        queries: list[tuple[int, Query]] = []
         for x in range(len(mine)):
             if x in matched:
                 continue
@@ -97,14 +86,17 @@ class Scorer:
                 # A short clause of common words: search by its rarest words
                 # among the commoner ones too, so that a moved one is found.
                 telling = heapq.nlargest(FEW_TELLING_WORDS * 2, ((v, w) for w, v in vec.items() if df[w] <= wide))
-            acc: dict[int, float] = defaultdict(float)
-            for v, w in telling:
-                for k, weight in index.get(w, ()):
-                    acc[k] += v * weight
-            # Ties go to the unit met first (postings are in document order).
-            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc, key=acc.__getitem__)
-            found = best + by_article.get(my_units[x].article, [])
-            pairs.update((k, x) if flip else (x, k) for k in found)
+            queries.append((x, telling))
+        if not queries:
+            return
+        found = best(queries, postings(queries, theirs.tfs, self.space.idf), CANDIDATES_PER_UNIT)
+        by_article: dict[str, list[int]] = defaultdict(list)
+        for k, u in enumerate(their_units):
+            if u.article:
+                by_article[u.article].append(k)
+        for x, _ in queries:
+            near = found[x] + by_article.get(my_units[x].article, [])
+            pairs.update((k, x) if flip else (x, k) for k in near)
 
     def score(self, i: int, j: int) -> float:
         key = (i, j)
