@@ -116,13 +116,6 @@ class _Aligner:
             if j is not None and i not in self.o2n and j not in self.n2o:
                 self._link(i, j, Method.IDENTITY)
         new_by_addr = {u.address: j for j, u in enumerate(self.new)}
-        self.space.weigh(
-            [
-                (i, j)
-                for i, u in enumerate(self.old)
-                if (j := new_by_addr.get(u.address)) is not None and u.text != self.new[j].text
-            ]
-        )
         for i, u in enumerate(self.old):
             j = new_by_addr.get(u.address)
             if j is None or i in self.o2n or j in self.n2o:
@@ -193,7 +186,6 @@ class _Aligner:
                     self._link(i, j, Method.PIECE)
 
     def pairs(self, cands: list[tuple[int, int]]) -> None:
-        self.space.weigh([(i, j) for i, j in cands if (i, j) not in self.scorer.scores])
         scored = []
         for i, j in cands:
             s = self.scorer.score(i, j)

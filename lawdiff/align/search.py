@@ -40,23 +40,9 @@ def postings(queries: Sequence[tuple[int, Query]], theirs: Sequence[Counter[str]
     return index
 
 
-# From this many products the sums are made on numpy (lawdiff.align.arrays).
-NUMPY_PRODUCTS = 300_000
-
-
 def best(queries: Sequence[tuple[int, Query]], index: Postings, top: int) -> dict[int, list[int]]:
     """For each open clause (its index and telling words), the ``top`` clauses of the other side with the
-    largest sums of products, ties to the one met first; on numpy when the products are many."""
-    products = sum(len(index[w][0]) for _, telling in queries for _, w in telling if w in index)
-    if products >= NUMPY_PRODUCTS:
-        from lawdiff.align.arrays import best_numpy
-
-        return best_numpy(queries, index, top)
-    return best_python(queries, index, top)
-
-
-def best_python(queries: Sequence[tuple[int, Query]], index: Postings, top: int) -> dict[int, list[int]]:
-    """:func:`best` in Python."""
+    largest sums of products, ties to the one met first."""
     out: dict[int, list[int]] = {}
     empty: tuple[list[int], list[float]] = ([], [])
     for x, telling in queries:

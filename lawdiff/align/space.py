@@ -12,7 +12,6 @@ from lawdiff.align.links import Unit
 from lawdiff.model import Clause, Edition, article_of, parent_address
 
 _WORD = re.compile(r"\w+")
-NUMPY_WORDS = 150_000
 
 
 def units(edition: Edition) -> list[Unit]:
@@ -113,14 +112,10 @@ class Space:
         self.new_words = [tf.total() for tf in self.new_tf]
         # Coverage of one unit by one other, asked for again and again by the phases.
         self._single: dict[tuple[int, int, int], float] = {}
-        self._cosines: dict[tuple[int, int], float] = {}
 
     def cosine(self, i: int, j: int) -> float:
         """The weighted cosine of old unit i and new unit j (the products of the shorter vector's words,
         the old one's of two alike, added in its order)."""
-        found = self._cosines.get((i, j))
-        if found is not None:
-            return found
         a, b = self.old_vec[i], self.new_vec[j]
         if len(a) > len(b):
             a, b = b, a
@@ -129,17 +124,6 @@ class Space:
             if w in b:
                 dot += v * b[w]
         return dot / (self.old_vec.norm(i) * self.new_vec.norm(j))
-
-    def weigh(self, pairs: list[tuple[int, int]]) -> None:
-        """Make the cosines of many pairs at once, on numpy when their words are many
-        (:data:`NUMPY_WORDS`), where it pays for importing it; :meth:`cosine` reads them."""
-        todo = [p for p in dict.fromkeys(pairs) if p not in self._cosines]
-        size = sum(len(self.old_tf[i]) + len(self.new_tf[j]) for i, j in todo)
-        if size < NUMPY_WORDS:
-            return
-        from lawdiff.align.arrays import cosines
-
-        self._cosines.update(zip(todo, cosines(self.old_tf, self.new_tf, self.idf, todo), strict=True))
 
     def old_in_new(self, i: int, js: list[int]) -> float:
         """Share of old unit i's words (weighted, each occurrence counted) found in the new units js together."""
