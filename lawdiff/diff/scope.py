@@ -6,6 +6,10 @@ removed.  Either the article is missing from that corpus altogether (:attr:`Scop
 corpus holds the article by some of its sections' pages only and not the part, or the heading, where
 the clause lies (:attr:`Scope.HELD_IN_PART`).  Text, JSON, HTML, the Word redline, the correlation
 table, the history and the minutes all read the scope from here: none of them decides it again.
+
+Scope never hides a link: before the changes are described, :func:`linked_across_parts` aligns the
+clauses a corpus held in part would leave not compared against what that corpus holds, so that only
+a clause that finds no counterpart there is not compared.
 """
 
 from __future__ import annotations
