@@ -83,38 +83,12 @@ def agenda_page(
     """The agenda in the meeting's ``order``: by article (then pair), or one list, most significant first;
     ``chair``: the page offers the form that sets the order (``token``: the session's forgery token)."""
     items = undecided(snap, view, order)
-    query_n = sum(1 for it in items if it.queried)
-    articles = {it.found.article for it in items}
-    if order is AgendaOrder.SIGNIFICANCE:
-        listed: list[Child] = [h("ol", {"class": "agenda agenda-ranked"}, [_item(it, now) for it in items])]
-    else:
-        listed = _by_article(items, now)
-    return own_page(
-        "Agenda",
-        "agenda",
-        bar_,
-        h("h1", None, "Agenda: what is still open or in query"),
-        h(
-            "p",
-            {"class": "lead"},
-            f"{len(items) - query_n} open, {query_n} in query, over {len(articles)} article(s). ",
-            h("a", {"href": "/next"}, "Walk them one by one from the first"),
-            ".",
-        ),
-        _order_control(order, chair, token),
-        now_box(now),
-        (listed if items else None) or h("p", None, "Nothing is open or in query: every change has a decision."),
-        _leftovers(view),
-        _people(people),
-    )
-
-
-def _by_article(items: list[Item], now: Now | None) -> list[Child]:
-    """The items under their article (in article order), then their pair."""
     by_article: dict[str, dict[tuple[str, str], list[Item]]] = {}
     for it in items:
         comp = it.found.comparison
         by_article.setdefault(it.found.article, {}).setdefault((comp.old, comp.new), []).append(it)
+    query_n = sum(1 for it in items if it.queried)
+    open_n = len(items) - query_n
     sections: list[Child] = []
     for article in sorted(by_article, key=natural_key):
         pairs = by_article[article]
@@ -134,7 +108,26 @@ def _by_article(items: list[Item], now: Now | None) -> list[Child]:
         sections.append(
             h("section", {"class": "agenda-article", "id": f"a-{article}"}, h("h2", None, f"{title} ({total})"), blocks)
         )
-    return sections
+    if order is AgendaOrder.SIGNIFICANCE and items:
+        sections = [h("ol", {"class": "agenda agenda-ranked"}, [_item(it, now) for it in items])]
+    return own_page(
+        "Agenda",
+        "agenda",
+        bar_,
+        h("h1", None, "Agenda: what is still open or in query"),
+        h(
+            "p",
+            {"class": "lead"},
+            f"{open_n} open, {query_n} in query, over {len(by_article)} article(s). ",
+            h("a", {"href": "/next"}, "Walk them one by one from the first"),
+            ".",
+        ),
+        _order_control(order, chair, token),
+        now_box(now),
+        sections or h("p", None, "Nothing is open or in query: every change has a decision."),
+        _leftovers(view),
+        _people(people),
+    )
 
 
 # The agenda's orders as the page names them.
