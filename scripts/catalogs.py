@@ -5,6 +5,10 @@
     python3 scripts/catalogs.py compile   # .po -> .mo beside it (the wheel ships the .mo)
     python3 scripts/catalogs.py check     # exit 1, naming them, on untranslated or fuzzy entries,
                                           # or a .mo older than its .po
+    python3 scripts/catalogs.py union LANG OTHER.po
+                                          # take OTHER's translations of the messages LANG's .po lacks or
+                                          # leaves empty (after a merge: git checkout --ours the .po,
+                                          # git show MERGE_HEAD:<path> > other.po, union, update, compile)
 
 A translator edits ``lawdiff/locale/<lang>/LC_MESSAGES/lawdiff.po`` (with any
 PO editor, or by hand), then runs ``compile``.  The tests (tests/test_i18n.py)
@@ -113,12 +117,25 @@ def problems() -> list[str]:
     return found
 
 
+def union(lang: str, other: Path) -> None:
+    path = po_path(lang)
+    ours, theirs = read(path, lang), read(other, lang)
+    for message in theirs:
+        if message.id and message.string and not message.fuzzy:
+            mine = ours.get(message.id, context=message.context)
+            if mine is None or not mine.string:
+                ours[message.id] = message
+    path.write_bytes(written(ours))
+
+
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else ""
     if command == "update":
         update()
     elif command == "compile":
         compile_all()
+    elif command == "union" and len(argv) == 4:
+        union(argv[2], Path(argv[3]))
     elif command == "check":
         found = problems()
         for line in found:
