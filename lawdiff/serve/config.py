@@ -45,6 +45,9 @@ class ServeConfig:
         that the server answers to (``--allowed-host``).
     forwarded_allow_ips: the reverse proxies whose X-Forwarded-For and
         X-Forwarded-Proto are believed (``--forwarded-allow-ips``), or "".
+    lang: the server's own language, a member's whose browser names none of
+        lawdiff's (each member may choose another); "": the language of the
+        process when the app is made (``lawdiff --lang nl serve``).
     """
 
     store: Path
@@ -60,6 +63,7 @@ class ServeConfig:
     session_idle: float = 2 * 3600.0
     allowed_hosts: tuple[str, ...] = ()
     forwarded_allow_ips: str = ""
+    lang: str = ""
 
     @property
     def https(self) -> bool:
