@@ -273,8 +273,8 @@ def _corrections(ch: Change, old: str, new: str, ctx: RowContext, hidden: list[C
     items: list[Child] = []
     for c in mine:
         sign = "=" if c.kind is CorrectionKind.PIN else "≠"
-        kind = _("pin") if c.kind is CorrectionKind.PIN else _("forbid")
-        text = f"{kind}: {' '.join(f'{old}:{a}' for a in c.old)} {sign} {' '.join(f'{new}:{a}' for a in c.new)}"
+        sides = f"{' '.join(f'{old}:{a}' for a in c.old)} {sign} {' '.join(f'{new}:{a}' for a in c.new)}"
+        text = f"{terms.correction(c.kind.value)}: {sides}"
         remove = None
         if ctx.chair:
             remove = h(

@@ -96,7 +96,7 @@ def label(found: Located) -> str:
     where = ", ".join(ch.new or ch.old)
     if ch.old and ch.new and ch.old != ch.new:
         where = f"{', '.join(ch.old)} → {', '.join(ch.new)}"
-    heading = f" ({terms.heading()})" if ch.aspect.value == "title" else ""
+    heading = f" ({terms.note('heading')})" if ch.aspect.value == "title" else ""
     return f"{comp.old} → {comp.new} {terms.kind(ch.kind.value)} {where}{heading}"
 
 
