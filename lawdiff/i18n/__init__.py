@@ -29,7 +29,7 @@ import gettext as _gettext
 import os
 import unicodedata
 from collections.abc import Iterator, Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import cache
 from pathlib import Path
 
@@ -202,6 +202,21 @@ def format_datetime(value: datetime) -> str:
     from babel.dates import format_datetime as babel_format_datetime
 
     return babel_format_datetime(value, format="d MMMM y HH:mm", locale=babel_locale())
+
+
+def format_utc(at: str) -> str:
+    """A time the review store keeps (UTC, ISO 8601: ``2026-12-02T14:05:09Z``) as the language writes it,
+    to the minute: "2 december 2026 14:05 UTC"; "" stays ""; what is not such a time is shown as it is."""
+    if not at:
+        return ""
+    try:
+        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return at
+    if moment.tzinfo is not None:
+        # Shown in UTC as stored, whatever this machine's zone (Babel would show an aware time in it).
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return f"{format_datetime(moment)} UTC"
 
 
 def format_percent(share: float, digits: int = 0) -> str:

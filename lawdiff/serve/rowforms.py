@@ -11,7 +11,6 @@ The block that holds them is :mod:`lawdiff.serve.controls`'s.
 from __future__ import annotations
 
 import itertools
-from datetime import datetime
 
 from lawdiff import i18n
 from lawdiff.align import Aspect
@@ -27,13 +26,7 @@ from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
 
 def when(at: str) -> str:
     """A stored UTC time as the member's language writes it: ``30 november 2026 17:44 UTC``."""
-    if not at:
-        return ""
-    try:
-        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    except ValueError:
-        return f"{at[:16].replace('T', ' ')} UTC"  # not a time the store writes: shown as it is
-    return f"{i18n.format_datetime(moment)} UTC"
+    return i18n.format_utc(at)
 
 
 def row_anchor(ch: Change, old: str, new: str) -> str:
