@@ -164,9 +164,12 @@ def _minutes(meeting: Meeting | None) -> Markup:
     return h(
         "p",
         {"class": "minutes"},
-        _("Minutes of the meeting of {date}:").format(date=meeting_date(meeting.date))
-        if meeting
-        else _("Minutes of the last meeting:"),
+        (
+            _("Minutes of the meeting of {date}").format(date=meeting_date(meeting.date))
+            if meeting
+            else _("Minutes of the last meeting")
+        )
+        + ":",
         " ",
         h("a", {"href": "export?format=docx", "download": True}, "Word (.docx)"),
         " · ",

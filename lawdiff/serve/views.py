@@ -220,7 +220,8 @@ class Views(Endpoints):
             raise Refused(404, _("No meeting yet: the minutes are of a meeting (“Start the meeting” on this page)."))
         # As `lawdiff review export --format md|docx --meeting ID` writes them, in the member's language.
         data = minutes(exchange.select(store, chosen.id, ""), fmt)
-        disposition = f'attachment; filename="{pgettext("file name", "minutes")}-{chosen.date}.{fmt}"'
+        stem = pgettext("file name", "minutes")
+        disposition = f'attachment; filename="{stem}-{chosen.date}.{fmt}"'
         return Response(data, media_type=MINUTES[fmt], headers={"Content-Disposition": disposition})
 
     async def asset(self, request: Request) -> Response:
