@@ -208,7 +208,9 @@ def test_every_served_page_is_dutch(store: Path, untranslated: dict[str, list[re
     carla.post("/review/status", {**carla.form("/review/status"), "status": "query", "text": "Waarom?"})
     answer = anne.post("/meeting/discuss", anne.form("/meeting/discuss", row="diff-2007-2017-2017-45C1"))
     assert answer.status_code == 303
-    said = anne.post("/review/comment", {**anne.form("/review/comment"), "text": "Nog een."}, **{"X-Lawdiff-Fetch": "1"})
+    said = anne.post(
+        "/review/comment", {**anne.form("/review/comment"), "text": "Nog een."}, **{"X-Lawdiff-Fetch": "1"}
+    )
     block = lxml_html.fragment_fromstring(said.json()["html"])
     texts: list[str] = [said.json()["message"], block.text_content(), *block.xpath(".//@placeholder")]
     for who, path, parts in (

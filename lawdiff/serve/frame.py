@@ -39,7 +39,9 @@ SERVE_ASSETS = ("serve.css", "serve.js")
 
 _META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">')
 _HEAD_END = "</head>"
-_BODY = re.compile(r"<body(?: [^>]*)?>")
+# The page's start: its body, and the report's link past the navigation (the first thing a keyboard reaches,
+# which the bar follows: a skip link is one only when it comes first).
+_BODY = re.compile(r'<body(?: [^>]*)?>(?:\s*<a class="skip" href="#top">[^<]*</a>)?')
 _HTML = re.compile(r'<html lang="[^"]*">')
 
 
