@@ -123,8 +123,11 @@ def union(lang: str, other: Path) -> None:
     for message in theirs:
         if message.id and message.string and not message.fuzzy:
             mine = ours.get(message.id, context=message.context)
-            if mine is None or not mine.string:
+            if mine is None:
                 ours[message.id] = message
+            elif not mine.string or (isinstance(mine.string, tuple) and not all(mine.string)):
+                # Babel's catalog[id] = message keeps an entry's own (empty) translation: set it here.
+                mine.string = message.string
     path.write_bytes(written(ours))
 
 

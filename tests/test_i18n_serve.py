@@ -48,8 +48,10 @@ SAME_IN_DUTCH = {
     "Agenda",  # the glossary's "agenda"
     "Status:",
     "id {id}",
+    "import",  # a write of the review log (terms.action)
     "open",  # a decision: the glossary's "open"
     "paragraaf",  # a kind of clause the book names in Dutch
+    "status",  # a field and a write of the review log (terms.field, terms.action)
 }
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _FIELD = re.compile(r"\{[^{}]*\}")

@@ -136,7 +136,7 @@ def test_minutes_of_a_meeting(env: dict[str, str]) -> None:
     ok(env, "meeting", "end")
     ids = {name: change_id(env, name)[:10] for name in ("45C4(b)", "45D2")}
     minutes = ok(env, "export", "--format", "md", "--meeting", "2024-05-14")
-    assert minutes.startswith("# Minutes of the meeting of May 14, 2024\n\nAttendees: Anne, Bert\n\nMeeting ")
+    assert minutes.startswith("# Minutes of the meeting of 2024-05-14\n\nAttendees: Anne, Bert\n\nMeeting ")
     body = minutes.split("\n## ", 1)[1]
     assert body.startswith("2007 → 2017\n\n### Article 45\n\n#### 45C4(b): accepted\n\n")
     assert f"- modified; id `{ids['45C4(b)']}`\n" in body
@@ -145,7 +145,7 @@ def test_minutes_of_a_meeting(env: dict[str, str]) -> None:
     difference = next(line for line in body.splitlines() if line.startswith("- difference: "))
     assert "~~" in difference and "**" in difference and "[-" not in difference
     assert "- flags: modal +mag; negation −zonder +niet; " in body
-    assert "  - Anne, 14 May 2024 10:00 UTC: Akkoord \\<b\\>\\&\\</b\\>.\n" in body
+    assert "  - Anne, 2024-05-14 10:00 UTC: Akkoord \\<b\\>\\&\\</b\\>.\n" in body
     assert f"#### 45D2 (added): translation-fix\n\n- added; id `{ids['45D2']}`\n- new (2017 45D2): " in body
     assert "45C1" not in body, "decided outside the meeting"
     assert body.index("45C4(b)") < body.index("45D2"), "article order"

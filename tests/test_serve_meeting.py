@@ -59,7 +59,7 @@ def test_the_status_line_names_who_decided_not_who_wrote_last(store: Path) -> No
     fields = carla.form("/review/assign")
     assert carla.post("/review/assign", {**fields, "assignee": "Carla"}).status_code == 303
     line = state_line(carla)
-    assert re.fullmatch(r"Status: accepted \(set by Anne, \d\d? \w+ \d{4} \d\d:\d\d UTC\); assigned to Carla", line), (
+    assert re.fullmatch(r"Status: accepted \(set by Anne, \d{4}-\d\d-\d\d \d\d:\d\d UTC\); assigned to Carla", line), (
         line
     )
 

@@ -4,8 +4,9 @@ Every label lawdiff puts around the law (report pages, the served app, the
 Word redline and minutes, every command's output, errors, ``--help``) is
 English in the source, marked with :func:`_` (or :func:`ngettext`,
 :func:`pgettext`; :func:`N_` marks a constant that is translated where it is
-shown) and translated from the catalog ``lawdiff/locale/<lang>/LC_MESSAGES/lawdiff.po``,
-compiled to ``lawdiff.mo`` beside it and shipped in the wheel.  The law text
+shown) and translated from the catalog of the domain ``lawdiff`` in
+``lawdiff/locale/<lang>/LC_MESSAGES/`` (its ``.po``, compiled to the ``.mo``
+beside it and shipped in the wheel).  The law text
 itself is never translated: it passes through untouched.
 
 The language is a person's choice, not the corpus's (:func:`choose`):
@@ -29,7 +30,7 @@ import gettext as _gettext
 import os
 import unicodedata
 from collections.abc import Iterator, Mapping
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 
@@ -59,7 +60,11 @@ def checked(value: str, where: str) -> str:
     """``value`` as a language code, or :class:`LanguageError` naming ``where`` it came from and what to do."""
     code = normalize(value)
     if code is None:
-        raise LanguageError(f"{where}: no interface in {value!r}; use one of {', '.join(LANGUAGES)}")
+        raise LanguageError(
+            _("{where}: no interface in {value!r}; use one of {languages}").format(
+                where=where, value=value, languages=", ".join(LANGUAGES)
+            )
+        )
     return code
 
 
@@ -204,21 +209,6 @@ def format_datetime(value: datetime) -> str:
     return babel_format_datetime(value, format="d MMMM y HH:mm", locale=babel_locale())
 
 
-def format_utc(at: str) -> str:
-    """A time the review store keeps (UTC, ISO 8601: ``2026-12-02T14:05:09Z``) as the language writes it,
-    to the minute: "2 december 2026 14:05 UTC"; "" stays ""; what is not such a time is shown as it is."""
-    if not at:
-        return ""
-    try:
-        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    except ValueError:
-        return at
-    if moment.tzinfo is not None:
-        # Shown in UTC as stored, whatever this machine's zone (Babel would show an aware time in it).
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return f"{format_datetime(moment)} UTC"
-
-
 def format_percent(share: float, digits: int = 0) -> str:
     """A share (0.73) as the language writes a percentage: "73%"; ``digits`` after the decimal sign."""
     from babel.numbers import format_percent as babel_format_percent
@@ -251,3 +241,33 @@ def sort_key(text: str) -> tuple[str, str]:
                 folded = folded[len(prefix) :]
                 break
     return folded, text
+
+
+def decimal_sign() -> str:
+    """The language's decimal sign ("," in Dutch), for a number written by Python's own format (``:g``)."""
+    from babel.numbers import get_decimal_symbol
+
+    return get_decimal_symbol(babel_locale())
+
+
+def format_stamp(stamp: str) -> str:
+    """A stored UTC time (``2024-05-14T10:02:03.123Z``) to the minute, for the terminal: in English as lawdiff
+    has always written it (``2024-05-14 10:02``: scripts read it), in another language in its own words
+    (``14 mei 2024 10:02``).  Text that is no time is given back as it is."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if language() == DEFAULT:
+        return stamp[:16].replace("T", " ")
+    return format_datetime(moment)
+
+
+def format_day(day: str) -> str:
+    """A stored date (``2024-05-14``), for the terminal: as it is in English, in the language's words otherwise
+    (``14 mei 2024``); text that is no date is given back as it is."""
+    try:
+        value = date.fromisoformat(day)
+    except ValueError:
+        return day
+    return day if language() == DEFAULT else format_date(value)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
 
 from lawdiff import i18n, marks
 from lawdiff.diff.decided import decided
@@ -199,20 +198,12 @@ def _hm(at: str) -> str:
     return at[11:16]
 
 
-def meeting_date(day: str) -> str:
-    """A meeting's date (``2026-12-02``) as the interface's language writes it: "2 december 2026"."""
-    try:
-        return i18n.format_date(date.fromisoformat(day))
-    except ValueError:
-        return day
-
-
 def title(minutes: Minutes) -> str:
     """The minutes' title: of the meeting, or of every decision."""
     m = minutes.meeting
     if m is None:
         return _("Committee review: decisions")
-    return _("Minutes of the meeting of {date}").format(date=meeting_date(m.date))
+    return _("Minutes of the meeting of {date}").format(date=i18n.format_day(m.date))
 
 
 def article_heading(article: str) -> str:
@@ -236,9 +227,9 @@ def about(d: Decision, kind: str, code: str, assignee: str) -> str:
 
 
 def commented(c: Comment) -> str:
-    """``Anne, 2 december 2026 14:05 UTC (edited)``: who wrote a comment and when."""
+    """``Anne, 2024-05-14 10:00 UTC (edited)``: who wrote a comment and when (``14 mei 2024 10:00 UTC`` in Dutch)."""
     edited = " " + _("(edited)") if c.edited else ""
-    return f"{c.author}, {i18n.format_utc(c.created)}{edited}"
+    return f"{c.author}, {i18n.format_stamp(c.created)} UTC{edited}"
 
 
 def markdown(minutes: Minutes) -> str:

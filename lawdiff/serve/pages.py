@@ -10,7 +10,6 @@ those modules, for the endpoints to call.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 
 from lawdiff import i18n
 from lawdiff.i18n import _
@@ -48,7 +47,6 @@ __all__ = [
     "confirm_page",
     "href",
     "label",
-    "meeting_date",
     "meeting_page",
     "message_page",
     "next_undecided",
@@ -165,7 +163,7 @@ def _minutes(meeting: Meeting | None) -> Markup:
         "p",
         {"class": "minutes"},
         (
-            _("Minutes of the meeting of {date}").format(date=meeting_date(meeting.date))
+            _("Minutes of the meeting of {date}").format(date=i18n.format_day(meeting.date))
             if meeting
             else _("Minutes of the last meeting")
         )
@@ -210,7 +208,7 @@ def _open_meeting(meeting: Meeting, chair: bool, hidden: Markup) -> list[Child]:
             None,
             phrase(
                 _("The meeting of {date} is open (started {when} by {name})"),
-                date=meeting_date(meeting.date),
+                date=i18n.format_day(meeting.date),
                 when=when(meeting.started),
                 name=who(meeting.author),
             ),
@@ -288,10 +286,3 @@ def confirm_page(bar_: Markup, what: str, fields: Mapping[str, str], token: str,
         ),
     )
 
-
-def meeting_date(day: str) -> str:
-    """A meeting's date (``2026-12-02``) as the member's language writes it: ``2 december 2026``."""
-    try:
-        return i18n.format_date(date.fromisoformat(day))
-    except ValueError:
-        return day

@@ -25,8 +25,9 @@ from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
 
 
 def when(at: str) -> str:
-    """A stored UTC time as the member's language writes it: ``30 november 2026 17:44 UTC``."""
-    return i18n.format_utc(at)
+    """A stored UTC time as the member's language writes it (:func:`lawdiff.i18n.format_stamp`):
+    ``2026-11-30 17:44 UTC``, ``30 november 2026 17:44 UTC``."""
+    return f"{i18n.format_stamp(at)} UTC" if at else ""
 
 
 def row_anchor(ch: Change, old: str, new: str) -> str:

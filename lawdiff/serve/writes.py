@@ -20,6 +20,7 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from lawdiff import i18n
 from lawdiff.i18n import _, terms
 from lawdiff.report.html.markup import h
 from lawdiff.review import CorrectionKind, Status, Store, Target, target
@@ -319,7 +320,7 @@ class Writes(Endpoints):
             raise Refused(
                 409,
                 _("The meeting of {date} is still open: end it with “End the meeting” on this page first.").format(
-                    date=pages.meeting_date(open_.date)
+                    date=i18n.format_day(open_.date)
                 ),
             )
         self.ws.write(lambda store: store.start_meeting(day, tuple(people), name))
