@@ -217,6 +217,7 @@ def test_every_served_page_is_dutch(store: Path, untranslated: dict[str, list[re
     texts: list[str] = [said.json()["message"], block.text_content(), *block.xpath(".//@placeholder")]
     for who, path, parts in (
         (anne, "/agenda", "//body"),
+        (carla, "/agenda", "//body"),
         (anne, "/meeting", "//body"),
         (carla, "/meeting", "//body"),
         (anne, "/people?name=Anne", "//body"),

@@ -208,6 +208,7 @@ _REFUSALS = {
     Action.REOPEN: N_("Only the chairs may reopen a change; you may query it."),
     Action.CORRECT: N_("Only the chairs may pin, forbid or remove a hand correction."),
     Action.MEETING: N_("Only the chairs may start or end the meeting and mark what it discusses."),
+    Action.ORDER: N_("Only the chairs may choose the agenda's order."),
     Action.UNDO_ANY: N_("Only the chairs may undo what someone else wrote."),
     Action.SIGN_OUT_ALL: N_("Only the chairs may sign everyone out."),
 }

@@ -285,4 +285,3 @@ def confirm_page(bar_: Markup, what: str, fields: Mapping[str, str], token: str,
             h("a", {"href": back}, _("Cancel")),
         ),
     )
-
