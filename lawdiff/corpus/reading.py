@@ -121,8 +121,8 @@ def _load(
             raise
     if not read and not skipped:
         raise UsageError(
-            f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
-            fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
+            _("{names}: no editions found (the folder holds no dump)").format(names=", ".join(str(r) for r in roots)),
+            fix=_("give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/"),
         )
     try:
         corpus = from_trees(read, tuple(str(r) for r in roots), read_settings(roots))

@@ -59,7 +59,11 @@ def checked(value: str, where: str) -> str:
     """``value`` as a language code, or :class:`LanguageError` naming ``where`` it came from and what to do."""
     code = normalize(value)
     if code is None:
-        raise LanguageError(f"{where}: no interface in {value!r}; use one of {', '.join(LANGUAGES)}")
+        raise LanguageError(
+            _("{where}: no interface in {value!r}; use one of {languages}").format(
+                where=where, value=value, languages=", ".join(LANGUAGES)
+            )
+        )
     return code
 
 

@@ -4,31 +4,36 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import click
-
+from lawdiff.cli.language import group, option
 from lawdiff.cli.review.options import author_option, reader, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
+from lawdiff.i18n import N_, _
 
 
-@click.group("meeting")
+@group(
+    "meeting",
+    help=N_(
+        "Start and end committee meetings; decisions made during one carry it.\n\n"
+        "Example: lawdiff review meeting start --attendees Anne,Bert"
+    ),
+)
 def meeting() -> None:
-    """Start and end committee meetings; decisions made during one carry it.
-
-    Example: lawdiff review meeting start --attendees Anne,Bert
-    """
+    """The ``review meeting`` group: its help is the ``help`` above."""
 
 
-@meeting.command("start")
-@click.option("--date", "date_", metavar="YYYY-MM-DD", help="The meeting's date. Default: today.")
-@click.option("--attendees", metavar="A,B,...", default="", help="Who attends, separated by commas.")
+@meeting.command(
+    "start",
+    help=N_(
+        "Start a meeting: statuses set and comments made until it ends carry it.\n\n"
+        "Example: lawdiff review meeting start --date 2024-05-14 --attendees Anne,Bert,Carla"
+    ),
+)
+@option("--date", "date_", metavar="YYYY-MM-DD", help=N_("The meeting's date. Default: today."))
+@option("--attendees", metavar="A,B,...", default="", help=N_("Who attends, separated by commas."))
 @author_option
 @store_option
 def meeting_start(date_: str | None, attendees: str, author: str, review_file: Path | None) -> None:
-    """Start a meeting: statuses set and comments made until it ends carry it.
-
-    Example: lawdiff review meeting start --date 2024-05-14 --attendees Anne,Bert,Carla
-    """
     import datetime
 
     from lawdiff.review.ids import short
@@ -37,7 +42,9 @@ def meeting_start(date_: str | None, attendees: str, author: str, review_file: P
         try:
             day = datetime.date.fromisoformat(date_).isoformat()
         except ValueError:
-            raise UsageError(f"--date {date_!r} is not a date", fix="write YYYY-MM-DD, e.g. 2024-05-14") from None
+            raise UsageError(
+                _("--date {date!r} is not a date").format(date=date_), fix=_("write YYYY-MM-DD, e.g. 2024-05-14")
+            ) from None
     else:
         day = datetime.date.today().isoformat()
     people = tuple(a.strip() for a in attendees.split(",") if a.strip())
@@ -45,27 +52,22 @@ def meeting_start(date_: str | None, attendees: str, author: str, review_file: P
     echo(f"meeting {short(m.id)} of {m.date} started" + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
 
 
-@meeting.command("end")
+@meeting.command("end", help=N_("End the open meeting.\n\nExample: lawdiff review meeting end"))
 @author_option
 @store_option
 def meeting_end(author: str, review_file: Path | None) -> None:
-    """End the open meeting.
-
-    Example: lawdiff review meeting end
-    """
     from lawdiff.review.ids import short
 
     m = write(review_file, lambda store: store.end_meeting(author))
     echo(f"meeting {short(m.id)} of {m.date} ended")
 
 
-@meeting.command("list")
+@meeting.command(
+    "list",
+    help=N_("List the meetings: id, date, attendees, start and end (UTC).\n\nExample: lawdiff review meeting list"),
+)
 @store_option
 def meeting_list(review_file: Path | None) -> None:
-    """List the meetings: id, date, attendees, start and end (UTC).
-
-    Example: lawdiff review meeting list
-    """
     from lawdiff.review.ids import short
 
     with reader(review_file) as store:

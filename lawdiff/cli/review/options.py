@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import click
-
+from lawdiff.cli.language import option
 from lawdiff.cli.options import Inputs, review_file
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
+from lawdiff.i18n import N_, _
 
 if TYPE_CHECKING:
     from lawdiff.diff.vocabulary import Comparison
@@ -31,11 +31,11 @@ def store_option(f: F) -> F:
 
 
 def author_option(f: F) -> F:
-    @click.option(
+    @option(
         "--author",
         "author",
         metavar="NAME",
-        help=f"Who writes. Default: ${ENV_AUTHOR}, else git's user.name, else the login name.",
+        help=N_("Who writes. Default: $LAWDIFF_AUTHOR, else git's user.name, else the login name."),
     )
     @functools.wraps(f)
     def wrapper(*args: Any, author: str | None, **kwargs: Any) -> Any:
@@ -45,12 +45,12 @@ def author_option(f: F) -> F:
 
 
 def pair_option(f: F) -> F:
-    return click.option(
+    return option(
         "--pair",
         nargs=2,
         metavar="OLD NEW",
         default=None,
-        help="The edition pair (when several pairs hold a clause, or to compare only it).",
+        help=N_("The edition pair (when several pairs hold a clause, or to compare only it)."),
     )(f)
 
 
@@ -120,5 +120,8 @@ def parse_status(value: str) -> Status:
     from lawdiff.review import STATUSES, Status
 
     if value not in STATUSES:
-        raise UsageError(f"unknown status {value!r}", fix=f"use one of: {', '.join(STATUSES)}")
+        raise UsageError(
+            _("unknown status {value!r}").format(value=value),
+            fix=_("use one of: {names}").format(names=", ".join(STATUSES)),
+        )
     return Status(value)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.numbering import OdfCounter, odf_list_styles
 from lawdiff.sources.draft.odt_package import DC, OFFICE, XML, check_package, side_parts, t, text_of
@@ -83,9 +84,9 @@ class OdtReader:
         body = self.content.find(f"{{{OFFICE}}}body/{{{OFFICE}}}text")
         if body is None:
             raise InputError(
-                "the document has no text body (office:text)",
+                _("the document has no text body (office:text)"),
                 file=self.file,
-                fix="give a text document (.odt) saved by LibreOffice or another word processor",
+                fix=_("give a text document (.odt) saved by LibreOffice or another word processor"),
             )
         for tc in body.iterfind(t("tracked-changes")):
             for region in tc.iterfind(t("changed-region")):
@@ -128,7 +129,7 @@ class OdtReader:
             what,
             file=self.file,
             place=f"content.xml, tracked change {rid!r}",
-            fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
+            fix=_("accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again"),
         )
 
     # -- resolving the state ------------------------------------------------
