@@ -95,14 +95,14 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | No
         return
     from lawdiff.corpus import DraftFile
     from lawdiff.corpus.check import check as check_corpus
-    from lawdiff.report import jsonout, text
+    from lawdiff.report import check_text, jsonout
 
     drafts = [DraftFile(inputs.draft, inputs.draft_name, inputs.draft_state)] if inputs.draft else []
     corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache(), drafts=drafts)
     if fmt == "json":
         emit(jsonout.check(corpus, dangling), None, fmt)
     else:
-        coloured = text.check(corpus, dangling, colours, corpus.skipped) if colours else None
-        emit(text.check(corpus, dangling, skipped=corpus.skipped), None, fmt, coloured)
+        coloured = check_text.check(corpus, dangling, colours, corpus.skipped) if colours else None
+        emit(check_text.check(corpus, dangling, skipped=corpus.skipped), None, fmt, coloured)
     if any(c.unplaced for c in corpus.checks):
         sys.exit(1)

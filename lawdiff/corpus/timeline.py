@@ -143,9 +143,13 @@ class Corpus:
         if clause is None:
             article = edition.find(article_of(normalize_address(address)) or "-")
             if article is not None:
-                hint = f"article {article.address} has: {', '.join(c.address for c in article.walk())}"
+                hint = _("article {article} has: {names}").format(
+                    article=article.address, names=", ".join(c.address for c in article.walk())
+                )
             else:
-                hint = f"the edition has articles {', '.join(a.address for a in edition.articles()) or '(none)'}"
+                hint = _("the edition has articles {names}").format(
+                    names=", ".join(a.address for a in edition.articles()) or _("(none)")
+                )
             raise UsageError(
                 _("{name} has no clause {value!r}").format(name=edition.name, value=address.strip()), fix=hint
             )

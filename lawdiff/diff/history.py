@@ -32,9 +32,11 @@ def history(study: Study, edition: Edition, address: str) -> History:
         within = [c.address for c in clause.walk() if c.text or c.title]
         more = ", ..." if len(within) > 3 else ""
         fix = (
-            "follow its clauses: " + ", ".join(f"lawdiff history '{edition.name}:{a}'" for a in within[:3]) + more
+            _("follow its clauses: {commands}").format(
+                commands=", ".join(f"lawdiff history '{edition.name}:{a}'" for a in within[:3]) + more
+            )
             if within
-            else "see `lawdiff show EDITION` for the clauses that have words"
+            else _("see `lawdiff show EDITION` for the clauses that have words")
         )
         raise UsageError(
             _("{name}:{address} has no words of its own, only its number").format(

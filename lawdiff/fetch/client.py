@@ -138,7 +138,7 @@ class Client:
                 fix=_("try again later"),
             )
         if self.progress is not None:
-            self.progress(f"server busy ({why}): waiting {wait:.0f} s")
+            self.progress(_("server busy ({why}): waiting {wait:.0f} s").format(why=why, wait=wait))
         self.sleep(wait)
 
     def _request(self, method: str, url: str, any_status: bool, **kwargs: object) -> Answer:

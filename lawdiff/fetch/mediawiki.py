@@ -162,7 +162,7 @@ def fetch_edition(
     manifest = Manifest.read(folder)
     if manifest is not None:
         manifest.refuse_other(api.url, KIND, folder)
-    say(f"{edition}: listing the pages of the edition")
+    say(_("{edition}: listing the pages of the edition").format(edition=edition))
     pages = list_edition(api, edition)
     if not pages:
         raise FetchError(
@@ -205,7 +205,11 @@ def _export_batches(
     """Export ``todo`` in batches, each saved whole in the partial folder as it arrives, into ``held``."""
     done = 0
     for batch in batches((p.id for p in todo), EXPORT_BATCH):
-        say(f"{edition}: exporting pages {done + 1}-{done + len(batch)} of {len(todo)}")
+        say(
+            _("{edition}: exporting pages {first}-{last} of {n}").format(
+                edition=edition, first=done + 1, last=done + len(batch), n=len(todo)
+            )
+        )
         data = api.export(batch)
         root = _read_export(data, api.url)
         write_atomic(folder / PARTIAL / f"batch-{batch[0]:09d}.xml", data)

@@ -28,7 +28,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lawdiff.fetch.client import Client, FetchError
 from lawdiff.fetch.manifest import Manifest, clear_temporaries, write_atomic
-from lawdiff.i18n import _
+from lawdiff.i18n import N_, _
 from lawdiff.sources.nuxt import devalue
 
 __all__ = ["KIND", "PAYLOAD", "SiteFetch", "crawl_site", "payload_name"]
@@ -41,12 +41,12 @@ _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 class Outcome:
     """How one payload fared (the words the summary uses)."""
 
-    NEW = "new"
-    CHANGED = "changed"
-    NOT_MODIFIED = "not modified (conditional request)"
-    SAME = "unchanged (downloaded, not rewritten)"
-    RESUMED = "checked before the interruption"
-    GONE = "no longer listed by the site (left in place)"
+    NEW = N_("new")
+    CHANGED = N_("changed")
+    NOT_MODIFIED = N_("not modified (conditional request)")
+    SAME = N_("unchanged (downloaded, not rewritten)")
+    RESUMED = N_("checked before the interruption")
+    GONE = N_("no longer listed by the site (left in place)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +200,7 @@ def crawl_site(
     done: list[tuple[str, str, str]] = []
     not_modified = ignored = unvalidated = 0
     for i, (name, target) in enumerate(plan.pages, 1):
-        say(f"{plan.year}: payload {i} of {len(plan.pages)}: {name}")
+        say(_("{year}: payload {i} of {n}: {name}").format(year=plan.year, i=i, n=len(plan.pages), name=name))
         record = state.files.get(name, {})
         if resuming and record.get("run") == state.run and (folder / name).is_file():
             done.append((name, target, Outcome.RESUMED))

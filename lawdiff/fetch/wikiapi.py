@@ -150,8 +150,8 @@ def _first_error(data: dict[str, Any]) -> tuple[str, str] | None:
 
 def _fix(code: str) -> str:
     if code in ("readapidenied", "permissiondenied"):
-        return "the wiki lets only logged-in users read it; ask its administrators for an export"
-    return "check the address and the edition"
+        return _("the wiki lets only logged-in users read it; ask its administrators for an export")
+    return _("check the address and the edition")
 
 
 def find_api(client: Client, url: str) -> Api:
@@ -176,7 +176,7 @@ def find_api(client: Client, url: str) -> Api:
         if isinstance(data, dict) and _first_error(data):
             return Api(client, final)  # an api.php that refuses: its error is said at the first query
     raise FetchError(
-        "not a MediaWiki: no api.php answered there (tried " + ", ".join(tried) + ")",
+        _("not a MediaWiki: no api.php answered there (tried {addresses})").format(addresses=", ".join(tried)),
         file=url,
         fix=_("give the wiki's api.php address (Special:Version on the wiki names it)"),
     )

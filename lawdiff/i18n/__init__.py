@@ -240,3 +240,33 @@ def sort_key(text: str) -> tuple[str, str]:
                 folded = folded[len(prefix) :]
                 break
     return folded, text
+
+
+def decimal_sign() -> str:
+    """The language's decimal sign ("," in Dutch), for a number written by Python's own format (``:g``)."""
+    from babel.numbers import get_decimal_symbol
+
+    return get_decimal_symbol(babel_locale())
+
+
+def format_stamp(stamp: str) -> str:
+    """A stored UTC time (``2024-05-14T10:02:03.123Z``) to the minute, for the terminal: in English as lawdiff
+    has always written it (``2024-05-14 10:02``: scripts read it), in another language in its own words
+    (``14 mei 2024 10:02``).  Text that is no time is given back as it is."""
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return stamp
+    if language() == DEFAULT:
+        return stamp[:16].replace("T", " ")
+    return format_datetime(moment)
+
+
+def format_day(day: str) -> str:
+    """A stored date (``2024-05-14``), for the terminal: as it is in English, in the language's words otherwise
+    (``14 mei 2024``); text that is no date is given back as it is."""
+    try:
+        value = date.fromisoformat(day)
+    except ValueError:
+        return day
+    return day if language() == DEFAULT else format_date(value)

@@ -110,3 +110,59 @@ def correction(value: str) -> str:
     """A hand correction of the alignment (``lawdiff.review.values.CorrectionKind``): "pin" -> "vastzetten"."""
     words = {"pin": pgettext("correction", "pin"), "forbid": pgettext("correction", "forbid")}
     return words.get(value, value)
+
+
+def action(value: str) -> str:
+    """A write the review log records (``lawdiff.review.values.LogEntry.action``): "status", "comment-edit"."""
+    words = {
+        "status": pgettext("log", "status"),
+        "answer": pgettext("log", "answer"),
+        "comment": pgettext("log", "comment"),
+        "assign": pgettext("log", "assign"),
+        "decision": pgettext("log", "decision"),
+        "question": pgettext("log", "question"),
+        "mark": pgettext("log", "mark"),
+        "comment-edit": pgettext("log", "comment-edit"),
+        "comment-delete": pgettext("log", "comment-delete"),
+        "meeting-start": pgettext("log", "meeting-start"),
+        "meeting-end": pgettext("log", "meeting-end"),
+        "pin": pgettext("log", "pin"),
+        "forbid": pgettext("log", "forbid"),
+        "unpin": pgettext("log", "unpin"),
+        "undo": pgettext("log", "undo"),
+        "import": pgettext("log", "import"),
+    }
+    return words.get(value, value)
+
+
+def record(table: str) -> str:
+    """What a record of the review store is, by its table ("decisions" -> "beslissing")."""
+    words = {
+        "decisions": pgettext("record", "decision"),
+        "comments": pgettext("record", "comment"),
+        "meetings": pgettext("record", "meeting"),
+        "corrections": pgettext("record", "correction"),
+        "marks": pgettext("record", "mark"),
+    }
+    return words.get(table, table.removesuffix("s"))
+
+
+def field(name: str) -> str:
+    """A field of a record of the review store, as the log names what changed ("assignee")."""
+    words = {
+        "status": pgettext("field", "status"),
+        "assignee": pgettext("field", "assignee"),
+        "text": pgettext("field", "text"),
+        "date": pgettext("field", "date"),
+        "attendees": pgettext("field", "attendees"),
+        "kind": pgettext("field", "kind"),
+        "old": pgettext("field", "old"),
+        "new": pgettext("field", "new"),
+        "question": pgettext("field", "question"),
+        "deleted": pgettext("field", "deleted"),
+        "edited": pgettext("field", "edited"),
+        "ended": pgettext("field", "ended"),
+        "meeting": pgettext("field", "meeting"),
+        "title": pgettext("field", "title"),
+    }
+    return words.get(name, name)

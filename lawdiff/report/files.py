@@ -376,11 +376,19 @@ def recover_leftovers(target: Path) -> list[str]:
     for kind, folder in sorted(found, key=lambda f: -f[1].stat().st_mtime):
         if kind == "old" and not target.exists() and not target.is_symlink():
             os.replace(folder, target)
-            done.append(f"{target}: restored the previous report from {folder.name}, left by a stopped run")
+            done.append(
+                _("{target}: restored the previous report from {folder}, left by a stopped run").format(
+                    target=target, folder=folder.name
+                )
+            )
         else:
             shutil.rmtree(folder, ignore_errors=True)
-            what = "a previous report" if kind == "old" else "an unfinished report"
-            done.append(f"{target}: removed {folder.name}, {what} left by a stopped run")
+            what = _("a previous report") if kind == "old" else _("an unfinished report")
+            done.append(
+                _("{target}: removed {folder}, {what} left by a stopped run").format(
+                    target=target, folder=folder.name, what=what
+                )
+            )
     return done
 
 

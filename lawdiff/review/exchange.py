@@ -22,7 +22,7 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import N_, _
 from lawdiff.review import columns
 from lawdiff.review.ids import resolve_record, short
 from lawdiff.review.merging import MergeResult
@@ -65,7 +65,7 @@ def find_meeting(store: Store, name: str) -> Meeting:
             fix=_("start one: lawdiff review meeting start"),
         )
     try:
-        found = resolve_record(store, "meetings", name, "meeting")
+        found = resolve_record(store, "meetings", name, _("meeting"))
     except UsageError as exc:
         listed = ", ".join(f"{short(m.id)} ({m.date})" for m in meetings[-12:])
         raise UsageError(exc.what, fix=_("name one of: {listed}").format(listed=listed)) from None
@@ -121,7 +121,7 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise InputError(
-            _("is not a lawdiff review export (not UTF-8 text)"), file=str(path), fix=_EXPORT_FIX
+            _("is not a lawdiff review export (not UTF-8 text)"), file=str(path), fix=_(_EXPORT_FIX)
         ) from None
     records: list[tuple[str, dict[str, Any]]] = []
     log: list[dict[str, Any]] = []
@@ -133,15 +133,22 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(
-                _("not JSON ({msg})").format(msg=exc.msg), file=str(path), place=f"line {n}", fix=_EXPORT_FIX
+                _("not JSON ({msg})").format(msg=exc.msg),
+                file=str(path),
+                place=_("line {n}").format(n=n),
+                fix=_(_EXPORT_FIX),
             ) from None
         if not isinstance(obj, dict):
-            raise InputError(_("a line is not a JSON object"), file=str(path), place=f"line {n}", fix=_EXPORT_FIX)
+            raise InputError(
+                _("a line is not a JSON object"), file=str(path), place=_("line {n}").format(n=n), fix=_(_EXPORT_FIX)
+            )
         kind = obj.pop("type", None)
         if not header:
             if kind != HEADER_TYPE:
                 raise InputError(
-                    _("is not a lawdiff review export (no lawdiff-review header line)"), file=str(path), fix=_EXPORT_FIX
+                    _("is not a lawdiff review export (no lawdiff-review header line)"),
+                    file=str(path),
+                    fix=_(_EXPORT_FIX),
                 )
             schema = obj.get("schema")
             if not isinstance(schema, int) or schema > SCHEMA_VERSION:
@@ -162,15 +169,15 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
             else:
                 raise ValueError(f"unknown record type {kind!r}")
         except ValueError as exc:
-            raise InputError(str(exc), file=str(path), place=f"line {n}", fix=_EXPORT_FIX) from None
+            raise InputError(str(exc), file=str(path), place=_("line {n}").format(n=n), fix=_(_EXPORT_FIX)) from None
     if not header:
-        raise InputError(_("is empty, not a lawdiff review export"), file=str(path), fix=_EXPORT_FIX)
+        raise InputError(_("is empty, not a lawdiff review export"), file=str(path), fix=_(_EXPORT_FIX))
     order = list(TYPES.values())
     records.sort(key=lambda r: order.index(r[0]))  # a stable sort: lines keep their order within a table
     return records, log
 
 
-_EXPORT_FIX = "import a file written by: lawdiff review export --format jsonl"
+_EXPORT_FIX = N_("import a file written by: lawdiff review export --format jsonl")
 
 
 def _check_log(obj: dict[str, Any]) -> dict[str, Any]:

@@ -184,9 +184,11 @@ def _near(edition: str, address: str, comps: Sequence[Comparison]) -> str:
             if any(a.startswith(spelled) for a in sides):
                 under.append(Named(target(comp, ch)))
     if under:
-        return f"changes under it: {_candidates(under)}"
+        return _("changes under it: {names}").format(names=_candidates(under))
     known = sorted({c.new for c in comps} | {c.old for c in comps})
-    return f"name a clause of {', '.join(known) or 'a compared edition'} (lawdiff show EDITION), or give --pair OLD NEW"
+    return _("name a clause of {names} (lawdiff show EDITION), or give --pair OLD NEW").format(
+        names=", ".join(known) or _("a compared edition")
+    )
 
 
 def _candidates(found: list[Named]) -> str:

@@ -73,7 +73,7 @@ def decode_bytes(data: bytes, file: str) -> str:
                 data=data[exc.start], start=exc.start
             ),
             file=file,
-            place=f"line {line}",
+            place=_("line {n}").format(n=line),
             fix=_("save the dump as UTF-8"),
         ) from None
 

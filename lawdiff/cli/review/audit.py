@@ -10,7 +10,7 @@ from lawdiff.cli.language import command
 from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
 from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, write
 from lawdiff.cli.terminal import echo
-from lawdiff.i18n import N_
+from lawdiff.i18n import N_, _, format_stamp, terms
 
 
 @command(
@@ -60,4 +60,8 @@ def undo(author: str, review_file: Path | None) -> None:
 
     entries = write(review_file, lambda store: store.undo(author))
     for e in entries:
-        echo(f"undone: {e.action} of {e.table[:-1]} {short(e.record)} ({e.at[:16].replace('T', ' ')} UTC)")
+        echo(
+            _("undone: {action} of {record} {id} ({when} UTC)").format(
+                action=terms.action(e.action), record=terms.record(e.table), id=short(e.record), when=format_stamp(e.at)
+            )
+        )

@@ -29,7 +29,7 @@ from lawdiff.cli.review.options import (
     write,
 )
 from lawdiff.cli.terminal import echo
-from lawdiff.i18n import N_
+from lawdiff.i18n import N_, _, terms
 
 if TYPE_CHECKING:
     from lawdiff.review import Store
@@ -126,7 +126,7 @@ def set_(
         return named, store.set_status(named.target, status, author, comment or "")
 
     named, d = write(inputs.review, set_status)
-    echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
+    echo(f"{_named(named)}: {terms.status(d.status.value)}{_meeting_note(d.meeting)}")
 
 
 @command(
@@ -158,7 +158,7 @@ def comment(
         return named, store.add_comment(named.target, text, author)
 
     named, c = write(inputs.review, add_comment)
-    echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
+    echo(f"{_named(named)}: " + _("comment {id} added").format(id=short(c.id)) + _meeting_note(c.meeting))
 
 
 @command(
@@ -190,7 +190,7 @@ def assign(
         return named, store.assign(named.target, name.strip(), author)
 
     named, d = write(inputs.review, assign_to)
-    echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
+    echo(f"{_named(named)}: " + _("assigned to {name}").format(name=d.assignee or _("nobody")))
 
 
 @command(
@@ -210,9 +210,9 @@ def comment_edit(comment_id: str, text: str, author: str, review_file: Path | No
 
     c = write(
         review_file,
-        lambda store: store.edit_comment(resolve_record(store, "comments", comment_id, "comment"), text, author),
+        lambda store: store.edit_comment(resolve_record(store, "comments", comment_id, _("comment")), text, author),
     )
-    echo(f"comment {short(c.id)} edited")
+    echo(_("comment {id} edited").format(id=short(c.id)))
 
 
 @command(
@@ -231,9 +231,9 @@ def comment_delete(comment_id: str, author: str, review_file: Path | None) -> No
 
     c = write(
         review_file,
-        lambda store: store.delete_comment(resolve_record(store, "comments", comment_id, "comment"), author),
+        lambda store: store.delete_comment(resolve_record(store, "comments", comment_id, _("comment")), author),
     )
-    echo(f"comment {short(c.id)} deleted")
+    echo(_("comment {id} deleted").format(id=short(c.id)))
 
 
 def _named(n: Named) -> str:
@@ -243,11 +243,11 @@ def _named(n: Named) -> str:
     where = ", ".join(t.new or t.old)
     if t.old and t.new and t.old != t.new:
         where = f"{', '.join(t.old)} -> {', '.join(t.new)}"
-    heading = " (heading)" if t.aspect == "title" else ""
-    return f"{short(t.id)} {t.old_edition} -> {t.new_edition} {t.kind} {where}{heading}"
+    heading = f" ({terms.note('heading')})" if t.aspect == "title" else ""
+    return f"{short(t.id)} {t.old_edition} -> {t.new_edition} {terms.kind(t.kind)} {where}{heading}"
 
 
 def _meeting_note(meeting: str) -> str:
     from lawdiff.review.ids import short
 
-    return f" (meeting {short(meeting)})" if meeting else ""
+    return _(" (meeting {id})").format(id=short(meeting)) if meeting else ""

@@ -10,7 +10,7 @@ from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.options import emit, format_option, output_option
 from lawdiff.cli.review.options import author_option, reader, store_option, write
 from lawdiff.cli.terminal import echo
-from lawdiff.i18n import N_
+from lawdiff.i18n import N_, _
 
 
 @command(
@@ -65,8 +65,17 @@ def import_(file: Path, author: str, review_file: Path | None) -> None:
 
     result = write(review_file, lambda store: exchange.import_file(store, file, author))
     echo(
-        f"{file}: {result.added} added, {result.replaced} replaced by a later version, {result.kept} kept "
-        f"(this store's was later), {result.unchanged} already here; {result.log_added} log entries added"
+        _(
+            "{file}: {added} added, {replaced} replaced by a later version, {kept} kept (this store's was later),"
+            " {unchanged} already here; {log} log entries added"
+        ).format(
+            file=file,
+            added=result.added,
+            replaced=result.replaced,
+            kept=result.kept,
+            unchanged=result.unchanged,
+            log=result.log_added,
+        )
     )
     for line in result.conflicts:
         echo(f"  {line}")

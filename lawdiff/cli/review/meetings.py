@@ -8,7 +8,7 @@ from lawdiff.cli.language import group, option
 from lawdiff.cli.review.options import author_option, reader, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_, _, format_day, pgettext
 
 
 @group(
@@ -49,7 +49,8 @@ def meeting_start(date_: str | None, attendees: str, author: str, review_file: P
         day = datetime.date.today().isoformat()
     people = tuple(a.strip() for a in attendees.split(",") if a.strip())
     m = write(review_file, lambda store: store.start_meeting(day, people, author))
-    echo(f"meeting {short(m.id)} of {m.date} started" + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
+    started = _("meeting {id} of {date} started").format(id=short(m.id), date=format_day(m.date))
+    echo(started + (f" ({', '.join(m.attendees)})" if m.attendees else ""))
 
 
 @meeting.command("end", help=N_("End the open meeting.\n\nExample: lawdiff review meeting end"))
@@ -59,7 +60,7 @@ def meeting_end(author: str, review_file: Path | None) -> None:
     from lawdiff.review.ids import short
 
     m = write(review_file, lambda store: store.end_meeting(author))
-    echo(f"meeting {short(m.id)} of {m.date} ended")
+    echo(_("meeting {id} of {date} ended").format(id=short(m.id), date=format_day(m.date)))
 
 
 @meeting.command(
@@ -73,8 +74,8 @@ def meeting_list(review_file: Path | None) -> None:
     with reader(review_file) as store:
         meetings = store.meetings()
     if not meetings:
-        echo("no meetings")
+        echo(_("no meetings"))
     for m in meetings:
-        span = f"{m.started[11:16]}-{m.ended[11:16] if m.ended else 'open'} UTC"
-        people = ", ".join(m.attendees) or "(attendees not given)"
-        echo(f"{short(m.id)}  {m.date}  {span}  {people}")
+        span = f"{m.started[11:16]}-{m.ended[11:16] if m.ended else pgettext('meeting', 'open')} UTC"
+        people = ", ".join(m.attendees) or _("(attendees not given)")
+        echo(f"{short(m.id)}  {format_day(m.date)}  {span}  {people}")

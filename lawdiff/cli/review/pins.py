@@ -12,7 +12,7 @@ from lawdiff.cli.options import Inputs, corpus_option, review_file_option
 from lawdiff.cli.review.options import author_option, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_, _, pgettext
 
 if TYPE_CHECKING:
     from lawdiff.review import Store
@@ -37,7 +37,7 @@ def pin(clauses: tuple[str, ...], author: str, inputs: Inputs) -> None:
         raise UsageError(_("a pin names at least two clauses"), fix=_("e.g. lawdiff review pin 2007:45D 2017:45D1"))
     pair, old, new = pins.sides(inputs.load(), clauses)
     c = write(inputs.review, lambda store: store.add_correction(CorrectionKind.PIN, pair, old, new, author))
-    echo(_correction_text(c, "pinned"))
+    echo(_correction_text(c, _("pinned")))
 
 
 @command(
@@ -54,7 +54,7 @@ def forbid(first: str, second: str, author: str, inputs: Inputs) -> None:
 
     pair, old, new = pins.forbid_sides(inputs.load(), first, second)
     c = write(inputs.review, lambda store: store.add_correction(CorrectionKind.FORBID, pair, old, new, author))
-    echo(_correction_text(c, "forbidden"))
+    echo(_correction_text(c, _("forbidden")))
 
 
 @command(
@@ -73,7 +73,7 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
 
     def remove(store: Store) -> list[Correction]:
         if all(":" not in n for n in names):
-            ids = [resolve_record(store, "corrections", n, "correction") for n in names]
+            ids = [resolve_record(store, "corrections", n, _("correction")) for n in names]
         else:
             found = pins.matching(store.corrections(), names)
             if not found:
@@ -86,9 +86,9 @@ def unpin(names: tuple[str, ...], author: str, review_file: Path | None) -> None
 
     removed = write(review_file, remove)
     for c in removed:
-        echo(_correction_text(c, "removed"))
+        echo(_correction_text(c, pgettext("correction", "removed")))
     if not removed:
-        echo("nothing to remove: already removed")
+        echo(_("nothing to remove: already removed"))
 
 
 def _correction_text(c: Any, verb: str) -> str:

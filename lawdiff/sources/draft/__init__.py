@@ -165,7 +165,9 @@ def _pages(
     sections = read_sections(paras, file, Path(file).name)
     if not any(s.rendered.has_text for s in sections):
         raise InputError(
-            "the document holds no text" + (f" in its {state.value} state" if any(changes.values()) else ""),
+            _("the document holds no text in its {state} state").format(state=state.value)
+            if any(changes.values())
+            else _("the document holds no text"),
             file=file,
             fix=_(
                 "give the draft with its text (an empty document, or one whose text is only in images or text "

@@ -111,7 +111,9 @@ class OdtReader:
         found = next((etree.QName(c).localname for c in region if isinstance(c.tag, str)), "nothing")
         raise self._unresolvable(
             rid,
-            f"a tracked change of a kind lawdiff does not know ({found}; ODF has insertion, deletion, format-change)",
+            _(
+                "a tracked change of a kind lawdiff does not know ({found}; ODF has insertion, deletion, format-change)"
+            ).format(found=found),
         )
 
     def _known(self, rid: str) -> _Region:
@@ -119,7 +121,10 @@ class OdtReader:
         region = self.regions.get(rid)
         if region is None:
             raise self._unresolvable(
-                rid, f"a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold"
+                rid,
+                _(
+                    "a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold"
+                ).format(rid=rid),
             )
         return region
 
@@ -128,7 +133,7 @@ class OdtReader:
         return InputError(
             what,
             file=self.file,
-            place=f"content.xml, tracked change {rid!r}",
+            place=_("content.xml, tracked change {rid!r}").format(rid=rid),
             fix=_("accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again"),
         )
 

@@ -262,12 +262,12 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str) -> InputError:
         line, column, msg = first.line, first.column, first.message
     msg = one_line(msg)  # the place is given once, and the message is one line
     if "not defined" in msg and "Entity" in msg:
-        fix = (
+        fix = _(
             "write the character itself or a character reference (&#160; for &nbsp;), or export the pages again"
             " (Special:Export escapes the wiki's entities as &amp;nbsp;)"
         )
     else:
-        fix = "repair the file there, or export the pages again (Special:Export)"
+        fix = _("repair the file there, or export the pages again (Special:Export)")
     return InputError(
         _("malformed XML: {msg}").format(msg=msg), file=file, place=f"{line}:{column}" if line else "", fix=fix
     )
