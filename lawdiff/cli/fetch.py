@@ -168,11 +168,11 @@ def _site_lines(done: SiteFetch, dry_run: bool) -> list[str]:
     for _name, _url, outcome in done.files:
         counts[outcome] = counts.get(outcome, 0) + 1
     lines = [
-        f"  {done.folder.name}/{name}: {_(outcome)}"
+        f"  {done.folder.name}/{name}: " + _(outcome)
         for name, _url, outcome in done.files
         if outcome in (Outcome.NEW, Outcome.CHANGED, Outcome.GONE)
     ]
-    summary = ", ".join(f"{n} {_(outcome)}" for outcome, n in counts.items())
+    summary = ", ".join(f"{n} " + _(outcome) for outcome, n in counts.items())
     listed = sum(1 for _name, _url, outcome in done.files if outcome != Outcome.GONE)
     head = _("{edition}: {n} payloads: {summary}").format(edition=done.edition, n=listed, summary=summary)
     return [f"{head}{_how(done)} -> {done.folder}", *lines]

@@ -145,7 +145,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         from lawdiff.report import article_ranges
 
         held = "; ".join(
-            f"{e.name}: {article_ranges([a.address for a in e.articles()]) or _('none')}" for e in site.compared
+            f"{e.name}: " + (article_ranges([a.address for a in e.articles()]) or _("none")) for e in site.compared
         )
         echo(
             note_line(

@@ -85,17 +85,21 @@ class Corpus:
         sources = ""
         if at and not any(v.name.startswith(f"{year}@") for v in self.variants):
             # `2017@wiki` names one of two sources of 2017: a name the corpus gives only when it has both.
-            sources = (
+            sources = _(
                 "a name EDITION@SOURCE (SOURCE: wiki, nuxt or draft) is given only when the corpus holds one"
                 " edition from two sources, as the wiki's pages and the site's payloads of 2017; "
             )
             held = next((e for e in self.editions if e.name == year), None)
             if held is not None:
                 families = sorted({FAMILY.get(s.format, s.format) for s in held.sources})
-                sources += f"{year} comes from one source here ({', '.join(families)}), so it is named {year}; "
+                sources += _("{year} comes from one source here ({sources}), so it is named {year}; ").format(
+                    year=year, sources=", ".join(families)
+                )
         raise UsageError(
             _("no edition {name!r} in the corpus").format(name=name),
-            fix=_("{sources}name one of: {names}").format(sources=sources, names=", ".join(self.names()) or "(none)"),
+            fix=_("{sources}name one of: {names}").format(
+                sources=sources, names=", ".join(self.names()) or _("(none)")
+            ),
         )
 
     def select(self, names: Iterable[str] = ()) -> tuple[Edition, ...]:

@@ -83,7 +83,7 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: 
         return text.replace("|", "\\|")
 
     lines = [
-        f"| {md(old)} | {md(new)} | {_('relation')} | {_('ratio')} | {_('words')} |",
+        f"| {md(old)} | {md(new)} | " + " | ".join((_("relation"), _("ratio"), _("words"))) + " |",
         "|---|---|---|---|---|",
     ]
     for r in shown:

@@ -57,7 +57,8 @@ def editions(corpus: Corpus) -> str:
         if e.base:
             lines.append(_label(_("amends"), _("{base}, in force from {date}").format(base=e.base, date=e.effective)))
         lines.append(_label(_("printing"), ", ".join(e.printings) or _("(not stated)")))
-        lines.append(_label(_("articles"), f"{article_ranges(arts) or _('(none)')}  ({len(arts)})"))
+        ranges = article_ranges(arts) or _("(none)")
+        lines.append(_label(_("articles"), f"{ranges}  ({len(arts)})"))
         for art, given in sorted(e.held_in_part().items(), key=lambda kv: natural_key(kv[0])):
             only = _("{article}: the pages of {sections} only").format(
                 article=art, sections=", ".join(sorted(given, key=natural_key))

@@ -26,7 +26,7 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, LawdiffBug, UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import _, format_stamp, terms
 from lawdiff.review import columns
 from lawdiff.review.journal import Write, new_id
 from lawdiff.review.merging import MergeResult, merge_into
@@ -238,15 +238,23 @@ class Store(StoreReader):
         assignee = row["assignee"] if row else ""
         moved = []
         if expect.status is not None and expect.status.value != status:
-            moved.append(f"its status is now {status} (you saw {expect.status.value})")
+            moved.append(
+                _("its status is now {status} (you saw {seen})").format(
+                    status=terms.status(status), seen=terms.status(expect.status.value)
+                )
+            )
         if expect.assignee is not None and expect.assignee != assignee:
-            moved.append(f"it is now assigned to {assignee or 'nobody'} (you saw {expect.assignee or 'nobody'})")
+            moved.append(
+                _("it is now assigned to {name} (you saw {seen})").format(
+                    name=assignee or _("nobody"), seen=expect.assignee or _("nobody")
+                )
+            )
         if moved:
             last = w.conn.execute(
                 "SELECT author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (target.id,)
             ).fetchone()
             by, at = (last[0], last[1]) if last else ("", "")
-            when = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+            when = _(" by {author} at {when} UTC").format(author=by, when=format_stamp(at)) if by else ""
             raise StaleWrite(
                 _("this change was changed since you saw it{when}: {names}; nothing was saved").format(
                     when=when, names="; ".join(moved)
@@ -357,10 +365,9 @@ class Store(StoreReader):
         with self._write(author) as w:
             for c in self.corrections():
                 if c.kind is kind and c.pair == pair and set(c.old) == set(old) and set(c.new) == set(new):
+                    said = _("this pin is already set") if kind.value == "pin" else _("this forbid is already set")
                     raise UsageError(
-                        _("this {value} is already set ({id}, by {author})").format(
-                            value=kind.value, id=c.id[:10], author=c.author
-                        ),
+                        _("{what} ({id}, by {author})").format(what=said, id=c.id[:10], author=c.author),
                         fix=_("see it with lawdiff review list"),
                     )
             row: dict[str, Any] = {
@@ -417,7 +424,7 @@ class Store(StoreReader):
             last = self.row_writes(row).get(row)
             if last is None or last.write != write or last.action == "undo":
                 by, at = (last.author, last.at) if last else ("", "")
-                since = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+                since = _(" by {author} at {when} UTC").format(author=by, when=format_stamp(at)) if by else ""
                 raise StaleWrite(
                     _("this change was written to since{since}; nothing was undone").format(since=since),
                     decision=self.decision(row),
@@ -437,7 +444,7 @@ class Store(StoreReader):
                 by = self._last_writer(e.record, e.seq)
                 raise UsageError(
                     _("cannot undo {action} of {record}: it was changed since{by}").format(
-                        action=e.action, record=e.record[:10], by=by
+                        action=terms.action(e.action), record=e.record[:10], by=by
                     ),
                     fix=_("set it again by hand instead (lawdiff review log shows its history)"),
                 )
@@ -446,7 +453,9 @@ class Store(StoreReader):
 
     def _last_writer(self, record: str, after_seq: int) -> str:
         later = [e for e in self.log([record]) if e.seq > after_seq]
-        return f" by {later[-1].author} at {later[-1].at}" if later else ""
+        if not later:
+            return ""
+        return _(" by {author} at {when} UTC").format(author=later[-1].author, when=format_stamp(later[-1].at))
 
     def merge(
         self, records: Iterable[tuple[str, dict[str, Any]]], log: Iterable[dict[str, Any]], author: str

@@ -76,6 +76,7 @@ def meeting_list(review_file: Path | None) -> None:
     if not meetings:
         echo(_("no meetings"))
     for m in meetings:
-        span = f"{m.started[11:16]}-{m.ended[11:16] if m.ended else pgettext('meeting', 'open')} UTC"
+        end = m.ended[11:16] if m.ended else pgettext("meeting", "open")
+        span = f"{m.started[11:16]}-{end} UTC"
         people = ", ".join(m.attendees) or _("(attendees not given)")
         echo(f"{short(m.id)}  {format_day(m.date)}  {span}  {people}")

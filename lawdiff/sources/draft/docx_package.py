@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import N_, _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.zipsafe import SafeZip
 
@@ -33,9 +33,9 @@ _W = f"{{{W}}}"
 
 MAIN_TYPES = {
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml": "",
-    "application/vnd.ms-word.document.macroEnabled.main+xml": "a macro-enabled document (.docm)",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": "a template (.dotx)",
-    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": "a macro-enabled template (.dotm)",
+    "application/vnd.ms-word.document.macroEnabled.main+xml": N_("a macro-enabled document (.docm)"),
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": N_("a template (.dotx)"),
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": N_("a macro-enabled template (.dotm)"),
 }
 _OFFICE_DOCUMENT = "/officeDocument"
 
@@ -121,7 +121,7 @@ def open_package(z: SafeZip, file: str) -> Package:
     if kind or any(n.lower().endswith("vbaproject.bin") for n in z.names()):
         raise InputError(
             _("the file is {kind}, not a plain .docx document").format(
-                kind=kind or "a document with macros (vbaProject.bin)"
+                kind=_(kind) if kind else _("a document with macros (vbaProject.bin)")
             ),
             file=file,
             fix=_("save it as a Word document (.docx) without macros, then read that file"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import N_, _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.zipsafe import SafeZip
 
@@ -28,9 +28,9 @@ MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
 
 MIMETYPE = "application/vnd.oasis.opendocument.text"
 _REFUSED = {
-    "application/vnd.oasis.opendocument.text-template": "a template (.ott)",
-    "application/vnd.oasis.opendocument.text-master": "a master document (.odm)",
-    "application/vnd.oasis.opendocument.text-master-template": "a master document template (.otm)",
+    "application/vnd.oasis.opendocument.text-template": N_("a template (.ott)"),
+    "application/vnd.oasis.opendocument.text-master": N_("a master document (.odm)"),
+    "application/vnd.oasis.opendocument.text-master-template": N_("a master document template (.otm)"),
 }
 
 
@@ -51,7 +51,7 @@ def check_package(z: SafeZip, file: str) -> None:
     mimetype = z.read("mimetype").decode("ascii", "replace").strip() if z.has("mimetype") else ""
     if mimetype in _REFUSED:
         raise InputError(
-            _("the file is {REFUSED}, not a text document").format(REFUSED=_REFUSED[mimetype]),
+            _("the file is {kind}, not a text document").format(kind=_(_REFUSED[mimetype])),
             file=file,
             fix=_("save it as an OpenDocument text document (.odt), then read that file"),
         )

@@ -257,13 +257,13 @@ class Assembler:
     def check_text(self, page: WikiPage) -> None:
         rev = page.revision
         if rev is None or rev.text is None or rev.deleted or not rev.text or rev.text.isspace():
-            why = "no revision" if rev is None else "a revision without text"
+            why = _("no revision") if rev is None else _("a revision without text")
             if rev is not None and rev.deleted:
-                why = "a revision whose text is deleted"
+                why = _("a revision whose text is deleted")
             raise InputError(
-                _("the {value}page {title} has {why}").format(
-                    value="law " if page.law is not None else "", title=page.title, why=why
-                ),
+                (
+                    _("the law page {title} has {why}") if page.law is not None else _("the page {title} has {why}")
+                ).format(title=page.title, why=why),
                 file=self.file,
                 place=str(rev.rev_line if rev is not None else page.line),
                 fix=_("export the page again with its current text (Special:Export), or remove it from the dump"),
@@ -281,7 +281,11 @@ class Assembler:
     ) -> list[Frag]:
         if page in chain or len(chain) >= MAX_DEPTH:
             titles = " -> ".join([*(p.title for p in chain), page.title])
-            what = "transclusion cycle" if page in chain else f"transclusions nested deeper than {MAX_DEPTH}"
+            what = (
+                _("transclusion cycle")
+                if page in chain
+                else _("transclusions nested deeper than {depth}").format(depth=MAX_DEPTH)
+            )
             raise InputError(
                 _("{what}: {titles}").format(what=what, titles=titles),
                 file=self.file,
