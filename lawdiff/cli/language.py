@@ -91,6 +91,14 @@ class Command(click.Command):
     def help(self, value: str | None) -> None:
         self._help = value
 
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        # click makes the help option once per command and keeps it (with its help in the language of the
+        # command line that first asked): its words are said again in this one's.
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         pieces = super().collect_usage_pieces(ctx)
         if pieces and pieces[0] == self.options_metavar:
