@@ -112,6 +112,10 @@ class Group(Command, click.Group):
     command_class = Command
     group_class = type
 
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)
+        return [_("COMMAND [ARGS]...") if p == "COMMAND [ARGS]..." else p for p in pieces]
+
 
 def command(name: str | None = None, *, help: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Command]:
     """``click.command`` with :class:`Command`; ``help``: the English text, marked with ``N_``."""
