@@ -12,7 +12,7 @@ import click
 from lawdiff.cli.language import FilePath, command, english_pages, option
 from lawdiff.cli.options import Inputs, corpus_option, review_option, say_unplaced, thresholds_option
 from lawdiff.cli.terminal import echo, note_line
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from lawdiff.diff import Study
@@ -163,10 +163,13 @@ def _written(output: Path, site: Site) -> str:
     which holds no article another edition holds) is passed over, as the index says, not compared."""
     paired = {e.name for t in site.totals for e in (t.old, t.new)}
     passed = [e.name for e in site.compared if e.name not in paired] if site.totals else []
-    line = _("{n} edition(s) compared").format(n=len(site.compared) - len(passed))
+    # ngettext with one English text for both: the English reads "(s)", as it always did; Dutch has its plurals.
+    compared = len(site.compared) - len(passed)
+    line = ngettext("{n} edition(s) compared", "{n} edition(s) compared", compared).format(n=compared)
     if passed:
         line += _(", {names} passed over (in no pair)").format(names=", ".join(passed))
     if len(site.editions) != len(site.compared):
         line += _(" ({n} listed)").format(n=len(site.editions))
-    counts = _("{articles} article(s), {pairs} pair(s)").format(articles=len(site.articles), pairs=len(site.totals))
-    return f"{output / 'index.html'}: {line}, {counts}"
+    articles = ngettext("{n} article(s)", "{n} article(s)", len(site.articles)).format(n=len(site.articles))
+    pairs = ngettext("{n} pair(s)", "{n} pair(s)", len(site.totals)).format(n=len(site.totals))
+    return f"{output / 'index.html'}: {line}, {articles}, {pairs}"
