@@ -49,7 +49,7 @@ def chosen_in(args: Sequence[str]) -> str | None:
 
 
 def translated(text: str | None) -> str | None:
-    """A help text in the interface's language (its English msgid cleaned of indentation first)."""
+    """A help text in the interface's language (the English text is the catalog's msgid)."""
     return _(text) if text else text
 
 
