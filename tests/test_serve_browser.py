@@ -341,3 +341,25 @@ def test_on_a_phone_article_45_is_a_third_as_tall_and_every_control_one_tap_away
     _open(plain).locator('form.rv-status button[value="query"]').click()
     plain.wait_for_url(f"**/articles/45.html#{ROW}")
     assert _status(plain) == "query"
+
+
+def test_next_undecided_follows_the_agenda_order_a_chair_sets(browser: Any, server: Served) -> None:
+    anne, watch = _member(browser, server, "Anne")
+    anne.goto(f"{server.url}/agenda")
+    anne.select_option("form.agenda-order select[name=order]", "significance")
+    anne.click("form.agenda-order button[type=submit]")
+    anne.wait_for_selector("ol.agenda-ranked")
+    # Carla, a member, walks the agenda in the chair's order: most significant first, each with its score.
+    carla, _ = _member(browser, server, "Carla")
+    carla.goto(f"{server.url}/agenda")
+    items = carla.locator("ol.agenda-ranked > li")
+    scores = [float(s) for text in items.all_inner_texts() for s in re.findall(r"significance (\d+\.\d+)", text)]
+    assert len(scores) == items.count() and scores == sorted(scores, reverse=True) and scores[0] > scores[-1]
+    first, second = (str(items.nth(k).locator("a").first.get_attribute("href")) for k in (0, 1))
+    carla.click("main .lead a")  # "Walk them one by one from the first"
+    carla.wait_for_url(f"**{first}")
+    row = first.split("#", 1)[1]
+    _open(carla, row).locator("p.rv-next a").click()  # the row's "Next undecided →"
+    carla.wait_for_url(f"**{second}")
+    assert _row(carla, second.split("#", 1)[1]).is_visible()
+    assert not watch.errors

@@ -1,4 +1,9 @@
-"""The agenda (what is still open or in query) and each reviewer's page (what they did)."""
+"""The agenda (what is still open or in query) and each reviewer's page (what they did).
+
+The agenda lists the undecided changes in the order a chair picks for the meeting
+(:class:`lawdiff.review.settings.AgendaOrder`: by article, the default, or most significant first),
+and "Next undecided" walks them in that order; a member sees the order and who may change it.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +12,13 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from lawdiff import marks
+from lawdiff.diff.significance import ranked
 from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
+from lawdiff.review.settings import AgendaOrder
+from lawdiff.serve.auth import TOKEN_FIELD
 from lawdiff.serve.controls import when
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
 from lawdiff.serve.marked import shown, who
@@ -33,11 +41,19 @@ class Item:
         return self.status is Status.QUERY or (self.entry.state is State.CURRENT and bool(self.entry.open_questions))
 
 
-def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
-    """Every change still open or in query, in agenda order: differences, and anything in query
+def in_agenda_order(snap: Snapshot, order: AgendaOrder) -> tuple[str, ...]:
+    """The run's change ids in the agenda's ``order``: the snapshot's article order, or most significant
+    first (the study's score, :func:`lawdiff.diff.significance.ranked`) and article order among equals."""
+    if order is AgendaOrder.SIGNIFICANCE:
+        return tuple(ch.id for ch in ranked(snap.changes[cid].change for cid in snap.order))
+    return snap.order
+
+
+def undecided(snap: Snapshot, view: ReviewView, order: AgendaOrder = AgendaOrder.ARTICLE) -> list[Item]:
+    """Every change still open or in query, in the agenda's ``order``: differences, and anything in query
     (a decision a member queried included, until a chair answers)."""
     out: list[Item] = []
-    for cid in snap.order:
+    for cid in in_agenda_order(snap, order):
         found = snap.changes[cid]
         item = Item(found, view.entry(cid))
         if item.queried or (item.status is Status.OPEN and found.change.noteworthy):
@@ -45,12 +61,13 @@ def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
     return out
 
 
-def next_undecided(snap: Snapshot, view: ReviewView, after: str) -> Located | None:
-    """The first undecided change after ``after`` in agenda order (from the start when unknown)."""
-    items = undecided(snap, view)
-    order = {cid: i for i, cid in enumerate(snap.order)}
-    start = order.get(after, -1)
-    return next((it.found for it in items if order[it.found.change.id] > start), None)
+def next_undecided(
+    snap: Snapshot, view: ReviewView, after: str, order: AgendaOrder = AgendaOrder.ARTICLE
+) -> Located | None:
+    """The first undecided change after ``after`` in the agenda's ``order`` (from the start when unknown)."""
+    place = {cid: i for i, cid in enumerate(in_agenda_order(snap, order))}
+    start = place.get(after, -1)
+    return next((it.found for it in undecided(snap, view, order) if place[it.found.change.id] > start), None)
 
 
 def agenda_page(
@@ -59,8 +76,13 @@ def agenda_page(
     bar_: Markup,
     now: Now | None,
     people: Iterable[str],
+    order: AgendaOrder = AgendaOrder.ARTICLE,
+    chair: bool = False,
+    token: str = "",
 ) -> str:
-    items = undecided(snap, view)
+    """The agenda in the meeting's ``order``: by article (then pair), or one list, most significant first;
+    ``chair``: the page offers the form that sets the order (``token``: the session's forgery token)."""
+    items = undecided(snap, view, order)
     by_article: dict[str, dict[tuple[str, str], list[Item]]] = {}
     for it in items:
         comp = it.found.comparison
@@ -86,6 +108,8 @@ def agenda_page(
         sections.append(
             h("section", {"class": "agenda-article", "id": f"a-{article}"}, h("h2", None, f"{title} ({total})"), blocks)
         )
+    if order is AgendaOrder.SIGNIFICANCE and items:
+        sections = [h("ol", {"class": "agenda agenda-ranked"}, [_item(it, now) for it in items])]
     return own_page(
         "Agenda",
         "agenda",
@@ -98,10 +122,30 @@ def agenda_page(
             h("a", {"href": "/next"}, "Walk them one by one from the first"),
             ".",
         ),
+        _order_control(order, chair, token),
         now_box(now),
         sections or h("p", None, "Nothing is open or in query: every change has a decision."),
         _leftovers(view),
         _people(people),
+    )
+
+
+# The agenda's orders as the page names them.
+ORDER_NAMES = {AgendaOrder.ARTICLE: "by article", AgendaOrder.SIGNIFICANCE: "most significant first"}
+
+
+def _order_control(order: AgendaOrder, chair: bool, token: str) -> Markup:
+    """The agenda's order: a chair's form that sets it for everyone, or what it is."""
+    if not chair:
+        return h("p", {"class": "agenda-order"}, f"Order: {ORDER_NAMES[order]} (a chair chooses it).")
+    options = [h("option", {"value": o.value, "selected": o is order}, ORDER_NAMES[o]) for o in AgendaOrder]
+    return h(
+        "form",
+        {"class": "agenda-order", "method": "post", "action": "/agenda/order"},
+        h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token}),
+        h("label", None, "Order: ", h("select", {"name": "order"}, options)),
+        " ",
+        h("button", {"type": "submit"}, "Set the order for everyone"),
     )
 
 

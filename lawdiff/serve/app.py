@@ -150,6 +150,7 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None) -> Starl
         ("/meeting/start", "POST", Action.MEETING, s.post(s.meeting_start, Action.MEETING)),
         ("/meeting/end", "POST", Action.MEETING, s.post(s.meeting_end, Action.MEETING)),
         ("/meeting/discuss", "POST", Action.MEETING, s.post(w(s.discuss), Action.MEETING)),
+        ("/agenda/order", "POST", Action.ORDER, s.post(s.agenda_order, Action.ORDER)),
     ]
     routes = [Route(path, endpoint, methods=[method]) for path, method, _, endpoint in rules]
     middleware = [Middleware(AllowedHosts, allowed=allowed_hosts(config))]

@@ -192,6 +192,7 @@ _REFUSALS = {
     Action.REOPEN: "Only the chairs may reopen a change; you may query it.",
     Action.CORRECT: "Only the chairs may pin, forbid or remove a hand correction.",
     Action.MEETING: "Only the chairs may start or end the meeting and mark what it discusses.",
+    Action.ORDER: "Only the chairs may choose the agenda's order.",
     Action.UNDO_ANY: "Only the chairs may undo what someone else wrote.",
     Action.SIGN_OUT_ALL: "Only the chairs may sign everyone out.",
 }

@@ -21,7 +21,9 @@ from lawdiff.report.html.history import history_page
 from lawdiff.report.minutes import minutes
 from lawdiff.report.site import article_file, history_file
 from lawdiff.review import exchange
+from lawdiff.review.settings import agenda_order
 from lawdiff.serve import pages
+from lawdiff.serve.auth import Action, may
 from lawdiff.serve.controls import TOKEN_SLOT, RowContext, fill, review_block, slots
 from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, local, session_token
 from lawdiff.serve.state import Snapshot
@@ -102,8 +104,12 @@ class Views(Endpoints):
         version, view = self.ws.review(snap)
         store = self.ws.store()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
-        return HTMLResponse(pages.agenda_page(snap, view, bar, now, store.people()))
+        chair, token = self.chair(name), session_token(request)
+        bar = pages.bar(name, chair, now, token, version)
+        order = agenda_order(store)
+        return HTMLResponse(
+            pages.agenda_page(snap, view, bar, now, store.people(), order, may(chair, Action.ORDER), token)
+        )
 
     def person(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
@@ -129,7 +135,8 @@ class Views(Endpoints):
     def next_(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
         _, view = self.ws.review(snap)
-        found = pages.next_undecided(snap, view, request.query_params.get("after", ""))
+        order = agenda_order(self.ws.store())
+        found = pages.next_undecided(snap, view, request.query_params.get("after", ""), order)
         return RedirectResponse(pages.href(found) if found else "/agenda#top", 303)
 
     def now(self, request: Request, name: str) -> Response:

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from lawdiff.report.html.markup import h
 from lawdiff.review import CorrectionKind, Status, Store, Target, target
 from lawdiff.review import pins as review_pins
+from lawdiff.review.settings import AgendaOrder, set_agenda_order
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
 from lawdiff.serve.auth import Action, clean_name, may, status_action
@@ -320,6 +321,15 @@ class Writes(Endpoints):
         if request.headers.get(FETCH_HEADER) == "1":
             return JSONResponse({"ok": True, "message": "Marked as now discussed."})
         return RedirectResponse(back, 303)
+
+    def agenda_order(self, request: Request, name: str, form: FormData) -> Response:
+        """Set the agenda's order for every member (:class:`~lawdiff.review.settings.AgendaOrder`)."""
+        wanted = str(form.get("order", ""))
+        order = next((o for o in AgendaOrder if o.value == wanted), None)
+        if order is None:
+            raise Refused(400, f"No agenda order {wanted!r}: choose by article or most significant first.")
+        self.ws.write(lambda store: set_agenda_order(store, order, name))
+        return RedirectResponse("/agenda", 303)
 
 
 class Stale(Exception):
