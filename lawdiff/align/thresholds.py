@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from lawdiff.errors import UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 # Pieces of one split stand within this many units of each other (footnotes
 # and short items may sit between them).

@@ -28,7 +28,8 @@ from lawdiff.cli import compare, ingest, report, review, serve, terminal  # noqa
 from lawdiff.cli.fetch import fetch as fetch_command  # noqa: E402
 from lawdiff.cli.terminal import echo, error_line  # noqa: E402
 from lawdiff.errors import LawdiffBug, LawdiffError  # noqa: E402
-from lawdiff.i18n import N_, _  # noqa: E402
+from lawdiff.i18n import N_  # noqa: E402
+from lawdiff.i18n import gettext as _  # noqa: E402
 
 
 class _Group(language.Group):

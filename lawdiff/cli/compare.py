@@ -24,7 +24,8 @@ from lawdiff.cli.options import (
 )
 from lawdiff.cli.terminal import echo, note_line
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.cli.kept import Answer

@@ -15,7 +15,8 @@ from lawdiff import marks
 from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.fetch.client import Client

@@ -11,7 +11,8 @@ import click
 from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.options import Inputs, color_option, corpus_option, emit, format_option
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.report.text import Style

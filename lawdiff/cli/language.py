@@ -26,7 +26,8 @@ from typing import Any, TypeVar
 import click
 
 from lawdiff import i18n
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 F = TypeVar("F", bound=Callable[..., Any])
 

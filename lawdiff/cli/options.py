@@ -19,7 +19,8 @@ import click
 from lawdiff.cli.language import FilePath, option
 from lawdiff.cli.terminal import echo, note_line, warning_line
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _, terms
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.cache import Cache

@@ -12,7 +12,8 @@ import click
 from lawdiff.cli.language import FilePath, command, english_pages, option
 from lawdiff.cli.options import Inputs, corpus_option, review_option, say_unplaced, thresholds_option
 from lawdiff.cli.terminal import echo, note_line
-from lawdiff.i18n import N_, _, ngettext
+from lawdiff.i18n import N_, ngettext
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.diff import Study

@@ -8,7 +8,8 @@ from pathlib import Path
 from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.options import Inputs, corpus_option, thresholds_option
 from lawdiff.cli.terminal import echo, warning_line
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 
 @command(

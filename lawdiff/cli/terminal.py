@@ -34,7 +34,7 @@ from typing import TextIO
 import click
 
 from lawdiff import marks
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 
 class Kind(enum.Enum):

@@ -30,7 +30,7 @@ from lawdiff.corpus.workers import records as workers_records
 from lawdiff.corpus.workers import workers_for
 from lawdiff.errors import InputError, UsageError
 from lawdiff.forked import collector_paused
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition
 from lawdiff.sources import checked_pages, iter_file, mediawiki
 from lawdiff.sources.build import PageTree

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from lawdiff.corpus.settings import SETTINGS_FILE
 from lawdiff.errors import InputError, UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 __all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "unreadable"]
 

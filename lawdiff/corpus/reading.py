@@ -18,7 +18,7 @@ from lawdiff.corpus.settings import read_settings
 from lawdiff.corpus.timeline import Corpus, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
 from lawdiff.forked import collector_paused, jobs, map_beside
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources import iter_file
 from lawdiff.sources.build import PageTree
 from lawdiff.sources.draft import read_draft

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 SETTINGS_FILE = "lawdiff.toml"
 

@@ -15,7 +15,7 @@ from lawdiff.corpus.account import PageCheck, account
 from lawdiff.corpus.merge import EditionBuilder
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings
 from lawdiff.errors import InputError, UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import (
     Clause,
     Edition,

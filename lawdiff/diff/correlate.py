@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from lawdiff.align import Aspect
 from lawdiff.diff.vocabulary import Change, ChangeKind, Comparison
 from lawdiff.errors import LawdiffBug
-from lawdiff.i18n import N_, _, pgettext
+from lawdiff.i18n import N_, pgettext
+from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of, natural_key
 
 

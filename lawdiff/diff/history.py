@@ -15,7 +15,7 @@ from lawdiff.align import Aspect
 from lawdiff.diff.study import Study
 from lawdiff.diff.vocabulary import Change, ChangeKind, History, Step
 from lawdiff.errors import UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, article_of
 
 

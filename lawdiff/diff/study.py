@@ -24,7 +24,7 @@ from lawdiff.diff.vocabulary import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
 from lawdiff.forked import can_fork, collector_paused, forked_map, jobs
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, article_of, chronological, natural_key, parent_address, spellings
 
 # The most processes that describe one comparison's changes (LAWDIFF_JOBS may say otherwise).

@@ -22,7 +22,7 @@ import httpx
 
 from lawdiff import __version__
 from lawdiff.errors import LawdiffBug, LawdiffError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 __all__ = ["MAX_BYTES", "MAX_TRIES", "MAX_WAIT", "TIMEOUT", "Answer", "Client", "FetchError", "user_agent"]
 

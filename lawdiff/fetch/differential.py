@@ -30,7 +30,7 @@ from pathlib import Path
 from lxml import etree, html
 
 from lawdiff.fetch.wikiapi import Api
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources import mediawiki
 from lawdiff.sources.base import Page
 from lawdiff.sources.mediawiki.dump import MAX_DEPTH

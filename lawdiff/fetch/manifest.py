@@ -19,7 +19,7 @@ from typing import Any
 
 from lawdiff.corpus.files import FETCH_PREFIX
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 __all__ = ["MANIFEST", "MANIFEST_VERSION", "PARTIAL", "Manifest", "clear_temporaries", "write_atomic"]
 

@@ -27,7 +27,7 @@ from lawdiff.errors import InputError
 from lawdiff.fetch.client import Client, FetchError
 from lawdiff.fetch.manifest import PARTIAL, Manifest, clear_temporaries, write_atomic
 from lawdiff.fetch.wikiapi import Api, WikiPage, batches, find_api, list_edition
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 __all__ = ["KIND", "WikiFetch", "export_name", "fetch_edition"]
 

@@ -28,7 +28,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lawdiff.fetch.client import Client, FetchError
 from lawdiff.fetch.manifest import Manifest, clear_temporaries, write_atomic
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.nuxt import devalue
 
 __all__ = ["KIND", "PAYLOAD", "SiteFetch", "crawl_site", "payload_name"]

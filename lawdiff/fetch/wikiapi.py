@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from lawdiff.fetch.client import Answer, Client, FetchError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 __all__ = ["LIMIT", "MAXLAG", "TITLES_PER_REQUEST", "Api", "WikiPage", "find_api"]
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from lawdiff.corpus import Corpus, Dangling, PageCheck
-from lawdiff.i18n import _, terms
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report import where
 from lawdiff.report.text import Style, number, plain
 

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from lawdiff import i18n
 from lawdiff.diff.correlate import Row, by_new, summary
-from lawdiff.i18n import _, pgettext
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import pgettext
 from lawdiff.report.not_compared import NotCompared, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")

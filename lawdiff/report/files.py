@@ -17,7 +17,7 @@ from lawdiff import marks
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.forked import StopSignal, can_fork, collector_paused, forked_map
 from lawdiff.forked import jobs as forked_jobs
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 
 def check_output(path: Path) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from lawdiff.align import Aspect
 from lawdiff.diff.scope import NotCompared
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of, natural_key
 from lawdiff.report import article_ranges
 

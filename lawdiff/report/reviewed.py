@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from lawdiff.errors import InputError
 from lawdiff.forked import Pending, beside, collector_paused
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.report.files import jobs
 from lawdiff.report.site import Annotation
 

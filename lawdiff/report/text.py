@@ -19,7 +19,8 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
 from lawdiff.corpus import Corpus
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.diff.vocabulary import RefStatus, Signal
-from lawdiff.i18n import N_, _, decimal_sign, format_stamp, ngettext, terms
+from lawdiff.i18n import N_, decimal_sign, format_stamp, ngettext, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 from lawdiff.report import article_ranges, where
 from lawdiff.report.not_compared import NotCompared, outside_line

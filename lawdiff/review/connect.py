@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from lawdiff import __version__
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.review.location import StoreLocation
 from lawdiff.review.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from lawdiff.review.sqlite_errors import primary, sqlite_errors

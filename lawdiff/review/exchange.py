@@ -22,7 +22,8 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.review import columns
 from lawdiff.review.ids import resolve_record, short
 from lawdiff.review.merging import MergeResult

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lawdiff.errors import UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import normalize_address
 from lawdiff.review.store import Store
 from lawdiff.review.targets import Target

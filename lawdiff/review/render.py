@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lawdiff import jsontext, marks
-from lawdiff.i18n import _, format_stamp, terms
+from lawdiff.i18n import format_stamp, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.review.ids import short
 from lawdiff.review.values import Comment, Correction, Decision, LogEntry, Status
 from lawdiff.review.view import Entry, ReviewView, State

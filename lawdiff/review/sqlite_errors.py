@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 
 @contextmanager

@@ -26,7 +26,8 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, LawdiffBug, UsageError
-from lawdiff.i18n import _, format_stamp, terms
+from lawdiff.i18n import format_stamp, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.review import columns
 from lawdiff.review.journal import Write, new_id
 from lawdiff.review.merging import MergeResult, merge_into

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources import draft, mediawiki, nuxt, wikitext
 from lawdiff.sources.base import Page
 

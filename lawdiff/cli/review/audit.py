@@ -10,7 +10,8 @@ from lawdiff.cli.language import command
 from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
 from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, write
 from lawdiff.cli.terminal import echo
-from lawdiff.i18n import N_, _, format_stamp, terms
+from lawdiff.i18n import N_, format_stamp, terms
+from lawdiff.i18n import gettext as _
 
 
 @command(

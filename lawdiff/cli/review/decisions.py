@@ -29,7 +29,8 @@ from lawdiff.cli.review.options import (
     write,
 )
 from lawdiff.cli.terminal import echo
-from lawdiff.i18n import N_, _, terms
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.review import Store

@@ -10,7 +10,8 @@ from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.options import emit, format_option, output_option
 from lawdiff.cli.review.options import author_option, reader, store_option, write
 from lawdiff.cli.terminal import echo
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 
 @command(

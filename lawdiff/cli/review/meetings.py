@@ -8,7 +8,8 @@ from lawdiff.cli.language import group, option
 from lawdiff.cli.review.options import author_option, reader, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _, format_day, pgettext
+from lawdiff.i18n import N_, format_day, pgettext
+from lawdiff.i18n import gettext as _
 
 
 @group(

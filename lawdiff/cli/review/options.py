@@ -14,7 +14,8 @@ from lawdiff.cli.language import option
 from lawdiff.cli.options import Inputs, review_file
 from lawdiff.cli.terminal import echo, note_line
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _, terms
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.diff.vocabulary import Comparison

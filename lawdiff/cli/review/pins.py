@@ -12,7 +12,8 @@ from lawdiff.cli.options import Inputs, corpus_option, review_file_option
 from lawdiff.cli.review.options import author_option, store_option, write
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
-from lawdiff.i18n import N_, _, pgettext
+from lawdiff.i18n import N_, pgettext
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.review import Store

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc, Page
 from lawdiff.sources.draft import text as typed
 

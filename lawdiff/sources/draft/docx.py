@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.docx_fields import FURNITURE_FIELDS, Fields, field_kind
 from lawdiff.sources.draft.docx_package import (

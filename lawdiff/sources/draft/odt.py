@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.numbering import OdfCounter, odf_list_styles
 from lawdiff.sources.draft.odt_package import DC, OFFICE, XML, check_package, side_parts, t, text_of

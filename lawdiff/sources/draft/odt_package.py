@@ -12,7 +12,8 @@ from __future__ import annotations
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.zipsafe import SafeZip
 

@@ -32,7 +32,7 @@ from typing import IO
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.draft import OLE_MAGIC, ZIP_MAGICS
 from lawdiff.sources.xmlerrors import one_line
 

@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Page
 from lawdiff.sources.mediawiki.sniff import looks_like_export
 

@@ -9,7 +9,7 @@ from typing import IO, Any
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.mediawiki.sniff import has_internal_subset, looks_like_export
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.xmlerrors import one_line

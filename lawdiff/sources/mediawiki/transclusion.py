@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from lawdiff.errors import InputError, LawdiffBug
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of
 from lawdiff.sources.base import Fragment, Furniture, Loc, Page
 from lawdiff.sources.mediawiki.dump import (

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 UNDEFINED_INDEX = -1
 HOLE_INDEX = -2

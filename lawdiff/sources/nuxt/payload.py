@@ -9,7 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import (
     Container,
     Loc,

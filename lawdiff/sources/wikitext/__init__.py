@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Block, Fragment, Furniture, Loc, Page
 from lawdiff.sources.normalize import normalize_lines
 from lawdiff.sources.wikiname import PageName, parse_title
