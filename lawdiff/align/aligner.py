@@ -41,8 +41,13 @@ def align(
     a_units, b_units = units(old), units(new)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
-    text_links = with_certainty(aligner.run(), a_units, b_units)
-    title_links = with_certainty(align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links)
+    found = aligner.run()
+    space = aligner.scorer.made_space
+    counts = space.counts if space is not None else None
+    text_links = with_certainty(found, a_units, b_units, counts=counts)
+    title_links = with_certainty(
+        align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links, counts=counts
+    )
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
     new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)

@@ -43,6 +43,11 @@ class Scorer:
         self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
 
     @property
+    def made_space(self) -> Space | None:
+        """The word vectors if a pair was weighed by its words, else None (without making them)."""
+        return self._space
+
+    @property
     def space(self) -> Space:
         """The word vectors of both sides, made when a pair is first weighed by its words: two editions
         whose every clause found its text on the other side need none."""

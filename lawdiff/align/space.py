@@ -97,9 +97,10 @@ class Space:
         df: Counter[str] = Counter()
         # Each distinct text is read once: a clause that kept its text shares its counts with its old self
         # (the counts are never changed), so that what did not change costs a dictionary look-up.
-        made: dict[str, Counter[str]] = {}
-        self.old_tf = [_counts(u.text, made) for u in old]
-        self.new_tf = [_counts(u.text, made) for u in new]
+        # The word counts of each distinct text (read, never changed, by the certainty's features too).
+        self.counts: dict[str, Counter[str]] = {}
+        self.old_tf = [_counts(u.text, self.counts) for u in old]
+        self.new_tf = [_counts(u.text, self.counts) for u in new]
         # Each unit's distinct words counted once, all in one pass in C.
         df.update(chain.from_iterable(chain(self.old_tf, self.new_tf)))
         n = len(self.old_tf) + len(self.new_tf)
