@@ -26,6 +26,7 @@ and so is an insertion at the start that repeats the old lead-in.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -118,12 +119,14 @@ _BY_WORD = _by_word()
 # Words on each side of a difference
 
 
-class _Token(NamedTuple):
-    # A tuple, not a frozen dataclass (whose fields are set one by one): every word of a change is one.
-    start: int
-    end: int
-    word: str  # case folded
-    changed: bool  # deleted (old side) or inserted (new side)
+class _Words(NamedTuple):
+    """The words of one side, in columns (one entry per word): where each starts and ends, its case-folded
+    form, and whether the difference touched it (deleted on the old side, inserted on the new)."""
+
+    starts: list[int]
+    ends: list[int]
+    words: list[str]
+    changed: list[bool]
 
 
 def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]]:
@@ -145,8 +148,10 @@ def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]
 # words changed costs the words around them, not all of its words.
 LONG_SIDE = 20_000
 CONTEXT = 48
-# Between two stretches read apart: a token no phrase holds, so that no phrase spans the gap.
-_GAP = _Token(0, 0, "\x00", False)
+# Between two stretches read apart: a word no phrase holds, so that no phrase spans the gap.
+_GAP = "\x00"
+# A side's text cut at its words: gaps and words in turn, the words at the odd places.
+_AT_WORDS = re.compile(r"(\w+(?:-\w+)*)")
 
 
 def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tuple[int, int]]:
@@ -163,31 +168,53 @@ def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tup
     return out
 
 
-def _tokens(text: str, touched: list[tuple[int, int]], skip: int) -> list[_Token]:
+def _tokens(text: str, touched: list[tuple[int, int]], skip: int) -> _Words:
     """The words of a side from ``skip`` on, each marked changed when the difference touched any of its
     characters; for a long side only those near a change (:func:`_stretches`)."""
+    if len(text) <= LONG_SIDE:
+        return _whole(text, touched, skip)
     starts = [s for s, _ in touched]
-    out: list[_Token] = []
+    out = _Words([], [], [], [])
     for lo, hi in _stretches(text, touched, skip):
-        if out:
-            out.append(_GAP)
+        if out.words:
+            out.starts.append(0)
+            out.ends.append(0)
+            out.words.append(_GAP)
+            out.changed.append(False)
         for m in _WORD.finditer(text, lo, hi):
             start, end = m.span()
             if (start == lo and _WORD.match(text, lo - 1) and lo > skip) or (end == hi and _WORD.match(text, hi)):
                 continue  # a word cut by the stretch's edge
             k = bisect.bisect_left(starts, end) - 1  # the last touched span starting before the word's end
-            out.append(_Token(start, end, m.group().lower(), k >= 0 and touched[k][1] > start))
+            out.starts.append(start)
+            out.ends.append(end)
+            out.words.append(m.group().lower())
+            out.changed.append(k >= 0 and touched[k][1] > start)
     return out
 
 
-def _claimed(tokens: list[_Token]) -> set[int]:
+def _whole(text: str, touched: list[tuple[int, int]], skip: int) -> _Words:
+    """:func:`_tokens` of a side read whole: its words and their places in a few passes in C (the text cut
+    at its words, the lengths added up), then each touched span marks the words it overlaps."""
+    parts = _AT_WORDS.split(text[skip:])
+    places = list(itertools.accumulate(map(len, parts), initial=skip))
+    starts, ends, words = places[1:-1:2], places[2::2], parts[1::2]
+    changed = [False] * len(words)
+    for s, e in touched:
+        # The words ending after s and starting before e.
+        for k in range(bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)):
+            changed[k] = True
+    return _Words(starts, ends, list(map(str.lower, words)), changed)
+
+
+def _claimed(tokens: _Words) -> set[int]:
     """Tokens inside a phrase of several words of any list.
 
     Such a token is not read again as a single word of another list: the
     "als" of "wordt beschouwd als" is no condition.
     """
     claimed: set[int] = set()
-    words = [t.word for t in tokens]
+    words = tokens.words
     for i, word in enumerate(words):
         for phrase in _LONG_INDEX.get(word, ()):
             n = len(phrase)
@@ -197,7 +224,7 @@ def _claimed(tokens: list[_Token]) -> set[int]:
     return claimed
 
 
-def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
+def _matches(tokens: _Words, text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
     """Per list, the phrases found among the tokens that the difference touched: (canonical, printed).
 
     Each list reads the tokens from left to right, a phrase found taking its
@@ -205,7 +232,7 @@ def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, l
     """
     out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in WORD_LISTS}
     free = dict.fromkeys(WORD_LISTS, 0)  # per list, the first token not taken by a phrase it found
-    words = [t.word for t in tokens]
+    words, changed = tokens.words, tokens.changed
     for i, word in enumerate(words):
         for flag, phrases in _BY_WORD.get(word, ()):
             if i < free[flag]:
@@ -215,19 +242,20 @@ def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, l
                 if n == 1 and i in claimed:
                     continue
                 if tuple(words[i : i + n]) == phrase:
-                    if any(t.changed for t in tokens[i : i + n]):
-                        out[flag].append((canonical(" ".join(phrase)), text[tokens[i].start : tokens[i + n - 1].end]))
+                    if any(changed[i : i + n]):
+                        printed = text[tokens.starts[i] : tokens.ends[i + n - 1]]
+                        out[flag].append((canonical(" ".join(phrase)), printed))
                     free[flag] = i + n
                     break
     return out
 
 
-def _numbers(tokens: list[_Token], text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
+def _numbers(tokens: _Words, text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
     """Touched digits outside the cross-references' spans."""
     return [
-        (t.word, text[t.start : t.end])
-        for t in tokens
-        if t.changed and _DIGIT.search(t.word) and not any(s < t.end and t.start < e for s, e in spans)
+        (word, text[start:end])
+        for start, end, word, changed in zip(*tokens, strict=True)
+        if changed and _DIGIT.search(word) and not any(s < end and start < e for s, e in spans)
     ]
 
 
