@@ -10,7 +10,8 @@ alignments of consecutive editions into a clause's history.
 Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
 Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
-``editorial`` (editorial-only tests), ``significance`` (flags, drafting patterns, the score),
+``editorial`` (editorial-only tests), ``sides`` (the words each side of a difference holds, and
+which it touched), ``significance`` (flags, drafting patterns, the score),
 ``anchors`` (matching long clauses), ``changes`` (comparing two editions),
 ``history`` (a clause across editions), ``scope`` (what a comparison compares).
 """

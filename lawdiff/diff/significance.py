@@ -25,15 +25,14 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
+from lawdiff.diff.sides import WORD as _WORD
+from lawdiff.diff.sides import Words, side, words_of
 from lawdiff.diff.vocabulary import (
     NORMATIVE,
     Change,
@@ -71,8 +70,6 @@ from lawdiff.model import Clause, Edition, find_references, parent_address
 # ---------------------------------------------------------------------------
 # The word lists
 
-# A word: letters and digits, a compound joined by hyphens ("niet-aangeduide") one word of its own.
-_WORD = re.compile(r"\w+(?:-\w+)*")
 _DIGIT = re.compile(r"\d")
 
 
@@ -115,99 +112,9 @@ def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]
 
 _LONG_INDEX = _by_first_word(_LONG)
 _BY_WORD = _by_word()
-# ---------------------------------------------------------------------------
-# Words on each side of a difference
 
 
-class _Words(NamedTuple):
-    """The words of one side, in columns (one entry per word): where each starts and ends, its case-folded
-    form, and whether the difference touched it (deleted on the old side, inserted on the new)."""
-
-    starts: list[int]
-    ends: list[int]
-    words: list[str]
-    changed: list[bool]
-
-
-def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]]:
-    """One side's text and the spans of it that the difference touched (deleted or inserted), in order."""
-    text: list[str] = []
-    touched: list[tuple[int, int]] = []
-    at = 0
-    for p in pieces:
-        if p.op is Op.EQUAL or p.op is keep:
-            text.append(p.text)
-            if p.op is keep:
-                touched.append((at, at + len(p.text)))
-            at += len(p.text)
-    return "".join(text), touched
-
-
-# A side longer than this is read only around what changed (CONTEXT characters on each side of each
-# touched span, more than the longest phrase of the lists): a paragraph of megabytes with a few
-# words changed costs the words around them, not all of its words.
-LONG_SIDE = 20_000
-CONTEXT = 48
-# Between two stretches read apart: a word no phrase holds, so that no phrase spans the gap.
-_GAP = "\x00"
-# A side's text cut at its words: gaps and words in turn, the words at the odd places.
-_AT_WORDS = re.compile(r"(\w+(?:-\w+)*)")
-
-
-def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tuple[int, int]]:
-    """The parts of a side to read: all of it from ``skip``, or for a long side the context of each change."""
-    if len(text) <= LONG_SIDE:
-        return [(skip, len(text))]
-    out: list[tuple[int, int]] = []
-    for s, e in touched:
-        lo, hi = max(skip, s - CONTEXT), min(len(text), e + CONTEXT)
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        elif lo < hi:
-            out.append((lo, hi))
-    return out
-
-
-def _tokens(text: str, touched: list[tuple[int, int]], skip: int) -> _Words:
-    """The words of a side from ``skip`` on, each marked changed when the difference touched any of its
-    characters; for a long side only those near a change (:func:`_stretches`)."""
-    if len(text) <= LONG_SIDE:
-        return _whole(text, touched, skip)
-    starts = [s for s, _ in touched]
-    out = _Words([], [], [], [])
-    for lo, hi in _stretches(text, touched, skip):
-        if out.words:
-            out.starts.append(0)
-            out.ends.append(0)
-            out.words.append(_GAP)
-            out.changed.append(False)
-        for m in _WORD.finditer(text, lo, hi):
-            start, end = m.span()
-            if (start == lo and _WORD.match(text, lo - 1) and lo > skip) or (end == hi and _WORD.match(text, hi)):
-                continue  # a word cut by the stretch's edge
-            k = bisect.bisect_left(starts, end) - 1  # the last touched span starting before the word's end
-            out.starts.append(start)
-            out.ends.append(end)
-            out.words.append(m.group().lower())
-            out.changed.append(k >= 0 and touched[k][1] > start)
-    return out
-
-
-def _whole(text: str, touched: list[tuple[int, int]], skip: int) -> _Words:
-    """:func:`_tokens` of a side read whole: its words and their places in a few passes in C (the text cut
-    at its words, the lengths added up), then each touched span marks the words it overlaps."""
-    parts = _AT_WORDS.split(text[skip:])
-    places = list(itertools.accumulate(map(len, parts), initial=skip))
-    starts, ends, words = places[1:-1:2], places[2::2], parts[1::2]
-    changed = [False] * len(words)
-    for s, e in touched:
-        # The words ending after s and starting before e.
-        for k in range(bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)):
-            changed[k] = True
-    return _Words(starts, ends, list(map(str.lower, words)), changed)
-
-
-def _claimed(tokens: _Words) -> set[int]:
+def _claimed(tokens: Words) -> set[int]:
     """Tokens inside a phrase of several words of any list.
 
     Such a token is not read again as a single word of another list: the
@@ -224,7 +131,7 @@ def _claimed(tokens: _Words) -> set[int]:
     return claimed
 
 
-def _matches(tokens: _Words, text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
+def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
     """Per list, the phrases found among the tokens that the difference touched: (canonical, printed).
 
     Each list reads the tokens from left to right, a phrase found taking its
@@ -250,7 +157,7 @@ def _matches(tokens: _Words, text: str, claimed: set[int]) -> dict[Flag, list[tu
     return out
 
 
-def _numbers(tokens: _Words, text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
+def _numbers(tokens: Words, text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
     """Touched digits outside the cross-references' spans."""
     return [
         (word, text[start:end])
@@ -343,13 +250,13 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     lead-in is known.
     """
     pieces = change.diff
-    old_text, old_touched = _side(pieces, Op.DELETE)
-    new_text, new_touched = _side(pieces, Op.INSERT)
+    old_text, old_touched = side(pieces, Op.DELETE)
+    new_text, new_touched = side(pieces, Op.INSERT)
     title = change.aspect is Aspect.TITLE
-    old_tokens = _tokens(
+    old_tokens = words_of(
         old_text, old_touched, 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
     )
-    new_tokens = _tokens(
+    new_tokens = words_of(
         new_text, new_touched, 0 if title else _lead_in_skip(pieces, Op.INSERT, _lead_in(old, change.old))
     )
     old_spans = _spans(change.old_texts, None if title else _clauses(old, change.old))
