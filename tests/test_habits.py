@@ -9,15 +9,20 @@ normalization, taking markers out) the habits rest on.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from xml.sax.saxutils import escape
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lawdiff.corpus import from_pages
 from lawdiff.errors import InputError
 from lawdiff.model import Clause, Edition
 from lawdiff.sources import mediawiki, read_text
 from lawdiff.sources.normalize import normalize_lines, take_out
+from lawdiff.sources.wikitext import inlines
 from lawdiff.sources.wikiname import parse_title
 
 
@@ -204,6 +209,23 @@ def test_a_number_fused_to_something_else_than_a_word_is_text(text: str) -> None
     assert [f.marker for f in article.footnotes] == [""]  # the note, with no marker in the text
 
 
+# The marker patterns as written first: the reader's are shaped for speed (a
+# search that skips to the digits), and must find exactly these.
+_PLAIN_ASCII_MARK = r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)"
+_PLAIN_FUSED_MARK = r"(?<!\w)(?P<word>[^\W\d_]{2,})(?P<num>\d{1,2})(?=[\s.,;:]|$)"
+
+
+@given(st.text(alphabet=" \t\u00a0.,;:)(_a\u00e9Z1\u0661\u00b2\u2028", max_size=30))
+def test_the_marker_patterns_find_what_their_plain_forms_find(text: str) -> None:
+    def spans(pattern: re.Pattern[str]) -> list[tuple[int, int, dict[str, str]]]:
+        return [(m.start(), m.end(), m.groupdict()) for m in pattern.finditer(text)]
+
+    assert spans(inlines._ASCII_MARK) == spans(re.compile(_PLAIN_ASCII_MARK))
+    fused = spans(re.compile(_PLAIN_FUSED_MARK))
+    assert fused == spans(inlines._FUSED_MARK)
+    assert not fused or inlines._LETTER_DIGIT.search(text)  # the search before it never passes one over
+
+
 def test_a_fused_number_is_a_marker_only_where_the_page_has_that_note() -> None:
     without = edition_of("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nDe beeldzijde naar boven1 voor zich.\n")
     assert clause(without, "45").text == "De beeldzijde naar boven1 voor zich."
@@ -248,6 +270,19 @@ def test_every_white_space_but_lf_becomes_one_space(space: str) -> None:
         "A. Spelen van een kaart",
         "x",
     ]
+
+
+@given(st.text(alphabet=" \n\r\t\u00a0\u2028aé\u0301b.1", max_size=40))
+def test_normalized_lines_follow_the_rules_on_any_text(raw: str) -> None:
+    # Rules 1-3 as the module docstring states them, one line at a time: what
+    # normalize_lines gives on a page of plain single spaces (its quick way)
+    # and on any other text.
+    text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
+    assert normalize_lines(raw) == [re.sub(r"[^\S\n]+", " ", line).strip() for line in text.split("\n")]
+
+
+def test_a_page_of_single_spaces_loses_only_its_edge_spaces() -> None:
+    assert normalize_lines(" A. Spelen van een kaart \n x\n") == ["A. Spelen van een kaart", "x", ""]
 
 
 @pytest.mark.parametrize(

@@ -19,12 +19,18 @@ from lawdiff.sources.normalize import superscript_number, take_out
 from lawdiff.sources.wikitext.patterns import NOTE
 
 _SUP_MARK = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾?")
-_ASCII_MARK = re.compile(r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)")
+# "boven 1) voor": a number of one or two digits after white space.  The
+# look-behind stands after the first digit, so that a search skips to the
+# digits of a line in C instead of trying the look-behind at every character.
+_ASCII_MARK = re.compile(r"(?P<num>\d(?<=\s\d)\d?)\)(?=[\s.,;:]|$)")
 _STAR_MARK = re.compile(r"(?P<stars>\*{1,3})\)")
 # "speelruimte1": a number right after a word of letters only.  The word must
 # start after a non-word character, so that "45C1" and "16D1" (addresses)
 # never qualify; "artikel 12" has a space and is not fused.
 _FUSED_MARK = re.compile(r"(?<!\w)(?P<word>[^\W\d_]{2,})(?P<num>\d{1,2})(?=[\s.,;:]|$)")
+# A digit right after a letter: no line without one holds a fused marker, and
+# this search skips from digit to digit, where _FUSED_MARK tries every word.
+_LETTER_DIGIT = re.compile(r"\d(?<=[^\W\d_]\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +148,7 @@ class Inlines:
             for m in _ASCII_MARK.finditer(text):
                 if m.group("num") in self.ascii_numbers:
                     found.append((m.start(), m.end(), m.group("num"), m.group(0), ""))
-        if self.note_numbers and _may_hold_digit(text):
+        if self.note_numbers and _LETTER_DIGIT.search(text):
             for m in _FUSED_MARK.finditer(text):
                 word, num = m.group("word"), m.group("num")
                 if num in self.note_numbers and word[-1].islower():
@@ -200,7 +206,3 @@ class Inlines:
         bounds = [0, *(base + c for c in cuts), len(frag.text)]
         self.fragments[-1:] = [Fragment(frag.text[a:b], frag.loc) for a, b in itertools.pairwise(bounds) if a < b]
 
-
-def _may_hold_digit(text: str) -> bool:
-    """False only for a text without a decimal digit: an ASCII text without 0-9 (others are not looked at)."""
-    return not text.isascii() or any(d in text for d in "0123456789")
