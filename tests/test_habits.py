@@ -22,8 +22,8 @@ from lawdiff.errors import InputError
 from lawdiff.model import Clause, Edition
 from lawdiff.sources import mediawiki, read_text
 from lawdiff.sources.normalize import normalize_lines, take_out
-from lawdiff.sources.wikitext import inlines
 from lawdiff.sources.wikiname import parse_title
+from lawdiff.sources.wikitext import inlines
 
 
 def edition_of(text: str) -> Edition:
