@@ -10,6 +10,7 @@ normalization, taking markers out) the habits rest on.
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from xml.sax.saxutils import escape
 
@@ -21,7 +22,7 @@ from lawdiff.corpus import from_pages
 from lawdiff.errors import InputError
 from lawdiff.model import Clause, Edition
 from lawdiff.sources import mediawiki, read_text
-from lawdiff.sources.normalize import normalize_lines, take_out
+from lawdiff.sources.normalize import OTHER_SPACES, normalize_lines, take_out
 from lawdiff.sources.wikiname import parse_title
 from lawdiff.sources.wikitext import inlines
 
@@ -279,6 +280,11 @@ def test_normalized_lines_follow_the_rules_on_any_text(raw: str) -> None:
     # and on any other text.
     text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
     assert normalize_lines(raw) == [re.sub(r"[^\S\n]+", " ", line).strip() for line in text.split("\n")]
+
+
+def test_the_other_spaces_are_every_white_space_but_space_and_lf() -> None:
+    every = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and chr(c) not in " \n"]
+    assert list(OTHER_SPACES) == every
 
 
 def test_a_page_of_single_spaces_loses_only_its_edge_spaces() -> None:

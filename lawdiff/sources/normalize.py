@@ -35,8 +35,14 @@ from dataclasses import dataclass
 # rescan the run from each of its characters (quadratic time).
 _HSPACE = re.compile(r"[^\S\n]+")
 # White space other than a plain space or LF: where there is none, and no
-# two spaces meet, rule 3 changes nothing.
-_OTHER_SPACE = re.compile(r"[^\S \n]")
+# two spaces meet, rule 3 changes nothing.  Every such character, listed
+# (tests/test_habits.py checks the list against ``str.isspace``): the engine
+# scans for a set of characters three times faster than for ``[^\S \n]``.
+OTHER_SPACES = (
+    "\t\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_OTHER_SPACE = re.compile(f"[{re.escape(OTHER_SPACES)}]")
 
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _SUPER_TO_DIGIT = {ch: str(i) for i, ch in enumerate(SUPERSCRIPT_DIGITS)}
