@@ -227,6 +227,46 @@ def test_the_marker_patterns_find_what_their_plain_forms_find(text: str) -> None
     assert not fused or inlines._LETTER_DIGIT.search(text)  # the search before it never passes one over
 
 
+def _every_marker(reader: inlines.Inlines, text: str) -> list[tuple[int, int, str]]:
+    """The markers of ``text``, each pattern scanned over all of it (what the reader finds without its
+    quick tests of what a line holds)."""
+    found = [(m.start(), m.end(), m.group(0)) for m in inlines._SUP_MARK.finditer(text)]
+    found += [
+        (m.start(), m.end(), m.group(0))
+        for m in inlines._ASCII_MARK.finditer(text)
+        if m.group("num") in reader.ascii_numbers
+    ]
+    found += [
+        (m.start("num"), m.end(), m.group("num"))
+        for m in inlines._FUSED_MARK.finditer(text)
+        if m.group("num") in reader.note_numbers and m.group("word")[-1].islower()
+    ]
+    found += [
+        (m.start(), m.end(), m.group(0))
+        for m in inlines._STAR_MARK.finditer(text)
+        if m.group("stars") in reader.note_stars
+    ]
+    apart: list[tuple[int, int, str]] = []
+    for mark in sorted(found):
+        if not apart or mark[0] >= apart[-1][1]:
+            apart.append(mark)
+    return apart
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["ab", "A", "\u00e9", "1", "2", "12", ")", " ", ".", "*", "\u00b9", "\u00b2", "\u2074", "\u207e"]
+        ),
+        max_size=12,
+    ).map("".join),
+    st.sets(st.sampled_from(["1) a", "2) b", "12) c", "\u00b9\u207e d", "*) e", "**) f", "!) g"])),
+)
+def test_a_line_is_passed_over_only_where_no_pattern_finds_a_marker(text: str, notes: set[str]) -> None:
+    reader = inlines.Inlines(["Sjabloon:2007:45", text, *sorted(notes)], None)
+    assert [(m[0], m[1], m[3]) for m in reader._markers(text)] == _every_marker(reader, text)
+
+
 def test_a_fused_number_is_a_marker_only_where_the_page_has_that_note() -> None:
     without = edition_of("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nDe beeldzijde naar boven1 voor zich.\n")
     assert clause(without, "45").text == "De beeldzijde naar boven1 voor zich."

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from lawdiff.sources.base import Fragment, Inline, InlineKind
-from lawdiff.sources.normalize import superscript_number, take_out
+from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number, take_out
 from lawdiff.sources.wikitext.patterns import NOTE
 
 _SUP_MARK = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾?")
@@ -127,6 +127,11 @@ class Inlines:
         # The misprinted note "!)" stands for a marker "1)".
         self.ascii_numbers = self.note_numbers | ({"1"} if self.has_bang_note else set())
         self.pending = _Waiting()  # markers seen, notes not yet read
+        # What a line must hold for each pattern to find a marker there (the
+        # pattern's text as printed, or its number): a line holding none of it
+        # is passed over without a scan.
+        self.ascii_printed = tuple(sorted(f"{n})" for n in self.ascii_numbers))
+        self.fused_numbers = tuple(sorted(self.note_numbers))
 
     def _links_in(self, text: str) -> list[tuple[int, int, str]]:
         """The links of the current line that fall in ``text`` (a suffix of it), as offsets into ``text``."""
@@ -139,16 +144,17 @@ class Inlines:
     def _markers(self, text: str) -> list[tuple[int, int, str, str, str]]:
         """The footnote markers in ``text``: (start, end, number, printed, note), in order."""
         found: list[tuple[int, int, str, str, str]] = []
-        if not text.isascii():  # superscripts are not ASCII (and most lines are)
+        # Each pattern only where the characters it needs are (found by ``in``,
+        # far faster than a scan): the look-behinds they start with would be
+        # tried at every position of every line.
+        if not text.isascii() and _holds_any(text, SUPERSCRIPT_DIGITS):  # superscripts are not ASCII
             for m in _SUP_MARK.finditer(text):
                 found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
-        # (Each pattern only where the characters it needs are: the look-behinds
-        # they start with would be tried at every position of every line.)
-        if self.ascii_numbers and ")" in text:
+        if ")" in text and _holds_any(text, self.ascii_printed):
             for m in _ASCII_MARK.finditer(text):
                 if m.group("num") in self.ascii_numbers:
                     found.append((m.start(), m.end(), m.group("num"), m.group(0), ""))
-        if self.note_numbers and _LETTER_DIGIT.search(text):
+        if _holds_any(text, self.fused_numbers) and _LETTER_DIGIT.search(text):
             for m in _FUSED_MARK.finditer(text):
                 word, num = m.group("word"), m.group("num")
                 if num in self.note_numbers and word[-1].islower():
@@ -158,6 +164,8 @@ class Inlines:
             for m in _STAR_MARK.finditer(text):
                 if m.group("stars") in self.note_stars:
                     found.append((m.start(), m.end(), m.group("stars"), m.group(0), ""))
+        if not found:
+            return found
         found.sort()
         # The patterns cannot overlap (a digit marker needs white space or a
         # letter before it, a fused one a letter); keep the first if they did.
@@ -169,7 +177,7 @@ class Inlines:
 
     def text_with_markers(self, text: str) -> _Marked:
         """Take footnote markers out of ``text`` (one pass); remember them as pending."""
-        links = self._links_in(text)
+        links = self._links_in(text) if self.links else []
         marks = self._markers(text)
         if not marks:
             if not links:
@@ -206,3 +214,8 @@ class Inlines:
         bounds = [0, *(base + c for c in cuts), len(frag.text)]
         self.fragments[-1:] = [Fragment(frag.text[a:b], frag.loc) for a, b in itertools.pairwise(bounds) if a < b]
 
+
+def _holds_any(text: str, parts: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of ``parts`` (a few short strings); ``map`` runs the tests without a
+    generator's frame."""
+    return any(map(text.__contains__, parts))
