@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -125,6 +124,8 @@ def _make(work: Callable[[], R], reader: Connection, writer: Connection) -> None
     try:
         message: tuple[str, object] = ("done", work())
     except BaseException as error:  # sent on, raised in the parent
+        import traceback  # here, in the child that failed: the package is loaded by commands that never fork
+
         message = ("error", (error, traceback.format_exc()))
     try:
         writer.send(message)
