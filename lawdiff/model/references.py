@@ -6,9 +6,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from lawdiff.frozen import slot_init
 from lawdiff.model.address import address_parts, normalize_address
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Reference:
     """A cross-reference found in a clause's text.
