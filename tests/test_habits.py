@@ -24,7 +24,8 @@ from lawdiff.model import Clause, Edition
 from lawdiff.sources import mediawiki, read_text
 from lawdiff.sources.normalize import OTHER_SPACES, normalize_lines, take_out
 from lawdiff.sources.wikiname import parse_title
-from lawdiff.sources.wikitext import inlines
+from lawdiff.sources.wikitext import inlines, reader
+from lawdiff.sources.wikitext.patterns import NOTE
 
 
 def edition_of(text: str) -> Edition:
@@ -325,6 +326,18 @@ def test_normalized_lines_follow_the_rules_on_any_text(raw: str) -> None:
 def test_the_other_spaces_are_every_white_space_but_space_and_lf() -> None:
     every = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and chr(c) not in " \n"]
     assert list(OTHER_SPACES) == every
+
+
+@given(
+    st.sampled_from(["", " ", "x"]),
+    st.sampled_from(["1", "12", "\u0661", "!", "*", "**", "\u00b9", "\u00b9\u2074", "x"]),
+    st.sampled_from([")", "\u207e", ""]),
+    st.sampled_from([" rest", ""]),
+)
+def test_a_line_read_as_a_note_starts_as_the_reader_first_looks(before: str, mark: str, end: str, rest: str) -> None:
+    # The reader tries the note pattern only on a line starting with a digit, "!", "*" or a superscript.
+    line = before + mark + end + rest
+    assert NOTE.match(line) is None or line[0].isdecimal() or line[0] in reader._NOTE_HEADS
 
 
 def test_a_page_of_single_spaces_loses_only_its_edge_spaces() -> None:

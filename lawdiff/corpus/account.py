@@ -134,6 +134,7 @@ def _covered(texts: list[str], strings: list[str]) -> bool:
     "at most" keeps it true or false.
     """
     pool = Counter(strings)
+    del pool[""]  # (the empty labels, titles and texts: no tokens, and many)
     # (get, not pool[...]: a Counter's missing key is a call to Python code.)
     left = pool.get
     rest: list[str] = []

@@ -250,7 +250,9 @@ class EditionOutline:
         lacking = frozenset(a for s in self.sources for a in s.lacking)
         out: list[Dangling] = []
         for m in order:
-            refs = merged.text_outline[m].refs.get(merged.text_index[m], ())
+            refs = merged.text_outline[m].refs.get(merged.text_index[m])
+            if not refs:
+                continue  # (most clauses name no other)
             for target, printed in zip(refs[::2], refs[1::2], strict=True):
                 if holds(target):
                     continue

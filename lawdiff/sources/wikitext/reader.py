@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from lawdiff.errors import LawdiffBug
 from lawdiff.sources.base import Block, BlockKind, Fragment, Furniture, LabelStyle, Loc
-from lawdiff.sources.normalize import superscript_number
+from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.wikitext.inlines import Inlines, LinkSpan
 from lawdiff.sources.wikitext.patterns import (
@@ -132,7 +132,8 @@ class WikitextReader(Inlines):
             self.in_notes = True
             self.furniture.append(Furniture(line, loc, "footnote rule"))
             return
-        note = NOTE.match(line)
+        # (A note starts with its number, "!", "*" or a superscript digit: no other line is tried.)
+        note = NOTE.match(line) if head.isdecimal() or head in _NOTE_HEADS else None
         if note and self._footnote(note, loc, line):
             return
         self.in_notes = False
@@ -326,6 +327,10 @@ class WikitextReader(Inlines):
             return Block(BlockKind.LABELED, loc, style, label, key, title=rest)
         text, inlines, notes = self.text_with_markers(rest)
         return Block(BlockKind.LABELED, loc, style, label, key, text=text, inlines=inlines, notes=notes)
+
+
+# The first characters of a note line other than a digit (NOTE: ``!)``, ``*)``, a superscript number).
+_NOTE_HEADS = "!*" + SUPERSCRIPT_DIGITS
 
 
 def _year(edition: str) -> int:
