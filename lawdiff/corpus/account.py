@@ -147,8 +147,9 @@ def _covered(texts: list[str], strings: list[str]) -> bool:
     if not rest:
         return True
     need = Counter(tokens("\n".join(rest)))
-    have = Counter(tokens("\n".join(s for s, n in pool.items() for _ in range(n))))
-    return not need - have
+    # The strings left, each as often as it is left (``elements``: in C, past the many taken to none).
+    have = Counter(tokens("\n".join(pool.elements())))
+    return all(have[t] >= n for t, n in need.items())
 
 
 def _take_split(text: str, pool: Counter[str]) -> bool:
