@@ -169,9 +169,13 @@ def translations(code: str) -> _gettext.NullTranslations:
     return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[code], fallback=True)
 
 
-def _(message: str) -> str:
+def gettext(message: str) -> str:
     """``message`` in the interface's language (``message`` itself when the catalog lacks it)."""
     return translations(language()).gettext(message)
+
+
+#: The name gettext gives it: modules import ``gettext as _`` (Babel extracts the ``_()`` calls).
+_ = gettext
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -63,7 +63,7 @@ from datetime import UTC, datetime
 from lawdiff import i18n
 from lawdiff.diff import Change, Comparison, NotCompared
 from lawdiff.errors import UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition
 from lawdiff.report.not_compared import outside_line
 from lawdiff.report.redline import Redline, redline

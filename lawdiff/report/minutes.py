@@ -15,7 +15,8 @@ from lxml import etree
 from lawdiff import i18n, marks
 from lawdiff.diff.vocabulary import Op
 from lawdiff.errors import UsageError
-from lawdiff.i18n import _, terms
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.wordml import (
     CT_BASE,
     CT_NS,

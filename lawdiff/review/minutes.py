@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from lawdiff import i18n, marks
 from lawdiff.diff.decided import decided
 from lawdiff.diff.vocabulary import Op, Piece, Signal
-from lawdiff.i18n import _, terms
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.model import natural_key
 from lawdiff.review.ids import short
 from lawdiff.review.values import Comment, Decision, Meeting

@@ -13,7 +13,8 @@ from urllib.parse import quote
 
 from lawdiff import i18n, marks
 from lawdiff.diff.significance import ranked
-from lawdiff.i18n import N_, _, ngettext, terms
+from lawdiff.i18n import N_, ngettext, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status

@@ -23,7 +23,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.serve import pages
 from lawdiff.serve.auth import Action
 from lawdiff.serve.config import ServeConfig

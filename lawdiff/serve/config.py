@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lawdiff.errors import InputError, UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 
 ENV_PASSWORD = "LAWDIFF_PASSWORD"
 # A committee member's name: what the store records as the author.

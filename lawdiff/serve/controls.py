@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 from lawdiff import i18n
 from lawdiff.diff.vocabulary import Change
-from lawdiff.i18n import _, terms
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import Annotation, Annotator
 from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State

@@ -24,7 +24,8 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from lawdiff import i18n
 from lawdiff.errors import LawdiffError, UsageError
-from lawdiff.i18n import N_, _
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.report.html.markup import Markup
 from lawdiff.review import Entry, ReviewView, State, Status
 from lawdiff.serve import pages

@@ -17,7 +17,8 @@ from urllib.parse import quote
 
 from lawdiff import i18n
 from lawdiff.errors import LawdiffBug
-from lawdiff.i18n import _, terms
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.report.site import article_file
 from lawdiff.review import Status

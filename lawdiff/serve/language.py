@@ -21,7 +21,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from lawdiff import i18n
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.report.html.markup import Child, Markup, h
 
 ROUTE = "/language"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lawdiff import i18n
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.review import Meeting
 from lawdiff.serve.agenda import Item, agenda_page, next_undecided, person_page, undecided

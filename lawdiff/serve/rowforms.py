@@ -15,7 +15,8 @@ import itertools
 from lawdiff import i18n
 from lawdiff.align import Aspect
 from lawdiff.diff.vocabulary import Change
-from lawdiff.i18n import N_, _, pgettext, terms
+from lawdiff.i18n import N_, pgettext, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import anchor, pair_id
 from lawdiff.review import Comment, Entry, State, Status

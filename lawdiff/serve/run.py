@@ -21,7 +21,7 @@ from types import FrameType
 import uvicorn
 
 from lawdiff.errors import UsageError
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.serve.app import create_app
 from lawdiff.serve.config import ServeConfig, check, is_loopback
 from lawdiff.serve.state import Workspace

@@ -17,7 +17,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from lawdiff import i18n
-from lawdiff.i18n import _, ngettext
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import ngettext
 from lawdiff.serve import pages
 from lawdiff.serve.auth import TOKEN_FIELD, clean_name, password_ok, same_origin, token_ok
 from lawdiff.serve.endpoints import Endpoints, here, local, set_cookie

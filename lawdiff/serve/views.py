@@ -16,7 +16,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from lawdiff import i18n
-from lawdiff.i18n import _, pgettext
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import pgettext
 from lawdiff.report.html import index_page
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page

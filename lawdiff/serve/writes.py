@@ -21,7 +21,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from lawdiff import i18n
-from lawdiff.i18n import _, terms
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.html.markup import h
 from lawdiff.review import CorrectionKind, Status, Store, Target, target
 from lawdiff.review import pins as review_pins

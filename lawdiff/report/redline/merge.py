@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lawdiff.diff import Change, Op, Piece
-from lawdiff.i18n import _
+from lawdiff.i18n import gettext as _
 from lawdiff.model import CONTAINER_KINDS, Clause
 from lawdiff.report.redline.layout import Marks, lay_out
 from lawdiff.report.redline.pairs import Slot, Stream, Unit
