@@ -136,11 +136,12 @@ def outline(tree: PageTree, read: ReadReferences | None = None) -> Outline:
             flags.append(_FOOTNOTE if d.kind is footnote else 0)
             digest = _NO_TEXT
             digests += _NO_TEXT
-        named = read.get(digest) if text and not d.inlines else None
-        if named is None:
-            named = _references(text, d.inlines)
-            if text and not d.inlines:
-                read[digest] = named
+        if d.inlines or not text:
+            named = _references(text, d.inlines)  # (links are read with their text: not kept)
+        else:
+            named = read.get(digest)
+            if named is None:
+                named = read[digest] = _references(text, d.inlines)
         if named:
             refs[i] = named
         loc = d.source

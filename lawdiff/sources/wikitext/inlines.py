@@ -46,8 +46,8 @@ class LinkSpan:
 
 
 # A block's text with its footnote markers taken out: (text, inlines, notes), a
-# plain tuple the reader unpacks (one is made per line: a named tuple's
-# constructor costs a tenth of reading the line).
+# plain tuple the reader unpacks (one is made per line, and a named tuple's
+# constructor is a call to Python code).
 Marked = tuple[str, tuple[Inline, ...], tuple[str, ...]]
 
 
