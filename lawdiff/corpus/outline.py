@@ -138,10 +138,10 @@ def outline(tree: PageTree, read: ReadReferences | None = None) -> Outline:
             digests += _NO_TEXT
         if d.inlines or not text:
             named = _references(text, d.inlines)  # (links are read with their text: not kept)
+        elif (known := read.get(digest)) is not None:
+            named = known
         else:
-            named = read.get(digest)
-            if named is None:
-                named = read[digest] = _references(text, d.inlines)
+            named = read[digest] = _references(text, d.inlines)
         if named:
             refs[i] = named
         loc = d.source
