@@ -11,20 +11,15 @@ words searched by, so the candidates are too.
 from __future__ import annotations
 
 import heapq
-import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+
+from lawdiff.align.space import weight
 
 # (weight, word) of an open clause's telling words, in the order they are searched.
 Query = list[tuple[float, str]]
 # Per word: the clauses that hold it, in document order, and the word's weight in each.
 Postings = dict[str, tuple[list[int], list[float]]]
-
-
-def weight(count: int, idf: float) -> float:
-    """A word's weight in a clause's vector: its IDF, times 1 + log(count) when it is said more than once
-    (a word said twice is not twice the evidence)."""
-    return idf if count == 1 else (1.0 + math.log(count)) * idf
 
 
 def postings(queries: Sequence[tuple[int, Query]], theirs: Sequence[Counter[str]], idf: dict[str, float]) -> Postings:
