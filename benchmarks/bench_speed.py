@@ -9,8 +9,10 @@ Run from the repository root with lawdiff installed::
 Every figure is a whole process (``python3 -m lawdiff.cli ...``, the
 baselines as ``python3 -c ...`` and ``git diff``), timed several times with
 the commands interleaved (so that a busy spell of the shared machine hits all
-of them alike), and reported as medians; the ratios are taken between medians
-of the same run.  The editions are the generator's (``generate.py``: 93
+of them alike), and reported as medians; a ratio is the median of the per-run
+ratios, given twice in every part: of wall time (``ratios``: what a user
+waits) and of CPU time, user and system, the command's processes included
+(``cpu ratios``: steady on a shared machine).  The editions are the generator's (``generate.py``: 93
 articles of about 10 clauses each, four editions with known edits), written as
 wiki pages; the baselines read the same editions flattened to one plain text
 per edition (the pages' lines).
@@ -269,11 +271,13 @@ def part_boilerplate(timer: Timer, work: Path, sizes: list[int]) -> dict[str, ob
                 "--no-cache",
             ]
         r: dict[str, object] = dict(timer.compare(commands))
-        t: dict[str, dict[str, float]] = r  # type: ignore[assignment]
-        r["ratios"] = {
-            "compare boilerplate / distinct": ratio(t["compare boilerplate"], t["compare distinct"]),
-            "report boilerplate / distinct": ratio(t["report boilerplate"], t["report distinct"]),
+        t: dict[str, dict[str, Any]] = r  # type: ignore[assignment]
+        named = {
+            "compare boilerplate / distinct": ("compare boilerplate", "compare distinct"),
+            "report boilerplate / distinct": ("report boilerplate", "report distinct"),
         }
+        r["ratios"] = {name: ratio(t[a], t[b]) for name, (a, b) in named.items()}
+        r["cpu ratios"] = cpu_ratios(t, named)
         out[f"{articles} articles"] = r
     return out
 
@@ -351,14 +355,14 @@ def part_cache(timer: Timer, work: Path, articles: int) -> dict[str, object]:
     cold_out = subprocess.run([*compare_cmd, "--no-cache"], check=True, capture_output=True).stdout
     warm_out = subprocess.run(compare_cmd, check=True, capture_output=True, env=env_with(store)).stdout
     newest.write_text(original, encoding="utf-8")
-    r["ratios"] = {
-        "warm compare / cold": ratio(r["warm compare"], r["cold compare"]),
-        "warm compare without its kept answer / cold": ratio(
-            r["warm compare, pages and comparison only"], r["cold compare"]
-        ),
-        "warm report after one page changed / cold": ratio(r["warm report after one page changed"], r["cold report"]),
-        "cold report keeping / without the cache": ratio(r["cold report"], r["cold report, no cache"]),
+    named = {
+        "warm compare / cold": ("warm compare", "cold compare"),
+        "warm compare without its kept answer / cold": ("warm compare, pages and comparison only", "cold compare"),
+        "warm report after one page changed / cold": ("warm report after one page changed", "cold report"),
+        "cold report keeping / without the cache": ("cold report", "cold report, no cache"),
     }
+    r["ratios"] = {name: ratio(r[a], r[b]) for name, (a, b) in named.items()}
+    r["cpu ratios"] = cpu_ratios(r, named)
     r["identical"] = {"compare": cold_out == warm_out, "report": same_report}
     return r
 
@@ -371,7 +375,9 @@ def _same_tree(a: Path, b: Path) -> bool:
 
 def part_help(timer: Timer) -> dict[str, object]:
     r = timer.compare({"lawdiff --help": [*LAWDIFF, "--help"], "import click": [PY, "-c", "import click"]})
-    r["ratios"] = {"help / import click": ratio(r["lawdiff --help"], r["import click"])}
+    named = {"help / import click": ("lawdiff --help", "import click")}
+    r["ratios"] = {name: ratio(r[a], r[b]) for name, (a, b) in named.items()}
+    r["cpu ratios"] = cpu_ratios(r, named)
     return r
 
 

@@ -18,6 +18,11 @@ pieces) against the words the edit changed.  Targets: compare at most 2x check (
 300 MB, at most 2x the words changed.
 
 Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1]``.
+
+``--ordinary``: clauses of ordinary length instead: every pair of two different texts that the comparison
+of the generator's 2007 and 2017 editions (186 articles) diffs, by rapidfuzz's ``Indel`` (now) and by
+diff-match-patch's own search (before), in one process: how many get the same difference, and the CPU
+time of each.
 """
 
 from __future__ import annotations
@@ -127,13 +132,75 @@ def marked(path: Path) -> int:
     )
 
 
+def ordinary(articles: int = 186, seed: int = 2017) -> None:
+    """Clauses of ordinary length: the generator's editions of ``articles`` articles, 2007 -> 2017, every pair
+    of two different texts the comparison diffs, against diff-match-patch's own search (what word_diff made
+    before rapidfuzz's Indel); how many get the same difference, and the CPU time of each way."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import generate
+    from diff_match_patch import diff_match_patch
+
+    from lawdiff.corpus import load
+    from lawdiff.diff import changes
+    from lawdiff.diff.vocabulary import Op, Piece
+    from lawdiff.diff.words import _TOKEN, word_diff
+
+    def searched(old: str, new: str) -> tuple[Piece, ...]:
+        vocab: dict[str, str] = {}
+
+        def encode(text: str) -> str:
+            return "".join(vocab.setdefault(t, chr(0xE000 + len(vocab))) for t in _TOKEN.findall(text))
+
+        dmp = diff_match_patch()
+        dmp.Diff_Timeout = 0
+        diffs = dmp.diff_main(encode(old), encode(new), False)
+        dmp.diff_cleanupSemantic(diffs)
+        decode = {c: t for t, c in vocab.items()}
+        ops = {0: Op.EQUAL, 1: Op.INSERT, -1: Op.DELETE}
+        out: list[Piece] = []
+        for op, chars in diffs:
+            text = "".join(decode[c] for c in chars)
+            if out and out[-1].op is ops[op]:
+                out[-1] = Piece(ops[op], out[-1].text + text)
+            elif text:
+                out.append(Piece(ops[op], text))
+        return tuple(out)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        generate.write(generate.generate(articles=articles, seed=seed), Path(tmp))
+        corpus = load([Path(tmp)])
+        pairs: list[tuple[str, str]] = []
+
+        def spy(a: str, b: str) -> tuple[Piece, ...]:
+            pairs.append((a, b))
+            return word_diff(a, b)
+
+        comparison = changes.compare(corpus.edition("2007"), corpus.edition("2017"), diff=spy)
+    whole = sum(1 for ch in comparison.changes if bool(ch.old_texts) != bool(ch.new_texts))
+    timed = {}
+    for name, f in (("rapidfuzz Indel (now)", word_diff), ("diff-match-patch's search (before)", searched)):
+        start = time.process_time()
+        made = [f(a, b) for a, b in pairs]
+        timed[name] = (time.process_time() - start, made)
+    now, before = timed["rapidfuzz Indel (now)"][1], timed["diff-match-patch's search (before)"][1]
+    same = sum(x == y for x, y in zip(now, before, strict=True))
+    print(f"{articles} articles, 2007 -> 2017: {len(pairs)} pairs of two different texts, {same} the same difference")
+    print(f"(and {whole} clauses added or removed whole, one piece each either way)")
+    for name, (seconds, _) in timed.items():
+        print(f"  {name}: {seconds:.3f} s CPU")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--mb", type=float, default=5.0, help="size of the draft and repeated cases (MB)")
     parser.add_argument("--wiki-mb", type=float, default=1.0, help="size of the wiki line (MB)")
     parser.add_argument("--only", nargs="*", default=["draft", "wiki", "repeated"])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ordinary", action="store_true", help="only the generator's clauses of ordinary length")
     args = parser.parse_args()
+    if args.ordinary:
+        ordinary()
+        return
     print("| case | size | check wall / CPU | compare wall / CPU | CPU ratio | compare MB | words marked / changed |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for kind in args.only:

@@ -33,7 +33,7 @@ never with a clause whose own text the text alignment kept apart from its own.
 Everything is symmetric, so that aligning B with A mirrors aligning A with B.
 
 Modules: ``thresholds``, ``records`` (units, links, alignments), ``space``
-(units and word vectors), ``scoring`` (candidate pairs and their scores),
+(units and word vectors), ``scoring`` (candidate pairs and their scores), ``search`` (the candidate search),
 ``aligner`` (the text phases), ``sentences`` (sentence-level evidence), ``certainty`` (the
 probability that a link is right), ``titles``.
 """

@@ -15,7 +15,7 @@ from lawdiff.align.certainty import with_certainty
 from lawdiff.align.links import Alignment, Aspect, Corrections, Link, Method, Unit
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.sentences import Sentences, best_sentence
-from lawdiff.align.space import units
+from lawdiff.align.space import Space, units
 from lawdiff.align.thresholds import (
     ADJACENT_UNITS,
     DEFAULT_THRESHOLDS,
@@ -41,8 +41,13 @@ def align(
     a_units, b_units = units(old), units(new)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
-    text_links = with_certainty(aligner.run(), a_units, b_units)
-    title_links = with_certainty(align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links)
+    found = aligner.run()
+    space = aligner.scorer.made_space
+    counts = space.counts if space is not None else None
+    text_links = with_certainty(found, a_units, b_units, counts=counts)
+    title_links = with_certainty(
+        align_titles(old, new, text_links, thresholds, fixes), a_units, b_units, text_links, counts=counts
+    )
     old_articles = tuple(dict.fromkeys(u.article for u in a_units if u.article))
     new_articles = tuple(dict.fromkeys(u.article for u in b_units if u.article))
     return Alignment(old.name, new.name, tuple(text_links + title_links), thresholds, old_articles, new_articles)
@@ -86,11 +91,14 @@ class _Aligner:
         self.forbidden = {(old_at[f.old], new_at[f.new]) for f in fixes.forbids if f.old in old_at and f.new in new_at}
         self.pinned_by: dict[tuple[int, int], str] = {}
         self.scorer = Scorer(old, new, t)
-        self.space = self.scorer.space
         # Matches: old index -> set of new indices, and back.
         self.o2n: dict[int, list[int]] = defaultdict(list)
         self.n2o: dict[int, list[int]] = defaultdict(list)
         self.method: dict[tuple[int, int], Method] = {}
+
+    @property
+    def space(self) -> Space:
+        return self.scorer.space
 
     # -- identity -----------------------------------------------------------
 
@@ -139,15 +147,17 @@ class _Aligner:
                     self.pinned_by[(i, j)] = by
         self.identity()
         cands = self.scorer.candidates(self.o2n, self.n2o)
-        self.verbatim_pieces(cands)
-        self.pairs(cands)
-        self.pieces(cands, adjacent=False)
+        if cands:  # none when every clause found its text or its address (nothing for the phases to weigh)
+            self.verbatim_pieces(cands)
+            self.pairs(cands)
+            self.pieces(cands, adjacent=False)
         self.gaps()
-        # Pieces that only their place vouches for come last, so that an
-        # in-order pair inside a gap is preferred to a loose piece.
-        self.pieces(cands, adjacent=True)
-        # Last, for what is still alone: pieces that only one sentence of their whole vouches for.
-        self.sentence_pieces(cands)
+        if cands:
+            # Pieces that only their place vouches for come last, so that an
+            # in-order pair inside a gap is preferred to a loose piece.
+            self.pieces(cands, adjacent=True)
+            # Last, for what is still alone: pieces that only one sentence of their whole vouches for.
+            self.sentence_pieces(cands)
         return self.links()
 
     def verbatim_pieces(self, cands: list[tuple[int, int]]) -> None:

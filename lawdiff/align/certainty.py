@@ -60,7 +60,15 @@ WEIGHTS, BIAS = _model()
 class Sides:
     """Both editions' units by address, and those no link pairs (left alone) by position."""
 
-    def __init__(self, old: Sequence[Unit], new: Sequence[Unit], links: Sequence[Link]) -> None:
+    def __init__(
+        self,
+        old: Sequence[Unit],
+        new: Sequence[Unit],
+        links: Sequence[Link],
+        counts: dict[str, Counter[str]] | None = None,
+    ) -> None:
+        # The word counts of each text, as the aligner made them (read, never changed), or made here.
+        self.counts = counts if counts is not None else {}
         self.old = {u.address: u for u in old}
         self.new = {u.address: u for u in new}
         alone_old = {a for link in links if link.aspect is Aspect.TEXT and not link.new for a in link.old}
@@ -74,6 +82,16 @@ class Sides:
                 for article in {self.old[a].article for a in link.old if a in self.old}:
                     self.evidence.setdefault(article, []).append(link.score)
 
+    def words(self, units: Sequence[Unit]) -> Counter[str]:
+        """The word counts of the units' texts together."""
+        if len(units) == 1:
+            text = units[0].text
+            found = self.counts.get(text)
+            if found is None:
+                found = self.counts[text] = Counter(words(text))
+            return found
+        return Counter(w for u in units for w in words(u.text))
+
     def context(self, link: Link) -> float:
         """The mean evidence of the other matches in the link's old article(s); 1 when it has none."""
         scores: list[float] = []
@@ -84,14 +102,14 @@ class Sides:
         return sum(scores) / len(scores) if scores else 1.0
 
 
-def _orphan(mine: list[Unit], alone: dict[int, Unit], other: Counter[str]) -> float:
+def _orphan(mine: list[Unit], alone: dict[int, Unit], other: Counter[str], sides: Sides) -> float:
     """The largest share of a lone neighbour's words found in ``other`` (a piece the link may have missed)."""
     best = 0.0
     for u in mine:
         for d in range(-NEIGHBOURS, NEIGHBOURS + 1):
             n = alone.get(u.position + d)
             if n is not None:
-                wn = Counter(words(n.text))
+                wn = sides.words([n])
                 if wn:
                     best = max(best, sum((wn & other).values()) / sum(wn.values()))
     return best
@@ -101,8 +119,7 @@ def features(link: Link, sides: Sides) -> tuple[float, ...]:
     """The features of a text link with clauses on both sides (see :data:`FEATURES`)."""
     a = [sides.old[x] for x in link.old if x in sides.old]
     b = [sides.new[x] for x in link.new if x in sides.new]
-    wa = Counter(w for u in a for w in words(u.text))
-    wb = Counter(w for u in b for w in words(u.text))
+    wa, wb = sides.words(a), sides.words(b)
     na, nb = sum(wa.values()), sum(wb.values())
     common = sum((wa & wb).values())
     articles_a = {u.article for u in a}
@@ -117,7 +134,7 @@ def features(link: Link, sides: Sides) -> tuple[float, ...]:
         common / max(na, nb, 1),
         common / max(min(na, nb), 1),
         abs(math.log((na + 1) / (nb + 1))),
-        max(_orphan(a, sides.alone_old, wb), _orphan(b, sides.alone_new, wa)),
+        max(_orphan(a, sides.alone_old, wb, sides), _orphan(b, sides.alone_new, wa, sides)),
         sides.context(link),
     )
 
@@ -138,8 +155,18 @@ def certainty(link: Link, sides: Sides) -> float:
 
 
 def with_certainty(
-    links: Sequence[Link], old: Sequence[Unit], new: Sequence[Unit], text: Sequence[Link] = ()
+    links: Sequence[Link],
+    old: Sequence[Unit],
+    new: Sequence[Unit],
+    text: Sequence[Link] = (),
+    counts: dict[str, Counter[str]] | None = None,
 ) -> list[Link]:
-    """The links, each with its certainty (``text``: the text links, when ``links`` are headings')."""
-    sides = Sides(old, new, text or links)
-    return [replace(link, certainty=certainty(link, sides)) for link in links]
+    """The links, each with its certainty (``text``: the text links, when ``links`` are headings';
+    ``counts``: the word counts of the texts, by text, when the aligner made them)."""
+    sides = Sides(old, new, text or links, counts)
+    out: list[Link] = []
+    for link in links:
+        p = certainty(link, sides)
+        # Most links keep the certainty they were made with (1: an identity, an addition): no copy of them.
+        out.append(link if p == link.certainty else replace(link, certainty=p))
+    return out

@@ -8,10 +8,11 @@ units agree, and keeps the scores so that each pair is weighed once.
 from __future__ import annotations
 
 import heapq
-import math
+import re
 from collections import defaultdict
 
 from lawdiff.align.links import Method, Unit
+from lawdiff.align.search import Query, best, postings
 from lawdiff.align.space import Space, Vectors
 from lawdiff.align.thresholds import (
     CANDIDATES_PER_UNIT,
@@ -25,6 +26,9 @@ from lawdiff.align.thresholds import (
     Thresholds,
 )
 
+# A text with a word has a vector; one without (a lone sign) has none, and no cosine with anything.
+_HAS_WORD = re.compile(r"\w")
+
 
 class Scorer:
     """Candidate pairs and scores of two editions' units, computed once per pair."""
@@ -33,15 +37,30 @@ class Scorer:
         self.old = old
         self.new = new
         self.t = t
-        self.space = Space(old, new)
+        self._space: Space | None = None
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
         self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
+
+    @property
+    def made_space(self) -> Space | None:
+        """The word vectors if a pair was weighed by its words, else None (without making them)."""
+        return self._space
+
+    @property
+    def space(self) -> Space:
+        """The word vectors of both sides, made when a pair is first weighed by its words: two editions
+        whose every clause found its text on the other side need none."""
+        if self._space is None:
+            self._space = Space(self.old, self.new)
+        return self._space
 
     def candidates(self, o2n: dict[int, list[int]], n2o: dict[int, list[int]]) -> list[tuple[int, int]]:
         """Pairs worth scoring for the units identity left open (those not in
         ``o2n`` and ``n2o``): those sharing a telling word, and those in the
         same article."""
+        if len(o2n) == len(self.old) and len(n2o) == len(self.new):
+            return []
         space = self.space
         limit = max(5, min(int(space.n * TELLING_WORD_SHARE), TELLING_UNITS_MAX))
         pairs: set[tuple[int, int]] = set()
@@ -62,18 +81,7 @@ class Scorer:
     ) -> None:
         df = self.space.df
         wide = limit * WIDER_SEARCH
-        # Postings of the rarer words, with each unit's weight of the word
-        # (so that the units' whole vectors need not be made).
-        index: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        idf = self.space.idf
-        for k, tf in enumerate(theirs.tfs):
-            for w, c in tf.items():
-                if df[w] <= wide:
-                    index[w].append((k, idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w]))
-        by_article: dict[str, list[int]] = defaultdict(list)
-        for k, u in enumerate(their_units):
-            if u.article:
-                by_article[u.article].append(k)
+        queries: list[tuple[int, Query]] = []
         for x in range(len(mine)):
             if x in matched:
                 continue
@@ -83,20 +91,24 @@ class Scorer:
                 # A short clause of common words: search by its rarest words
                 # among the commoner ones too, so that a moved one is found.
                 telling = heapq.nlargest(FEW_TELLING_WORDS * 2, ((v, w) for w, v in vec.items() if df[w] <= wide))
-            acc: dict[int, float] = defaultdict(float)
-            for v, w in telling:
-                for k, weight in index.get(w, ()):
-                    acc[k] += v * weight
-            # Ties go to the unit met first (postings are in document order).
-            best = heapq.nlargest(CANDIDATES_PER_UNIT, acc, key=acc.__getitem__)
-            found = best + by_article.get(my_units[x].article, [])
-            pairs.update((k, x) if flip else (x, k) for k in found)
+            queries.append((x, telling))
+        if not queries:
+            return
+        found = best(queries, postings(queries, theirs.tfs, self.space.idf), CANDIDATES_PER_UNIT)
+        by_article: dict[str, list[int]] = defaultdict(list)
+        for k, u in enumerate(their_units):
+            if u.article:
+                by_article[u.article].append(k)
+        for x, _ in queries:
+            near = found[x] + by_article.get(my_units[x].article, [])
+            pairs.update((k, x) if flip else (x, k) for k in near)
 
     def score(self, i: int, j: int) -> float:
         key = (i, j)
         if key not in self.scores:
             a, b = self.old[i], self.new[j]
-            text = self.space.cosine(i, j)
+            # The same text (with words) is the cosine of a vector with itself: 1 without making the vectors.
+            text = 1.0 if a.text == b.text and _HAS_WORD.search(a.text) else self.space.cosine(i, j)
             if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
                 # A clause that went whole into a longer one matches it,
                 # however much the other brings besides.

@@ -6,6 +6,7 @@ import math
 import re
 import sys
 from collections import Counter
+from itertools import chain
 
 from lawdiff.align.links import Unit
 from lawdiff.model import Clause, Edition, article_of, parent_address
@@ -40,6 +41,12 @@ def _unit(clause: Clause, position: int) -> Unit:
     )
 
 
+def weight(count: int, idf: float) -> float:
+    """A word's weight in a clause's vector: its IDF, times 1 + log(count) when it is said more than once
+    (a word said twice is not twice the evidence)."""
+    return idf if count == 1 else (1.0 + math.log(count)) * idf
+
+
 def words(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
@@ -65,7 +72,7 @@ class Vectors:
         vec = self._vecs[k]
         if vec is None:
             idf = self.idf
-            # Sub-linear term frequency: a word said twice is not twice the evidence.
+            # weight(), written inline: a call per word would cost a tenth more.
             vec = {w: idf[w] if c == 1 else (1.0 + math.log(c)) * idf[w] for w, c in self.tfs[k].items()}
             self._vecs[k] = vec
         return vec
@@ -73,7 +80,11 @@ class Vectors:
     def norm(self, k: int) -> float:
         n = self._norms[k]
         if not n:
-            n = self._norms[k] = math.sqrt(sum(v * v for v in self[k].values())) or 1.0
+            # Added in order, one by one: Python 3.12's sum() of floats compensates, and would round otherwise.
+            total = 0.0
+            for v in self[k].values():
+                total += v * v
+            n = self._norms[k] = math.sqrt(total) or 1.0
         return n
 
     def raw(self, k: int) -> float:
@@ -90,33 +101,35 @@ class Space:
 
     def __init__(self, old: list[Unit], new: list[Unit]) -> None:
         df: Counter[str] = Counter()
-        # One string per distinct word (findall makes a new one for each
-        # occurrence): at 8x the editions' size the copies held by the
-        # counters were a fifth of the aligner's memory.
-        old_words = [list(map(sys.intern, words(u.text))) for u in old]
-        new_words = [list(map(sys.intern, words(u.text))) for u in new]
-        self.old_tf = [Counter(ws) for ws in old_words]
-        self.new_tf = [Counter(ws) for ws in new_words]
-        for tf in self.old_tf:
-            df.update(tf.keys())
-        for tf in self.new_tf:
-            df.update(tf.keys())
+        # Each distinct text is read once: a clause that kept its text shares its counts with its old self
+        # (the counts are never changed), so that what did not change costs a dictionary look-up.
+        # The word counts of each distinct text (read, never changed, by the certainty's features too).
+        self.counts: dict[str, Counter[str]] = {}
+        self.old_tf = [_counts(u.text, self.counts) for u in old]
+        self.new_tf = [_counts(u.text, self.counts) for u in new]
+        # Each unit's distinct words counted once, all in one pass in C.
+        df.update(chain.from_iterable(chain(self.old_tf, self.new_tf)))
         n = len(self.old_tf) + len(self.new_tf)
         self.idf = {w: math.log((n + 1) / (c + 0.5)) for w, c in df.items()}
         self.df = df
         self.n = n
         self.old_vec = Vectors(self.old_tf, self.idf)
         self.new_vec = Vectors(self.new_tf, self.idf)
-        self.old_words = [len(ws) for ws in old_words]
-        self.new_words = [len(ws) for ws in new_words]
+        self.old_words = [tf.total() for tf in self.old_tf]
+        self.new_words = [tf.total() for tf in self.new_tf]
         # Coverage of one unit by one other, asked for again and again by the phases.
         self._single: dict[tuple[int, int, int], float] = {}
 
     def cosine(self, i: int, j: int) -> float:
+        """The weighted cosine of old unit i and new unit j (the products of the shorter vector's words,
+        the old one's of two alike, added in its order)."""
         a, b = self.old_vec[i], self.new_vec[j]
         if len(a) > len(b):
             a, b = b, a
-        dot = sum(v * b[w] for w, v in a.items() if w in b)
+        dot = 0.0
+        for w, v in a.items():
+            if w in b:
+                dot += v * b[w]
         return dot / (self.old_vec.norm(i) * self.new_vec.norm(j))
 
     def old_in_new(self, i: int, js: list[int]) -> float:
@@ -140,6 +153,16 @@ class Space:
                 share = self._single[key] = covered / self.new_vec.raw(j)
             return share
         return _covered(self.new_tf[j], [self.old_tf[i] for i in is_], self.idf) / self.new_vec.raw(j)
+
+
+def _counts(text: str, made: dict[str, Counter[str]]) -> Counter[str]:
+    """The word counts of a text, made once per distinct text."""
+    found = made.get(text)
+    if found is None:
+        # One string per distinct word (findall makes a new one for each occurrence): at 8x the editions'
+        # size the copies held by the counters were a fifth of the aligner's memory.
+        found = made[text] = Counter(map(sys.intern, words(text)))
+    return found
 
 
 def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, float]) -> float:

@@ -2,15 +2,16 @@
 
 :func:`compare` turns an :class:`~lawdiff.align.Alignment` into
 :class:`Change` records: the kind of each change, its word-level difference
-(diff-match-patch on words, semantic cleanup, ``Diff_Timeout = 0`` so that
-the result never depends on the machine's speed), whether it is only
+(tokens matched by rapidfuzz's longest common subsequence, diff-match-patch's
+semantic cleanup; the same result on every machine), whether it is only
 editorial, and what became of its references.  :func:`history` chains the
 alignments of consecutive editions into a clause's history.
 
 Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
 Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
-``editorial`` (editorial-only tests), ``significance`` (flags, drafting patterns, the score),
+``editorial`` (editorial-only tests), ``sides`` (the words each side of a difference holds, and
+which it touched), ``significance`` (flags, drafting patterns, the score),
 ``anchors`` (matching long clauses), ``changes`` (comparing two editions),
 ``history`` (a clause across editions), ``scope`` (what a comparison compares).
 """

@@ -1,8 +1,9 @@
-"""Matching two long token sequences in about linear time: anchors first, fine differences between them.
+"""Matching two token sequences, long ones in about linear time: anchors first, fine differences between them.
 
-diff-match-patch's bisection (Myers' O(ND) search, with ``Diff_Timeout = 0``) costs minutes for a
-clause of a megabyte (a typed draft's paragraph, a wiki page's line).  For long sequences the
-matching is made here instead, in steps that each cost about the size of what they look at:
+diff-match-patch's bisection (Myers' O(ND) search, in Python) cost minutes for a clause of a
+megabyte (a typed draft's paragraph, a wiki page's line), and twice rapidfuzz's time for a clause of
+ordinary length.  The matching is made here instead, in steps that each cost about the size of what
+they look at (a clause of ordinary length is one region small enough for step 2):
 
 1. the common prefix and suffix are matched;
 2. a region small enough (:data:`LEAF_CELLS`) is matched by rapidfuzz's ``Indel`` opcodes (the
@@ -20,7 +21,7 @@ matching is made here instead, in steps that each cost about the size of what th
 The sequences are strings of one character per distinct token (as diff-match-patch's own
 linesToChars trick), so that slicing, comparing and rapidfuzz all run in C.  The result is a list
 of matching blocks; :mod:`lawdiff.diff.words` turns them into a difference and
-runs diff-match-patch's semantic cleanup on it, as for a short clause.
+runs diff-match-patch's semantic cleanup on it.
 """
 
 from __future__ import annotations

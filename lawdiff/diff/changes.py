@@ -8,7 +8,7 @@ from dataclasses import replace
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.scope import linked_across_parts
-from lawdiff.diff.significance import patterns, rank, significance
+from lawdiff.diff.significance import patterns, rank, reference_signals, significance
 from lawdiff.diff.vocabulary import (
     Change,
     ChangeKind,
@@ -108,10 +108,12 @@ def _signalled(ch: Change, old: Edition, new: Edition) -> Change:
 
     A clause added or removed whole has no difference to weigh: every one of
     its words would raise its flag, and each such clause would count as
-    normative.  Its kind says it, and its references are listed.
+    normative.  Its kind says it, and its references are listed.  Texts that
+    did not change have no word to flag: only their references are read
+    (a clause that moved may cite other addresses with the same words).
     """
     if ch.old and ch.new and (ch.kind is not ChangeKind.UNCHANGED or ch.title_changed):
-        signals = significance(ch, old, new)
+        signals = reference_signals(ch) if ch.old_texts == ch.new_texts else significance(ch, old, new)
         if signals:
             return replace(ch, signals=signals)
     return ch
@@ -201,6 +203,22 @@ def _ratio(a: str, b: str, pieces: tuple[Piece, ...]) -> float:
     return round(fuzz.ratio(a, b) / 100, 4)
 
 
+def _difference(old_text: str, new_text: str, diff: WordDiff) -> tuple[tuple[Piece, ...], float]:
+    """The word difference of a change and the texts' similarity.
+
+    Only a pair of different texts is compared: a text that did not change is its one piece (similarity
+    1), and a text added or removed whole is inserted or deleted whole (similarity 0), as the word
+    difference would have them, without making it."""
+    if old_text == new_text:
+        return ((Piece(Op.EQUAL, old_text),) if old_text else ()), 1.0
+    if not old_text:
+        return (Piece(Op.INSERT, new_text),), 0.0
+    if not new_text:
+        return (Piece(Op.DELETE, old_text),), 0.0
+    pieces = diff(old_text, new_text)
+    return pieces, _ratio(old_text, new_text, pieces)
+
+
 def _change(
     link: Link,
     old: Edition,
@@ -224,8 +242,7 @@ def _change(
     old_arts = {article_of(a) for a in link.old}
     new_arts = {article_of(a) for a in link.new}
     moved = both and old_arts != new_arts
-    pieces = diff(old_text, new_text)
-    similarity = 1.0 if old_text == new_text else _ratio(old_text, new_text, pieces)
+    pieces, similarity = _difference(old_text, new_text, diff)
     editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
     addresses = link.new or link.old
     article = article_of(addresses[0]) or addresses[0]

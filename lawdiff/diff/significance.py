@@ -25,14 +25,14 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
+from lawdiff.diff.sides import WORD as _WORD
+from lawdiff.diff.sides import Words, side, words_of
 from lawdiff.diff.vocabulary import (
     NORMATIVE,
     Change,
@@ -58,6 +58,7 @@ __all__ = [
     "patterns",
     "rank",
     "ranked",
+    "reference_signals",
     "significance",
 ]
 from lawdiff.model import Clause, Edition, find_references, parent_address
@@ -69,8 +70,6 @@ from lawdiff.model import Clause, Edition, find_references, parent_address
 # ---------------------------------------------------------------------------
 # The word lists
 
-# A word: letters and digits, a compound joined by hyphens ("niet-aangeduide") one word of its own.
-_WORD = re.compile(r"\w+(?:-\w+)*")
 _DIGIT = re.compile(r"\d")
 
 
@@ -113,80 +112,16 @@ def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]
 
 _LONG_INDEX = _by_first_word(_LONG)
 _BY_WORD = _by_word()
-# ---------------------------------------------------------------------------
-# Words on each side of a difference
 
 
-class _Token(NamedTuple):
-    # A tuple, not a frozen dataclass (whose fields are set one by one): every word of a change is one.
-    start: int
-    end: int
-    word: str  # case folded
-    changed: bool  # deleted (old side) or inserted (new side)
-
-
-def _side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]]:
-    """One side's text and the spans of it that the difference touched (deleted or inserted), in order."""
-    text: list[str] = []
-    touched: list[tuple[int, int]] = []
-    at = 0
-    for p in pieces:
-        if p.op is Op.EQUAL or p.op is keep:
-            text.append(p.text)
-            if p.op is keep:
-                touched.append((at, at + len(p.text)))
-            at += len(p.text)
-    return "".join(text), touched
-
-
-# A side longer than this is read only around what changed (CONTEXT characters on each side of each
-# touched span, more than the longest phrase of the lists): a paragraph of megabytes with a few
-# words changed costs the words around them, not all of its words.
-LONG_SIDE = 20_000
-CONTEXT = 48
-# Between two stretches read apart: a token no phrase holds, so that no phrase spans the gap.
-_GAP = _Token(0, 0, "\x00", False)
-
-
-def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tuple[int, int]]:
-    """The parts of a side to read: all of it from ``skip``, or for a long side the context of each change."""
-    if len(text) <= LONG_SIDE:
-        return [(skip, len(text))]
-    out: list[tuple[int, int]] = []
-    for s, e in touched:
-        lo, hi = max(skip, s - CONTEXT), min(len(text), e + CONTEXT)
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        elif lo < hi:
-            out.append((lo, hi))
-    return out
-
-
-def _tokens(text: str, touched: list[tuple[int, int]], skip: int) -> list[_Token]:
-    """The words of a side from ``skip`` on, each marked changed when the difference touched any of its
-    characters; for a long side only those near a change (:func:`_stretches`)."""
-    starts = [s for s, _ in touched]
-    out: list[_Token] = []
-    for lo, hi in _stretches(text, touched, skip):
-        if out:
-            out.append(_GAP)
-        for m in _WORD.finditer(text, lo, hi):
-            start, end = m.span()
-            if (start == lo and _WORD.match(text, lo - 1) and lo > skip) or (end == hi and _WORD.match(text, hi)):
-                continue  # a word cut by the stretch's edge
-            k = bisect.bisect_left(starts, end) - 1  # the last touched span starting before the word's end
-            out.append(_Token(start, end, m.group().lower(), k >= 0 and touched[k][1] > start))
-    return out
-
-
-def _claimed(tokens: list[_Token]) -> set[int]:
+def _claimed(tokens: Words) -> set[int]:
     """Tokens inside a phrase of several words of any list.
 
     Such a token is not read again as a single word of another list: the
     "als" of "wordt beschouwd als" is no condition.
     """
     claimed: set[int] = set()
-    words = [t.word for t in tokens]
+    words = tokens.words
     for i, word in enumerate(words):
         for phrase in _LONG_INDEX.get(word, ()):
             n = len(phrase)
@@ -196,7 +131,7 @@ def _claimed(tokens: list[_Token]) -> set[int]:
     return claimed
 
 
-def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
+def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tuple[str, str]]]:
     """Per list, the phrases found among the tokens that the difference touched: (canonical, printed).
 
     Each list reads the tokens from left to right, a phrase found taking its
@@ -204,7 +139,7 @@ def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, l
     """
     out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in WORD_LISTS}
     free = dict.fromkeys(WORD_LISTS, 0)  # per list, the first token not taken by a phrase it found
-    words = [t.word for t in tokens]
+    words, changed = tokens.words, tokens.changed
     for i, word in enumerate(words):
         for flag, phrases in _BY_WORD.get(word, ()):
             if i < free[flag]:
@@ -214,19 +149,20 @@ def _matches(tokens: list[_Token], text: str, claimed: set[int]) -> dict[Flag, l
                 if n == 1 and i in claimed:
                     continue
                 if tuple(words[i : i + n]) == phrase:
-                    if any(t.changed for t in tokens[i : i + n]):
-                        out[flag].append((canonical(" ".join(phrase)), text[tokens[i].start : tokens[i + n - 1].end]))
+                    if any(changed[i : i + n]):
+                        printed = text[tokens.starts[i] : tokens.ends[i + n - 1]]
+                        out[flag].append((canonical(" ".join(phrase)), printed))
                     free[flag] = i + n
                     break
     return out
 
 
-def _numbers(tokens: list[_Token], text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
+def _numbers(tokens: Words, text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
     """Touched digits outside the cross-references' spans."""
     return [
-        (t.word, text[t.start : t.end])
-        for t in tokens
-        if t.changed and _DIGIT.search(t.word) and not any(s < t.end and t.start < e for s, e in spans)
+        (word, text[start:end])
+        for start, end, word, changed in zip(*tokens, strict=True)
+        if changed and _DIGIT.search(word) and not any(s < end and start < e for s, e in spans)
     ]
 
 
@@ -314,13 +250,13 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     lead-in is known.
     """
     pieces = change.diff
-    old_text, old_touched = _side(pieces, Op.DELETE)
-    new_text, new_touched = _side(pieces, Op.INSERT)
+    old_text, old_touched = side(pieces, Op.DELETE)
+    new_text, new_touched = side(pieces, Op.INSERT)
     title = change.aspect is Aspect.TITLE
-    old_tokens = _tokens(
+    old_tokens = words_of(
         old_text, old_touched, 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
     )
-    new_tokens = _tokens(
+    new_tokens = words_of(
         new_text, new_touched, 0 if title else _lead_in_skip(pieces, Op.INSERT, _lead_in(old, change.old))
     )
     old_spans = _spans(change.old_texts, None if title else _clauses(old, change.old))
@@ -330,17 +266,24 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     out: list[Signal] = []
     for flag in Flag:
         if flag is Flag.REFERENCE:
-            removed = tuple(r.old for r in change.references if r.status in (RefStatus.REMOVED, RefStatus.RETARGETED))
-            added = tuple(r.new for r in change.references if r.status in (RefStatus.ADDED, RefStatus.RETARGETED))
-        else:
-            lost, gained = old_found[flag], new_found[flag]
-            if flag is Flag.NUMBER:
-                lost += _numbers(old_tokens, old_text, old_spans)
-                gained += _numbers(new_tokens, new_text, new_spans)
-            removed, added = _difference(lost, gained)
+            out.extend(reference_signals(change))
+            continue
+        lost, gained = old_found[flag], new_found[flag]
+        if flag is Flag.NUMBER:
+            lost += _numbers(old_tokens, old_text, old_spans)
+            gained += _numbers(new_tokens, new_text, new_spans)
+        removed, added = _difference(lost, gained)
         if removed or added:
             out.append(Signal(flag, removed, added))
     return tuple(out)
+
+
+def reference_signals(change: Change) -> tuple[Signal, ...]:
+    """The ``reference`` flag of a change, from its :class:`~lawdiff.diff.vocabulary.RefChange` records
+    (none when every reference was kept)."""
+    removed = tuple(r.old for r in change.references if r.status in (RefStatus.REMOVED, RefStatus.RETARGETED))
+    added = tuple(r.new for r in change.references if r.status in (RefStatus.ADDED, RefStatus.RETARGETED))
+    return (Signal(Flag.REFERENCE, removed, added),) if removed or added else ()
 
 
 def flags(change: Change, old: Edition | None = None, new: Edition | None = None) -> tuple[Flag, ...]:

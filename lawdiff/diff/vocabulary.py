@@ -145,12 +145,12 @@ def change_id(
     run and machine, whatever else changed in the corpus or the thresholds.
     """
     parts = [CHANGE_ID_VERSION, old_edition, new_edition, aspect.value, list(old), list(new)]
-    payload = json.dumps(
-        [*parts, list(old_texts), list(new_texts)],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    payload = _ID_JSON.encode([*parts, list(old_texts), list(new_texts)])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
+
+
+# json.dumps with these options makes an encoder per call; one made once writes the same bytes.
+_ID_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 class Scope(enum.Enum):
