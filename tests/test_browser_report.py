@@ -125,12 +125,13 @@ def test_axe_finds_the_faint_grey_it_is_meant_to_find(browser: Any, report: Path
 
 def test_insertions_and_deletions_are_announced_as_such(browser: Any, report: Path) -> None:
     context, page, _ = _new_page(browser, viewport={"width": 1280, "height": 900})
-    page.goto((report / "articles" / "45-history.html").as_uri())
-    tree = page.locator('[id="1963-45"] .tx.inline').first.aria_snapshot()
+    page.goto((report / "articles" / "45.html").as_uri())
+    words = page.locator('[id="diff-1963-2007-1963-45"] .tx').first
+    tree = words.aria_snapshot() + _row(page, "diff-1963-2007-2007-45A").locator("td.new .tx").first.aria_snapshot()
     # "door [deleted: die] [inserted: haar] uit", never "door diehaar uit".
     assert 'deletion: "[deleted: die ]"' in tree and 'insertion: "[inserted: haar ]"' in tree
     # ... while the words a reader copies are the law text alone.
-    assert "deleted" not in page.locator('[id="1963-45"] .tx.inline').first.inner_text()
+    assert "deleted" not in words.inner_text()
     # A change of punctuation only is boxed, so that it is seen.
     comma = page.locator("del.pu").first
     assert comma.inner_text().strip() in {",", ".", ";", ":", ""} or not re.search(r"\w", comma.inner_text())
@@ -256,7 +257,7 @@ def test_scores_paths_and_thresholds_wait_behind_a_disclosure(browser: Any, repo
     source = page.locator('[id="2017-45C4b"] details.src')
     assert "$[551]" not in source.inner_text()  # what is rendered: the summary only
     source.locator("summary").click()
-    assert "2017/nuxt-artikel-45.payload.json $[551]" in source.inner_text()
+    assert "2017 · 3e druk · $[551]" in source.inner_text()  # the file is named once, under the synopsis
     assert not page.locator("footer details.thresholds p").is_visible()
     context.close()
 
@@ -312,6 +313,10 @@ def test_print_this_pair_prints_one_pair_with_a_head_and_foot_on_every_page(brow
         assert re.search(r"Editions read: 2007 [0-9a-f]{16}, 2017 [0-9a-f]{16}\.", sheet), i
         assert f"page {i} of {n_one}" in sheet, i
     assert "1963 → 2007" not in text and "Synopsis" not in text and "Print this pair" not in text
+    # A run of clauses whose words did not change prints as its one line, naming them (closed, as on screen).
+    flat = " ".join(text.split())
+    assert "2 clauses unchanged: 45, 45A" in flat, flat[:2000]
+    assert "2 clauses renumbered, wording unchanged: 45E.p1 → 45E1, 45E.p2 → 45E2" in flat
     # The whole page: every sheet says what made it.
     whole_sheets = [s for s in _pdf_text(whole).split("\f") if s.strip()]
     assert len(whole_sheets) == n_all

@@ -16,6 +16,7 @@ Anchors (:func:`anchor`) are the report's citation contract.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
 from lawdiff.diff.article import ArticleView, PairTotal, article_views, pair_totals
 from lawdiff.diff.study import Study
-from lawdiff.diff.vocabulary import Change
+from lawdiff.diff.vocabulary import Change, Comparison
 from lawdiff.model import Edition, article_of, parent_address
 from lawdiff.report.files import jobs
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def anchor(edition: str, address: str) -> str:
     """The stable HTML id of a clause: ``2017``, ``45C4(b)`` -> ``2017-45C4b``.
 
@@ -132,6 +134,7 @@ class Site:
         a form), or None; set with :func:`dataclasses.replace`.
     review: the committee's review as of this report (the rows' notes, counts
         per article, ``review.html``), or None: no store, or ``--no-review``.
+    comparisons: the study's comparison of each pair the report compares.
     """
 
     corpus: Corpus
@@ -141,6 +144,9 @@ class Site:
     articles: tuple[ArticleView, ...]
     totals: tuple[PairTotal, ...]
     anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
+    # The study's comparison of each pair compared, by the names of its editions: what the pages read of
+    # a pair as a whole (its drafting patterns, its normative count).
+    comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, compare=False, repr=False)
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
     review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
@@ -252,4 +258,5 @@ def plan(
         views,
         totals,
         anchors,
+        {(t.old.name, t.new.name): study.compare(t.old, t.new) for t in totals},
     )

@@ -8,6 +8,7 @@ made of:
   changes of each pair, the synopsis and the clause histories, written out
   canonically as JSON (editions and clauses by name and address, a change by
   :func:`change_digest`);
+* the drafting patterns the page shows of each pair (their clauses may lie in other articles);
 * the clauses of every article the view names, in every edition compared
   (:meth:`~lawdiff.model.Edition.part_digests`), for what the page looks up
   in the editions beside the view;
@@ -39,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lawdiff.cache import Cache, key
-from lawdiff.diff.article import ArticleView, Node, PairTotal
+from lawdiff.diff.article import ArticleView, Node, PairTotal, PairView
 from lawdiff.diff.vocabulary import Change, History
 from lawdiff.model import article_of
 from lawdiff.report.files import utf8
@@ -135,7 +136,7 @@ class PageKeys:
                 [e.name for e in view.editions],
                 [
                     [pv.old.name, pv.new.name, self._digests(pv.changes, seen), repr(pv.heat),
-                     sorted(pv.moved_targets.items())]
+                     sorted(pv.moved_targets.items()), self._patterns(pv)]
                     for pv in view.pairs
                 ],
                 [[self._nodes(row.cells, addresses), row.steps] for row in view.synopsis],
@@ -149,6 +150,12 @@ class PageKeys:
         articles = sorted({article_of(a) for a in addresses})
         parts = [(e.name, [e.part_digests().get(n, "") for n in articles]) for e in self.site.compared]
         return key(self._site, shown, repr((articles, parts)))
+
+    def _patterns(self, pv: PairView) -> str:
+        """The drafting patterns an article page shows of a pair (and counts its normative changes by): those
+        with a change of the page, each with all its clauses, some of which may be in other articles."""
+        comp = self.site.comparisons.get((pv.old.name, pv.new.name))
+        return repr(comp.patterns_of(pv.changes)) if comp is not None else ""
 
     def correlation(self, total: PairTotal) -> str:
         """The key of a pair's correlation table: the pair's editions whole, and every change it lists."""
