@@ -302,7 +302,7 @@ def _pdf_text(path: Path) -> str:
 
 
 # The sheets README's "Print" paragraph states.
-PAIR_SHEETS, WHOLE_SHEETS = 5, 16
+PAIR_SHEETS, WHOLE_SHEETS = 4, 16
 # The margins a print dialog sets (Chromium's own: 1 cm). Chromium reads the media queries at the dialog's
 # paper less its margins, before the stylesheet's @page: A4 or Letter less 1 cm is narrower than 760 px, so
 # a screen-width rule that is not `screen` only once printed the phone's stacked layout (8 sheets, not 5,
