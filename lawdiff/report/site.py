@@ -124,10 +124,8 @@ Annotator = Callable[[Change, str, str], Annotation | None]
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """The whole report.
+    """The whole report (each article's anchors, :meth:`anchors`, worked out as pages link into it).
 
-    anchors: per article, the canonical anchors its page carries (the
-        clauses of its synopsis).
 
     editions: every edition of the corpus, as the index lists it: the ones
         compared and the ones that are not (another source of a year, an
@@ -146,7 +144,6 @@ class Site:
     thresholds: Thresholds
     articles: tuple[ArticleView, ...]
     totals: tuple[PairTotal, ...]
-    anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
     # The study's comparison of each pair compared, by the names of its editions: what the pages read of
     # a pair as a whole (its drafting patterns, its normative count).
     comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, compare=False, repr=False)
@@ -156,9 +153,31 @@ class Site:
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
     review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
+    _anchors: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:
         return self._by_number().get(number)
+
+    def anchors(self, number: str) -> frozenset[str]:
+        """The canonical anchors an article's page carries: those of the clauses of its synopsis.
+
+        Worked out when a page first links into the article, and kept for a few hundred articles at a time:
+        held for every article from the plan on, they were 6 MB at 744 articles in every process.
+        """
+        known = self._anchors.get(number)
+        if known is None:
+            view = self.article(number)
+            known = frozenset(
+                anchor(node.edition, node.address)
+                for row in (view.synopsis if view is not None else ())
+                for cell in row.cells
+                for node in cell
+                if article_of(node.address) == number
+            )
+            if len(self._anchors) >= 256:
+                self._anchors.clear()
+            self._anchors[number] = known
+        return known
 
     def histories(self, view: ArticleView) -> Histories:
         """The clause histories of an article (:attr:`ArticleView.histories`), made now where the plan left
@@ -188,7 +207,7 @@ class Site:
         addr = address
         while addr:
             a = anchor(edition, addr)
-            if a in self.anchors.get(number, frozenset()):
+            if a in self.anchors(number):
                 return f"{prefix}#{a}"
             addr = parent_address(addr)
         return prefix or "#top"
@@ -253,16 +272,6 @@ def plan(
     # Without the histories: each history page makes its article's, in the process that makes the page, so
     # that no process holds them all (36 MB at 744 articles, before the pages' processes are forked).
     views = article_views(study, progress=progress, workers=jobs("compare"), histories=False)
-    anchors = {
-        v.number: frozenset(
-            anchor(node.edition, node.address)
-            for row in v.synopsis
-            for cell in row.cells
-            for node in cell
-            if article_of(node.address) == v.number
-        )
-        for v in views
-    }
     totals = pair_totals(study, views)
     paired = {e.name for t in totals for e in (t.old, t.new)}
     return Site(
@@ -272,7 +281,6 @@ def plan(
         study.thresholds,
         views,
         totals,
-        anchors,
         {(t.old.name, t.new.name): study.compare(t.old, t.new) for t in totals},
         functools.partial(_histories, study),
     )

@@ -60,7 +60,7 @@ def site_digest(site: Site) -> str:
         with_history = [c.address for c in e.walk() if c.text or c.title]
         digest.update(repr(with_history).encode("utf-8", "surrogatepass"))
     for v in site.articles:
-        row = (v.number, v.title, [e.name for e in v.editions], sorted(site.anchors.get(v.number, ())))
+        row = (v.number, v.title, [e.name for e in v.editions], sorted(site.anchors(v.number)))
         digest.update(repr(row).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
