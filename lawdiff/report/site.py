@@ -126,7 +126,6 @@ Annotator = Callable[[Change, str, str], Annotation | None]
 class Site:
     """The whole report (each article's anchors, :meth:`anchors`, worked out as pages link into it).
 
-
     editions: every edition of the corpus, as the index lists it: the ones
         compared and the ones that are not (another source of a year, an
         edition not named), so that no source is left out silently.
