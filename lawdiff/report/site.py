@@ -153,6 +153,7 @@ class Site:
     review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
     _anchors: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+    _targets: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:
         return self._by_number().get(number)
@@ -197,19 +198,33 @@ class Site:
         A clause without an anchor of its own (a bare label such as 45C4)
         leads to its nearest ancestor that has one, then to its article.
         """
+        key = (edition, address)
+        if key in self._targets:
+            found = self._targets[key]
+        else:
+            found = self._target(edition, address)
+            if len(self._targets) >= 1 << 16:
+                self._targets.clear()  # the clauses of a few pages' links: each is asked for again and again
+            self._targets[key] = found
+        if found is None:
+            return None
+        target, fragment = found
+        prefix = "" if target == page else _relative(page, target)
+        return f"{prefix}#{fragment}" if fragment else prefix or "#top"
+
+    def _target(self, edition: str, address: str) -> tuple[str, str] | None:
+        """Where :meth:`href` leads, whatever the page: the article's page and the anchor ("" for its top)."""
         number = article_of(address)
         plan = self.article(number) if number else None
         if plan is None or not any(e.name == edition for e in plan.editions):
             return None
-        target = article_file(number)
-        prefix = "" if target == page else _relative(page, target)
         addr = address
         while addr:
             a = anchor(edition, addr)
             if a in self.anchors(number):
-                return f"{prefix}#{a}"
+                return article_file(number), a
             addr = parent_address(addr)
-        return prefix or "#top"
+        return article_file(number), ""
 
     def history_href(self, edition: str, address: str, page: str) -> str | None:
         """A link from ``page`` to a clause's history (``45-history.html#2017-45C4b``), or None.
