@@ -75,6 +75,14 @@ def html_rows(page: str) -> dict[str, tuple[str, tuple[str, ...], tuple[str, ...
             body.xpath(".//td[contains(@class, 'old') or contains(@class, 'new')]//*[self::ins or self::del]")
         )
         out[ident.removeprefix("change-")] = (" ".join(badge.split()), olds, news, marked)
+    # A run of clauses whose words did not change (lawdiff.report.html.runs): one entry per change, its id on
+    # a span, the old clause's address first (one address: the same on both sides), no words marked.
+    for span in root.xpath("//tbody[contains(@class, 'run')]//span[starts-with(@id, 'change-')]"):
+        entry = span.getparent().getparent() if span.getparent().get("class") == "ch" else span.getparent()
+        chips = tuple(a.text_content() for a in entry.xpath(".//a[@class='addr']"))
+        heading = "heading " if (entry.get("id") or "").endswith("-title") else ""
+        old, new = (chips[:1], chips[1:]) if len(chips) == 2 else (chips, chips)
+        out[span.get("id").removeprefix("change-")] = (heading + "unchanged", old, new, False)
     return out
 
 

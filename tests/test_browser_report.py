@@ -125,12 +125,13 @@ def test_axe_finds_the_faint_grey_it_is_meant_to_find(browser: Any, report: Path
 
 def test_insertions_and_deletions_are_announced_as_such(browser: Any, report: Path) -> None:
     context, page, _ = _new_page(browser, viewport={"width": 1280, "height": 900})
-    page.goto((report / "articles" / "45-history.html").as_uri())
-    tree = page.locator('[id="1963-45"] .tx.inline').first.aria_snapshot()
+    page.goto((report / "articles" / "45.html").as_uri())
+    words = page.locator('[id="diff-1963-2007-1963-45"] .tx').first
+    tree = words.aria_snapshot() + _row(page, "diff-1963-2007-2007-45A").locator("td.new .tx").first.aria_snapshot()
     # "door [deleted: die] [inserted: haar] uit", never "door diehaar uit".
     assert 'deletion: "[deleted: die ]"' in tree and 'insertion: "[inserted: haar ]"' in tree
     # ... while the words a reader copies are the law text alone.
-    assert "deleted" not in page.locator('[id="1963-45"] .tx.inline').first.inner_text()
+    assert "deleted" not in words.inner_text()
     # A change of punctuation only is boxed, so that it is seen.
     comma = page.locator("del.pu").first
     assert comma.inner_text().strip() in {",", ".", ";", ":", ""} or not re.search(r"\w", comma.inner_text())
@@ -227,6 +228,31 @@ def test_article_page_opens_with_each_pair_newest_first(browser: Any, report: Pa
     context.close()
 
 
+def test_each_reader_orders_the_changes_at_a_glance_and_the_choice_is_kept(browser: Any, report: Path) -> None:
+    context, page, watch = _new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto((report / "articles" / "45.html").as_uri())
+    first = page.locator("#glance ol.glance-list").first
+
+    def lines() -> list[str]:
+        return [a.split("#")[1] for a in first.locator("li > a[href^='#']").evaluate_all("l => l.map(a => a.href)")]
+
+    ranked = lines()
+    assert ranked[0] == "diff-2007-2017-2017-45C4b"  # most significant first: as the page is written
+    page.select_option("#glance-order", "article")
+    in_article = lines()
+    assert sorted(in_article) == sorted(ranked) and in_article != ranked
+    # As the rows stand in the table (document order; a run's lines are closed, so not by their place on screen).
+    order = page.evaluate("ids => { const all = [...document.querySelectorAll('[id]')].map(e => e.id); "
+                          "return ids.map(i => all.indexOf(i)); }", in_article)  # fmt: skip
+    assert order == sorted(order) and min(order) >= 0
+    page.reload()
+    assert page.locator("#glance-order").input_value() == "article" and lines() == in_article
+    page.select_option("#glance-order", "significance")
+    assert lines() == ranked
+    assert watch.errors == []
+    context.close()
+
+
 def test_on_a_phone_the_caption_reads_in_lines_and_no_key_hints_show(browser: Any, report: Path) -> None:
     context, page, _ = _new_page(
         browser, viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True, device_scale_factor=2
@@ -256,7 +282,7 @@ def test_scores_paths_and_thresholds_wait_behind_a_disclosure(browser: Any, repo
     source = page.locator('[id="2017-45C4b"] details.src')
     assert "$[551]" not in source.inner_text()  # what is rendered: the summary only
     source.locator("summary").click()
-    assert "2017/nuxt-artikel-45.payload.json $[551]" in source.inner_text()
+    assert "2017 · 3e druk · $[551]" in source.inner_text()  # the file is named once, under the synopsis
     assert not page.locator("footer details.thresholds p").is_visible()
     context.close()
 
@@ -276,7 +302,7 @@ def _pdf_text(path: Path) -> str:
 
 
 # The sheets README's "Print" paragraph states.
-PAIR_SHEETS, WHOLE_SHEETS = 5, 16
+PAIR_SHEETS, WHOLE_SHEETS = 4, 16
 # The margins a print dialog sets (Chromium's own: 1 cm). Chromium reads the media queries at the dialog's
 # paper less its margins, before the stylesheet's @page: A4 or Letter less 1 cm is narrower than 760 px, so
 # a screen-width rule that is not `screen` only once printed the phone's stacked layout (8 sheets, not 5,
@@ -312,6 +338,10 @@ def test_print_this_pair_prints_one_pair_with_a_head_and_foot_on_every_page(brow
         assert re.search(r"Editions read: 2007 [0-9a-f]{16}, 2017 [0-9a-f]{16}\.", sheet), i
         assert f"page {i} of {n_one}" in sheet, i
     assert "1963 → 2007" not in text and "Synopsis" not in text and "Print this pair" not in text
+    # A run of clauses whose words did not change prints as its one line, naming them (closed, as on screen).
+    flat = " ".join(text.split())
+    assert "2 clauses unchanged: 45, 45A" in flat, flat[:2000]
+    assert "2 clauses renumbered, wording unchanged: 45E.p1 → 45E1, 45E.p2 → 45E2" in flat
     # The whole page: every sheet says what made it.
     whole_sheets = [s for s in _pdf_text(whole).split("\f") if s.strip()]
     assert len(whole_sheets) == n_all

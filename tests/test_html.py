@@ -144,7 +144,7 @@ def test_law_text_links_references_and_places_footnote_markers() -> None:
         [(len(text), marker)],
     )
     assert '<a class="ref" href="#2017-16C1" title="2017:16C1"><del>16D1</del></a>' in out
-    assert out.endswith('verder<sup class="fnref">1)</sup></div>')
+    assert out.endswith('verder<sup class="fnref">1)</sup></div>\n')
     assert _fragment(out).xpath("string()") == "zie artikel 16D1 en verder1)"
 
 
@@ -254,7 +254,9 @@ def test_markup_is_made_only_by_the_builder_or_from_constants() -> None:
     import ast
 
     folder = Path(html.__file__).parent
-    builder = {"h", "raw_text"}  # the functions of markup.py that may make Markup
+    # The functions that may make Markup: markup.py's builder, and template.py's joining of a template's
+    # fixed pieces with escaped values.
+    builder = {("markup.py", "h"), ("markup.py", "raw_text"), ("template.py", "join")}
     for path in sorted(folder.glob("*.py")):
         module = ast.parse(path.read_text(encoding="utf-8"))
         imported = {a.name.split(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names}
@@ -265,10 +267,15 @@ def test_markup_is_made_only_by_the_builder_or_from_constants() -> None:
         for node in ast.walk(module):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
+            if node.func.id == "Template":
+                # A template is a string constant of the code, never made from data.
+                fixed = node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                assert fixed, f"{path.name}:{node.lineno}: Template() of a computed string"
+                continue
             if node.func.id not in ("Markup", "_Block"):
                 continue
             constant = len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and not node.keywords
-            inside_builder = path.name == "markup.py" and owner.get(id(node)) in builder
+            inside_builder = (path.name, owner.get(id(node))) in builder
             assert constant or inside_builder, f"{path.name}:{node.lineno}: {node.func.id}() of a computed string"
 
 
@@ -316,7 +323,10 @@ def test_an_annotator_adds_its_classes_and_markup_to_every_row_and_nothing_else(
     marked = dataclasses.replace(plain, annotate=annotate)
     a45 = plain.article("45")
     assert a45 is not None
-    before = article_page(plain, a45)
+    # A row a reader annotates keeps its row (it is never folded into a run of unchanged clauses): the page
+    # to compare with is one whose every row carries an empty annotation.
+    before = article_page(dataclasses.replace(plain, annotate=lambda _c, _o, _n: site.Annotation()), a45)
+    assert '<details class="same">' in article_page(plain, a45) and '<details class="same">' not in before
     after = article_page(marked, a45)
     rows = sum(len(p.changes) for p in a45.pairs)
     assert len(seen) == rows > 0
@@ -681,24 +691,28 @@ def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> No
     assert "Tot zijn partner een kaart gespeeld heeft" in " ".join(d.xpath("string()") for d in b.iter("del"))
     assert "De leider mag een onbedoeld aangeduide kaart" in " ".join(i.xpath("string()") for i in b.iter("ins"))
     assert "16D1 → 16C1" in b.xpath("string(.//td[@class='kind'])").replace("reference retargeted: ", "")
+    # Renumbered with its words as they were: one line of a run that names it and links to its wording.
     renum = row("diff-2007-2017-2017-45E1")
-    assert "45E.p1 → 45E1" in renum.xpath("string(.//td[@class='kind'])")
-    assert block("diff-2007-2017-2007-45E.p1") is not None
+    assert renum.get("class", "").split() == ["change", "k-unchanged", "diff", "renumbered", "run"]
+    assert "45E.p1 → 45E1" in block("diff-2007-2017-2017-45E1").xpath("string()")
+    assert block("diff-2007-2017-2007-45E.p1").get("href") == "#2007-45E.p1"
     added = row("diff-2007-2017-2017-45D2")
     assert "k-added" in added.get("class", "")
     split = row("diff-1963-2007-1963-45")
     assert "k-split" in split.get("class", "") and len(split.findall("tr")) == 2
     assert split.find("tr/td[@class='old']").get("rowspan") == "2"
     assert block("diff-1963-2007-2007-45A") in split.iter() and block("diff-1963-2007-2007-45B") in split.iter()
-    # Canonical anchors in the synopsis, each with its source.
+    # Canonical anchors in the synopsis, each with its source (the file named once, under the table) and its
+    # address leading to its history.
     syn = block("2017-45C4b")
     source = syn.xpath("string(.//details[@class='src']/text()[last()])").strip()
-    assert source == "2017 · 3e druk · 2017/nuxt-artikel-45.payload.json $[551]"
-    assert block("1963-45d").xpath("string(.//a[@class='hist']/@href)") == "45-history.html#1963-45d"
+    assert source == "2017 · 3e druk · $[551]"
+    assert "2017 (3e druk): 2017/nuxt-artikel-45.payload.json" in root.xpath("string(//section[@id='synopsis'])")
+    assert block("1963-45d").xpath("string(.//a[@class='addr']/@href)") == "45-history.html#1963-45d"
     # The footnote stands beside its clause, its marker in the clause's text.
     fn = row("diff-2007-2017-2017-45A.fn1")
     assert "footnote" in fn.get("class", "")
-    assert block("diff-2007-2017-2017-45A").xpath("string(.//sup[@class='fnref'])") == "1"
+    assert block("diff-1963-2007-2007-45A").xpath("string(.//sup[@class='fnref'])") == "1)"
 
 
 def test_history_gives_each_piece_of_a_split_its_own_wording(tmp_path: Path, corpus: Corpus) -> None:
@@ -717,11 +731,12 @@ def test_history_gives_each_piece_of_a_split_its_own_wording(tmp_path: Path, cor
         assert block.xpath("string(div[contains(@class, 'tx')])") == clause.text, address
         assert not block.findall(".//del"), address
     assert "zelf opnemen" not in pieces["45A"].xpath("string()")
-    # The difference of the split is shown once, for the group, and says so.
-    group = row.xpath(".//div[@class='hgroup']")
-    assert len(group) == 1
-    assert group[0].xpath("string(div[@class='hgroup-h'])").startswith("Split 1963 45 → 2007 45A, 45B:")
-    assert group[0].findall(".//del") and group[0].findall(".//ins")
+    # The difference of the split is the article page's, where the line links.
+    link = row.xpath(".//td[@class='kind']/a[@class='wd']")[0]
+    assert link.text == "word differences" and link.get("aria-label") == "word differences: 2007 45A, 45B"
+    page = check_pages(tmp_path / "r")["articles/45.html"]
+    target = page.xpath(f"//tbody[@id='{link.get('href').split('#')[1]}']")[0]
+    assert "k-split" in target.get("class", "") and target.findall(".//del") and target.findall(".//ins")
 
 
 def test_a_changed_text_never_reads_as_identical() -> None:
@@ -794,7 +809,8 @@ def test_a_stale_reference_in_an_unchanged_clause_is_flagged(tmp_path: Path) -> 
     assert step.get("class") == "step s-unchanged stale" and step.xpath("string()") == "unchanged, stale reference"
     hist = check_pages(out)["articles/12-history.html"]
     row = next(tr for tr in hist.xpath("//section[@id='2001-12A']//tr") if tr.findtext("th") == "2011")
-    assert row.xpath("string(td[@class='kind'])") == "unchanged stale reference"
+    assert row.xpath("string(td[@class='kind'])") == "unchanged stale referenceside by side"
+    assert row.xpath("string(td[@class='kind']/a[@class='wd']/@href)").startswith("12.html#change-")
     index = check_pages(out)["index.html"]
     assert "1 stale reference" in index.xpath(
         "string(//table[@id='matrix']//td[@class='cell h2'][contains(@title, 'stale')]/@title)"
@@ -813,8 +829,8 @@ def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Pa
     assert rows[1:] == [
         ("1963", ""),
         ("1997", ""),
-        ("2007", "split45(d) → 45C4(a), 45C4(b)"),
-        ("2017", "modified"),
+        ("2007", "split45(d) → 45C4(a), 45C4(b)word differences"),
+        ("2017", "modifiedword differences: 45C4(a)word differences: 45C4(b)"),
     ]
     assert sec.xpath("string(p[@class='introduced'])") == "Current wording introduced in 2017."
 
@@ -824,13 +840,14 @@ def test_history_page_shows_each_distinct_history_once_under_every_clause_it_sta
 ) -> None:
     assert run("report", "-o", str(tmp_path / "r"))[0] == 0
     root = check_pages(tmp_path / "r")["articles/45-history.html"]
-    a45 = site.plan(corpus).article("45")
-    assert a45 is not None
+    plan = site.plan(corpus)
+    a45 = plan.article("45")
+    assert a45 is not None and a45.histories == ()  # planned without them: the history page makes them
     sections = root.xpath("//section[@class='history']")
     # Fewer sections than clauses: 2007 45C4(b) and 2017 45C4(b) have one history.
-    assert len(a45.histories) == 47 and len(sections) == 24
-    tables = [etree.tostring(s.find("table"), method="text", encoding="unicode") for s in sections]
-    assert len(set(tables)) == len(tables)  # none says what another says
+    assert len(plan.histories(a45)) == 47 and len(sections) == 24
+    said = [etree.tostring(s, method="text", encoding="unicode").split("\n", 2)[2] for s in sections]
+    assert len(set(said)) == len(said)  # none says what another says
 
     def section_of(ident: str) -> etree._Element:
         found = root.xpath(f"//*[@id='{ident}']")
@@ -838,7 +855,7 @@ def test_history_page_shows_each_distinct_history_once_under_every_clause_it_sta
         return next(e for e in (found[0], *found[0].iterancestors()) if e.tag == "section")
 
     # Every clause of every edition keeps its anchor on the page.
-    for e, c, _ in a45.histories:
+    for e, c, _ in plan.histories(a45):
         section_of(site.anchor(e.name, c.address))
     shared = section_of("2007-45C4b")
     assert section_of("2017-45C4b") is shared and shared.get("id") == "2007-45C4b"
@@ -849,21 +866,25 @@ def test_history_page_shows_each_distinct_history_once_under_every_clause_it_sta
     assert toc == [f"#{s.get('id')}" for s in sections]
 
 
-def test_history_page_shows_the_difference_of_a_split_once(tmp_path: Path) -> None:
+def test_history_page_shows_each_wording_once_and_links_each_change_to_its_word_differences(tmp_path: Path) -> None:
     assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    root = check_pages(tmp_path / "r")["articles/45-history.html"]
-    groups = root.xpath("//div[@class='hgroup']")
-    full = [g for g in groups if g.find("div[@lang='nl']") is not None]
-    # The three splits of 1963 45 each have their difference once, in full,
-    assert [g.get("id") for g in full] == ["group-2007-45A", "group-2007-45C2", "group-2007-45C4a"]
-    # and every other history holding one of them links to it (each piece's two sections).
-    links = [g.xpath("string(.//a/@href)") for g in groups if g not in full]
-    assert sorted(links) == sorted(f"#{g.get('id')}" for g in full for _ in range(2))
-    piece = root.xpath("//section[@id='2007-45C4b']//div[@class='hgroup-h']")[0]
-    assert piece.xpath("string()") == (
-        "Split 1963 45(d) → 2007 45C4(a), 45C4(b): the word difference over the pieces together, in order, "
-        "is shown in the history of 1963:45(d). Each piece's own wording follows."
-    )
+    pages = check_pages(tmp_path / "r")
+    root = pages["articles/45-history.html"]
+    texts = [" ".join(t.xpath("string()").split()) for t in root.xpath("//div[contains(@class, 'tx')]")]
+    assert len(texts) == len(set(texts)) > 20
+    # A wording shown in another history is named there and linked.
+    again = root.xpath("//section[@id='2007-45C4b']//p[@class='same-as']")
+    assert again and all(p.find("a").get("href").startswith("#") for p in again)
+    # Every change of a history links to its row on the article page, where its words are marked.
+    article = pages["articles/45.html"]
+    links = root.xpath("//a[@class='wd']")
+    assert len(links) > 10
+    for a in links:
+        page, row = a.get("href").split("#")
+        assert page == "45.html" and article.xpath(f"//tbody[@id='{row}']"), a.get("href")
+    # Editions in which a wording stayed the same share one line, each edition linked to the clause there.
+    shared = root.xpath("//section[.//*[@id='2007-45C5']]//tr[th/a]")[0]
+    assert [a.get("href") for a in shared.xpath("th/a")] == ["45.html#2007-45C5", "45.html#2017-45C5"]
 
 
 def test_compare_html_is_one_self_contained_page(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff import Study, ranked
 from lawdiff.diff import correlate as table
 from lawdiff.report import site
+from lawdiff.report.html import runs
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +51,16 @@ def test_the_top_of_an_article_page_lists_each_pairs_changes_newest_first(
     assert a45 is not None
     for block, pv in zip(pairs, reversed(a45.pairs), strict=True):
         lines = block.xpath("ol/li")
-        # Most significant first (issue 24), each with its score.
+        # Most significant first (issue 24), each with its score; the clauses renumbered with their words as
+        # they were share the last line, each linked to its line of the table.
         listed = ranked(ch for ch in pv.changes if ch.noteworthy)
+        renumbered = [ch for ch in listed if runs.run_kind(ch) == runs.RENUMBERED]
+        if renumbered:
+            last = lines.pop()
+            assert _text(last).startswith(f"renumbered {len(renumbered)} clause")
+            assert [a.text for a in last.xpath("a")] == [f"{ch.old[0]} → {ch.new[0]}" for ch in renumbered]
+            assert all(_row(root, a.get("href")[1:]) is not None for a in last.xpath("a"))
+            listed = [ch for ch in listed if ch not in renumbered]
         assert len(lines) == len(listed) > 0
         for li, ch in zip(lines, listed, strict=True):
             # Address, kind, flags, first words; its row; its history.
@@ -68,8 +77,7 @@ def test_the_top_of_an_article_page_lists_each_pairs_changes_newest_first(
     c4b = next(li for li in first if _text(li, "a[@class='addr']") == "45C4(b)")
     assert _text(c4b, "span[@class='gist']").startswith("De leider mag een onbedoeld aangeduide kaart van de")
     assert c4b.xpath("string(a[@class='addr']/@aria-label)") == "2017 45C4(b)"
-    renumbered = next(li for li in first if "45E1" in _text(li, "a[@class='addr']"))
-    assert _text(renumbered, "a[@class='addr']") == "45E.p1 → 45E1"
+    assert "45E.p1 → 45E1" in _text(first[-1])
     assert _text(pairs[0], "p[@class='hint']") == "7 clauses unchanged in place, not listed."
 
 
@@ -105,7 +113,15 @@ def test_rows_carry_their_flags_with_the_words_and_a_history_link(pages: dict[st
     assert c4a.get("id") == f"change-{code}" and len(code) == 10
     # The counts tell normative changes from other changes of wording.
     counts = root.xpath("//section[@id='diff-2007-2017']//ul[@class='significance']")[0]
-    assert _text(counts).startswith("of the rewordings: 7 normative 3 other changes of wording")
+    # The drafting pattern "moet" -> "wordt geacht" / "is" of 45C1-45C4(a) counts once (issue 24): 7 flagged, 4.
+    assert _text(counts).startswith(
+        "of the rewordings: 4 normative (each drafting pattern counts once) 3 other changes of wording"
+    )
+    pattern = root.xpath("//section[@id='diff-2007-2017']/ul[@class='patterns']/li")
+    assert [_text(li) for li in pattern] == [
+        "Drafting pattern, counted once: modal moet → wordt geacht / is in 45C1, 45C2, 45C3, 45C4(a)"
+    ]
+    assert all(root.xpath(f"//tbody[@id='{a.get('href')[1:]}']") for a in pattern[0].xpath("a"))
 
 
 def test_a_change_of_punctuation_only_is_marked_so(pages: dict[str, etree._Element]) -> None:
@@ -125,20 +141,33 @@ def test_correlation_pages_hold_the_rows_of_lawdiff_correlate_in_both_orders(
         comp = study.compare(corpus.edition(old), corpus.edition(new))
         expected = table.rows(comp, [ch for ch in comp.changes if site.touches(ch, {"45"})])
 
-        def cells(section: str, page: etree._Element = root) -> list[tuple[str, str]]:
-            rows = page.xpath(f"//section[@id='{section}']//tbody/tr")
-            return [(_text(tr, "td[1]"), _text(tr, "td[2]")) for tr in rows]
+        def numbers(section: str, column: int, root: etree._Element = root) -> list[str]:
+            rows = root.xpath(f"//section[@id='{section}']//tbody/tr")
+            return [n for tr in rows for n in _text(tr, f"td[{column}]").split(", ")]
 
-        def addresses(rows: list[table.Row] | tuple[table.Row, ...]) -> list[tuple[str, str]]:
-            return [(", ".join(r.old) or "—", ", ".join(r.new) or "—") for r in rows]
+        def expected_numbers(rows: list[table.Row] | tuple[table.Row, ...], side: str) -> list[str]:
+            # A heading and the text of one clause share its number, once, where they share a row.
+            out: list[str] = []
+            for r in rows:
+                for n in (r.old if side == "old" else r.new) or ("—",):
+                    if not (out and out[-1] == n and r.relation is table.Relation.UNCHANGED):
+                        out.append(n)
+            return out
 
-        assert cells("by-old") == addresses(expected)
-        assert cells("by-new") == addresses(sorted(expected, key=table.by_new))
-        for tr in root.xpath("//tbody/tr"):
+        by_new = sorted(expected, key=table.by_new)
+        assert numbers("by-old", 1) == expected_numbers(expected, "old")
+        assert numbers("by-old", 2) == expected_numbers(expected, "new")
+        assert numbers("by-new", 2) == expected_numbers(by_new, "new")
+        # By the old number, each relation links to its (first) change; by the new one, the same rows unlinked.
+        for tr in root.xpath("//section[@id='by-old']//tbody/tr"):
             assert tr.xpath("string(td[3]/a/@href)").startswith("articles/45.html#change-")
-        # The relation and the words as the study labels them (as `lawdiff correlate` prints them).
+        assert not root.xpath("//section[@id='by-new']//tbody//a")
+        # The relation and the words as the study labels them (as `lawdiff correlate` prints them); clauses
+        # that kept their number and their words share a row.
         shown = [(_text(tr, "td[3]"), _text(tr, "td[5]")) for tr in root.xpath("//section[@id='by-old']//tbody/tr")]
-        assert shown == [(r.label, r.words or "—") for r in expected]
+        labels = {(r.label, r.words or "—") for r in expected}
+        for label, words in shown:
+            assert (label, words) in labels or (label.startswith("same number (") and words == "same"), label
     index = pages["index.html"]
     links = {a.get("href") for a in index.iter("a")}
     assert {"correlation-1963-2007.html", "correlation-2007-2017.html"} <= links
@@ -155,8 +184,11 @@ def test_the_index_calls_a_pair_consecutive_only_where_it_is(pages: dict[str, et
     assert heads[1] == "2007 → 2017 correlation table"
     # The heat map's cells say how many changes are normative, and name their link in words.
     cell = index.xpath("//table[@id='matrix']//tr[.//a[@href='articles/45.html']]/td[contains(@class, 'h3')]")[0]
-    assert _text(cell, ".//span[@class='nrm']") == "7 normative"
-    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 7 normative"
+    assert _text(cell, ".//span[@class='nrm']") == "4 normative"
+    assert _text(cell, "a") == "Article 45, 2007 → 2017: substantial change, ▪▪ 17 % 4 normative"
+    # Each pair's drafting patterns stand under the table, once, with their clauses.
+    patterns = index.xpath("//section[@id='pairs']/ul[@class='patterns']")
+    assert len(patterns) == 2 and "moet → wordt geacht / is in 45C1, 45C2, 45C3, 45C4(a)" in _text(patterns[1])
 
 
 def test_every_pair_has_a_print_target_and_a_running_head_and_foot(pages: dict[str, etree._Element]) -> None:

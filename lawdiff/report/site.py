@@ -16,6 +16,7 @@ Anchors (:func:`anchor`) are the report's citation contract.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,10 +24,10 @@ from typing import TYPE_CHECKING
 
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
-from lawdiff.diff.article import ArticleView, PairTotal, article_views, pair_totals
+from lawdiff.diff.article import ArticleView, PairTotal, article_histories, article_views, pair_totals
 from lawdiff.diff.study import Study
-from lawdiff.diff.vocabulary import Change
-from lawdiff.model import Edition, article_of, parent_address
+from lawdiff.diff.vocabulary import Change, Comparison, History
+from lawdiff.model import Clause, Edition, article_of, parent_address
 from lawdiff.report.files import jobs
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
+@functools.lru_cache(maxsize=1 << 12)  # the anchors of a page or two: each is asked for several times
 def anchor(edition: str, address: str) -> str:
     """The stable HTML id of a clause: ``2017``, ``45C4(b)`` -> ``2017-45C4b``.
 
@@ -113,16 +115,16 @@ class Annotation:
     markup: Markup | None = None
 
 
+# Per clause of every edition of an article: the edition, the clause, its history (ArticleView.histories).
+Histories = tuple[tuple[Edition, Clause, History], ...]
+
 # Called with a change and the names of its pair's old and new editions.
 Annotator = Callable[[Change, str, str], Annotation | None]
 
 
 @dataclass(frozen=True, slots=True)
 class Site:
-    """The whole report.
-
-    anchors: per article, the canonical anchors its page carries (the
-        clauses of its synopsis).
+    """The whole report (each article's anchors, :meth:`anchors`, worked out as pages link into it).
 
     editions: every edition of the corpus, as the index lists it: the ones
         compared and the ones that are not (another source of a year, an
@@ -132,6 +134,7 @@ class Site:
         a form), or None; set with :func:`dataclasses.replace`.
     review: the committee's review as of this report (the rows' notes, counts
         per article, ``review.html``), or None: no store, or ``--no-review``.
+    comparisons: the study's comparison of each pair the report compares.
     """
 
     corpus: Corpus
@@ -140,13 +143,48 @@ class Site:
     thresholds: Thresholds
     articles: tuple[ArticleView, ...]
     totals: tuple[PairTotal, ...]
-    anchors: dict[str, frozenset[str]]  # per article number, every canonical anchor of its page
+    # The study's comparison of each pair compared, by the names of its editions: what the pages read of
+    # a pair as a whole (its drafting patterns, its normative count).
+    comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, compare=False, repr=False)
+    # The clause histories of an article's view, made when its history page is (the views are planned without
+    # them: :func:`lawdiff.diff.article.article_histories`); None: the views hold them.
+    make_histories: Callable[[ArticleView], Histories] | None = field(default=None, compare=False, repr=False)
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
     review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
+    _anchors: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
+    _targets: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:
         return self._by_number().get(number)
+
+    def anchors(self, number: str) -> frozenset[str]:
+        """The canonical anchors an article's page carries: those of the clauses of its synopsis.
+
+        Worked out when a page first links into the article, and kept for a few hundred articles at a time:
+        held for every article from the plan on, they were 6 MB at 744 articles in every process.
+        """
+        known = self._anchors.get(number)
+        if known is None:
+            view = self.article(number)
+            known = frozenset(
+                anchor(node.edition, node.address)
+                for row in (view.synopsis if view is not None else ())
+                for cell in row.cells
+                for node in cell
+                if article_of(node.address) == number
+            )
+            if len(self._anchors) >= 256:
+                self._anchors.clear()
+            self._anchors[number] = known
+        return known
+
+    def histories(self, view: ArticleView) -> Histories:
+        """The clause histories of an article (:attr:`ArticleView.histories`), made now where the plan left
+        them out."""
+        if view.histories or self.make_histories is None:
+            return view.histories
+        return self.make_histories(view)
 
     def _by_number(self) -> dict[str, ArticleView]:
         # Made once: href() asks for an article at every link of every page.
@@ -160,19 +198,33 @@ class Site:
         A clause without an anchor of its own (a bare label such as 45C4)
         leads to its nearest ancestor that has one, then to its article.
         """
+        key = (edition, address)
+        if key in self._targets:
+            found = self._targets[key]
+        else:
+            found = self._target(edition, address)
+            if len(self._targets) >= 1 << 16:
+                self._targets.clear()  # the clauses of a few pages' links: each is asked for again and again
+            self._targets[key] = found
+        if found is None:
+            return None
+        target, fragment = found
+        prefix = "" if target == page else _relative(page, target)
+        return f"{prefix}#{fragment}" if fragment else prefix or "#top"
+
+    def _target(self, edition: str, address: str) -> tuple[str, str] | None:
+        """Where :meth:`href` leads, whatever the page: the article's page and the anchor ("" for its top)."""
         number = article_of(address)
         plan = self.article(number) if number else None
         if plan is None or not any(e.name == edition for e in plan.editions):
             return None
-        target = article_file(number)
-        prefix = "" if target == page else _relative(page, target)
         addr = address
         while addr:
             a = anchor(edition, addr)
-            if a in self.anchors.get(number, frozenset()):
-                return f"{prefix}#{a}"
+            if a in self.anchors(number):
+                return article_file(number), a
             addr = parent_address(addr)
-        return prefix or "#top"
+        return article_file(number), ""
 
     def history_href(self, edition: str, address: str, page: str) -> str | None:
         """A link from ``page`` to a clause's history (``45-history.html#2017-45C4b``), or None.
@@ -231,17 +283,9 @@ def plan(
     ``progress(done, total)`` is called once per article planned.
     """
     study = study or Study(corpus.select())
-    views = article_views(study, progress=progress, workers=jobs("compare"), keep_walks=False)
-    anchors = {
-        v.number: frozenset(
-            anchor(node.edition, node.address)
-            for row in v.synopsis
-            for cell in row.cells
-            for node in cell
-            if article_of(node.address) == v.number
-        )
-        for v in views
-    }
+    # Without the histories: each history page makes its article's, in the process that makes the page, so
+    # that no process holds them all (36 MB at 744 articles, before the pages' processes are forked).
+    views = article_views(study, progress=progress, workers=jobs("compare"), histories=False)
     totals = pair_totals(study, views)
     paired = {e.name for t in totals for e in (t.old, t.new)}
     return Site(
@@ -251,5 +295,15 @@ def plan(
         study.thresholds,
         views,
         totals,
-        anchors,
+        {(t.old.name, t.new.name): study.compare(t.old, t.new) for t in totals},
+        functools.partial(_histories, study),
     )
+
+
+def _histories(study: Study, view: ArticleView) -> Histories:
+    """An article's histories, made for its history page; the walks that made them are let go at once (each
+    article's history page is made once, and a report of 744 articles gathered 13 MB of them)."""
+    try:
+        return article_histories(study, view)
+    finally:
+        study.walks.clear()

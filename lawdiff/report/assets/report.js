@@ -2,7 +2,9 @@
    the same without this script; it adds a "show only changes" switch, a
    filter of the rows (by flag, normative, review status), the keys n / p to
    move between changes (which can be switched off), "print this pair" at
-   once, and a filter for the index. */
+   once, the order of the changes at a glance (most significant first, or as
+   the article runs), a run of unchanged clauses opened where a link leads
+   into it, and a filter for the index. */
 (function () {
   "use strict";
   var doc = document;
@@ -133,6 +135,67 @@
       window.setTimeout(function () { window.print(); }, 50);
     });
   });
+
+  // A link into a closed run of unchanged clauses opens the run (where the browser does not itself).
+  function reveal() {
+    var id = window.location.hash.slice(1);
+    var el = null;
+    try { el = id ? doc.getElementById(decodeURIComponent(id)) : null; } catch (e) { el = null; }
+    var opened = false;
+    for (var p = el; p; p = p.parentElement) {
+      if (p.tagName === "DETAILS" && !p.open) { p.open = true; opened = true; }
+    }
+    if (opened) { el.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
+
+  // Each reader orders the changes at a glance: most significant first (as the page is written), or in the
+  // order they stand in the article; the choice is kept for the next page.
+  var glance = doc.getElementById("glance");
+  var glanceLists = glance ? Array.prototype.slice.call(glance.querySelectorAll("ol.glance-list")) : [];
+  if (glanceLists.length) {
+    var place = function (li) {
+      var a = li.querySelector("a[href^='#']");
+      var id = a ? a.getAttribute("href").slice(1) : "";
+      return id ? doc.getElementById(id) : null;
+    };
+    var written = glanceLists.map(function (ol) { return Array.prototype.slice.call(ol.children); });
+    var orderBar = doc.createElement("div");
+    orderBar.className = "glance-order";  // not a .toolbar: lawdiff serve adds its keys to the first of those
+    var orderLabel = doc.createElement("label");
+    orderLabel.appendChild(doc.createTextNode("Order: "));
+    var order = doc.createElement("select");
+    order.id = "glance-order";
+    [["significance", "most significant first"], ["article", "as in the article"]].forEach(function (c) {
+      var o = doc.createElement("option");
+      o.value = c[0];
+      o.textContent = c[1];
+      order.appendChild(o);
+    });
+    orderLabel.appendChild(order);
+    orderBar.appendChild(orderLabel);
+    glance.insertBefore(orderBar, glance.querySelector("h2").nextSibling);
+    var arrange = function () {
+      glanceLists.forEach(function (ol, k) {
+        var items = written[k].slice();
+        if (order.value === "article") {
+          items.sort(function (x, y) {
+            var a = place(x), b = place(y);
+            if (!a || !b || a === b) { return 0; }
+            return a.compareDocumentPosition(b) & 4 ? -1 : 1;
+          });
+        }
+        items.forEach(function (li) { ol.appendChild(li); });
+      });
+    };
+    order.value = store("lawdiff-glance-order") === "article" ? "article" : "significance";
+    order.addEventListener("change", function () {
+      store("lawdiff-glance-order", order.value);
+      arrange();
+    });
+    arrange();
+  }
 
   var matrix = doc.getElementById("matrix");
   if (matrix) {

@@ -3,27 +3,25 @@
 from __future__ import annotations
 
 from lawdiff.align import Aspect
-from lawdiff.diff import SHORT_ID, Change, Op, ranked
-from lawdiff.diff.article import ArticleView, Node, Part
-from lawdiff.diff.synopsis import NOT_COMPARED
-from lawdiff.errors import LawdiffBug
-from lawdiff.model import Edition, Kind, article_of
+from lawdiff.diff import SHORT_ID, Change, ranked
+from lawdiff.diff.article import ArticleView
 from lawdiff.report.html.kind import addresses_arrow
-from lawdiff.report.html.law import ClauseRows, Page
+from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import (
     Child,
     Markup,
     document,
     h,
-    made_by,
     page_footer,
-    scroll_box,
     section_markup,
     span,
 )
 from lawdiff.report.html.nav import article_nav, title_span
-from lawdiff.report.html.pair import edition_head, heat_tag, pair_section, running_rows, sources_line
+from lawdiff.report.html.pair import heat_tag, pair_section
 from lawdiff.report.html.review import review_counts
+from lawdiff.report.html.runs import RENUMBERED, first_words, run_kind, said
+from lawdiff.report.html.synopsis import synopsis_section
+from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
 
 
@@ -105,7 +103,9 @@ def glance_section(site: Site, a: ArticleView, page: Page) -> Markup:
 
     A line gives the address (old → new where it changed), the kind of
     change, its flags and the first words of its text, and links to the
-    clause's history.  Clauses unchanged in place are counted, not listed.
+    clause's history.  Clauses unchanged in place are counted, not listed;
+    clauses renumbered with their words as they were share the last line
+    (as they share lines of the table: :mod:`lawdiff.report.html.runs`).
     """
     blocks: list[Child] = []
     for pv in reversed(a.pairs):
@@ -115,7 +115,10 @@ def glance_section(site: Site, a: ArticleView, page: Page) -> Markup:
         listed = ranked(ch for ch in pv.changes if ch.noteworthy and ch.counterpart_in_corpus)
         outside = sum(1 for ch in pv.changes if not ch.counterpart_in_corpus)
         same = len(pv.changes) - len(listed) - outside
-        items = [_glance_line(ch, pv.old.name, pv.new.name, pid, site, page) for ch in listed]
+        renumbered = [ch for ch in listed if run_kind(ch) == RENUMBERED]
+        items = [_glance_line(ch, pv.old.name, pv.new.name, pid, site, page) for ch in listed if ch not in renumbered]
+        if renumbered:
+            items.append(_renumbered_line(renumbered, pv.new.name, pid, page))
         blocks.append(
             h(
                 "div",
@@ -137,6 +140,24 @@ def glance_section(site: Site, a: ArticleView, page: Page) -> Markup:
             )
         )
     return section_markup("glance", ["Changes at a glance"], "glance", blocks)
+
+
+_RENUMBERED = Template(
+    '<li class="k-unchanged renumbered"><span class="badge b-renumbered">renumbered</span> {said}: {links}</li>',
+    block=True,
+)
+_ARROW = Template('<a href="{href}">{old} → {new}</a>')
+
+
+def _renumbered_line(changes: list[Change], new: str, pid: str, page: Page) -> Markup:
+    """The clauses renumbered with their words as they were, on one line, each linked to its line of the table."""
+    links: list[Child] = []
+    for i, ch in enumerate(changes):
+        heading = ch.aspect is Aspect.TITLE
+        ident = f"{pid}-{anchor(new, ch.new[0])}" + ("-title" if heading else "")
+        href = f"#{ident}" if ident in page.ids else f"#change-{ch.id[:SHORT_ID]}"
+        links.extend([", " if i else None, _ARROW(href=href, old=ch.old[0], new=ch.new[0])])
+    return _RENUMBERED(said=said(f"{RENUMBERED} after badge", len(changes)), links=links)
 
 
 def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Page) -> Markup:
@@ -175,128 +196,8 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Pag
         badges,
         flags,
         " ",
-        h("span", {"class": "gist", "lang": "nl"}, _first_words(gist_text)),
+        h("span", {"class": "gist", "lang": "nl"}, first_words(gist_text)),
         [" ", h("a", {"class": "hist", "href": hist, "aria-label": f"history of {side} {addresses[0]}"}, "history")]
         if hist
         else None,
-    )
-
-
-def _first_words(text: str, words: int = 10) -> str:
-    parts = text.split()
-    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
-
-
-def synopsis_section(site: Site, a: ArticleView, page: Page) -> Markup:
-    """All editions of the article in columns, oldest first, line by line."""
-    renderers = {e.name: ClauseRows(page, e) for e in a.editions}
-    editions = {e.name: e for e in a.editions}
-    hist = history_file(a.number).split("/")[1]
-    rows: list[Child] = []
-    for row in a.synopsis:
-        cells: list[Child] = []
-        for i, (e, cell, step) in enumerate(zip(a.editions, row.cells, row.steps, strict=True)):
-            none = None
-            if not cell:
-                prev_has = i > 0 and bool(row.cells[i - 1])
-                gone = f"not in the {e.name} corpus" if step == (NOT_COMPARED,) else f"not in {e.name}"
-                none = h("span", {"class": "none"}, gone if prev_has else "—")
-            cells.append(
-                h(
-                    "td",
-                    {"data-edition": e.name},
-                    _step(step, a, i, row.cells, page) if step else None,
-                    none,
-                    [
-                        _synopsis_block(node, editions[node.edition], renderers[node.edition], page, a, site, hist)
-                        for node in cell
-                    ],
-                )
-            )
-        rows.append(h("tr", None, cells))
-    head, foot = running_rows(
-        f"Article {a.number} · synopsis · " + "; ".join(sources_line(e, a.number) for e in a.editions),
-        made_by(*a.editions),
-        len(a.editions),
-    )
-    table = h(
-        "table",
-        {"class": f"syn cols-{len(a.editions)}"},
-        h("caption", None, f"Article {a.number} in every edition of the corpus"),
-        h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, edition_head(e)) for e in a.editions])),
-        foot,
-        h("tbody", None, rows),
-    )
-    return section_markup(
-        "synopsis",
-        ["Synopsis"],
-        "synopsis",
-        h(
-            "p",
-            {"class": "hint"},
-            "Each line holds what corresponds across the editions; the label above a clause says how it changed "
-            "from the edition before. Every clause has a stable anchor: ",
-            h("code", None, f"{article_file(a.number).split('/')[1]}#{anchor(a.editions[-1].name, a.number)}"),
-            ".",
-        ),
-        scroll_box(f"Article {a.number} in every edition", table),
-    )
-
-
-def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: Page) -> Markup:
-    """The kind of change into this cell, linked to its side-by-side row."""
-    step = ", ".join(words)
-    prev, cur = a.editions[i - 1].name, a.editions[i].name
-    # The new side's block, or for a removal the old side's.
-    candidates = [(cur, n.address) for n in cells[i]] + [(prev, n.address) for n in cells[i - 1]]
-    ids = (f"{pair_id(prev, cur)}-{anchor(ed, addr)}{end}" for ed, addr in candidates for end in ("", "-title"))
-    target = next((t for t in ids if t in page.ids), None)
-    return h(
-        "div",
-        {"class": f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")},
-        h("a", {"href": f"#{target}", "title": f"{prev} → {cur}, side by side"}, step) if target else step,
-    )
-
-
-def _synopsis_block(node: Node, e: Edition, r: ClauseRows, page: Page, a: ArticleView, site: Site, hist: str) -> Markup:
-    c = e.find(node.address)
-    if c is None:
-        raise LawdiffBug(f"the synopsis names {e.name}:{node.address}, which the edition does not hold")
-    if article_of(c.address) != a.number:
-        # A clause of another article (moved here or away): a link, not a copy.
-        href = site.href(e.name, c.address, page.path)
-        addr = h("a", {"href": href}, c.address) if href else h("span", None, c.address)
-        return h(
-            "div",
-            {"class": "clause foreign"},
-            f"{'from' if e is a.editions[0] else 'in'} article {article_of(c.address)}: ",
-            addr,
-        )
-    ident = page.claim(anchor(e.name, c.address))
-    title: list[tuple[Op, str]] | None = None
-    text: list[tuple[Op, str]] | None = None
-    if node.part is Part.HEAD:
-        text = []  # the article's heading line
-    elif c.kind is Kind.ARTICLE:
-        title = []  # the article's own text, under its heading line
-    links: list[Child] = [
-        " ",
-        h(
-            "a",
-            {
-                "class": "hist",
-                "href": f"{hist}#{anchor(e.name, c.address)}",
-                "aria-label": f"history of {e.name} {c.address}",
-            },
-            "history",
-        ),
-    ]
-    return r.block(
-        c,
-        ident,
-        f"#{ident}" if ident else None,
-        title,
-        text,
-        lambda f: f"#{anchor(e.name, f.address)}",
-        links,
     )

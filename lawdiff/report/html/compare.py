@@ -7,14 +7,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from lawdiff.align import Aspect
-from lawdiff.diff import Change, Comparison
+from lawdiff.diff import SHORT_ID, Change, Comparison
 from lawdiff.diff.article import editorial_by_kind
 from lawdiff.model import Edition, natural_key, parent_address
-from lawdiff.report.html.counts import counts_list, significance_counts
+from lawdiff.report.html.context import PairContext, block_id
+from lawdiff.report.html.counts import counts_list, pattern_list, significance_counts
 from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import Child, Markup, document, h, made_by, marks_legend, page_footer
 from lawdiff.report.html.nav import title_span
-from lawdiff.report.html.pair import PairContext, block_id, left_right, pair_table, sources_line
+from lawdiff.report.html.pair import left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
 
 # ---------------------------------------------------------------------------
@@ -32,6 +33,8 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
     order = sorted(by_article, key=natural_key)
     page = Page("compare.html", _resolver(_shown_blocks(ctx, changes)))
     page.ids.add("top")
+    sections = [_article_section(ctx, page, n, by_article[n]) for n in order]
+    significance = significance_counts(changes, comp)
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
@@ -46,11 +49,12 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
             replace(comp, changes=tuple(changes)).counts(),
             editorial_by_kind(changes),
             sum(len(ch.stale_references) for ch in changes),
-            significance_counts(changes),
+            significance,
         ),
+        pattern_list(significance.patterns, lambda cid, _address: f"#change-{cid[:SHORT_ID]}"),
         _contents(order, old, new) if len(order) > 1 else None,
         h("p", {"class": "note"}, "No change to show.") if not order else None,
-        [_article_section(ctx, page, n, by_article[n]) for n in order],
+        sections,
     )
     footer = page_footer(comp.thresholds, (old, new))
     return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)

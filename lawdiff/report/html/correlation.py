@@ -19,6 +19,7 @@ from lawdiff.diff.article import PairTotal, PairView
 from lawdiff.errors import LawdiffBug
 from lawdiff.report import article_ranges
 from lawdiff.report.html.markup import BlockMarkup, Child, Markup, document, h, page_footer, section_markup
+from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, article_file, correlation_file
 
 _NONE = h("span", {"class": "none"}, "—")
@@ -47,9 +48,10 @@ def correlation_page(site: Site, total: PairTotal) -> str:
     path = correlation_file(old, new)
     changes, pages = pair_changes(site, old, new)
     rows = table.rows(None, changes)
-    # Each row is made once and stands in both orders.
-    made = [_row(site, path, pages, old, new, r) for r in rows]
-    by_new = [tr for _, tr in sorted(zip(rows, made, strict=True), key=lambda pair: table.by_new(pair[0]))]
+    # The rows by the old number link each number to its clause and each relation to its change; the same
+    # rows by the new number stand without their links, which would double the page for nothing.
+    made = [_row(site, path, pages, old, new, group) for group in runs(rows)]
+    by_new = [_plain_row(group) for group in runs(sorted(rows, key=table.by_new))]
     # Each order's rows stand in the page as a placeholder row, replaced by the rows themselves when the
     # page is joined: the table is some 5 MB at 744 articles, and building it inside the elements around
     # it copied it once per element (45 MB at a time, the report's peak memory).
@@ -109,24 +111,74 @@ def _side(site: Site, path: str, edition: str, addresses: tuple[str, ...]) -> li
     for i, a in enumerate(addresses):
         # Named by the address alone: the column's head names the edition.
         href = site.href(edition, a, path)
-        out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
+        out.extend([", " if i else None, _LINK(href=href, text=a) if href else a])
     return out
 
 
-def _row(site: Site, path: str, pages: dict[str, str], old: str, new: str, r: table.Row) -> Markup:
-    """A clause's row: its numbers on each side, the relation (linked to its change), the ratio, the words."""
+_LINK = Template('<a href="{href}">{text}</a>')
+_ROW = Template(
+    '<tr class="rel-{relation}"><td>{old}</td><td>{new}</td><td>{label}</td><td class="num">{ratio}</td>'
+    "<td>{words}</td></tr>",
+    block=True,
+)
+
+
+def runs(rows: Iterable[table.Row]) -> list[list[table.Row]]:
+    """The rows in groups of one, but for consecutive clauses (and headings) that kept their number and their
+    words, which share one row: ``45A, 45B, 45C | 45A, 45B, 45C | same number (3 clauses)``."""
+    out: list[list[table.Row]] = []
+    for r in rows:
+        if _alike(r) and out and _alike(out[-1][-1]):
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
+def _alike(r: table.Row) -> bool:
+    return r.relation is table.Relation.UNCHANGED and r.words == "same" and len(r.old) == len(r.new) == 1
+
+
+def _numbers(group: list[table.Row], side: str) -> tuple[str, ...]:
+    """A side's numbers of a row's clauses, each once (a clause's heading and text share its number)."""
+    return tuple(dict.fromkeys(a for g in group for a in (g.old if side == "old" else g.new)))
+
+
+def _label(group: list[table.Row]) -> str:
+    """The relation of a row, and how many clauses share it: ``same number (3 clauses)``."""
+    if len(group) == 1:
+        return group[0].label
+    n = len(_numbers(group, "old"))
+    return group[0].relation.label + f" ({n} clause{'s' if n > 1 else ''})"
+
+
+def _row(site: Site, path: str, pages: dict[str, str], old: str, new: str, group: list[table.Row]) -> Markup:
+    """A row: the numbers on each side, the relation (linked to its first change), the ratio, the words."""
+    r = group[0]
     page = pages.get(r.change)
-    relation: Child = r.label
+    relation: Child = _label(group)
     if page:
-        relation = h("a", {"href": f"{page}#change-{r.change[:SHORT_ID]}"}, relation)
-    return h(
-        "tr",
-        {"class": f"rel-{r.relation.value}"},
-        h("td", None, _side(site, path, old, r.old)),
-        h("td", None, _side(site, path, new, r.new)),
-        h("td", None, relation),
-        h("td", {"class": "num"}, r.ratio),
-        h("td", None, r.words or "—"),
+        relation = _LINK(href=f"{page}#change-{r.change[:SHORT_ID]}", text=relation)
+    return _ROW(
+        relation=r.relation.value,
+        old=_side(site, path, old, _numbers(group, "old")),
+        new=_side(site, path, new, _numbers(group, "new")),
+        label=relation,
+        ratio=r.ratio,
+        words=r.words or "—",
+    )
+
+
+def _plain_row(group: list[table.Row]) -> Markup:
+    """A row as :func:`_row` makes it, without links."""
+    r = group[0]
+    return _ROW(
+        relation=r.relation.value,
+        old=", ".join(_numbers(group, "old")) or _NONE,
+        new=", ".join(_numbers(group, "new")) or _NONE,
+        label=_label(group),
+        ratio=r.ratio,
+        words=r.words or "—",
     )
 
 
@@ -165,7 +217,13 @@ def _order_section(old: str, new: str, by: Literal["old", "new"], body: Markup) 
         f"by-{by}",
         [title],
         "corr-order",
-        h("p", {"class": "hint"}, "The same table ", h("a", {"href": f"#by-{other}"}, other_title.lower()), "."),
+        h(
+            "p",
+            {"class": "hint"},
+            "The same table ",
+            h("a", {"href": f"#by-{other}"}, other_title.lower()),
+            "." if by == "old" else ", where each number links to its clause and each relation to its change.",
+        ),
         t,
     )
 

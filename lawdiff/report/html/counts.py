@@ -8,12 +8,13 @@ never rounds a difference away.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from lawdiff.diff import Change, Op
-from lawdiff.diff.vocabulary import Flag
+from lawdiff.diff import Change, Comparison, Op
+from lawdiff.diff.vocabulary import Flag, Pattern
 from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.report.html.template import Template
 
 
 def percent(x: float) -> str:
@@ -75,35 +76,43 @@ class SignificanceCounts:
     """How many of a pair's changes may change a rule, and which flags they raised.
 
     normative: rewordings (a clause on both sides: modified, split, merged)
-        with any flag but ``reference``.
+        with any flag but ``reference``, a drafting pattern counted once
+        (:meth:`Comparison.normative_count`: the same substitution in
+        several clauses is one decision).
     wording: the other rewordings whose words changed, editorial-only ones
         not counted (they are counted under their kind).  A clause added or
         removed whole is neither: it has no flags (see
         :func:`lawdiff.diff.changes.compare`) and is counted under its kind.
     flags: per flag, how many differences raised it.
+    patterns: the drafting patterns among the changes, each listed once with its clauses.
     """
 
     normative: int
     wording: int
     flags: dict[str, int]
+    patterns: tuple[Pattern, ...] = ()
 
 
-def significance_counts(changes: Iterable[Change]) -> SignificanceCounts:
-    """Counted over the differences both corpora could hold, each change once."""
+def significance_counts(changes: Iterable[Change], comparison: Comparison | None = None) -> SignificanceCounts:
+    """Counted over the differences both corpora could hold, each change once; with the pair's
+    ``comparison``, a drafting pattern counts once among the normative changes."""
     normative = wording = 0
     flags = {f.value: 0 for f in Flag}
-    seen: set[int] = set()
+    seen: dict[int, Change] = {}
     for ch in changes:
         if not ch.is_difference or not ch.counterpart_in_corpus or not (ch.old and ch.new) or id(ch) in seen:
             continue
-        seen.add(id(ch))
+        seen[id(ch)] = ch
         for sig in ch.signals:
             flags[sig.flag.value] += 1
         if ch.normative:
             normative += 1
         elif not ch.editorial_only and any(p.op is not Op.EQUAL for p in ch.diff):
             wording += 1
-    return SignificanceCounts(normative, wording, flags)
+    if comparison is None:
+        return SignificanceCounts(normative, wording, flags)
+    counted = list(seen.values())
+    return SignificanceCounts(comparison.normative_count(counted), wording, flags, comparison.patterns_of(counted))
 
 
 def counts_list(
@@ -154,6 +163,7 @@ def counts_list(
 def _significance_list(significance: SignificanceCounts) -> Markup:
     """How many rewordings are normative, how many other changes of wording, and the flags raised."""
     raised = [f"{n} {flag}" for flag, n in significance.flags.items() if n]
+    patterns = bool(significance.patterns)
     return h(
         "ul",
         {"class": "significance"},
@@ -163,6 +173,7 @@ def _significance_list(significance: SignificanceCounts) -> Markup:
             {"class": "zero" if significance.normative == 0 else "n normative"},
             h("b", None, str(significance.normative)),
             " normative",
+            " (each drafting pattern counts once)" if patterns else None,
         ),
         h(
             "li",
@@ -172,3 +183,24 @@ def _significance_list(significance: SignificanceCounts) -> Markup:
         ),
         h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
     )
+
+
+_PATTERN = Template(
+    "<li>Drafting pattern, counted once: <b>{flag}</b> <del>{removed}</del> → <ins>{added}</ins> in {where}</li>",
+    block=True,
+)
+_PATTERNS = Template('<ul class="patterns">\n{items}</ul>', block=True)
+_LINK = Template('<a href="{href}">{text}</a>')
+
+
+def pattern_list(patterns: Iterable[Pattern], href: Callable[[str, str], str | None]) -> Markup | None:
+    """Each drafting pattern once, with its clauses (``href(change id, address)``: where each is shown)."""
+    items: list[Child] = []
+    for p in patterns:
+        where: list[Child] = []
+        for i, (cid, address) in enumerate(zip(p.changes, p.addresses, strict=True)):
+            link = href(cid, address)
+            where.extend([", " if i else None, _LINK(href=link, text=address) if link else address])
+        added = " / ".join(p.added) or "(nothing)"
+        items.append(_PATTERN(flag=p.flag.value, removed=" ".join(p.removed), added=added, where=where))
+    return _PATTERNS(items=items) if items else None

@@ -14,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lawdiff.align import Aspect
-from lawdiff.diff import Change, ChangeKind, History, Op, Step
+from lawdiff.diff import SHORT_ID, Change, ChangeKind, History, Op, Step
 from lawdiff.diff.article import ArticleView
 from lawdiff.model import Clause, Edition, article_of
 from lawdiff.report.html.kind import addresses_arrow
-from lawdiff.report.html.law import Page, addr_chip, law_text, source_line, split_side
-from lawdiff.report.html.markup import Child, Markup, document, h, page_footer
+from lawdiff.report.html.law import Page, addr_chip, law_text
+from lawdiff.report.html.markup import Child, Markup, document, h, page_footer, span
 from lawdiff.report.html.nav import article_nav, title_span
+from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, anchor, article_file, history_file
 from lawdiff.report.text import introduced
 
@@ -57,22 +58,16 @@ def history_page(site: Site, a: ArticleView) -> str:
     page = Page(path, lambda e, addr: site.href(e, addr, path))
     page.ids.update({"top", "contents"})
     editions = {e.name: e for e in site.compared}
-    groups = _GroupDiffs()
-    shown = distinct(a.histories)
+    rows = _Rows(site, a, page, editions)
+    shown = distinct(site.histories(a))
     # Every clause's anchor first, so that no section takes another's.
     idents = [[page.claim(anchor(e.name, c.address)) for e, c in s.clauses] for s in shown]
-    sections = [_section(s, ids, site, page, editions, groups) for s, ids in zip(shown, idents, strict=True)]
+    sections = [_section(s, ids, rows) for s, ids in zip(shown, idents, strict=True)]
     toc = h(
         "ol",
         {"class": "toc"},
         [
-            h(
-                "li",
-                None,
-                h("a", {"href": f"#{ids[0]}"}, ", ".join(s.names)) if ids[0] else ", ".join(s.names),
-                " ",
-                h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
-            )
+            _TOC_ITEM(href=f"#{ids[0]}" if ids[0] else None, names=", ".join(s.names))
             for s, ids in zip(shown, idents, strict=True)
         ],
     )
@@ -85,7 +80,8 @@ def history_page(site: Site, a: ArticleView) -> str:
             {"class": "lead"},
             "Every clause of every edition, followed through all editions of the corpus: its address and wording in "
             "each, and where it changed. A clause followed from each edition it is in has one history: it is shown "
-            "once, under the clause's name in each of them. ",
+            "once, under the clause's name in each of them. Editions in which the wording stayed the same share "
+            "one line; each change links to its word differences on the article's page. ",
             h("a", {"href": article_file(a.number).split("/")[1]}, f"Back to article {a.number}"),
             ".",
         ),
@@ -102,176 +98,182 @@ def history_page(site: Site, a: ArticleView) -> str:
     )
 
 
-def _gist(c: Clause) -> str:
-    summary = (c.title or c.text).split("\n")[0]
-    return summary[:89].rstrip() + "…" if len(summary) > 90 else summary
+# An item of the table of contents: linked where its section has the anchor (whose heading says its first words).
+_TOC_ITEM = Template('<li><a href="{href}">{names}</a></li>', block=True)
 
 
-def _section(
-    s: _Shown,
-    idents: list[str | None],
-    site: Site,
-    page: Page,
-    editions: dict[str, Edition],
-    groups: _GroupDiffs,
-) -> Markup:
+# A history: its clauses' names (each other clause's anchor on its name), then its lines.
+_SECTION = Template(
+    '<section class="history" id="{ident}">\n<h2><span class="addr">{names}</span></h2>\n{lines}{introduced}</section>',
+    block=True,
+)
+_TABLE = Template(
+    '<table class="hist">\n<thead>\n<tr><th scope="col">Editions</th><th scope="col">Change</th>'
+    '<th scope="col">Wording</th></tr>\n</thead>\n<tbody>\n{rows}</tbody>\n</table>\n',
+    block=True,
+)
+# A history of one wording through every edition that holds it: one line, no table.
+_ONE = Template('<div class="hline"><p class="eds">The same wording in {editions}:</p>{wording}</div>\n', block=True)
+_NAME = Template('<span id="{ident}">{name}</span>')
+_INTRODUCED = Template('<p class="introduced">Current wording {when}.</p>', block=True)
+
+
+def _section(s: _Shown, idents: list[str | None], rows: _Rows) -> Markup:
     # The section carries the first clause's anchor; each other clause's
     # anchor is on its name in the heading.
     names: list[Child] = [s.names[0]]
     for name, ident in zip(s.names[1:], idents[1:], strict=True):
-        names.extend([", ", h("span", {"id": ident}, name) if ident else name])
+        names.extend([", ", _NAME(ident=ident, name=name) if ident else name])
     hist = s.history
-    return h(
-        "section",
-        {"class": "history", "id": idents[0]},
-        h(
-            "h2",
-            None,
-            h("span", {"class": "addr"}, names),
-            " ",
-            h("span", {"class": "gist", "lang": "nl"}, _gist(s.clauses[0][1])),
-        ),
-        _history_table(hist, page, editions, groups, s.names[0]),
-        h("p", {"class": "introduced"}, f"Current wording {introduced(hist)}.") if hist.introduced else None,
+    return _SECTION(
+        ident=idents[0],
+        names=names,
+        lines=rows.of(hist, idents[0]),
+        introduced=_INTRODUCED(when=introduced(hist)) if hist.introduced else None,
     )
 
 
-_HEAD = h(
-    "thead",
-    None,
-    h(
-        "tr",
-        None,
-        h("th", {"scope": "col"}, "Edition"),
-        h("th", {"scope": "col"}, "Change"),
-        h("th", {"scope": "col"}, "Wording"),
-    ),
+def merged(steps: tuple[Step, ...]) -> list[list[Step]]:
+    """The steps of a history in lines: a step that keeps the clause as it was (unchanged, at the same
+    single address, with no stale reference) joins the line of the step before it."""
+    out: list[list[Step]] = []
+    for step in steps:
+        last = out[-1][-1] if out else None
+        if (
+            last is not None
+            and step.in_corpus
+            and last.in_corpus
+            and step.kinds == (ChangeKind.UNCHANGED,)
+            and len(step.addresses) == 1
+            and step.addresses == last.addresses
+            and step.texts == last.texts
+            and not any(ch.stale_references for ch in step.changes)
+        ):
+            out[-1].append(step)
+        else:
+            out.append([step])
+    return out
+
+
+_ROW = Template(
+    '<tr class="{cls}"><th scope="row">{editions}</th><td class="kind">{kind}</td><td>{wording}</td></tr>\n',
+    block=True,
 )
+_STALE = Template('<span class="badge b-stale" title="kept: {kept}">stale reference</span>')
+_EDITION = Template('<a href="{href}">{edition}</a>')
+_HSTEP = Template('<div class="hstep"><div class="ch">{chip}</div>{text}</div>', block=True)
+_AS_BEFORE = Template('<p class="same-as">Wording as in {edition} {address}.</p>')
+_AS_ABOVE = Template('<p class="same-as">Wording as in <a href="{href}">{edition} {address}</a> above.</p>')
+_DIFFERENCES = Template('<a class="wd" href="{href}" aria-label="{label}">{text}</a>')
 
 
-def _history_table(hist: History, page: Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str) -> Markup:
-    rows = [_step_row(step, hist, page, editions, groups, name) for step in hist.steps]
-    return h("table", {"class": "hist"}, _HEAD, h("tbody", None, rows))
+class _Rows:
+    """The lines of the histories of one article's page."""
 
+    def __init__(self, site: Site, a: ArticleView, page: Page, editions: dict[str, Edition]) -> None:
+        self.site = site
+        self.page = page
+        self.editions = editions
+        self.number = a.number
+        self.on_page = {ch.id for pv in a.pairs for ch in pv.changes}
+        # Each wording shown on the page: where it stands (the section's anchor) and whose it is there.
+        self.shown: dict[str, tuple[str, str, str]] = {}
+        self.section = ""
 
-def _step_row(
-    step: Step, hist: History, page: Page, editions: dict[str, Edition], groups: _GroupDiffs, name: str
-) -> Markup:
-    """One edition's row of a history: the change that led there, and the clause's wording in it."""
-    th = h("th", {"scope": "row"}, step.edition)
-    if not step.in_corpus:
+    def of(self, hist: History, section: str | None) -> Markup:
+        """The lines of a history whose section has the anchor ``section``: a table, or where one wording
+        stands in every edition of the history, one line."""
+        self.section = section or ""
+        lines = merged(hist.steps)
+        first = lines[0][0]
+        if len(lines) == 1 and first.in_corpus and first.addresses and not first.kinds:
+            return _ONE(editions=self._editions(lines[0]), wording=self._wording(first))
+        return _TABLE(rows=[self._line(line, hist) for line in lines])
+
+    def _editions(self, line: list[Step]) -> list[Child]:
+        """The editions of a line, each linked to the clause there where the line stands for several."""
+        names: list[Child] = []
+        for i, s in enumerate(line):
+            href = self.page.resolve(s.edition, s.addresses[0]) if s.addresses and len(line) > 1 else None
+            names.extend([", " if i else None, _EDITION(href=href, edition=s.edition) if href else s.edition])
+        return names
+
+    def _line(self, line: list[Step], hist: History) -> Markup:
+        """One line: the editions it stands for (each linked to the clause there), the change into the first, the
+        wording."""
+        step = line[0]
+        if not step.in_corpus:
+            return _ROW(cls="absent", editions=step.edition, kind=None, wording=self._absent(step, hist))
+        return _ROW(
+            cls=None if step.addresses else "absent",
+            editions=self._editions(line),
+            kind=self._kind(step),
+            wording=self._wording(step),
+        )
+
+    def _absent(self, step: Step, hist: History) -> Markup:
         art = article_of(hist.start.partition(":")[2])
-        edition = editions.get(step.edition)
+        edition = self.editions.get(step.edition)
         what = "heading" if not art else "article"
         if art and edition is not None and edition.find(art) is not None:
             what = "part of the article"  # it holds some of the article's sections' pages
-        note = h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this {what}")
-        return h("tr", {"class": "absent"}, th, _EMPTY_TD, h("td", None, note))
-    return h(
-        "tr",
-        {"class": "absent"} if not step.addresses else None,
-        th,
-        h("td", {"class": "kind"}, _step_kind(step)),
-        h("td", None, _step_wording(step, hist, page, editions[step.edition], groups, name)),
-    )
+        return h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this {what}")
 
+    def _kind(self, step: Step) -> list[Child]:
+        """The change cell: its badge, a stale reference's, the arrow of a renumbering, split or merge, and a
+        link to the change's word differences on an article page."""
+        if not step.kinds:
+            return []
+        kind: list[Child] = [span(f"badge b-{step.kinds[0].value}", step.change)]
+        stale = [r.old for ch in step.changes for r in ch.stale_references]
+        if stale:
+            kind += [
+                " ",
+                h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference"),
+            ]
+        for ch in step.changes:
+            if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
+                kind.append(h("div", {"class": "arrow"}, addresses_arrow(ch.old, ch.new)))
+        if step.kinds != (ChangeKind.UNCHANGED,) or any(ch.stale_references for ch in step.changes):
+            changes = list(dict.fromkeys(step.changes))
+            kind.extend(self._differences(ch, step.edition, len(changes) > 1) for ch in changes)
+        return kind
 
-def _step_kind(step: Step) -> list[Child]:
-    """The change cell: its badge, a stale reference's, and the arrow of a renumbering, split or merge."""
-    if not step.kinds:
-        return []
-    kind: list[Child] = [h("span", {"class": f"badge b-{step.kinds[0].value}"}, step.change)]
-    stale = [r.old for ch in step.changes for r in ch.stale_references]
-    if stale:
-        kind += [" ", h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference")]
-    for ch in step.changes:
-        if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
-            kind.append(h("div", {"class": "arrow"}, addresses_arrow(ch.old, ch.new)))
-    return kind
+    def _differences(self, ch: Change, edition: str, named: bool) -> Markup | None:
+        """The link to a change's row on the article page that shows it (this article's, or the one it is listed
+        under), or None where the report shows it on none; ``named``: the link names the change's clauses (one
+        of several changes of a step)."""
+        if not ch.id:
+            return None
+        if ch.id in self.on_page:
+            target = article_file(self.number)
+        elif self.site.article(ch.article) is not None:
+            target = article_file(ch.article)
+        else:
+            return None
+        words = ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED)
+        what = "word differences" if words else "side by side"
+        shown = ", ".join(ch.new or ch.old) + (" (heading)" if ch.aspect is Aspect.TITLE else "")
+        return _DIFFERENCES(
+            href=f"{target.split('/')[1]}#change-{ch.id[:SHORT_ID]}",
+            label=f"{what}: {edition} {shown}",
+            text=f"{what}: {shown}" if named else what,
+        )
 
-
-def _step_wording(
-    step: Step, hist: History, page: Page, edition: Edition, groups: _GroupDiffs, name: str
-) -> list[Child]:
-    """The wording cell: each clause the history is in this edition, its inserted and deleted words marked."""
-    cell: list[Child] = []
-    if not step.addresses:
-        cell.append(h("span", {"class": "none"}, "not present" if not step.kinds else "removed"))
-    diffs = {a: ch for ch in step.changes if ch.aspect is Aspect.TEXT for a in ch.new}
-    shown: set[int] = set()
-    for addr, txt in zip(step.addresses, step.texts, strict=True):
-        into = diffs.get(addr)
-        segments: list[tuple[Op, str]] = [(Op.EQUAL, txt)]
-        whole = False
-        if into is not None and into.kind is not ChangeKind.UNCHANGED and into.kind is not ChangeKind.ADDED:
-            if len(into.new) == 1:
-                # One clause takes all of the new text: the whole
-                # difference is this clause's.
-                segments = [(p.op, p.text) for p in into.diff]
-                whole = True
+    def _wording(self, step: Step) -> list[Child]:
+        """The wording cell: each clause the history is in this edition, as its text stands there; a wording
+        that another history of the page shows already is named and linked there (each wording once)."""
+        if not step.addresses:
+            return [h("span", {"class": "none"}, "not present" if not step.kinds else "removed")]
+        out: list[Child] = []
+        for addr, txt in zip(step.addresses, step.texts, strict=True):
+            chip = addr_chip(step.edition, addr, self.page.resolve(step.edition, addr))
+            where = self.shown.get(txt)
+            if where is None or not where[0]:
+                self.shown.setdefault(txt, (self.section, step.edition, addr))
+                out.append(_HSTEP(chip=chip, text=law_text("tx", [(Op.EQUAL, txt)])))
+            elif where[0] == self.section:
+                out.append(_HSTEP(chip=chip, text=_AS_BEFORE(edition=where[1], address=where[2])))
             else:
-                # Pieces of a split share one difference, which cannot say
-                # whose a deleted word was: it is shown once for the
-                # group, labelled, and each piece shows its own wording
-                # (its inserted words marked).
-                if id(into) not in shown:
-                    shown.add(id(into))
-                    cell.append(groups.show(into, hist, step.edition, page, name))
-                segments = split_side(into.diff, "new", into.new_texts)[into.new.index(addr)]
-        cell.append(_step_clause(step.edition, addr, segments, whole, page, edition))
-    return cell
-
-
-def _step_clause(
-    edition_name: str, addr: str, segments: list[tuple[Op, str]], whole: bool, page: Page, edition: Edition
-) -> Markup:
-    """One clause of a step: its address (linked where the report shows it), its wording, its source."""
-    chip = addr_chip(edition_name, addr, page.resolve(edition_name, addr))
-    clause = edition.find(addr)
-    return h(
-        "div",
-        {"class": "hstep"},
-        h("div", {"class": "ch"}, chip),
-        law_text("tx inline" if whole else "tx", segments),
-        source_line(edition, clause) if clause is not None else None,
-    )
-
-
-_EMPTY_TD = h("td", None)
-
-
-class _GroupDiffs:
-    """The word difference of each split (or of several clauses into several) on a page: in full once, then linked."""
-
-    def __init__(self) -> None:
-        self.seen: dict[int, tuple[str | None, str]] = {}  # id of the change -> its block's id, the history's name
-
-    def show(self, ch: Change, hist: History, edition: str, page: Page, name: str) -> Markup:
-        before = next((s.edition for s in hist.steps if s.addresses and set(s.addresses) & set(ch.old)), "")
-        source = f"{before} {', '.join(ch.old)}" if before else ", ".join(ch.old)
-        what = (
-            f"{ch.kind.value.capitalize()} {source} → {edition} {', '.join(ch.new)}: "
-            "the word difference over the pieces together"
-        )
-        first = self.seen.get(id(ch))
-        if first is not None:
-            ident, where = first
-            return h(
-                "div",
-                {"class": "hgroup"},
-                h(
-                    "div",
-                    {"class": "hgroup-h"},
-                    f"{what}, in order, is shown in the history of ",
-                    h("a", {"href": f"#{ident}"}, where) if ident else where,
-                    ". Each piece's own wording follows.",
-                ),
-            )
-        ident = page.claim(f"group-{anchor(edition, ch.new[0])}")
-        self.seen[id(ch)] = (ident, name)
-        return h(
-            "div",
-            {"class": "hgroup", "id": ident},
-            h("div", {"class": "hgroup-h"}, f"{what}, in order. Each piece's own wording follows."),
-            law_text("tx inline", [(p.op, p.text) for p in ch.diff]),
-        )
+                out.append(_HSTEP(chip=chip, text=_AS_ABOVE(href=f"#{where[0]}", edition=where[1], address=where[2])))
+        return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from lawdiff.diff import SHORT_ID
 from lawdiff.diff.article import (
     HEAT_LARGE,
     HEAT_NAMES,
@@ -21,8 +22,10 @@ from lawdiff.report.html.counts import (
     FLAG_COUNTS,
     KIND_COUNTS,
     OUTSIDE,
+    SignificanceCounts,
     counts_phrase,
     editorial_note,
+    pattern_list,
     percent,
     significance_counts,
 )
@@ -148,7 +151,8 @@ def _pairs_section(site: Site) -> Markup:
         "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
         "those same clauses again. Normative: a change whose words touch what the rule requires (a modal verb, "
         "a negation, who acts, a number, a condition); a retargeted reference alone is not normative, and a clause "
-        "added or removed whole is counted as added or removed only.",
+        "added or removed whole is counted as added or removed only. The same substitution made in several "
+        "clauses (a drafting pattern) is one normative change, listed below the table with its clauses.",
     )
     if not site.totals:
         note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")
@@ -172,8 +176,26 @@ def _pairs_section(site: Site) -> Markup:
         None,
         hint,
         scroll_box("Counts of changes per pair of editions", table),
+        [_patterns(site, t) for t in site.totals],
         _review_hint(site),
     )
+
+
+def pair_significance(site: Site, t: PairTotal) -> SignificanceCounts:
+    """A pair's significance counts over the articles the report compares it on, patterns counted once."""
+    return significance_counts(
+        pair_changes(site, t.old.name, t.new.name)[0], site.comparisons.get((t.old.name, t.new.name))
+    )
+
+
+def _patterns(site: Site, t: PairTotal) -> list[Child]:
+    """A pair's drafting patterns, each with its clauses linked to their rows."""
+    pages = pair_changes(site, t.old.name, t.new.name)[1]
+    found = pattern_list(
+        pair_significance(site, t).patterns,
+        lambda cid, _address: f"{pages[cid]}#change-{cid[:SHORT_ID]}" if cid in pages else None,
+    )
+    return [h("h3", None, f"Drafting patterns {t.old.name} → {t.new.name}"), found] if found is not None else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +255,9 @@ def _pairs_head(columns: _PairColumns) -> Markup:
 
 def _pair_row(site: Site, t: PairTotal, order: list[str], columns: _PairColumns) -> Markup:
     """One pair's counts; ``order``: the names of the editions compared, oldest first."""
-    sig = significance_counts(pair_changes(site, t.old.name, t.new.name)[0])
+    sig = significance_counts(
+        pair_changes(site, t.old.name, t.new.name)[0], site.comparisons.get((t.old.name, t.new.name))
+    )
     between = order[order.index(t.old.name) + 1 : order.index(t.new.name)]
     return h(
         "tr",
@@ -340,7 +364,7 @@ def _matrix_row(site: Site, a: ArticleView) -> Markup:
         elif pv is None:
             cells.append(_first_cell(a.number, e.name))
         else:
-            cells.append(_heat_cell(a.number, pv))
+            cells.append(_heat_cell(a.number, pv, site))
     number = h(
         "th",
         {"scope": "row"},
@@ -370,12 +394,12 @@ def _first_cell(number: str, edition: str) -> Markup:
     )
 
 
-def _heat_cell(number: str, pv: PairView) -> Markup:
+def _heat_cell(number: str, pv: PairView, site: Site) -> Markup:
     """How much the article changed from the previous edition that holds it, linked to its side-by-side view."""
     old, new = pv.old.name, pv.new.name
     heat = pv.heat
     counts = counts_phrase(heat.counts, heat.editorial, heat.stale)
-    normative = significance_counts(pv.changes).normative
+    normative = significance_counts(pv.changes, site.comparisons.get((old, new))).normative
     return h(
         "td",
         {

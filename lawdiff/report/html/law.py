@@ -11,7 +11,8 @@ from lawdiff.diff import Op, Piece
 from lawdiff.errors import LawdiffBug
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report import where
-from lawdiff.report.html.markup import LAW, Child, Markup, h
+from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.report.html.template import Template, join
 
 # ---------------------------------------------------------------------------
 # Law text with its differences, references and footnote markers
@@ -69,6 +70,9 @@ def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> 
     return out
 
 
+_LAW = Template('<div class="{cls} lt" lang="nl">{lead}{text}</div>\n', block=True)
+
+
 def law_text(
     cls: str,
     segments: list[tuple[Op, str]],
@@ -80,14 +84,13 @@ def law_text(
 
     ``lead`` (a clause's label) comes first, apart from the text by a space.
     """
-    attrs = {"class": f"{cls} {LAW}", "lang": "nl"}
     first: list[Child] = [lead, " "] if lead is not None else []
     link_list = list(links)
     mark_list = list(marks)
     if not link_list and not mark_list:
         # Most clauses: no reference, no footnote; one piece per segment.
-        return h("div", attrs, first, [_op_piece(op, t) for op, t in segments if t])
-    return h("div", attrs, first, _overlaid(segments, link_list, mark_list))
+        return _LAW(cls=cls, lead=first, text=[_op_piece(op, t) for op, t in segments if t])
+    return _LAW(cls=cls, lead=first, text=_overlaid(segments, link_list, mark_list))
 
 
 def _overlaid(
@@ -121,7 +124,7 @@ def _overlaid(
     def close() -> None:
         nonlocal current, inside
         if current is not None and inside:
-            out.append(h("a", {"class": "ref", "href": current.href, "title": current.title}, inside))
+            out.append(_REF(href=current.href, title=current.title, text=inside))
         current, inside = None, []
 
     mi = 0
@@ -143,24 +146,26 @@ def _overlaid(
     return out
 
 
+_REF = Template('<a class="ref" href="{href}" title="{title}">{text}</a>')
 _WORDISH = re.compile(r"\w")
 # A change of punctuation or spacing only (a comma, a full stop, a space)
 # is a character or two wide: it gets a class that makes it stand out.
-_PUNCT = {"class": "pu"}
+_INS, _INS_PUNCT = Template("<ins>{text}</ins>"), Template('<ins class="pu">{text}</ins>')
+_DEL, _DEL_PUNCT = Template("<del>{text}</del>"), Template('<del class="pu">{text}</del>')
 
 
 def _op_piece(op: Op, text: str) -> Child:
     if op is Op.INSERT:
-        return h("ins", None if _WORDISH.search(text) else _PUNCT, text)
+        return (_INS if _WORDISH.search(text) else _INS_PUNCT)(text=text)
     if op is Op.DELETE:
-        return h("del", None if _WORDISH.search(text) else _PUNCT, text)
+        return (_DEL if _WORDISH.search(text) else _DEL_PUNCT)(text=text)
     return text
 
 
 _PRINTINGS: dict[int, tuple[Edition, dict[str, str]]] = {}
 
 
-def _printing(edition: Edition, file: str) -> str:
+def printing_of(edition: Edition, file: str) -> str:
     """The printing a source file of the edition states ("" when it states none)."""
     cached = _PRINTINGS.get(id(edition))
     if cached is None or cached[0] is not edition:
@@ -174,37 +179,66 @@ def _printing(edition: Edition, file: str) -> str:
     return cached[1].get(file, "")
 
 
-def source_line(edition: Edition, clause: Clause) -> Markup:
-    """Where a clause came from: edition, printing, file and place."""
-    printing = _printing(edition, clause.source.file)
-    parts = [edition.name] + ([printing] if printing else []) + [where(clause.source)]
-    # Behind a disclosure: a file name and a JSON path are for checking, not for reading.
-    return h("details", {"class": "src"}, _SOURCE, " · ".join(parts))
+_SOURCE = Template('<details class="src"><summary>source</summary>{where}</details>', block=True)
 
 
-_SOURCE = h("summary", None, "source")
+def source_line(found: Iterable[tuple[Edition, Clause]], read_from: Callable[[Edition], str] = lambda _e: "") -> Markup:
+    """Where a clause came from, in each edition of ``found`` (the same clause where it stands unchanged):
+    edition, printing, file and place.  The file is left out where it is ``read_from(edition)``, the one
+    file the page names for the edition (``2017 · 3e druk · $[551]``); editions whose clause stands at the
+    same place are named together (``2007, 2017 · line 3``).
+
+    Behind a disclosure: a file name and a JSON path are for checking, not for reading.
+    """
+    places: dict[tuple[str, str], list[str]] = {}
+    for e, c in found:
+        loc = c.source
+        if loc.file and loc.file == read_from(e):
+            place = f"line {loc.line}" if loc.line else loc.path or loc.file
+        else:
+            place = where(loc)
+        places.setdefault((printing_of(e, loc.file), place), []).append(e.name)
+    said = [
+        " · ".join([", ".join(names), *([printing] if printing else []), place])
+        for (printing, place), names in places.items()
+    ]
+    return _SOURCE(where="; ".join(said))
 
 
-def addr_chip(edition: str, address: str, href: str | None) -> Markup:
-    """A clause's address, linked to ``href`` when there is one."""
+_CHIP = Template('<a class="addr" id="{ident}" href="{href}" aria-label="{edition} {address}">{address}</a>')
+_CHIP_PLAIN = Template('<span class="addr">{address}</span>')
+
+
+def addr_chip(edition: str, address: str, href: str | None, ident: str | None = None) -> Markup:
+    """A clause's address, linked to ``href`` when there is one (``ident``: the link's own id)."""
     if href:
         # An address alone names no clause: the link's name says the edition too.
-        return h("a", {"class": "addr", "href": href, "aria-label": f"{edition} {address}"}, address)
-    return h("span", {"class": "addr"}, address)
+        return _CHIP(ident=ident, href=href, edition=edition, address=address)
+    return _CHIP_PLAIN(address=address)
 
 
 def _label(clause: Clause) -> str:
     return clause.label.strip()
 
 
-class ClauseRows:
-    """Renders clauses of one edition on one page."""
+_LABEL = Template('<span class="lbl">{label}</span>')
+_BLOCK = Template(
+    '<div class="clause {kind}" id="{ident}">\n<div class="ch">{chip}{edition}{extra}</div>\n{heading}{body}</div>',
+    block=True,
+)
+# A block's edition beside its address, for a table whose columns stack on a phone (report.css shows it there).
+_EDITION = Template(' <span class="ed" aria-hidden="true">{edition}</span>')
 
-    def __init__(self, page: Page, edition: Edition) -> None:
+
+class ClauseRows:
+    """Renders clauses of one edition on one page; ``named``: each block says its edition beside its address
+    (on a phone, where the columns of a side-by-side table stack and their heads are gone)."""
+
+    def __init__(self, page: Page, edition: Edition, named: bool = True) -> None:
         self.page = page
         self.edition = edition
-        self._ed = h("span", {"class": "ed", "aria-hidden": "true"}, edition.name)
         self.name = edition.name
+        self._named = _EDITION(edition=edition.name) if named else None
 
     def refs(self, clause: Clause) -> list[Link]:
         out: list[Link] = []
@@ -225,27 +259,22 @@ class ClauseRows:
             out.append((f.anchor, h("sup", {"class": "fnref", "title": f"footnote {f.address}"}, inner)))
         return out
 
-    def block(
+    def texts(
         self,
         clause: Clause,
-        ident: str | None,
-        chip_href: str | None,
         title: list[tuple[Op, str]] | None = None,
         text: list[tuple[Op, str]] | None = None,
         fn_href: Callable[[Clause], str | None] = lambda _f: None,
-        extra: Child = None,
-    ) -> Markup:
-        """One clause: address, label and title, text, source.
+    ) -> tuple[Markup | None, Markup | None]:
+        """A clause's heading and its text as blocks of law text, each None where it has none.
 
         ``title`` and ``text`` are the clause's own when not given (no
         difference marked); an empty list leaves that part out.
         """
-        kind = "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"
-        chip = addr_chip(self.name, clause.address, chip_href)
         title_segs = [(Op.EQUAL, clause.title)] if title is None and clause.title else title or []
         text_segs = [(Op.EQUAL, clause.text)] if text is None and clause.text else text or []
         label = _label(clause)
-        lbl = h("span", {"class": "lbl"}, label) if label else None
+        lbl = _LABEL(label=label) if label else None
         heading = law_text("ct", title_segs, lead=lbl) if title_segs else None
         body = None
         if text_segs:
@@ -256,11 +285,39 @@ class ClauseRows:
                 self.marks(clause, fn_href),
                 lead=lbl if not title_segs and clause.kind is not Kind.ARTICLE else None,
             )
-        return h(
-            "div",
-            {"class": f"clause {kind}", "id": ident or None},
-            h("div", {"class": "ch"}, chip, " ", self._ed, extra),
-            heading,
-            body,
-            source_line(self.edition, clause),
+        return heading, body
+
+    def block(
+        self,
+        clause: Clause,
+        ident: str | None,
+        chip_href: str | None,
+        title: list[tuple[Op, str]] | None = None,
+        text: list[tuple[Op, str]] | None = None,
+        fn_href: Callable[[Clause], str | None] = lambda _f: None,
+        extra: Child = None,
+        note: Child = None,
+        chip: Markup | None = None,
+    ) -> Markup:
+        """One clause: address, label and title, text.
+
+        ``title`` and ``text`` as :meth:`texts` takes them; ``note`` stands below the text; ``chip``: the
+        address as the block shows it, when not linked to ``chip_href``.
+        """
+        heading, body = self.texts(clause, title, text, fn_href)
+        if note is not None:
+            body = join([body, note])
+        return _BLOCK(
+            kind=kind_class(clause),
+            ident=ident,
+            chip=chip or addr_chip(self.name, clause.address, chip_href),
+            edition=self._named,
+            extra=extra,
+            heading=heading,
+            body=body,
         )
+
+
+def kind_class(clause: Clause) -> str:
+    """The class of a clause's block: ``fn`` for a footnote, ``art`` for an article, ``cl`` for any other."""
+    return "fn" if clause.kind is Kind.FOOTNOTE else "art" if clause.kind is Kind.ARTICLE else "cl"

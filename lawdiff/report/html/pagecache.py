@@ -8,6 +8,7 @@ made of:
   changes of each pair, the synopsis and the clause histories, written out
   canonically as JSON (editions and clauses by name and address, a change by
   :func:`change_digest`);
+* the drafting patterns the page shows of each pair (their clauses may lie in other articles);
 * the clauses of every article the view names, in every edition compared
   (:meth:`~lawdiff.model.Edition.part_digests`), for what the page looks up
   in the editions beside the view;
@@ -39,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from lawdiff.cache import Cache, key
-from lawdiff.diff.article import ArticleView, Node, PairTotal
+from lawdiff.diff.article import ArticleView, Node, PairTotal, PairView
 from lawdiff.diff.vocabulary import Change, History
 from lawdiff.model import article_of
 from lawdiff.report.files import utf8
@@ -59,7 +60,7 @@ def site_digest(site: Site) -> str:
         with_history = [c.address for c in e.walk() if c.text or c.title]
         digest.update(repr(with_history).encode("utf-8", "surrogatepass"))
     for v in site.articles:
-        row = (v.number, v.title, [e.name for e in v.editions], sorted(site.anchors.get(v.number, ())))
+        row = (v.number, v.title, [e.name for e in v.editions], sorted(site.anchors(v.number)))
         digest.update(repr(row).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -93,16 +94,21 @@ class PageKeys:
     site: Site
     _site: str = field(init=False)
     _changes: dict[int, tuple[Change, str]] = field(default_factory=dict, init=False)
-    _views: dict[str, tuple[ArticleView, str]] = field(default_factory=dict, init=False)
+    _views: dict[tuple[str, bool], tuple[ArticleView, str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._site = site_digest(self.site)
 
     def key(self, page: str, view: ArticleView) -> str:
-        """The key of the page ``page`` (``article`` or ``history``) of ``view``."""
-        memo = self._views.get(view.number)
+        """The key of the page ``page`` (``article`` or ``history``) of ``view``.
+
+        An article page shows no history: its key holds none, so that keeping it never makes the article's
+        histories (the history page makes them, in its own process: :meth:`Site.histories`).
+        """
+        with_histories = page == "history"
+        memo = self._views.get((view.number, with_histories))
         if memo is None or memo[0] is not view:
-            memo = self._views[view.number] = (view, self._view(view))
+            memo = self._views[(view.number, with_histories)] = (view, self._view(view, with_histories))
         if page != "article" or (self.site.annotate is None and self.site.review is None):
             return key(KIND, page, memo[1])
         return key(KIND, page, memo[1], self._review(view))
@@ -123,8 +129,9 @@ class PageKeys:
                     parts.append(" ".join(note.classes) + ("\x05" if note.markup is None else "\x01" + note.markup))
         return hashlib.sha256("\x04".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
-    def _view(self, view: ArticleView) -> str:
+    def _view(self, view: ArticleView, with_histories: bool) -> str:
         addresses: set[str] = {view.number}
+        histories = self.site.histories(view) if with_histories else ()
         seen: dict[int, Change] = {}
         # JSON of strings, numbers and booleans (a synopsis node is a named tuple of strings, its part a str
         # enum): canonical, and written by C; a history step's kinds are those of its changes.
@@ -135,11 +142,11 @@ class PageKeys:
                 [e.name for e in view.editions],
                 [
                     [pv.old.name, pv.new.name, self._digests(pv.changes, seen), repr(pv.heat),
-                     sorted(pv.moved_targets.items())]
+                     sorted(pv.moved_targets.items()), self._patterns(pv)]
                     for pv in view.pairs
                 ],
                 [[self._nodes(row.cells, addresses), row.steps] for row in view.synopsis],
-                [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in view.histories],
+                [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in histories],
             ],
             ensure_ascii=False,
         )  # fmt: skip
@@ -149,6 +156,12 @@ class PageKeys:
         articles = sorted({article_of(a) for a in addresses})
         parts = [(e.name, [e.part_digests().get(n, "") for n in articles]) for e in self.site.compared]
         return key(self._site, shown, repr((articles, parts)))
+
+    def _patterns(self, pv: PairView) -> str:
+        """The drafting patterns an article page shows of a pair (and counts its normative changes by): those
+        with a change of the page, each with all its clauses, some of which may be in other articles."""
+        comp = self.site.comparisons.get((pv.old.name, pv.new.name))
+        return repr(comp.patterns_of(pv.changes)) if comp is not None else ""
 
     def correlation(self, total: PairTotal) -> str:
         """The key of a pair's correlation table: the pair's editions whole, and every change it lists."""

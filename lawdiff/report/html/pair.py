@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 
 from lawdiff.align import Aspect
-from lawdiff.diff import SHORT_ID, Change, Op, Piece, word_diff
+from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, word_diff
 from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
 from lawdiff.model import Clause, Edition, Kind
-from lawdiff.report.html.counts import counts_list, percent, significance_counts
+from lawdiff.report.html.context import PairContext, block_id
+from lawdiff.report.html.counts import counts_list, pattern_list, percent, significance_counts
 from lawdiff.report.html.kind import kind_cell
 from lawdiff.report.html.law import ClauseRows, Page, split_side
 from lawdiff.report.html.markup import Child, Markup, h, made_by, section_markup
-from lawdiff.report.site import Annotation, Annotator, Site, anchor, correlation_file, pair_id
-
-
-@dataclass(frozen=True, slots=True)
-class PairContext:
-    old: Edition
-    new: Edition
-    prefix: str  # id prefix of this view's clause blocks
-    moved_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # of stale references
-    # The link to a clause's history page (edition, address) -> href, or None where there is none.
-    history: Callable[[str, str], str | None] | None = None
-
-
-def block_id(ctx: PairContext, edition: str, address: str, heading: bool = False) -> str:
-    """``diff-2007-2017-2017-45C4b``; a heading's own row ends in ``-title``."""
-    return f"{ctx.prefix}-{anchor(edition, address)}" + ("-title" if heading else "")
+from lawdiff.report.html.runs import Runs
+from lawdiff.report.html.template import Template
+from lawdiff.report.site import Annotation, Annotator, Site, correlation_file, pair_id
 
 
 def pair_table(
@@ -66,10 +53,22 @@ def pair_table(
         return href
 
     fns = (fn_href(ctx.old.name, in_view_old), fn_href(ctx.new.name, in_view_new))
+    body: list[Markup] = []
+    runs = Runs(ctx, page, new_r, chip, fns[1], titled[1])
+    for ch in changes:
+        note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
+        if note is None and runs.take(ch):
+            continue
+        body.extend(runs.flush())
+        body.append(_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled, note))
+    body.extend(runs.flush())
+    return h("table", {"class": "sbs"}, _table_head(ctx, caption, running), body)
+
+
+def _table_head(ctx: PairContext, caption: Child, running: tuple[str, str] | None) -> list[Child]:
+    """A side-by-side table's caption, columns and head (with the running head and foot of its printed pages)."""
     head, foot = running_rows(*running, 3) if running else (None, None)
-    return h(
-        "table",
-        {"class": "sbs"},
+    return [
         h("caption", None, caption),
         _COLGROUP,
         h(
@@ -85,8 +84,7 @@ def pair_table(
             ),
         ),
         foot,
-        [_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled, annotate) for ch in changes],
-    )
+    ]
 
 
 def running_rows(head: str, foot: str, columns: int) -> tuple[Markup, Markup]:
@@ -140,11 +138,10 @@ def _change_rows(
     chip: Callable[[str, str, str], str | None],
     fns: tuple[Callable[[Clause], str | None], Callable[[Clause], str | None]],
     titled: tuple[set[str], set[str]],
-    annotate: Annotator | None = None,
+    note: Annotation | None,
 ) -> Markup:
     olds = [c for c in (ctx.old.find(a) for a in ch.old) if c is not None]
     news = [c for c in (ctx.new.find(a) for a in ch.new) if c is not None]
-    note = annotate(ch, ctx.old.name, ctx.new.name) if annotate else None
     classes = _row_classes(ch, olds + news, note)
     heading = ch.aspect is Aspect.TITLE
     # What one corpus lacks is not compared: its words stand unmarked, neither inserted nor deleted.
@@ -156,7 +153,12 @@ def _change_rows(
         title_diff = word_diff(ch.old_title, ch.new_title)
     old_segments = _clause_segments(heading, "old", olds, old_parts, title_diff, titled[0])
     new_segments = _clause_segments(heading, "new", news, new_parts, title_diff, titled[1])
-    old_blocks = _side_blocks(ctx, ctx.old.name, olds, old_segments, heading, page, renderers[0], chip, fns[0])
+    same = None
+    if ch.kind is ChangeKind.UNCHANGED and len(olds) == len(news) == 1:
+        # Renumbered or moved, its words as they were: they stand once, on the new side.
+        old_segments = [(old_segments[0][0] if title_diff else [], [])]
+        same = _SAME_WORDING(edition=ctx.new.name)
+    old_blocks = _side_blocks(ctx, ctx.old.name, olds, old_segments, heading, page, renderers[0], chip, fns[0], same)
     new_blocks = _side_blocks(ctx, ctx.new.name, news, new_segments, heading, page, renderers[1], chip, fns[1])
     rows = _side_by_side(ch, ctx, page, old_blocks, new_blocks, note)
     # The change's id is the row's second anchor (the clauses' anchors are the citation contract).
@@ -165,6 +167,7 @@ def _change_rows(
 
 
 _Segments = list[tuple[Op, str]]
+_SAME_WORDING = Template('<p class="same-as">Wording as in {edition}.</p>')
 
 
 def _clause_segments(
@@ -204,12 +207,14 @@ def _side_blocks(
     renderer: ClauseRows,
     chip: Callable[[str, str, str], str | None],
     fn: Callable[[Clause], str | None],
+    note: Markup | None = None,
 ) -> list[Markup]:
-    """The clause blocks of one side of a change, each claiming its anchor on the page."""
+    """The clause blocks of one side of a change, each claiming its anchor on the page; ``note`` below each."""
     out: list[Markup] = []
     for c, (title, text) in zip(clauses, segments, strict=True):
         ident = page.claim(block_id(ctx, edition, c.address, heading))
-        out.append(renderer.block(c, ident, chip(edition, c.address, ident or ""), title, text, fn))
+        href = chip(edition, c.address, ident or "")
+        out.append(renderer.block(c, ident, href, title, text, fn, note=note))
     return out
 
 
@@ -294,7 +299,7 @@ def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int
 def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
     pid = pair_id(pv.old.name, pv.new.name)
     path = page.path
-    ctx = PairContext(pv.old, pv.new, pid, pv.moved_targets, lambda e, a: site.history_href(e, a, path))
+    ctx = PairContext(pv.old, pv.new, pid, pv.moved_targets, lambda e, a: site.history_href(e, a, path), True)
 
     def chip(edition: str, address: str, _ident: str) -> str | None:
         return site.href(edition, address, path)
@@ -325,6 +330,16 @@ def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
         f"Article {number} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
         made_by(pv.old, pv.new),
     )
+    # The table first: the list of drafting patterns links to the rows it claims.
+    table = pair_table(
+        ctx, pv.changes, page, chip, left_right(f"Article {number}", pv.old.name, pv.new.name), site.annotate, running
+    )
+    significance = significance_counts(pv.changes, site.comparisons.get((pv.old.name, pv.new.name)))
+
+    def shown(cid: str, address: str) -> str | None:
+        row = f"change-{cid[:SHORT_ID]}"
+        return f"#{row}" if row in page.ids else site.href(pv.new.name, address, path)
+
     section = section_markup(
         pid,
         [f"{pair} ", heat_tag(pv.heat)],
@@ -332,25 +347,35 @@ def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
         target,
         links,
         note,
-        counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale, significance_counts(pv.changes)),
-        pair_table(
-            ctx,
-            pv.changes,
-            page,
-            chip,
-            left_right(f"Article {number}", pv.old.name, pv.new.name),
-            site.annotate,
-            running,
-        ),
+        counts_list(pv.heat.counts, pv.heat.editorial, pv.heat.stale, significance),
+        pattern_list(significance.patterns, shown),
+        table,
     )
     page.ids.update({pid, f"{pid}-h", f"print-{pid}"})
     return section
 
 
+def article_files(e: Edition, number: str) -> list[str]:
+    """The files an edition's article was read from, in the order of its clauses."""
+    key = (id(e), number)
+    known = _FILES.get(key)
+    if known is None or known[0] is not e:
+        art = e.find(number)
+        files = list(dict.fromkeys(c.source.file for c in art.walk() if c.source.file)) if art is not None else []
+        if len(_FILES) > 256:
+            _FILES.clear()  # the pages of one article ask for its files several times; no more is kept
+        known = _FILES[key] = (e, files)
+    return known[1]
+
+
+# The files of an article in an edition, by (id of the edition, number), with the edition (so that an id is
+# never another's).
+_FILES: dict[tuple[int, str], tuple[Edition, list[str]]] = {}
+
+
 def sources_line(e: Edition, number: str) -> str:
     """``2017 (3e druk): 2017/nuxt-artikel-45.payload.json``: the files an edition's article was read from."""
-    art = e.find(number)
-    files = list(dict.fromkeys(c.source.file for c in art.walk() if c.source.file)) if art is not None else []
+    files = article_files(e, number)
     printing = ", ".join(e.printings)
     return f"{e.name}" + (f" ({printing})" if printing else "") + (f": {', '.join(files)}" if files else "")
 

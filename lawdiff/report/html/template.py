@@ -1,0 +1,186 @@
+"""Fixed pieces of HTML with named holes, each hole escaped by construction: the report's rows.
+
+A :class:`Template` is written once, as a constant of the code, and filled many times::
+
+    ROW = Template('<tr class="{cls}"><td>{text}</td></tr>')
+    ROW(cls="rel-same", text=law_text)
+
+Where a hole stands is read once, when the template is made: a hole in text takes what :func:`h`
+takes as a child (a plain ``str`` is escaped, :class:`Markup` passes through, None adds nothing, a
+list is its children one after the other); a hole inside a double-quoted attribute value takes a
+string, always escaped (a :class:`Markup` too: an attribute holds no markup).  A hole that is the
+whole value of its attribute (``id="{ident}"``) leaves the attribute out when given None, False or
+"".  A template whose holes stand anywhere else (inside a tag's name, unquoted, inside a comment,
+a script or a style) is refused when it is made, so that no value can ever be read as markup.
+
+Filling a template joins its fixed pieces and escaped values, and nothing else: several times
+faster than building the same element by element with :func:`h`, which works out line breaks and
+attributes at every call.  Only template constants make markup here (``tests/test_html.py`` reads
+the renderers' source to hold them to that).
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Callable, Iterable
+
+from lawdiff.errors import LawdiffBug
+from lawdiff.report.html.markup import BlockMarkup, Child, Markup, escape_attribute, text_child
+
+_HOLE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+_NAME = re.compile(r"[a-z][a-z0-9-]*")
+_ATTR_START = re.compile(r'\s([a-z][a-z0-9-]*)="\Z')
+
+# Where a hole stands.
+_TEXT, _VALUE, _WHOLE = 0, 1, 2
+
+
+def _context(literal: str, state: str) -> str:
+    """The state of the HTML tokenizer after ``literal`` (``text``, ``tag`` or ``value``), from ``state``.
+
+    Enough of it for a template of the code: tags with double-quoted attributes, no comment, no raw text.
+    """
+    i = 0
+    while i < len(literal):
+        c = literal[i]
+        if state == "text":
+            if c == "<":
+                m = _NAME.match(literal, i + 1 + (literal[i + 1 : i + 2] == "/"))
+                if m is None:
+                    raise LawdiffBug(f"a template's '<' starts no tag: {literal[i : i + 20]!r}")
+                if m.group() in ("script", "style", "textarea", "title"):
+                    raise LawdiffBug(f"a template holds <{m.group()}>, whose content is not escaped as text")
+                state, i = "tag", m.end()
+                continue
+            if c == ">":
+                raise LawdiffBug(f"a template's text holds '>': {literal!r}")
+        elif state == "tag":
+            if c == ">":
+                state = "text"
+            elif c == '"':
+                state = "value"
+            elif c in "'<`=" and not (c == "=" and literal[i + 1 : i + 2] == '"'):
+                raise LawdiffBug(f'a template\'s attribute is not written name="value": {literal!r}')
+        elif c == '"':  # the end of an attribute value
+            state = "tag"
+        elif c in "<>&":
+            raise LawdiffBug(f"a template's attribute value holds {c!r}: {literal!r}")
+        i += 1
+    return state
+
+
+class Template:
+    """A fixed piece of HTML with named holes (see the module); ``block``: what it makes is a block
+    element, after which :func:`h` puts a line break, as it does after its own.
+
+    Made once, a template is compiled to a function of its holes, as Jinja compiles its templates: a
+    function that joins the template's fixed pieces (referred to by their place in a tuple, never
+    written into the code) with its escaped values.  Its source is built from the names of the holes
+    alone, which are checked to be plain identifiers.
+    """
+
+    __slots__ = ("_fill", "names", "source")
+
+    def __init__(self, source: str, block: bool = False) -> None:
+        self.source = source
+        parts: list[tuple[str, str, int, str]] = []  # (literal before, hole, where, attribute name)
+        state, pos = "text", 0
+        for m in _HOLE.finditer(source):
+            literal = source[pos : m.start()]
+            state = _context(literal, state)
+            if state == "tag":
+                raise LawdiffBug(f"a template's hole {m.group()} stands inside a tag, outside an attribute value")
+            where, attr = _TEXT, ""
+            if state == "value":
+                whole = _ATTR_START.search(literal)
+                following = source[m.end() : m.end() + 1]
+                if whole is not None and following == '"':
+                    where, attr, literal = _WHOLE, whole.group(1), literal[: whole.start()]
+                else:
+                    where = _VALUE
+            parts.append((literal, m.group(1), where, attr))
+            if where == _WHOLE:  # the value's closing quote is written with it
+                state, pos = "tag", m.end() + 1
+            else:
+                pos = m.end()
+        if _context(source[pos:], state) != "text":
+            raise LawdiffBug(f"a template ends inside a tag: {source[-40:]!r}")
+        self.names = frozenset(p[1] for p in parts)  # a name may stand in several holes
+        self._fill = _compiled(parts, source[pos:], BlockMarkup if block else Markup)
+
+    def __call__(self, **values: Child | bool) -> Markup:
+        try:
+            return self._fill(**values)
+        except TypeError as exc:
+            if len(values) != len(self.names) or not self.names.issuperset(values):
+                raise LawdiffBug(f"a template's holes are {sorted(self.names)}, given {sorted(values)}") from exc
+            raise
+
+
+def _compiled(parts: list[tuple[str, str, int, str]], tail: str, make: type[Markup]) -> Callable[..., Markup]:
+    """The function that fills a template's holes (see :class:`Template`)."""
+    names = sorted({name for _, name, _, _ in parts})
+    for name in names:
+        if keyword.iskeyword(name) or not name.isidentifier():
+            raise LawdiffBug(f"a template's hole may not be named {name!r}")
+    literals: list[str] = []
+    pieces: list[str] = []
+    for literal, name, where, attr in parts:
+        if literal:
+            literals.append(literal)
+            pieces.append(f"_L[{len(literals) - 1}]")
+        if where == _TEXT:
+            pieces.append(f"_t({name})")
+        elif where == _VALUE:
+            pieces.append(f"_a({name})")
+        else:
+            literals.append(f' {attr}="')
+            pieces.append(f"_w(_L[{len(literals) - 1}], {name})")
+    if tail:
+        literals.append(tail)
+        pieces.append(f"_L[{len(literals) - 1}]")
+    code = f"def fill(*, {', '.join(names)}):\n    return _make(''.join(({', '.join(pieces)},)))\n"
+    # The helpers' names start with "_", which no hole's name can.
+    space: dict[str, object] = {"_L": tuple(literals), "_t": _text, "_a": _value, "_w": _whole, "_make": make}
+    exec(compile(code, "<lawdiff template>", "exec"), space)
+    return space["fill"]  # type: ignore[return-value]
+
+
+def _value(value: object) -> str:
+    """An attribute's value, escaped."""
+    return escape_attribute(_string(value))
+
+
+def _whole(start: str, value: object) -> str:
+    """A whole attribute (``start`` is `` name="``), or nothing for None, False and ""."""
+    if value is None or value is False or value == "":
+        return ""
+    return start + escape_attribute(_string(value)) + '"'
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise LawdiffBug(f"an attribute's hole takes a string, not {type(value).__name__}")
+    return value
+
+
+def _text(child: Child) -> str:
+    """A child as HTML text, as :func:`h` writes it (without the line breaks)."""
+    kind = type(child)
+    if kind is str:
+        return text_child(child)  # type: ignore[arg-type]
+    if kind is Markup or kind is BlockMarkup:
+        return child  # type: ignore[return-value]
+    if child is None:
+        return ""
+    if isinstance(child, str):  # a subclass of str made elsewhere is text, never markup
+        return text_child(str(child))
+    if isinstance(child, bool | int | float):
+        raise LawdiffBug(f"a template's text hole takes text, not {kind.__name__}")
+    return "".join(_text(c) for c in child)
+
+
+def join(children: Iterable[Child]) -> Markup:
+    """Children one after the other, as a template's hole would write them."""
+    return Markup(_text(list(children)))
