@@ -108,7 +108,8 @@ def classify(props: Any, text: str, file: str) -> str:
     from lawdiff.corpus import dangling_references, from_pages
     from lawdiff.corpus.account import tokens
     from lawdiff.errors import InputError
-    from lawdiff.report.text import check, outline
+    from lawdiff.report.check_text import check
+    from lawdiff.report.text import outline
     from lawdiff.sources import read_text
 
     start = time.perf_counter()

@@ -23,6 +23,9 @@ os.environ["LAWDIFF_CACHE"] = "off"
 # are run from (a checkout where `lawdiff review` was tried holds lawdiff-review.sqlite), would
 # show its decisions in every report and comparison. The store's own tests name theirs.
 os.environ.pop("LAWDIFF_REVIEW", None)
+# The interface in English, whatever the user's locale or configuration (LANG=nl_NL, lang = "nl"): the tests
+# of the Dutch interface choose it themselves (tests/test_i18n_cli.py).
+os.environ["LAWDIFF_LANG"] = "en"
 
 from chromium import launch, unavailable
 

@@ -32,7 +32,7 @@ from lawdiff.corpus.outline import _FOOTNOTE, _TEXT, outline
 from lawdiff.model import normalize_address
 from lawdiff.model import references as references_module
 from lawdiff.model.references import find_references
-from lawdiff.report import jsonout, text
+from lawdiff.report import check_text, jsonout
 from lawdiff.sources import read_file
 from lawdiff.sources.build import Draft, build_page, page_strings
 from lawdiff.sources.normalize import normalize_inline
@@ -49,12 +49,12 @@ def full_way(paths: list[Path]) -> tuple[str, str]:
     """What check printed before it read page by page: the whole corpus, then its editions' dangling references."""
     corpus = load(paths)
     dangling = [d for e in corpus.editions for d in dangling_references(e)]
-    return text.check(corpus, dangling, skipped=corpus.skipped), jsonout.check(corpus, dangling)
+    return check_text.check(corpus, dangling, skipped=corpus.skipped), jsonout.check(corpus, dangling)
 
 
 def page_by_page(paths: list[Path], cache: Cache | None = None) -> tuple[str, str]:
     corpus, dangling = check(paths, cache)
-    return text.check(corpus, dangling, skipped=corpus.skipped), jsonout.check(corpus, dangling)
+    return check_text.check(corpus, dangling, skipped=corpus.skipped), jsonout.check(corpus, dangling)
 
 
 def corpora() -> list[tuple[str, list[Path]]]:

@@ -391,5 +391,7 @@ def test_every_threshold_is_named_in_the_help_and_the_readme() -> None:
 
     names = [f.name for f in dataclasses.fields(DEFAULT_THRESHOLDS)]
     assert THRESHOLD_NAMES.split(", ") == names
+    threshold = next(p for p in main.commands["compare"].params if p.name == "threshold_overrides")
+    assert f"Names: {THRESHOLD_NAMES}." in (threshold.help or "")
     alignment = README.read_text(encoding="utf-8").split("\n## Alignment\n", 1)[1].split("\n## ", 1)[0]
     assert [n for n in names if f"`{n}`" not in alignment] == []

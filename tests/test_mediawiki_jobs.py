@@ -20,7 +20,7 @@ from lawdiff.corpus import workers
 from lawdiff.corpus.check import check
 from lawdiff.errors import InputError
 from lawdiff.forked import Stream
-from lawdiff.report import jsonout, text
+from lawdiff.report import check_text, jsonout
 from lawdiff.sources import mediawiki
 from lawdiff.sources.mediawiki.lines import Frag
 
@@ -103,7 +103,7 @@ def test_a_run_of_text_is_pickled_without_keeping_utf8_in_its_string() -> None:
 
 def report(paths: list[Path]) -> tuple[str, str]:
     corpus, dangling = check(paths)
-    return text.check(corpus, dangling, skipped=corpus.skipped), jsonout.check(corpus, dangling)
+    return check_text.check(corpus, dangling, skipped=corpus.skipped), jsonout.check(corpus, dangling)
 
 
 @pytest.fixture

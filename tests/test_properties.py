@@ -25,7 +25,7 @@ from lawdiff.corpus import from_pages
 from lawdiff.corpus.account import tokens
 from lawdiff.corpus.dangling import dangling_references
 from lawdiff.errors import InputError
-from lawdiff.report.text import check as check_text
+from lawdiff.report.check_text import check as check_text
 from lawdiff.report.text import outline
 from lawdiff.sources import read_text
 

@@ -9,6 +9,7 @@ tests are skipped on a developer's machine and fail on CI, as in
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -341,3 +342,88 @@ def test_on_a_phone_article_45_is_a_third_as_tall_and_every_control_one_tap_away
     _open(plain).locator('form.rv-status button[value="query"]').click()
     plain.wait_for_url(f"**/articles/45.html#{ROW}")
     assert _status(plain) == "query"
+
+
+def test_next_undecided_follows_the_agenda_order_a_chair_sets(browser: Any, server: Served) -> None:
+    anne, watch = _member(browser, server, "Anne")
+    anne.goto(f"{server.url}/agenda")
+    anne.select_option("form.agenda-order select[name=order]", "significance")
+    anne.click("form.agenda-order button[type=submit]")
+    anne.wait_for_selector("ol.agenda-ranked")
+    # Carla, a member, walks the agenda in the chair's order: most significant first, each with its score.
+    carla, _ = _member(browser, server, "Carla")
+    carla.goto(f"{server.url}/agenda")
+    items = carla.locator("ol.agenda-ranked > li")
+    scores = [float(s) for text in items.all_inner_texts() for s in re.findall(r"significance (\d+\.\d+)", text)]
+    assert len(scores) == items.count() and scores == sorted(scores, reverse=True) and scores[0] > scores[-1]
+    first, second = (str(items.nth(k).locator("a").first.get_attribute("href")) for k in (0, 1))
+    carla.click("main .lead a")  # "Walk them one by one from the first"
+    carla.wait_for_url(f"**{first}")
+    row = first.split("#", 1)[1]
+    _open(carla, row).locator("p.rv-next a").click()  # the row's "Next undecided →"
+    carla.wait_for_url(f"**{second}")
+    assert _row(carla, second.split("#", 1)[1]).is_visible()
+    assert not watch.errors
+
+
+def test_in_dutch_the_app_reads_dutch_its_script_too_and_axe_finds_no_violation(browser: Any, server: Served) -> None:
+    """A member whose browser asks for Dutch reads every page in Dutch (``<html lang="nl">``, the law text
+    ``lang="nl"`` in it as in English), what the script says included; axe-core finds nothing on the
+    server's pages, every disclosure open, nor on what the server adds to an article page (its bar, a
+    row's review open) and on that page as a whole document (its language, landmarks, title: the report's
+    rows themselves are the report's tests'); the link on the page goes back to English."""
+    from test_browser_report import _axe_script
+
+    axe = _axe_script()
+    page, watch = _member(browser, server, "Anne", locale="nl-NL")
+    assert page.locator("html").get_attribute("lang") == "nl"
+    assert page.locator(".keys").last.inner_text() == "a / q: huidige wijziging aanvaarden / vraag stellen"
+    _open(page).locator('form.rv-status button[value="accepted"]').click()
+    page.wait_for_function(
+        f"""() => document.querySelector('tbody:has([id="{ROW}"]) .rv-msg').textContent === 'Opgeslagen: aanvaard.'"""
+    )
+    assert _status(page) == "aanvaard"
+    # (preload off: axe would fetch the stylesheet again, which the page's policy forbids.)
+    options = "resultTypes: ['violations'], preload: false"
+    runs = {
+        "/articles/45.html": [
+            f"""axe.run({{include: [['.serve-bar'], ['tbody:has([id="{ROW}"])']]}}, {{{options}}})""",
+            f"axe.run(document, {{runOnly: {json.dumps(DOCUMENT_RULES)}, {options}}})",
+        ],
+        "/agenda": [f"axe.run(document, {{{options}}})"],
+        "/meeting": [f"axe.run(document, {{{options}}})"],
+    }
+    found: dict[str, list[str]] = {}
+    for path, checks in runs.items():
+        page.goto(f"{server.url}{path}")
+        assert page.locator("html").get_attribute("lang") == "nl"
+        page.evaluate(f"""() => document.querySelectorAll(
+            'main > details, main > section details, .serve-bar details, tbody:has([id="{ROW}"]) details'
+          ).forEach(d => d.open = true)""")
+        page.evaluate(axe)
+        for check in checks:
+            result = page.evaluate(check)
+            found[path] = found.get(path, []) + [
+                f"{v['id']}: {v['nodes'][0]['target']} {v['nodes'][0]['failureSummary'][:200]}"
+                for v in result["violations"]
+            ]
+    assert found == {path: [] for path in runs}
+    page.locator('.serve-bar nav.languages a[lang="en"]').click()
+    page.wait_for_url("**/meeting")
+    assert page.locator("html").get_attribute("lang") == "en" and "Next undecided change" in page.inner_text("main")
+    assert watch.errors == []
+
+
+# The rules of axe-core about a page as a whole: its language, title, landmarks and way past the navigation.
+DOCUMENT_RULES = [
+    "html-has-lang",
+    "html-lang-valid",
+    "valid-lang",
+    "document-title",
+    "landmark-one-main",
+    "landmark-no-duplicate-banner",
+    "landmark-unique",
+    "region",
+    "bypass",
+    "duplicate-id-aria",
+]

@@ -218,7 +218,7 @@ def test_a_chair_signs_everyone_else_out(store: Path) -> None:
     page = anne.page("/meeting")
     assert "Sign everyone else out" in page
     r = anne.post("/signout/everyone", {"csrf": token_of(page)})
-    assert r.status_code == 200 and "Signed out 1 other session(s)" in r.text
+    assert r.status_code == 200 and "Signed out 1 other session: everyone else" in r.text
     assert carla.client.get("/agenda", follow_redirects=False).status_code == 303
     anne.page("/agenda")
 

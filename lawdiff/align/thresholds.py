@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 
 # Pieces of one split stand within this many units of each other (footnotes
 # and short items may sit between them).
@@ -91,17 +92,17 @@ class Thresholds:
         for key, value in overrides.items():
             if key not in names:
                 raise UsageError(
-                    f"unknown threshold {key!r}",
+                    _("unknown threshold {key!r}").format(key=key),
                     file=file,
                     place=place,
-                    fix=f"use one of: {', '.join(sorted(names))}",
+                    fix=_("use one of: {names}").format(names=", ".join(sorted(names))),
                 )
             if not 0.0 <= value <= 1.0:
                 raise UsageError(
-                    f"threshold {key}={value} is outside 0..1",
+                    _("threshold {key}={value} is outside 0..1").format(key=key, value=value),
                     file=file,
                     place=place,
-                    fix="give a value between 0 and 1",
+                    fix=_("give a value between 0 and 1"),
                 )
         return replace(self, **overrides)
 

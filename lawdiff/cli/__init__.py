@@ -19,14 +19,20 @@ from typing import Any, NoReturn
 
 import click
 
-from lawdiff import __version__
-from lawdiff.cli import compare, ingest, report, review, serve, terminal
-from lawdiff.cli.fetch import fetch as fetch_command
-from lawdiff.cli.terminal import echo
-from lawdiff.errors import LawdiffBug, LawdiffError
+from lawdiff import __version__, i18n
+from lawdiff.cli import language
+
+language.install()  # before the commands are made: click's words in lawdiff's catalog
+
+from lawdiff.cli import compare, ingest, report, review, serve, terminal  # noqa: E402
+from lawdiff.cli.fetch import fetch as fetch_command  # noqa: E402
+from lawdiff.cli.terminal import echo, error_line  # noqa: E402
+from lawdiff.errors import LawdiffBug, LawdiffError  # noqa: E402
+from lawdiff.i18n import N_  # noqa: E402
+from lawdiff.i18n import gettext as _  # noqa: E402
 
 
-class _Group(click.Group):
+class _Group(language.Group):
     """The one boundary where errors become messages.
 
     Library errors (bad input, a bad request), click's usage errors (an
@@ -37,9 +43,15 @@ class _Group(click.Group):
     through :mod:`lawdiff.cli.terminal` (the terminal rule, a closed pipe).
     """
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:
-        with terminal.watch():
-            return super().main(*args, **kwargs)
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        # The language first (--lang anywhere on the line): the help and a usage error are said in it.
+        # Set for this process, and given back after (tests run many command lines in one process).
+        before = language.start(args)
+        try:
+            with terminal.watch():
+                return super().main(args, *rest, **kwargs)
+        finally:
+            i18n.set_language(before)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
@@ -58,10 +70,10 @@ class _Group(click.Group):
         except click.UsageError as exc:  # a command's arguments and options, or a command no one knows
             _usage_error(exc)
         except click.ClickException as exc:
-            echo(f"lawdiff: error: {_one_line(exc.format_message())}", err=True)
+            echo(error_line(_one_line(exc.format_message())), err=True)
             sys.exit(2)
         except LawdiffError as exc:
-            echo(f"lawdiff: error: {exc.message()}", err=True)
+            echo(error_line(exc.message()), err=True)
             sys.exit(2)
         except BrokenPipeError as exc:
             if terminal.stdout_closed():  # click's help text, written past its reader's end: the help's status
@@ -71,7 +83,10 @@ class _Group(click.Group):
         except OSError as exc:
             _os_error(exc)
         except LawdiffBug as exc:
-            echo(f"lawdiff: {exc}", err=True)
+            echo(
+                _("lawdiff: internal error (this is a bug in lawdiff, please report it): {what}").format(what=exc.what),
+                err=True,
+            )
             sys.exit(3)
         except (click.exceptions.Exit, click.exceptions.Abort, KeyboardInterrupt, SystemExit):
             raise
@@ -81,8 +96,10 @@ class _Group(click.Group):
             if os.environ.get("LAWDIFF_DEBUG"):
                 raise
             echo(
-                f"lawdiff: internal error (this is a bug in lawdiff, please report it): {type(exc).__name__}: {exc}"
-                "; set LAWDIFF_DEBUG=1 to see where",
+                _(
+                    "lawdiff: internal error (this is a bug in lawdiff, please report it): {what}"
+                    "; set LAWDIFF_DEBUG=1 to see where"
+                ).format(what=f"{type(exc).__name__}: {exc}"),
                 err=True,
             )
             sys.exit(3)
@@ -98,39 +115,48 @@ def _usage_error(exc: click.UsageError) -> NoReturn:
     path = ctx.command_path if ctx is not None else "lawdiff"
     what = _one_line(exc.format_message())
     if isinstance(exc, click.MissingParameter) and ctx is not None:
-        usage = " ".join(ctx.get_usage().split()).replace("Usage: ", "usage: ", 1)
-        fix = f"{usage} (see '{path} --help')"
+        usage = " ".join(ctx.get_usage().split()).removeprefix(_("Usage:")).strip()
+        fix = _("usage: {usage} (see '{command} --help')").format(usage=usage, command=path)
     else:
-        fix = f"see '{path} --help'"
-    echo(f"lawdiff: error: {what}; {fix}", err=True)
+        fix = _("see '{command} --help'").format(command=path)
+    echo(error_line(f"{what}; {fix}"), err=True)
     sys.exit(2)
 
 
 def _one_line(message: str) -> str:
-    """A message of click's as one clause of ours: one line, lower case first, no full stop."""
+    """A message of click's as one clause of ours: one line, lower case first, no full stop; click's "Did
+    you mean '--x'?" after it in brackets."""
     text = " ".join(message.split()).rstrip(".")
-    text = re.sub(r"\. Did you mean (.+)\?$", r" (did you mean \1?)", text)  # click's NoSuchOption
+    text = re.sub(r"\. (\(?)([^.]+\?)\)?$", lambda m: f" ({m[2][:1].lower()}{m[2][1:]})", text)
     return text[:1].lower() + text[1:]
 
 
 def _os_error(exc: OSError) -> NoReturn:
-    where = exc.filename if exc.filename is not None else "output"
+    where = exc.filename if exc.filename is not None else _("output")
     reason = exc.strerror or str(exc)
-    echo(f"lawdiff: error: {where}: {reason}; check the path and that you may write there", err=True)
+    echo(
+        error_line(
+            _("{where}: {reason}; check the path and that you may write there").format(where=where, reason=reason)
+        ),
+        err=True,
+    )
     sys.exit(2)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="lawdiff")
+@click.group(
+    cls=_Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=N_(
+        "Compare editions of the Dutch Laws of Duplicate Bridge.\n\n"
+        "lawdiff reads each edition's wiki pages, MediaWiki exports, site payloads or drafts into one clause"
+        " tree per edition, aligns the editions clause by clause, and reports what changed. Without --corpus,"
+        " commands read the bundled corpus. --lang nl (or LAWDIFF_LANG=nl) speaks Dutch.\n\n"
+        "Example: lawdiff show 2017:45C4"
+    ),
+)
+@language.version_option(__version__)
 def main() -> None:
-    """Compare editions of the Dutch Laws of Duplicate Bridge.
-
-    lawdiff reads each edition's wiki pages, MediaWiki exports, site payloads
-    or drafts into one clause tree per edition, aligns the editions clause by clause, and reports what
-    changed. Without --corpus, commands read the bundled corpus.
-
-    Example: lawdiff show 2017:45C4
-    """
+    """The ``lawdiff`` group: its help is the ``help`` above (translated where shown)."""
 
 
 for command in (

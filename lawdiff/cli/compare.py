@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from lawdiff.cli.language import command, option
 from lawdiff.cli.options import (
     Inputs,
     article_option,
@@ -21,8 +22,10 @@ from lawdiff.cli.options import (
     thresholds_option,
     unplaced_warning,
 )
-from lawdiff.cli.terminal import echo
+from lawdiff.cli.terminal import echo, note_line
 from lawdiff.errors import UsageError
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.cli.kept import Answer
@@ -33,20 +36,34 @@ if TYPE_CHECKING:
     from lawdiff.review.view import ReviewView
 
 
-@click.command()
+@command(
+    help=N_(
+        "Compare two editions clause by clause.\n\n"
+        "Lists every change grouped by article: unchanged, modified, split, merged, added, removed; "
+        "renumberings, moves, title changes, word-level differences and what became of the references. "
+        "The text output shows deletions as [-...-] and insertions as {+...+} (coloured on a terminal); "
+        "--format html writes the side-by-side view of `lawdiff report` for this one pair as one "
+        "self-contained page; --format docx a Word document of the new edition with the differences as "
+        "tracked changes (-o FILE). Run again on a corpus that did not change, without a review store, "
+        "it prints the answer it kept in the cache (--no-cache: compare afresh).\n\n"
+        "Example: lawdiff compare 2007 2017 --article 45"
+    )
+)
 @click.argument("old")
 @click.argument("new")
 @article_option
-@click.option("--all", "show_all", is_flag=True, help="Also list unchanged clauses in the text output.")
-@click.option("-v", "--verbose", is_flag=True, help="Show every alignment threshold, not only those set.")
-@click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (as git diff).")
-@click.option(
+@option("--all", "show_all", is_flag=True, help=N_("Also list unchanged clauses in the text output."))
+@option("-v", "--verbose", is_flag=True, help=N_("Show every alignment threshold, not only those set."))
+@option("--exit-code", is_flag=True, help=N_("Exit 1 when there are differences, 0 when none (as git diff)."))
+@option(
     "--sort",
     type=click.Choice(["document", "significance"]),
     default="document",
     show_default=True,
-    help="Order of the changes: the new edition's document order, or the most significant first (the articles"
-    " by their most significant change).",
+    help=N_(
+        "Order of the changes: the new edition's document order, or the most significant first (the articles"
+        " by their most significant change)."
+    ),
 )
 @output_option
 @corpus_option
@@ -68,20 +85,6 @@ def compare(
     overrides: dict[str, float],
     colours: Style | None,
 ) -> None:
-    """Compare two editions clause by clause.
-
-    Lists every change grouped by article: unchanged, modified, split,
-    merged, added, removed; renumberings, moves, title changes, word-level
-    differences and what became of the references. The text output shows
-    deletions as [-...-] and insertions as {+...+} (coloured on a terminal);
-    --format html writes the side-by-side view of `lawdiff report` for this
-    one pair as one self-contained page; --format docx a Word document of
-    the new edition with the differences as tracked changes (-o FILE).
-    Run again on a corpus that did not change, without a review store, it
-    prints the answer it kept in the cache (--no-cache: compare afresh).
-
-    Example: lawdiff compare 2007 2017 --article 45
-    """
     coloured = fmt == "text" and output is None and colours is not None
 
     def make() -> tuple[Answer, bool]:
@@ -126,7 +129,13 @@ def _comparison_answer(
         notes.append(lossy)
         echo(lossy, err=True)
     if chronological(old_edition) > chronological(new_edition):
-        notes.append(f"lawdiff: note: {old} is newer than {new}: the changes read from the newer to the older edition")
+        notes.append(
+            note_line(
+                _("{old} is newer than {new}: the changes read from the newer to the older edition").format(
+                    old=old, new=new
+                )
+            )
+        )
         echo(notes[-1], err=True)
     comp, view, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
     changes = [ch for ch in comp.changes if within(ch, wanted)]
@@ -183,12 +192,23 @@ def _rendered_comparison(
         from lawdiff.report.docx import docx
 
         return docx(comp, changes, old, new, word_comments(view, changes))
+    from lawdiff.cli.language import english_pages
     from lawdiff.report import html as html_report
 
-    return html_report.comparison(comp, changes, old, new)
+    with english_pages():
+        return html_report.comparison(comp, changes, old, new)
 
 
-@click.command()
+@command(
+    help=N_(
+        "Follow one clause through every edition of the corpus, oldest first.\n\n"
+        "Shows its address and text in each edition, the kind of change at each step, and the edition "
+        'that introduced its current wording ("or earlier" when the editions before it are missing from '
+        "the corpus). Works from any edition's address. Run again on an unchanged corpus, without a "
+        "review store, it prints the answer it kept (--no-cache: afresh).\n\n"
+        "Example: lawdiff history '1963:45(d)'"
+    )
+)
 @click.argument("spec", metavar="EDITION:ADDRESS")
 @corpus_option
 @review_option
@@ -196,19 +216,11 @@ def _rendered_comparison(
 @thresholds_option
 @color_option
 def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], colours: Style | None) -> None:
-    """Follow one clause through every edition of the corpus, oldest first.
-
-    Shows its address and text in each edition, the kind of change at each
-    step, and the edition that introduced its current wording ("or earlier"
-    when the editions before it are missing from the corpus). Works from
-    any edition's address. Run again on an unchanged corpus, without a
-    review store, it prints the answer it kept (--no-cache: afresh).
-
-    Example: lawdiff history '1963:45(d)'
-    """
     _name, sep, address = spec.partition(":")
     if not sep or not address.strip():
-        raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45C4(b)")
+        raise UsageError(
+            _("{spec!r} names no clause").format(spec=spec), fix=_("write EDITION:ADDRESS, e.g. 2017:45C4(b)")
+        )
 
     def make() -> tuple[Answer, bool]:
         from lawdiff.cli.kept import Answer
@@ -235,22 +247,32 @@ def history(spec: str, inputs: Inputs, fmt: str, overrides: dict[str, float], co
     emit(answer.rendered, None, fmt, answer.coloured)
 
 
-@click.command()
+@command(
+    help=N_(
+        "Print the correlation table of two editions: old number -> new number.\n\n"
+        "One row per clause, as EU recasts and UK consolidations print them: unchanged, renumbered, "
+        "moved to another article, split (1:n), merged (n:1), removed (1:0) and added (0:1), with "
+        "whether the words changed. Ordered by the old number (--by new: by the new one). What only one "
+        "corpus holds has no row; the text and md tables say it once. Run again on an unchanged corpus, "
+        "without a review store, it prints the answer it kept (--no-cache: afresh).\n\n"
+        "Example: lawdiff correlate 2007 2017 --format md -o correlatie.md"
+    )
+)
 @click.argument("old")
 @click.argument("new")
-@click.option(
+@option(
     "--article",
     "articles",
     multiple=True,
     metavar="ADDRESS",
-    help="Only clauses of article N, or of a section and what is under it (45, 45C; repeatable).",
+    help=N_("Only clauses of article N, or of a section and what is under it (45, 45C; repeatable)."),
 )
-@click.option(
+@option(
     "--by",
     type=click.Choice(["old", "new"]),
     default="old",
     show_default=True,
-    help="Order the rows by the old or the new number.",
+    help=N_("Order the rows by the old or the new number."),
 )
 @output_option
 @corpus_option
@@ -267,18 +289,6 @@ def correlate(
     fmt: str,
     overrides: dict[str, float],
 ) -> None:
-    """Print the correlation table of two editions: old number -> new number.
-
-    One row per clause, as EU recasts and UK consolidations print them:
-    unchanged, renumbered, moved to another article, split (1:n), merged
-    (n:1), removed (1:0) and added (0:1), with whether the words changed.
-    Ordered by the old number (--by new: by the new one). What only one
-    corpus holds has no row; the text and md tables say it once. Run again
-    on an unchanged corpus, without a review store, it prints the answer
-    it kept (--no-cache: afresh).
-
-    Example: lawdiff correlate 2007 2017 --format md -o correlatie.md
-    """
 
     def make() -> tuple[Answer, bool]:
         from lawdiff.cli.kept import Answer

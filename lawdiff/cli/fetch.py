@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING
 import click
 
 from lawdiff import marks
+from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.terminal import echo
 from lawdiff.errors import UsageError
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.fetch.client import Client
@@ -54,68 +57,71 @@ def _client(contact: str, timeout: float, say: Callable[[str], None]) -> Iterato
         yield client
 
 
-@click.command()
+@command(
+    help=N_(
+        "Fetch an edition from the wiki, or the 2017 site, into a corpus folder.\n\n"
+        "From a MediaWiki (--edition YEAR): lists the edition's template pages Sjabloon:YEAR:... with "
+        "the pages that transclude them, exports them with their templates through the wiki's api.php, "
+        "and writes one export DIR/YEAR/mediawiki-YEAR.xml. From the Nuxt site (--site): follows the "
+        "table of contents of one page's _payload.json to every page and writes each payload as "
+        "DIR/YEAR/nuxt-<page>.payload.json.\n\n"
+        "Run it again to update: only pages whose revision changed are exported, and payloads are asked "
+        "for conditionally (ETag, Last-Modified) where the server honours that; an interrupted fetch "
+        "goes on where it stopped. What was fetched is recorded in DIR/YEAR/.lawdiff-fetch.json, which "
+        "the corpus reader skips. One request at a time, with maxlag, and waiting as long as a busy "
+        "server asks (Retry-After).\n\n"
+        "Example: lawdiff fetch https://wiki.example.org/w/api.php --edition 2017 -o corpus --contact "
+        "you@example.org"
+    )
+)
 @click.argument("url")
-@click.option(
+@option(
     "--edition",
     metavar="YEAR",
     default="",
-    help="The edition to fetch from a wiki (its pages Sjabloon:YEAR:...); with --site, the year folder to write"
-    " to (default: the year the payloads' source names).",
+    help=N_(
+        "The edition to fetch from a wiki (its pages Sjabloon:YEAR:...); with --site, the year folder to write"
+        " to (default: the year the payloads' source names)."
+    ),
 )
-@click.option(
-    "--site", is_flag=True, help="URL is a page of the Nuxt site (or its _payload.json): fetch every payload."
-)
-@click.option(
+@option("--site", is_flag=True, help=N_("URL is a page of the Nuxt site (or its _payload.json): fetch every payload."))
+@option(
     "-o",
     "--corpus",
     "output",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=FilePath(path_type=Path, file_okay=False),
     default=DEFAULT_OUTPUT,
     show_default=True,
     metavar="DIR",
-    help="The corpus folder: the edition is written to DIR/YEAR/ (the other commands read it with --corpus DIR).",
+    help=N_("The corpus folder: the edition is written to DIR/YEAR/ (the other commands read it with --corpus DIR)."),
 )
-@click.option(
+@option(
     "--contact",
     default="",
     metavar="EMAIL",
     envvar="LAWDIFF_CONTACT",
     show_envvar=True,
-    help="Your e-mail or URL, sent in the User-Agent for the wiki's admins.",
+    help=N_("Your e-mail or URL, sent in the User-Agent for the wiki's admins."),
 )
-@click.option("--dry-run", is_flag=True, help="List what would be fetched; write nothing.")
-@click.option(
+@option("--dry-run", is_flag=True, help=N_("List what would be fetched; write nothing."))
+@option(
     "--timeout",
     type=click.FloatRange(1, 600),
     default=30.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds to wait for the server (1 to 600).",
+    help=N_("Seconds to wait for the server (1 to 600)."),
 )
 def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_run: bool, timeout: float) -> None:
-    """Fetch an edition from the wiki, or the 2017 site, into a corpus folder.
-
-    From a MediaWiki (--edition YEAR): lists the edition's template pages
-    Sjabloon:YEAR:... with the pages that transclude them, exports them with
-    their templates through the wiki's api.php, and writes one export
-    DIR/YEAR/mediawiki-YEAR.xml. From the Nuxt site (--site): follows the
-    table of contents of one page's _payload.json to every page and writes
-    each payload as DIR/YEAR/nuxt-<page>.payload.json.
-
-    Run it again to update: only pages whose revision changed are exported,
-    and payloads are asked for conditionally (ETag, Last-Modified) where the
-    server honours that; an interrupted fetch goes on where it stopped. What
-    was fetched is recorded in DIR/YEAR/.lawdiff-fetch.json, which the
-    corpus reader skips. One request at a time, with maxlag, and waiting as
-    long as a busy server asks (Retry-After).
-
-    Example: lawdiff fetch https://wiki.example.org/w/api.php --edition 2017 -o corpus --contact you@example.org
-    """
     if not site and not edition:
-        raise UsageError("give --edition YEAR for a wiki, or --site for the Nuxt site", fix="see lawdiff fetch --help")
+        raise UsageError(
+            _("give --edition YEAR for a wiki, or --site for the Nuxt site"), fix=_("see lawdiff fetch --help")
+        )
     if edition and not (edition.isdigit() and len(edition) == 4):
-        raise UsageError(f"--edition {edition}: not a year", fix="give the edition's year, as in --edition 2017")
+        raise UsageError(
+            _("--edition {edition}: not a year").format(edition=edition),
+            fix=_("give the edition's year, as in --edition 2017"),
+        )
     with progress_line() as say, _client(contact, timeout, say) as client:
         if site:
             from lawdiff.fetch.site import crawl_site
@@ -133,44 +139,54 @@ def fetch(url: str, edition: str, site: bool, output: Path, contact: str, dry_ru
 def _wiki_lines(done: WikiFetch, dry_run: bool) -> list[str]:
     year = done.path.parent.name
     if dry_run:
-        head = f"{year}: would export {len(done.exported)} of {len(done.pages)} pages"
-        return [f"{head} ({done.kept} held at their revision):", *(f"  {title}" for title in done.exported)]
-    parts = [f"{len(done.exported)} exported", f"{done.kept} unchanged (same revision)"]
+        head = _("{year}: would export {n} of {total} pages ({kept} held at their revision):").format(
+            year=year, n=len(done.exported), total=len(done.pages), kept=done.kept
+        )
+        return [head, *(f"  {title}" for title in done.exported)]
+    parts = [
+        _("{n} exported").format(n=len(done.exported)),
+        _("{n} unchanged (same revision)").format(n=done.kept),
+    ]
     if done.resumed:
-        parts.append(f"{done.resumed} from the interrupted fetch")
+        parts.append(_("{n} from the interrupted fetch").format(n=done.resumed))
     if done.removed:
-        parts.append(f"{len(done.removed)} no longer on the wiki: " + ", ".join(done.removed))
-    return [f"{year}: {len(done.pages)} pages, " + ", ".join(parts) + f" -> {done.path}"]
+        parts.append(
+            _("{n} no longer on the wiki: {titles}").format(n=len(done.removed), titles=", ".join(done.removed))
+        )
+    pages = _("{n} pages").format(n=len(done.pages))
+    return [f"{year}: {pages}, " + ", ".join(parts) + f" -> {done.path}"]
 
 
 def _site_lines(done: SiteFetch, dry_run: bool) -> list[str]:
     if dry_run:
-        return [f"{done.edition}: would fetch {len(done.files)} payloads into {done.folder}:"] + [
-            f"  {name} <- {url}" for name, url, _ in done.files
-        ]
+        head = _("{edition}: would fetch {n} payloads into {folder}:").format(
+            edition=done.edition, n=len(done.files), folder=done.folder
+        )
+        return [head] + [f"  {name} <- {url}" for name, url, _outcome in done.files]
     from lawdiff.fetch.site import Outcome
 
     counts: dict[str, int] = {}
     for _name, _url, outcome in done.files:
         counts[outcome] = counts.get(outcome, 0) + 1
     lines = [
-        f"  {done.folder.name}/{name}: {outcome}"
+        f"  {done.folder.name}/{name}: " + _(outcome)
         for name, _url, outcome in done.files
         if outcome in (Outcome.NEW, Outcome.CHANGED, Outcome.GONE)
     ]
-    summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+    summary = ", ".join(f"{n} " + _(outcome) for outcome, n in counts.items())
     listed = sum(1 for _name, _url, outcome in done.files if outcome != Outcome.GONE)
-    return [f"{done.edition}: {listed} payloads: {summary}{_how(done)} -> {done.folder}", *lines]
+    head = _("{edition}: {n} payloads: {summary}").format(edition=done.edition, n=listed, summary=summary)
+    return [f"{head}{_how(done)} -> {done.folder}", *lines]
 
 
 def _how(done: SiteFetch) -> str:
     """Whether the server answered conditional requests, said after the counts."""
     if done.not_modified:
-        return " (the server honours conditional requests)"
+        return _(" (the server honours conditional requests)")
     if done.ignored:
-        return " (the server ignores conditional requests: all downloaded, only changed files rewritten)"
+        return _(" (the server ignores conditional requests: all downloaded, only changed files rewritten)")
     if done.unvalidated:
-        return " (the server gives no ETag or Last-Modified: all downloaded, only changed files rewritten)"
+        return _(" (the server gives no ETag or Last-Modified: all downloaded, only changed files rewritten)")
     return ""
 
 
@@ -191,18 +207,33 @@ def check_against(url: str, paths: list[Path], contact: str = "", timeout: float
         if mediawiki.looks_like(head):
             exports.append((path, display))
     if not exports:
-        raise UsageError("the corpus holds no MediaWiki export to check against the wiki", fix="give --corpus DIR")
+        raise UsageError(
+            _("the corpus holds no MediaWiki export to check against the wiki"), fix=_("give --corpus DIR")
+        )
     with progress_line() as say, _client(contact, timeout, say) as client:
         checks = check_pages(find_api(client, url), exports, say)
     lines: list[str] = []
     for c in checks:
         if not c.differences:
-            lines.append(f"{c.file}: {c.title}: the same {c.lawdiff_words} words as the wiki's rendering")
+            lines.append(
+                _("{file}: {title}: the same {n} words as the wiki's rendering").format(
+                    file=c.file, title=c.title, n=c.lawdiff_words
+                )
+            )
             continue
-        lines.append(f"{c.file}: {c.title}: differs from the wiki's rendering in {len(c.differences)} place(s):")
+        n = len(c.differences)
+        lines.append(
+            _("{file}: {title}: differs from the wiki's rendering in {n} place(s):").format(
+                file=c.file, title=c.title, n=n
+            )
+        )
         for ours, theirs in c.differences:
             lines += [f"  lawdiff: {ours}", f"  wiki:    {theirs}"]
     differ = sum(1 for c in checks if c.differences)
-    lines.append(f"{len(checks)} page(s) checked against {url}: {len(checks) - differ} the same, {differ} differ")
+    lines.append(
+        _("{n} page(s) checked against {url}: {same} the same, {differ} differ").format(
+            n=len(checks), url=url, same=len(checks) - differ, differ=differ
+        )
+    )
     echo("\n".join(lines))
     return differ == 0

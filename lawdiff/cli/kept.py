@@ -7,7 +7,8 @@ The key holds every input of the answer:
 
 * lawdiff's version and the hash of its code (as every key of the cache);
 * the command and all its options as given (editions, filters, format,
-  thresholds, whether the text is coloured);
+  thresholds, whether the text is coloured), and the interface's language
+  (its words are in the answer and its notes);
 * the corpus: the relative name and the SHA-256 of every file under each
   corpus folder (all editions, not only the ones compared), the names of the
   files skipped, and each folder's ``lawdiff.toml``; a ``--draft`` file's
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawdiff.cache import Cache, file_hash, key
+from lawdiff.i18n import language
 
 _KIND = "answers"
 
@@ -76,7 +78,7 @@ class Answers:
         identity = corpus_identity(dirs, draft)
         if identity is None:
             return None
-        return cls(cache, key(_KIND, command, repr(options), identity), dirs, draft, identity)
+        return cls(cache, key(_KIND, command, repr(options), language(), identity), dirs, draft, identity)
 
     def get(self) -> Answer | None:
         hit = self.cache.get(_KIND, self.key)

@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from lawdiff.cli.terminal import echo
+from lawdiff.cli.language import FilePath, option
+from lawdiff.cli.terminal import echo, note_line, warning_line
 from lawdiff.errors import UsageError
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.cache import Cache
@@ -115,7 +118,10 @@ class Inputs:
 
         where = find_store(self.review)
         if self.use_review and where.rule != "default" and not where.exists:
-            echo(f"lawdiff: note: no review store at {where.path} (named by {where.rule})", err=True)
+            echo(
+                note_line(_("no review store at {path} (named by {rule})").format(path=where.path, rule=where.rule)),
+                err=True,
+            )
 
     def study(
         self,
@@ -138,40 +144,44 @@ class Inputs:
 def corpus_option(f: F) -> F:
     """``--corpus DIR`` (repeatable) and ``--no-cache``: the command gets ``inputs``."""
 
-    @click.option(
+    @option(
         "--corpus",
         "corpus_dirs",
-        type=click.Path(path_type=Path),
+        type=FilePath(path_type=Path),
         multiple=True,
         metavar="DIR",
-        help="Corpus folder to read (repeatable). Default: the bundled corpus.",
+        help=N_("Corpus folder to read (repeatable). Default: the bundled corpus."),
     )
-    @click.option(
+    @option(
         "--draft",
-        type=click.Path(path_type=Path, dir_okay=False),
+        type=FilePath(path_type=Path, dir_okay=False),
         metavar="FILE",
-        help="A draft (.docx, .odt or typed text) to read as an edition beside the corpus.",
+        help=N_("A draft (.docx, .odt or typed text) to read as an edition beside the corpus."),
     )
-    @click.option(
+    @option(
         "--as",
         "draft_name",
         default="",
         metavar="NAME",
-        help="The edition name of --draft (default: a year in its folder or file name: 2027/concept.docx,"
-        " concept-2027.docx).",
+        help=N_(
+            "The edition name of --draft (default: a year in its folder or file name: 2027/concept.docx,"
+            " concept-2027.docx)."
+        ),
     )
-    @click.option(
+    @option(
         "--draft-state",
         type=click.Choice(["accepted", "original"]),
         default="accepted",
         show_default=True,
-        help="Read --draft with its tracked changes accepted, or as it was before them.",
+        help=N_("Read --draft with its tracked changes accepted, or as it was before them."),
     )
-    @click.option(
+    @option(
         "--no-cache",
         is_flag=True,
-        help="Read and compare everything afresh, without the cache ($LAWDIFF_CACHE, else"
-        " $XDG_CACHE_HOME/lawdiff, else ~/.cache/lawdiff).",
+        help=N_(
+            "Read and compare everything afresh, without the cache ($LAWDIFF_CACHE, else"
+            " $XDG_CACHE_HOME/lawdiff, else ~/.cache/lawdiff)."
+        ),
     )
     @functools.wraps(f)
     def wrapper(
@@ -184,7 +194,9 @@ def corpus_option(f: F) -> F:
         **kwargs: Any,
     ) -> Any:
         if draft_name and draft is None:
-            raise UsageError("--as names the edition of a --draft, but no --draft is given", fix="add --draft FILE")
+            raise UsageError(
+                _("--as names the edition of a --draft, but no --draft is given"), fix=_("add --draft FILE")
+            )
         inputs = Inputs(corpus_dirs, not no_cache, draft, draft_name, draft_state)
         return f(*args, inputs=inputs, **kwargs)
 
@@ -206,26 +218,26 @@ def _review_options(f: F, leave_out: bool) -> F:
     @functools.wraps(f)
     def wrapper(*args: Any, inputs: Inputs, review_file: Path | None, no_review: bool = False, **kwargs: Any) -> Any:
         if no_review and review_file is not None:
-            raise UsageError("--review and --no-review contradict each other", fix="give one of them")
+            raise UsageError(_("--review and --no-review contradict each other"), fix=_("give one of them"))
         return f(*args, inputs=replace(inputs, review=review_file, use_review=not no_review), **kwargs)
 
     if leave_out:
-        wrapper = click.option(
+        wrapper = option(
             "--no-review",
             is_flag=True,
-            help="Leave the committee's review out: no decisions, comments or hand corrections.",
+            help=N_("Leave the committee's review out: no decisions, comments or hand corrections."),
         )(wrapper)
     return review_file(wrapper)  # type: ignore[return-value]
 
 
 def review_file(f: F) -> F:
     """The ``--review FILE`` option itself (``review_file``), for every command that names the store."""
-    return click.option(
+    return option(
         "--review",
         "review_file",
-        type=click.Path(path_type=Path, dir_okay=False),
+        type=FilePath(path_type=Path, dir_okay=False),
         metavar="FILE",
-        help="The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder.",
+        help=N_("The review store. Default: $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder."),
     )(f)
 
 
@@ -240,35 +252,35 @@ def output_option(f: F) -> F:
             check_output(value)
         return value
 
-    return click.option(
+    return option(
         "-o",
         "--output",
-        type=click.Path(path_type=Path),
+        type=FilePath(path_type=Path),
         callback=checked,
-        help="Write to the file PATH, not standard output.",
+        help=N_("Write to the file PATH, not standard output."),
     )(f)
 
 
 def article_option(f: F) -> F:
     """``--article ADDRESS`` (repeatable, ``articles``): what :func:`lawdiff.diff.scopes` takes."""
-    return click.option(
+    return option(
         "--article",
         "articles",
         multiple=True,
         metavar="ADDRESS",
-        help="Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable).",
+        help=N_("Only changes touching article N, or a section or clause and what is under it (45, 45C; repeatable)."),
     )(f)
 
 
 def format_option(*choices: str) -> Callable[[F], F]:
     def deco(f: F) -> F:
-        return click.option(
+        return option(
             "--format",
             "fmt",
             type=click.Choice(list(choices)),
             default=choices[0],
             show_default=True,
-            help="Output format.",
+            help=N_("Output format."),
         )(f)
 
     return deco
@@ -303,11 +315,11 @@ def color_option(f: F) -> F:
     """``--color/--no-color``: the command gets ``colours``, the style of the terminal's colours, or None for
     plain text.  A coloured output is drawn plain too (:func:`lawdiff.cli.terminal.echo_coloured`)."""
 
-    @click.option(
+    @option(
         "--color/--no-color",
         "color",
         default=None,
-        help="Colour the text output, even when piped (default: on a terminal, unless NO_COLOR is set).",
+        help=N_("Colour the text output, even when piped (default: on a terminal, unless NO_COLOR is set)."),
     )
     @functools.wraps(f)
     def wrapper(*args: Any, color: bool | None, **kwargs: Any) -> Any:
@@ -320,13 +332,18 @@ def color_option(f: F) -> F:
 
 
 def thresholds_option(f: F) -> F:
-    @click.option(
+    @option(
         "--threshold",
         "threshold_overrides",
         multiple=True,
         metavar="NAME=VALUE",
-        help="Override an alignment threshold (repeatable), e.g. --threshold match_min=0.5; "
-        f"a corpus may set them in its lawdiff.toml ([thresholds]). Names: {THRESHOLD_NAMES}.",
+        # THRESHOLD_NAMES written out (a help is a msgid: no placeholders); tests/test_docs_true.py checks it.
+        help=N_(
+            "Override an alignment threshold (repeatable), e.g. --threshold match_min=0.5; a corpus may set them"
+            " in its lawdiff.toml ([thresholds]). Names: identity_min, match_min, text_min, verbatim_min,"
+            " address_bonus, article_bonus, reference_bonus, piece_min, gain_min, explained_max,"
+            " adjacent_piece_min, lead_in_min, gap_min, title_min, sentence_min, certain."
+        ),
     )
     @functools.wraps(f)
     def wrapper(*args: Any, threshold_overrides: tuple[str, ...], **kwargs: Any) -> Any:
@@ -334,12 +351,16 @@ def thresholds_option(f: F) -> F:
         for item in threshold_overrides:
             name, sep, value = item.partition("=")
             if not sep or not name.strip():
-                raise UsageError(f"--threshold {item!r} is not NAME=VALUE", fix="write e.g. --threshold match_min=0.5")
+                raise UsageError(
+                    _("--threshold {item!r} is not NAME=VALUE").format(item=item),
+                    fix=_("write e.g. --threshold match_min=0.5"),
+                )
             try:
                 values[name.strip()] = float(value)
             except ValueError:
                 raise UsageError(
-                    f"--threshold {item!r}: {value!r} is not a number", fix="write e.g. --threshold match_min=0.5"
+                    _("--threshold {item!r}: {value!r} is not a number").format(item=item, value=value),
+                    fix=_("write e.g. --threshold match_min=0.5"),
                 ) from None
         if values:
             # Names and ranges checked before any work (without any, the alignment is not loaded:
@@ -361,7 +382,9 @@ def emit(rendered: str | bytes, output: Path | None, fmt: str = "text", coloured
 
         if isinstance(rendered, bytes):
             if sys.stdout.isatty():
-                raise UsageError("a Word document cannot be shown on a terminal", fix="write it to a file with -o FILE")
+                raise UsageError(
+                    _("a Word document cannot be shown on a terminal"), fix=_("write it to a file with -o FILE")
+                )
             terminal.write_bytes(rendered)
         elif coloured is not None:
             terminal.echo_coloured(rendered, coloured)
@@ -395,10 +418,12 @@ def unplaced_warning(corpus: Corpus, editions: Iterable[Edition]) -> str | None:
     if not lossy:
         return None
     fragments = sum(len(ch.unplaced) for ch in lossy)
-    return (
-        f"lawdiff: warning: {fragments} fragment(s) of source text in {len(lossy)} page(s) are not in the clause"
-        f" tree, so not compared (the first at {where(lossy[0].unplaced[0].loc)});"
-        " `lawdiff check` lists them"
+    first = where(lossy[0].unplaced[0].loc)
+    return warning_line(
+        _(
+            "{fragments} fragment(s) of source text in {pages} page(s) are not in the clause tree, so not compared"
+            " (the first at {first}); `lawdiff check` lists them"
+        ).format(fragments=fragments, pages=len(lossy), first=first)
     )
 
 
@@ -414,8 +439,10 @@ def say_unplaced(corpus: Corpus, editions: Iterable[Edition]) -> tuple[str, ...]
 def say_review(store: Store, decided: int, comments: int) -> None:
     """The one line on stderr saying that a command shows a review store, and how much of it."""
     echo(
-        f"lawdiff: with the review of {store.path}: {decided} decision(s), {comments} comment(s)"
-        " (--no-review leaves it out)",
+        _(
+            "lawdiff: with the review of {path}: {decisions} decision(s), {comments} comment(s)"
+            " (--no-review leaves it out)"
+        ).format(path=store.path, decisions=decided, comments=comments),
         err=True,
     )
 
@@ -430,8 +457,10 @@ def word_comments(view: ReviewView | None, changes: Iterable[Change]) -> dict[st
         d = entry.decision
         if d is None:
             continue
-        note = f"{d.status.value}" + (" (decided on an earlier text)" if entry.state.value == "outdated" else "")
+        note = terms.status(d.status.value)
+        if entry.state.value == "outdated":
+            note = _("{status} (decided on an earlier text)").format(status=note)
         if d.assignee:
-            note += f"; assigned to {d.assignee}"
+            note = _("{status}; assigned to {name}").format(status=note, name=d.assignee)
         out[ch.id] = [(d.author, d.updated, note)] + [(c.author, c.created, c.text) for c in entry.comments]
     return out

@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from lawdiff.cli.language import FilePath, command, english_pages, option
 from lawdiff.cli.options import Inputs, corpus_option, review_option, say_unplaced, thresholds_option
-from lawdiff.cli.terminal import echo
+from lawdiff.cli.terminal import echo, note_line
+from lawdiff.i18n import N_, ngettext
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.diff import Study
@@ -70,46 +73,48 @@ def _say_kept(output: Path, kept: list[str]) -> None:
     from lawdiff.report.files import KEPT_SUFFIX
 
     named = [
-        f"{rel} (changed: kept as {rel.rstrip('/')}{KEPT_SUFFIX})"
+        _("{name} (changed: kept as {kept})").format(name=rel, kept=f"{rel.rstrip('/')}{KEPT_SUFFIX}")
         if (output / f"{rel.rstrip('/')}{KEPT_SUFFIX}").exists()
         else rel
         for rel in kept
     ]
-    shown = ", ".join(named[:5]) + (f" and {len(named) - 5} more" if len(named) > 5 else "")
-    echo(f"lawdiff: kept what you added or changed in the report folder: {shown}", err=True)
+    shown = ", ".join(named[:5])
+    if len(named) > 5:
+        shown = _("{names} and {n} more").format(names=shown, n=len(named) - 5)
+    echo(_("lawdiff: kept what you added or changed in the report folder: {names}").format(names=shown), err=True)
 
 
-@click.command()
+@command(
+    help=N_(
+        "Write the committee report: a static HTML site, for a browser or for paper.\n\n"
+        "An index (the editions and their sources, the counts of changes per pair of editions, a matrix "
+        "of articles by editions), one page per article (each pair of consecutive editions side by side "
+        "with word-level insertions and deletions, and a synopsis of all editions) and the history of "
+        "every clause, and each pair's correlation table. All editions of the corpus when none are "
+        "named. The pages need no internet and no JavaScript. With a review store (--review, "
+        "$LAWDIFF_REVIEW or lawdiff-review.sqlite here), each change shows the committee's status, "
+        "assignee and comments as they stand now; --no-review leaves them out.\n\n"
+        "Example: lawdiff report 2007 2017 -o lawdiff-report"
+    )
+)
 @click.argument("editions", nargs=-1, metavar="[EDITION]...")
-@click.option(
+@option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
+    type=FilePath(path_type=Path),
     default=Path("lawdiff-report"),
     show_default=True,
     metavar="DIR",
-    help="Folder to write the report to: replaced once the report is complete; files you added to an earlier"
-    " report there (notes) are carried into the new one, and a page you edited is kept beside the new page"
-    " as NAME.kept.",
+    help=N_(
+        "Folder to write the report to: replaced once the report is complete; files you added to an earlier"
+        " report there (notes) are carried into the new one, and a page you edited is kept beside the new page"
+        " as NAME.kept."
+    ),
 )
 @corpus_option
 @review_option
 @thresholds_option
 def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: dict[str, float]) -> None:
-    """Write the committee report: a static HTML site, for a browser or for paper.
-
-    An index (the editions and their sources, the counts of changes per pair
-    of editions, a matrix of articles by editions), one page per article
-    (each pair of consecutive editions side by side with word-level
-    insertions and deletions, and a synopsis of all editions) and the history
-    of every clause, and each pair's correlation table. All editions of the
-    corpus when none are named. The pages need no internet and no
-    JavaScript. With a review store (--review, $LAWDIFF_REVIEW or
-    lawdiff-review.sqlite here), each change shows the committee's status,
-    assignee and comments as they stand now; --no-review leaves them out.
-
-    Example: lawdiff report 2007 2017 -o lawdiff-report
-    """
     from lawdiff.report import html as html_report
     from lawdiff.report.files import kept_files, recover_leftovers
 
@@ -122,8 +127,8 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     try:
         study = inputs.study(corpus, corpus.select(editions), overrides, store)
         say_unplaced(corpus, study.editions)
-        pending = _review(store, study)
-        with _Progress("Writing the report") as progress:
+        with _Progress(_("Writing the report")) as progress, english_pages():
+            pending = _review(store, study)
             site = html_report.write_report(corpus, study, output, progress, pending)
     finally:
         if pending is not None:
@@ -141,11 +146,15 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
         from lawdiff.report import article_ranges
 
         held = "; ".join(
-            f"{e.name}: {article_ranges([a.address for a in e.articles()]) or 'none'}" for e in site.compared
+            f"{e.name}: " + (article_ranges([a.address for a in e.articles()]) or _("none")) for e in site.compared
         )
         echo(
-            f"lawdiff: note: no article is held by two of these editions ({held}), so no pair is compared;"
-            " the index lists the editions and each article stands on its own page",
+            note_line(
+                _(
+                    "no article is held by two of these editions ({held}), so no pair is compared;"
+                    " the index lists the editions and each article stands on its own page"
+                ).format(held=held)
+            ),
             err=True,
         )
 
@@ -155,9 +164,13 @@ def _written(output: Path, site: Site) -> str:
     which holds no article another edition holds) is passed over, as the index says, not compared."""
     paired = {e.name for t in site.totals for e in (t.old, t.new)}
     passed = [e.name for e in site.compared if e.name not in paired] if site.totals else []
-    return (
-        f"{output / 'index.html'}: {len(site.compared) - len(passed)} edition(s) compared"
-        + (f", {', '.join(passed)} passed over (in no pair)" if passed else "")
-        + (f" ({len(site.editions)} listed)" if len(site.editions) != len(site.compared) else "")
-        + f", {len(site.articles)} article(s), {len(site.totals)} pair(s)"
-    )
+    # ngettext with one English text for both: the English reads "(s)", as it always did; Dutch has its plurals.
+    compared = len(site.compared) - len(passed)
+    line = ngettext("{n} edition(s) compared", "{n} edition(s) compared", compared).format(n=compared)
+    if passed:
+        line += _(", {names} passed over (in no pair)").format(names=", ".join(passed))
+    if len(site.editions) != len(site.compared):
+        line += _(" ({n} listed)").format(n=len(site.editions))
+    articles = ngettext("{n} article(s)", "{n} article(s)", len(site.articles)).format(n=len(site.articles))
+    pairs = ngettext("{n} pair(s)", "{n} pair(s)", len(site.totals)).format(n=len(site.totals))
+    return f"{output / 'index.html'}: {line}, {articles}, {pairs}"

@@ -34,6 +34,7 @@ from typing import TextIO
 import click
 
 from lawdiff import marks
+from lawdiff.i18n import gettext as _
 
 
 class Kind(enum.Enum):
@@ -53,12 +54,29 @@ class Escaped:
     encodings: list[str] = field(default_factory=list)  # encodings that could not hold a character
 
     def note(self) -> str:
-        reasons = ["control and bidi characters"] if self.hidden else []
-        reasons += [f"characters that {enc} cannot hold" for enc in self.encodings]
-        return (
-            f"lawdiff: note: {' and '.join(reasons)} are printed as escapes ({marks.code(self.first)}"
-            f" is {marks.label(self.first)}); the text itself is unchanged: JSON and files written with -o keep it"
+        reasons = [_("control and bidi characters")] if self.hidden else []
+        reasons += [_("characters that {encoding} cannot hold").format(encoding=enc) for enc in self.encodings]
+        return note_line(
+            _(
+                "{what} are printed as escapes ({code} is {name}); the text itself is unchanged: JSON and files"
+                " written with -o keep it"
+            ).format(what=_(" and ").join(reasons), code=marks.code(self.first), name=marks.label(self.first))
         )
+
+
+def error_line(message: str) -> str:
+    """``lawdiff: error: MESSAGE``, the one line of every error (its label in the interface's language)."""
+    return _("lawdiff: error: {message}").format(message=message)
+
+
+def warning_line(message: str) -> str:
+    """``lawdiff: warning: MESSAGE``: something the reader must know about the output (text not compared)."""
+    return _("lawdiff: warning: {message}").format(message=message)
+
+
+def note_line(message: str) -> str:
+    """``lawdiff: note: MESSAGE``: something worth knowing that changes nothing in the output."""
+    return _("lawdiff: note: {message}").format(message=message)
 
 
 _RUN: contextvars.ContextVar[Escaped | None] = contextvars.ContextVar("lawdiff_escaped", default=None)

@@ -30,6 +30,7 @@ from lawdiff.corpus.workers import records as workers_records
 from lawdiff.corpus.workers import workers_for
 from lawdiff.errors import InputError, UsageError
 from lawdiff.forked import collector_paused
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition
 from lawdiff.sources import checked_pages, iter_file, mediawiki
 from lawdiff.sources.build import PageTree
@@ -78,8 +79,10 @@ def check(
             raise unreadable(errors)
         if not records:
             raise UsageError(
-                f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
-                fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
+                _("{names}: no editions found (the folder holds no dump)").format(
+                    names=", ".join(str(r) for r in roots)
+                ),
+                fix=_("give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/"),
             )
         try:
             corpus, dangling = _survey(records, tuple(str(r) for r in roots), read_settings(roots))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from lawdiff.corpus.settings import SETTINGS_FILE
 from lawdiff.errors import InputError, UsageError
+from lawdiff.i18n import gettext as _
 
 __all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "unreadable"]
 
@@ -57,8 +58,8 @@ def unreadable(errors: list[InputError]) -> InputError:
         return errors[0]
     each = "; ".join(f"({i}) {e.message()}" for i, e in enumerate(errors, 1))
     return InputError(
-        f"{len(errors)} files cannot be read: {each}",
-        fix="repair or remove each file (an editor's backup, such as name~ or name.bak, is skipped)",
+        _("{n} files cannot be read: {each}").format(n=len(errors), each=each),
+        fix=_("repair or remove each file (an editor's backup, such as name~ or name.bak, is skipped)"),
     )
 
 
@@ -75,9 +76,9 @@ def _walk(root: Path) -> list[Path]:
 
     def refuse(exc: OSError) -> None:
         raise InputError(
-            f"cannot list the folder ({exc.strerror or exc})",
+            _("cannot list the folder ({strerror})").format(strerror=exc.strerror or exc),
             file=str(exc.filename or root),
-            fix="check the folder's permissions, or move it out of the corpus",
+            fix=_("check the folder's permissions, or move it out of the corpus"),
         )
 
     found: list[Path] = []
@@ -113,9 +114,9 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
                 ):
                     # A page moved or deleted under its link: read, it would be an edition's page.
                     raise InputError(
-                        "a link to a file that is not there",
+                        _("a link to a file that is not there"),
                         file=str(f),
-                        fix="restore the file it points to, or remove the link",
+                        fix=_("restore the file it points to, or remove the link"),
                     )
                 if not f.is_file() or f.name == SETTINGS_FILE:
                     continue
@@ -132,5 +133,7 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
             m = _YEAR_DIR.match(root.parent.name)
             out.append((root, str(root), m.group(1) if m else ""))
         else:
-            raise UsageError(f"{root}: no such file or folder", fix="give an existing corpus folder or file")
+            raise UsageError(
+                _("{root}: no such file or folder").format(root=root), fix=_("give an existing corpus folder or file")
+            )
     return out

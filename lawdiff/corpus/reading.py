@@ -18,6 +18,7 @@ from lawdiff.corpus.settings import read_settings
 from lawdiff.corpus.timeline import Corpus, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
 from lawdiff.forked import collector_paused, jobs, map_beside
+from lawdiff.i18n import gettext as _
 from lawdiff.sources import iter_file
 from lawdiff.sources.build import PageTree
 from lawdiff.sources.draft import read_draft
@@ -102,7 +103,7 @@ def _load(
     skipped = len(wanted) < len(files)
     read: list[tuple[PageTree, PageCheck]] = []
     errors: list[InputError] = []
-    for (path, _, hint), pages in zip(wanted, _read_files(wanted, cache), strict=True):
+    for (path, _display, hint), pages in zip(wanted, _read_files(wanted, cache), strict=True):
         if not isinstance(pages, Unreadable):
             read.extend(pages)
         elif years is not None and hint and hint not in years:
@@ -121,8 +122,8 @@ def _load(
             raise
     if not read and not skipped:
         raise UsageError(
-            f"{', '.join(str(r) for r in roots)}: no editions found (the folder holds no dump)",
-            fix="give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/",
+            _("{names}: no editions found (the folder holds no dump)").format(names=", ".join(str(r) for r in roots)),
+            fix=_("give a folder with wiki pages or Nuxt payloads, e.g. corpus/2017/"),
         )
     try:
         corpus = from_trees(read, tuple(str(r) for r in roots), read_settings(roots))

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 
 SETTINGS_FILE = "lawdiff.toml"
 
@@ -51,31 +52,33 @@ def read_settings(roots: list[Path]) -> Settings:
             data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
         except OSError as exc:
             raise InputError(
-                f"cannot read the settings ({exc.strerror or exc})",
+                _("cannot read the settings ({strerror})").format(strerror=exc.strerror or exc),
                 file=str(path),
-                fix="check the file's permissions, or remove it",
+                fix=_("check the file's permissions, or remove it"),
             ) from None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InputError(
-                f"the settings are not valid TOML ({exc})",
+                _("the settings are not valid TOML ({exc})").format(exc=exc),
                 file=str(path),
-                fix='write e.g. [default] "2017" = "nuxt"',
+                fix=_('write e.g. [default] "2017" = "nuxt"'),
             ) from None
         unknown = [k for k in data if k not in _TABLES]
         if unknown:
             # A misspelt table ([threshold]) would otherwise be ignored without a word.
             raise InputError(
-                f"unknown setting {unknown[0]!r}",
+                _("unknown setting {unknown!r}").format(unknown=unknown[0]),
                 file=str(path),
-                fix=f"the settings are the tables {', '.join(f'[{k}]' for k in _TABLES)}; rename or remove it",
+                fix=_("the settings are the tables {names}; rename or remove it").format(
+                    names=", ".join(f"[{k}]" for k in _TABLES)
+                ),
             )
         for table, into in (("default", default), ("printing", printing)):
             values = data.get(table, {})
             if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
                 raise InputError(
-                    f"[{table}] must map names to text",
+                    _("[{table}] must map names to text").format(table=table),
                     file=str(path),
-                    fix='write e.g. [default] "2017" = "nuxt"',
+                    fix=_('write e.g. [default] "2017" = "nuxt"'),
                 )
             into.update({str(k): str(v) for k, v in values.items()})
         table = data.get("thresholds", {})
@@ -83,9 +86,9 @@ def read_settings(roots: list[Path]) -> Settings:
             isinstance(v, int | float) and not isinstance(v, bool) for v in table.values()
         ):
             raise InputError(
-                "[thresholds] must map threshold names to numbers",
+                _("[thresholds] must map threshold names to numbers"),
                 file=str(path),
-                fix="write e.g. [thresholds] match_min = 0.5",
+                fix=_("write e.g. [thresholds] match_min = 0.5"),
             )
         thresholds.update({str(k): float(v) for k, v in table.items()})
         read_from = str(path)

@@ -15,6 +15,7 @@ from lawdiff.corpus.account import PageCheck, account
 from lawdiff.corpus.merge import EditionBuilder
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings
 from lawdiff.errors import InputError, UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.model import (
     Clause,
     Edition,
@@ -84,17 +85,21 @@ class Corpus:
         sources = ""
         if at and not any(v.name.startswith(f"{year}@") for v in self.variants):
             # `2017@wiki` names one of two sources of 2017: a name the corpus gives only when it has both.
-            sources = (
+            sources = _(
                 "a name EDITION@SOURCE (SOURCE: wiki, nuxt or draft) is given only when the corpus holds one"
                 " edition from two sources, as the wiki's pages and the site's payloads of 2017; "
             )
             held = next((e for e in self.editions if e.name == year), None)
             if held is not None:
                 families = sorted({FAMILY.get(s.format, s.format) for s in held.sources})
-                sources += f"{year} comes from one source here ({', '.join(families)}), so it is named {year}; "
+                sources += _("{year} comes from one source here ({sources}), so it is named {year}; ").format(
+                    year=year, sources=", ".join(families)
+                )
         raise UsageError(
-            f"no edition {name!r} in the corpus",
-            fix=f"{sources}name one of: {', '.join(self.names()) or '(none)'}",
+            _("no edition {name!r} in the corpus").format(name=name),
+            fix=_("{sources}name one of: {names}").format(
+                sources=sources, names=", ".join(self.names()) or _("(none)")
+            ),
         )
 
     def select(self, names: Iterable[str] = ()) -> tuple[Edition, ...]:
@@ -113,7 +118,7 @@ class Corpus:
                 seen.add(source)
                 eds.append(e)
         if not eds:
-            raise UsageError("the corpus holds no edition", fix="give a corpus folder with dumps")
+            raise UsageError(_("the corpus holds no edition"), fix=_("give a corpus folder with dumps"))
         # Oldest first, as `lawdiff history` orders them (lawdiff.model.chronological:
         # an amended version after the edition it amends, two sources of one year
         # by printing, older first), so that a page's pairs and its clause
@@ -130,8 +135,10 @@ class Corpus:
         if not sep and name.strip() not in self.names() and re.fullmatch(r"\d{1,3}(?!\d)\S*", name.strip()):
             # "45C4": an address without its edition.
             raise UsageError(
-                f"{name.strip()!r} names no edition",
-                fix=f"write EDITION:ADDRESS, e.g. {self.editions[-1].name if self.editions else '2017'}:{name.strip()}",
+                _("{value!r} names no edition").format(value=name.strip()),
+                fix=_("write EDITION:ADDRESS, e.g. {value}:{value2}").format(
+                    value=self.editions[-1].name if self.editions else "2017", value2=name.strip()
+                ),
             )
         edition = self.edition(name.strip())
         if not address.strip():
@@ -140,10 +147,16 @@ class Corpus:
         if clause is None:
             article = edition.find(article_of(normalize_address(address)) or "-")
             if article is not None:
-                hint = f"article {article.address} has: {', '.join(c.address for c in article.walk())}"
+                hint = _("article {article} has: {names}").format(
+                    article=article.address, names=", ".join(c.address for c in article.walk())
+                )
             else:
-                hint = f"the edition has articles {', '.join(a.address for a in edition.articles()) or '(none)'}"
-            raise UsageError(f"{edition.name} has no clause {address.strip()!r}", fix=hint)
+                hint = _("the edition has articles {names}").format(
+                    names=", ".join(a.address for a in edition.articles()) or _("(none)")
+                )
+            raise UsageError(
+                _("{name} has no clause {value!r}").format(name=edition.name, value=address.strip()), fix=hint
+            )
         return edition, clause
 
 
@@ -173,10 +186,10 @@ def _resolve_editions(read: list[tuple[PageTree, PageCheck]]) -> list[tuple[Page
             out.append((tree, replace(check, edition=edition)))
         else:
             raise InputError(
-                "cannot tell which edition this page belongs to (its 'source' names no year)",
+                _("cannot tell which edition this page belongs to (its 'source' names no year)"),
                 file=page.file,
                 place=page.loc.path,
-                fix="put the file in a corpus folder named after the edition's year, e.g. corpus/2017/",
+                fix=_("put the file in a corpus folder named after the edition's year, e.g. corpus/2017/"),
             )
     return out
 
@@ -274,9 +287,11 @@ def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> E
         # An edition named like a source ("2007@x", from a page title that
         # the readers let through): its year has other editions, itself none.
         raise InputError(
-            f"a page names the edition {year!r}: '@' and '+' are kept for the sources and versions lawdiff names"
-            " (2017@wiki, 2017+2024-03-01)",
-            fix=f"title its pages with the year alone ({year.split('@', 1)[0].split('+', 1)[0]})",
+            _(
+                "a page names the edition {year!r}: '@' and '+' are kept for the sources and versions lawdiff "
+                "names (2017@wiki, 2017+2024-03-01)"
+            ).format(year=year),
+            fix=_("title its pages with the year alone ({value})").format(value=year.split("@", 1)[0].split("+", 1)[0]),
         )
     wanted = settings.default.get(year)
     if wanted:
@@ -284,9 +299,13 @@ def _default_variant(year: str, of_year: list[Edition], settings: Settings) -> E
             if e.variant == wanted or e.name == wanted:
                 return e
         raise InputError(
-            f"the settings make {wanted!r} the default {year}, but the corpus has {', '.join(e.name for e in of_year)}",
+            _("the settings make {wanted!r} the default {year}, but the corpus has {names}").format(
+                wanted=wanted, year=year, names=", ".join(e.name for e in of_year)
+            ),
             file=settings.file,
-            fix=f'set [default] "{year}" to one of: {", ".join(e.variant for e in of_year)}',
+            fix=_('set [default] "{year}" to one of: {names}').format(
+                year=year, names=", ".join(e.variant for e in of_year)
+            ),
         )
     return max(of_year, key=lambda e: (printing_number(e), e.variant == "nuxt", e.name))
 

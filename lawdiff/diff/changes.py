@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.diff.editorial import canonical, editorial_only
+from lawdiff.diff.scope import linked_across_parts
 from lawdiff.diff.significance import patterns, rank, significance
 from lawdiff.diff.vocabulary import (
     Change,
@@ -46,7 +47,8 @@ def compare(
 ) -> Comparison:
     """Every change from ``old`` to ``new`` (``corrections``: the committee's pins and forbidden pairs;
     ``processes``: see :func:`describe`)."""
-    alignment = align(old, new, thresholds, corrections)
+    # Where a corpus holds an article in part, its scope must not keep a clause from its counterpart.
+    alignment = linked_across_parts(old, new, align(old, new, thresholds, corrections), corrections)
     return describe(old, new, alignment, diff, processes)
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from lawdiff.align import Aspect
 from lawdiff.diff.vocabulary import Change, ChangeKind, Comparison
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import N_, pgettext
+from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of, natural_key
 
 
@@ -32,19 +34,19 @@ class Relation(enum.Enum):
 
     @property
     def label(self) -> str:
-        """How every table says the relation to a reader (the value stays the JSON's word): "same
-        number", never "unchanged" beside words that changed."""
-        return _LABELS[self]
+        """How every table says the relation to a reader, in the interface's language (the value stays the
+        JSON's word): "same number", never "unchanged" beside words that changed."""
+        return _(_LABELS[self])
 
 
 _LABELS = {
-    Relation.UNCHANGED: "same number",
-    Relation.RENUMBERED: "renumbered",
-    Relation.MOVED: "moved to another article",
-    Relation.SPLIT: "split (1:n)",
-    Relation.MERGED: "merged (n:1)",
-    Relation.REMOVED: "removed (1:0)",
-    Relation.ADDED: "added (0:1)",
+    Relation.UNCHANGED: N_("same number"),
+    Relation.RENUMBERED: N_("renumbered"),
+    Relation.MOVED: N_("moved to another article"),
+    Relation.SPLIT: N_("split (1:n)"),
+    Relation.MERGED: N_("merged (n:1)"),
+    Relation.REMOVED: N_("removed (1:0)"),
+    Relation.ADDED: N_("added (0:1)"),
 }
 
 
@@ -75,12 +77,17 @@ class Row:
     @property
     def label(self) -> str:
         """The relation as every table shows it: ``same number``, ``renumbered (heading)``."""
-        return self.relation.label + (" (heading)" if self.heading else "")
+        return self.relation.label + (_(" (heading)") if self.heading else "")
 
     @property
     def words(self) -> str:
-        """What became of the words: ``reworded``, ``editorial``, ``same``; "" for an addition or removal."""
-        return self.reworded or ("same" if self.old and self.new else "")
+        """What became of the words, in the interface's language: ``reworded``, ``editorial``, ``same``; "" for
+        an addition or removal."""
+        if self.reworded == "reworded":
+            return pgettext("words", "reworded")
+        if self.reworded == "editorial":
+            return pgettext("words", "editorial")
+        return pgettext("words", "same") if self.old and self.new else ""
 
 
 def summary(rows: Iterable[Row]) -> str:

@@ -15,6 +15,7 @@ from lawdiff.align import Aspect
 from lawdiff.diff.study import Study
 from lawdiff.diff.vocabulary import Change, ChangeKind, History, Step
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, article_of
 
 
@@ -23,18 +24,26 @@ def history(study: Study, edition: Edition, address: str) -> History:
     clause = edition.find(address)
     if clause is None:
         raise UsageError(
-            f"{edition.name} has no clause {address!r}", fix="see `lawdiff show EDITION` for its addresses"
+            _("{name} has no clause {address!r}").format(name=edition.name, address=address),
+            fix=_("see `lawdiff show EDITION` for its addresses"),
         )
     if not clause.text and not clause.title:
         # Only a number ("4."): no words to follow, so no comparison links it; its clauses have them.
         within = [c.address for c in clause.walk() if c.text or c.title]
         more = ", ..." if len(within) > 3 else ""
         fix = (
-            "follow its clauses: " + ", ".join(f"lawdiff history '{edition.name}:{a}'" for a in within[:3]) + more
+            _("follow its clauses: {commands}").format(
+                commands=", ".join(f"lawdiff history '{edition.name}:{a}'" for a in within[:3]) + more
+            )
             if within
-            else "see `lawdiff show EDITION` for the clauses that have words"
+            else _("see `lawdiff show EDITION` for the clauses that have words")
         )
-        raise UsageError(f"{edition.name}:{clause.address} has no words of its own, only its number", fix=fix)
+        raise UsageError(
+            _("{name}:{address} has no words of its own, only its number").format(
+                name=edition.name, address=clause.address
+            ),
+            fix=fix,
+        )
     eds = study.timeline(edition)
     idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
     start: tuple[str, ...] = (clause.address,)

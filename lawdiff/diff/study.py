@@ -24,6 +24,7 @@ from lawdiff.diff.vocabulary import Change, Comparison
 from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
 from lawdiff.forked import can_fork, collector_paused, forked_map, jobs
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, article_of, chronological, natural_key, parent_address, spellings
 
 # The most processes that describe one comparison's changes (LAWDIFF_JOBS may say otherwise).
@@ -254,8 +255,10 @@ def scopes(addresses: Iterable[str], editions: Iterable[Edition]) -> tuple[str, 
             held = sorted({a.address for e in eds for a in e.articles()}, key=natural_key)
             names = " nor ".join(e.name for e in eds)
             raise UsageError(
-                f"neither {names} has an article or clause {given!r}",
-                fix=f"name an article ({', '.join(held) or 'none held'}) or a clause in one of them, e.g. 45C",
+                _("neither {names} has an article or clause {given!r}").format(names=names, given=given),
+                fix=_("name an article ({names}) or a clause in one of them, e.g. 45C").format(
+                    names=", ".join(held) or "none held"
+                ),
             )
         out.append(found)
     return tuple(out)

@@ -22,6 +22,7 @@ import httpx
 
 from lawdiff import __version__
 from lawdiff.errors import LawdiffBug, LawdiffError
+from lawdiff.i18n import gettext as _
 
 __all__ = ["MAX_BYTES", "MAX_TRIES", "MAX_WAIT", "TIMEOUT", "Answer", "Client", "FetchError", "user_agent"]
 
@@ -125,15 +126,19 @@ class Client:
         """Wait before trying again a request the server was too busy for, or give up."""
         if tries >= MAX_TRIES:
             raise FetchError(
-                f"the server stayed busy ({why}) after {MAX_TRIES} tries",
+                _("the server stayed busy ({why}) after {MAX_TRIES} tries").format(why=why, MAX_TRIES=MAX_TRIES),
                 file=url,
-                fix="try again later",
+                fix=_("try again later"),
             )
         wait = asked if asked is not None else FIRST_BACKOFF * 2 ** (tries - 1)
         if wait > MAX_WAIT:
-            raise FetchError(f"the server asks us to wait {wait:.0f} s ({why})", file=url, fix="try again later")
+            raise FetchError(
+                _("the server asks us to wait {wait:.0f} s ({why})").format(wait=wait, why=why),
+                file=url,
+                fix=_("try again later"),
+            )
         if self.progress is not None:
-            self.progress(f"server busy ({why}): waiting {wait:.0f} s")
+            self.progress(_("server busy ({why}): waiting {wait:.0f} s").format(why=why, wait=wait))
         self.sleep(wait)
 
     def _request(self, method: str, url: str, any_status: bool, **kwargs: object) -> Answer:
@@ -146,9 +151,9 @@ class Client:
                 continue
             if answer.status not in (200, 304) and not any_status:
                 raise FetchError(
-                    f"the server answered HTTP {answer.status}",
+                    _("the server answered HTTP {status}").format(status=answer.status),
                     file=answer.url,
-                    fix="check the address; if it is right, the server has a problem: try again later",
+                    fix=_("check the address; if it is right, the server has a problem: try again later"),
                 )
             return answer
 
@@ -172,31 +177,33 @@ class Client:
                 return Answer(str(response.url), response.status_code, headers, b"".join(chunks))
         except httpx.TooManyRedirects:
             raise FetchError(
-                f"more than {MAX_REDIRECTS} redirects (a redirect loop)",
+                _("more than {MAX_REDIRECTS} redirects (a redirect loop)").format(MAX_REDIRECTS=MAX_REDIRECTS),
                 file=url,
-                fix="check the address, or give the one the server finally serves",
+                fix=_("check the address, or give the one the server finally serves"),
             ) from None
         except httpx.TimeoutException:
             raise FetchError(
-                f"no answer from {host} within {self.timeout:.0f} s",
+                _("no answer from {host} within {timeout:.0f} s").format(host=host, timeout=self.timeout),
                 file=url,
-                fix="check your network, or try again later (or raise --timeout)",
+                fix=_("check your network, or try again later (or raise --timeout)"),
             ) from None
         except httpx.ConnectError as exc:
             raise _connect_error(url, host, exc) from None
         except httpx.HTTPError as exc:
             raise FetchError(
-                f"the connection to {host} failed ({type(exc).__name__}: {exc})",
+                _("the connection to {host} failed ({name}: {exc})").format(
+                    host=host, name=type(exc).__name__, exc=exc
+                ),
                 file=url,
-                fix="check your network, or try again later",
+                fix=_("check your network, or try again later"),
             ) from None
 
 
 def _too_large(url: str, bound: int) -> FetchError:
     return FetchError(
-        f"the answer is larger than {bound:,} bytes, more than the law's pages can be",
+        _("the answer is larger than {bound:,} bytes, more than the law's pages can be").format(bound=bound),
         file=url,
-        fix="check that the address is the wiki's api.php or a page of the site",
+        fix=_("check that the address is the wiki's api.php or a page of the site"),
     )
 
 
@@ -206,12 +213,12 @@ def _connect_error(url: str, host: str, exc: httpx.ConnectError) -> FetchError:
         cause = cause.__cause__ or cause.__context__
     if isinstance(cause, ssl.SSLError) or "SSL" in str(exc) or "certificate" in str(exc).lower():
         return FetchError(
-            f"the secure connection to {host} failed (TLS: {exc})",
+            _("the secure connection to {host} failed (TLS: {exc})").format(host=host, exc=exc),
             file=url,
-            fix="check the address (https or http) and the server's certificate; lawdiff does not skip the check",
+            fix=_("check the address (https or http) and the server's certificate; lawdiff does not skip the check"),
         )
     return FetchError(
-        f"cannot connect to {host} ({exc})",
+        _("cannot connect to {host} ({exc})").format(host=host, exc=exc),
         file=url,
-        fix="check the address and your network connection",
+        fix=_("check the address and your network connection"),
     )

@@ -30,6 +30,7 @@ from pathlib import Path
 from lxml import etree, html
 
 from lawdiff.fetch.wikiapi import Api
+from lawdiff.i18n import gettext as _
 from lawdiff.sources import mediawiki
 from lawdiff.sources.base import Page
 from lawdiff.sources.mediawiki.dump import MAX_DEPTH
@@ -180,7 +181,7 @@ def check_pages(
     for display, page, by_title in export_pages(files):
         title = _title(page)
         if progress is not None:
-            progress(f"rendering {title}")
+            progress(_("rendering {title}").format(title=title))
         ours = page_words(page, by_title)
         theirs = rendered_words(api.parse(title))
         diffs = compare_words(ours, theirs, chrome_words(page, by_title))

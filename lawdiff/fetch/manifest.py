@@ -19,6 +19,7 @@ from typing import Any
 
 from lawdiff.corpus.files import FETCH_PREFIX
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 
 __all__ = ["MANIFEST", "MANIFEST_VERSION", "PARTIAL", "Manifest", "clear_temporaries", "write_atomic"]
 
@@ -87,15 +88,15 @@ class Manifest:
             return None
         except (OSError, ValueError) as exc:
             raise InputError(
-                f"cannot read the fetch manifest ({exc})",
+                _("cannot read the fetch manifest ({exc})").format(exc=exc),
                 file=str(path),
-                fix="remove it: the next fetch then fetches everything again",
+                fix=_("remove it: the next fetch then fetches everything again"),
             ) from None
         if not isinstance(data, dict) or data.get("version") != MANIFEST_VERSION:
             raise InputError(
-                "not a fetch manifest this version of lawdiff knows",
+                _("not a fetch manifest this version of lawdiff knows"),
                 file=str(path),
-                fix="remove it: the next fetch then fetches everything again",
+                fix=_("remove it: the next fetch then fetches everything again"),
             )
         files = data.get("files")
         return cls(
@@ -124,7 +125,9 @@ class Manifest:
         """A folder fetched from another wiki or site is not overwritten without a word."""
         if self.kind != kind or self.source.rstrip("/") != source.rstrip("/"):
             raise InputError(
-                f"this folder was fetched from {self.source} ({self.kind}), not from {source}",
+                _("this folder was fetched from {source} ({kind}), not from {source2}").format(
+                    source=self.source, kind=self.kind, source2=source
+                ),
                 file=str(folder),
-                fix="fetch into another folder (-o), or remove the folder's .lawdiff-fetch.json to start afresh",
+                fix=_("fetch into another folder (-o), or remove the folder's .lawdiff-fetch.json to start afresh"),
             )

@@ -27,6 +27,7 @@ from lawdiff.errors import InputError
 from lawdiff.fetch.client import Client, FetchError
 from lawdiff.fetch.manifest import PARTIAL, Manifest, clear_temporaries, write_atomic
 from lawdiff.fetch.wikiapi import Api, WikiPage, batches, find_api, list_edition
+from lawdiff.i18n import gettext as _
 
 __all__ = ["KIND", "WikiFetch", "export_name", "fetch_edition"]
 
@@ -82,9 +83,9 @@ def _read_export(data: bytes, where: str) -> etree._Element:
     try:
         root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True))
     except etree.XMLSyntaxError as exc:
-        raise FetchError(f"the wiki's export is not well-formed XML ({exc})", file=where) from None
+        raise FetchError(_("the wiki's export is not well-formed XML ({exc})").format(exc=exc), file=where) from None
     if _local(root) != "mediawiki":
-        raise FetchError("the wiki's answer is not a MediaWiki export", file=where)
+        raise FetchError(_("the wiki's answer is not a MediaWiki export"), file=where)
     return root
 
 
@@ -114,9 +115,9 @@ def _held_pages(folder: Path, name: str) -> _Held:
             held.take(_read_export((folder / name).read_bytes(), str(folder / name)))
         except FetchError:
             raise InputError(
-                "the folder's export cannot be read",
+                _("the folder's export cannot be read"),
                 file=str(folder / name),
-                fix="remove it (and .lawdiff-fetch.json) to fetch the edition again",
+                fix=_("remove it (and .lawdiff-fetch.json) to fetch the edition again"),
             ) from None
     partial = folder / PARTIAL
     for path in sorted(partial.glob("batch-*.xml")) if partial.is_dir() else ():
@@ -161,13 +162,15 @@ def fetch_edition(
     manifest = Manifest.read(folder)
     if manifest is not None:
         manifest.refuse_other(api.url, KIND, folder)
-    say(f"{edition}: listing the pages of the edition")
+    say(_("{edition}: listing the pages of the edition").format(edition=edition))
     pages = list_edition(api, edition)
     if not pages:
         raise FetchError(
-            f"the wiki has no pages Sjabloon:{edition}:... (template namespace, prefix {edition}:)",
+            _("the wiki has no pages Sjabloon:{edition}:... (template namespace, prefix {edition}:)").format(
+                edition=edition
+            ),
             file=api.url,
-            fix="check the edition's year, and that this is the wiki of the laws",
+            fix=_("check the edition's year, and that this is the wiki of the laws"),
         )
     name = export_name(edition)
     held = _held_pages(folder, name)
@@ -187,7 +190,7 @@ def fetch_edition(
     state.write(folder)
     _export_batches(api, folder, todo, held, say, edition)
     if held.site_root is None:
-        raise FetchError("the wiki gave no export", file=api.url)
+        raise FetchError(_("the wiki gave no export"), file=api.url)
     write_atomic(path, _assemble(held.site_root, [held.pages[p.id][1] for p in pages if p.id in held.pages]))
     state.fetched = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     state.files = {name: {"pages": [{"id": p.id, "title": p.title, "revision": held.pages[p.id][0]} for p in pages]}}
@@ -202,7 +205,11 @@ def _export_batches(
     """Export ``todo`` in batches, each saved whole in the partial folder as it arrives, into ``held``."""
     done = 0
     for batch in batches((p.id for p in todo), EXPORT_BATCH):
-        say(f"{edition}: exporting pages {done + 1}-{done + len(batch)} of {len(todo)}")
+        say(
+            _("{edition}: exporting pages {first}-{last} of {n}").format(
+                edition=edition, first=done + 1, last=done + len(batch), n=len(todo)
+            )
+        )
         data = api.export(batch)
         root = _read_export(data, api.url)
         write_atomic(folder / PARTIAL / f"batch-{batch[0]:09d}.xml", data)

@@ -28,6 +28,8 @@ from urllib.parse import urljoin, urlsplit
 
 from lawdiff.fetch.client import Client, FetchError
 from lawdiff.fetch.manifest import Manifest, clear_temporaries, write_atomic
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.nuxt import devalue
 
 __all__ = ["KIND", "PAYLOAD", "SiteFetch", "crawl_site", "payload_name"]
@@ -40,12 +42,12 @@ _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
 class Outcome:
     """How one payload fared (the words the summary uses)."""
 
-    NEW = "new"
-    CHANGED = "changed"
-    NOT_MODIFIED = "not modified (conditional request)"
-    SAME = "unchanged (downloaded, not rewritten)"
-    RESUMED = "checked before the interruption"
-    GONE = "no longer listed by the site (left in place)"
+    NEW = N_("new")
+    CHANGED = N_("changed")
+    NOT_MODIFIED = N_("not modified (conditional request)")
+    SAME = N_("unchanged (downloaded, not rewritten)")
+    RESUMED = N_("checked before the interruption")
+    GONE = N_("no longer listed by the site (left in place)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +85,11 @@ def _decode(body: bytes, url: str) -> dict[str, Any]:
     data = value.get("data") if isinstance(value, dict) else None
     if not isinstance(data, dict):
         raise FetchError(
-            "not a Nuxt page payload (no devalue-encoded data)",
+            _("not a Nuxt page payload (no devalue-encoded data)"),
             file=url,
-            fix="give a page of the site, or its _payload.json (as in https://site.example.org/voorwoord/_payload.json)",
+            fix=_(
+                "give a page of the site, or its _payload.json (as in https://site.example.org/voorwoord/_payload.json)"
+            ),
         )
     return data
 
@@ -95,9 +99,9 @@ def _site_pages(data: dict[str, Any], url: str) -> Iterator[str]:
     nav = data.get("navigation_docs")
     if not isinstance(nav, list) or not nav:
         raise FetchError(
-            "the payload has no navigation_docs (the site's table of contents)",
+            _("the payload has no navigation_docs (the site's table of contents)"),
             file=url,
-            fix="give a page of the law's site, whose payloads list the whole site",
+            fix=_("give a page of the law's site, whose payloads list the whole site"),
         )
 
     def walk(entries: list[Any]) -> Iterator[str]:
@@ -153,16 +157,18 @@ def _plan(client: Client, url: str, edition: str) -> _Plan:
     first = client.get(start, any_status=True)
     if first.status != 200:
         raise FetchError(
-            f"no payload there (HTTP {first.status})",
+            _("no payload there (HTTP {status})").format(status=first.status),
             file=start,
-            fix="give a page of the Nuxt site, or its _payload.json (as in https://site.example.org/voorwoord/)",
+            fix=_("give a page of the Nuxt site, or its _payload.json (as in https://site.example.org/voorwoord/)"),
         )
     data = _decode(first.body, first.url)
     paths = list(dict.fromkeys(_site_pages(data, first.url)))
     year = edition or _edition_of(data)
     if not year:
         raise FetchError(
-            "the payload does not say which edition the site holds", file=first.url, fix="give it with --edition YEAR"
+            _("the payload does not say which edition the site holds"),
+            file=first.url,
+            fix=_("give it with --edition YEAR"),
         )
     origin = "{0.scheme}://{0.netloc}/".format(urlsplit(first.url))
     names = _names(paths)
@@ -195,7 +201,7 @@ def crawl_site(
     done: list[tuple[str, str, str]] = []
     not_modified = ignored = unvalidated = 0
     for i, (name, target) in enumerate(plan.pages, 1):
-        say(f"{plan.year}: payload {i} of {len(plan.pages)}: {name}")
+        say(_("{year}: payload {i} of {n}: {name}").format(year=plan.year, i=i, n=len(plan.pages), name=name))
         record = state.files.get(name, {})
         if resuming and record.get("run") == state.run and (folder / name).is_file():
             done.append((name, target, Outcome.RESUMED))

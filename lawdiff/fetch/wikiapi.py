@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from lawdiff.fetch.client import Answer, Client, FetchError
+from lawdiff.i18n import gettext as _
 
 __all__ = ["LIMIT", "MAXLAG", "TITLES_PER_REQUEST", "Api", "WikiPage", "find_api"]
 
@@ -82,7 +83,11 @@ class Api:
                 lag = answer.headers.get("retry-after", "")
                 self.client.wait_busy(self.url, tries, float(lag) if lag.isdigit() else None, "maxlag")
                 continue
-            raise FetchError(f"the wiki refused the request ({code}: {info})", file=self.url, fix=_fix(code))
+            raise FetchError(
+                _("the wiki refused the request ({code}: {info})").format(code=code, info=info),
+                file=self.url,
+                fix=_fix(code),
+            )
 
     def query_all(self, params: dict[str, str], post: bool = False) -> Iterator[dict[str, Any]]:
         """Every answer of a query, following ``continue`` until the wiki says the batch is complete."""
@@ -103,7 +108,9 @@ class Api:
             error = _first_error(_json(answer))
             what = f"{error[0]}: {error[1]}" if error else "no XML"
             raise FetchError(
-                f"the wiki gave no export ({what})", file=self.url, fix="check that the wiki allows exports"
+                _("the wiki gave no export ({what})").format(what=what),
+                file=self.url,
+                fix=_("check that the wiki allows exports"),
             )
         return answer.body
 
@@ -123,9 +130,9 @@ def _json(answer: Answer) -> dict[str, Any]:
         data = None
     if not isinstance(data, dict):
         raise FetchError(
-            "not a MediaWiki API answer (not JSON)",
+            _("not a MediaWiki API answer (not JSON)"),
             file=answer.url,
-            fix="give the wiki's address or its api.php (e.g. https://wiki.example.org/w/api.php)",
+            fix=_("give the wiki's address or its api.php (e.g. https://wiki.example.org/w/api.php)"),
         )
     return data
 
@@ -143,8 +150,8 @@ def _first_error(data: dict[str, Any]) -> tuple[str, str] | None:
 
 def _fix(code: str) -> str:
     if code in ("readapidenied", "permissiondenied"):
-        return "the wiki lets only logged-in users read it; ask its administrators for an export"
-    return "check the address and the edition"
+        return _("the wiki lets only logged-in users read it; ask its administrators for an export")
+    return _("check the address and the edition")
 
 
 def find_api(client: Client, url: str) -> Api:
@@ -169,9 +176,9 @@ def find_api(client: Client, url: str) -> Api:
         if isinstance(data, dict) and _first_error(data):
             return Api(client, final)  # an api.php that refuses: its error is said at the first query
     raise FetchError(
-        "not a MediaWiki: no api.php answered there (tried " + ", ".join(tried) + ")",
+        _("not a MediaWiki: no api.php answered there (tried {addresses})").format(addresses=", ".join(tried)),
         file=url,
-        fix="give the wiki's api.php address (Special:Version on the wiki names it)",
+        fix=_("give the wiki's api.php address (Special:Version on the wiki names it)"),
     )
 
 

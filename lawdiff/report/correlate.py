@@ -12,7 +12,10 @@ import io
 import json
 from collections.abc import Sequence
 
+from lawdiff import i18n
 from lawdiff.diff.correlate import Row, by_new, summary
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import pgettext
 from lawdiff.report.not_compared import NotCompared, outside_line
 
 HEADER = ("old", "new", "relation", "ratio", "words", "heading", "change")
@@ -25,7 +28,7 @@ def _cells(row: Row) -> tuple[str, str, str, str, str, str, str]:
         row.relation.label,
         row.ratio,
         row.words or "—",
-        "heading" if row.heading else "",
+        pgettext("change", "heading") if row.heading else "",
         row.change,
     )
 
@@ -34,16 +37,23 @@ def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: NotC
     """An aligned table for the terminal; ``outside``: the clauses only one corpus holds, which have no row
     (said in one line, as ``compare`` says them)."""
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
-    table = [("old " + old, "new " + new, "relation", "ratio", "words", "", "")] + [
-        (*_cells(r)[:6], r.change[:10]) for r in shown
-    ]
+    head = (
+        _("old {edition}").format(edition=old),
+        _("new {edition}").format(edition=new),
+        _("relation"),
+        _("ratio"),
+        _("words"),
+        "",
+        "",
+    )
+    table = [head] + [(*_cells(r)[:6], r.change[:10]) for r in shown]
     widths = [max(len(row[i]) for row in table) for i in range(6)]
     lines = []
     for row in table:
         cells = [c.ljust(w) for c, w in zip(row[:6], widths, strict=True)]
         lines.append("  ".join([*cells, row[6]]).rstrip())
     lines.append("")
-    said = summary(rows) or "no clause that both corpora hold"
+    said = summary(rows) or _("no clause that both corpora hold")
     lines.append(f"{old} -> {new}: {said}")
     if outside is not None and outside.changes:
         lines.append(outside_line(old, new, outside))
@@ -51,6 +61,12 @@ def text(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: NotC
 
 
 def as_csv(rows: Sequence[Row], by: str = "old") -> str:
+    """The table for programs: its header and its words in English, whatever the interface's language."""
+    with i18n.use(i18n.DEFAULT):
+        return _csv(rows, by)
+
+
+def _csv(rows: Sequence[Row], by: str) -> str:
     shown = sorted(rows, key=by_new) if by == "new" else list(rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -68,11 +84,11 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: 
         return text.replace("|", "\\|")
 
     lines = [
-        f"| {md(old)} | {md(new)} | relation | ratio | words |",
+        f"| {md(old)} | {md(new)} | " + " | ".join((_("relation"), _("ratio"), _("words"))) + " |",
         "|---|---|---|---|---|",
     ]
     for r in shown:
-        old_c, new_c, _, ratio, words, _, _ = _cells(r)
+        old_c, new_c, _relation, ratio, words, _heading, _change = _cells(r)
         lines.append(f"| {md(old_c)} | {md(new_c)} | {r.label} | {ratio} | {words} |")
     if outside is not None and outside.changes:
         lines += ["", md(outside_line(old, new, outside))]
@@ -80,6 +96,12 @@ def markdown(old: str, new: str, rows: Sequence[Row], by: str = "old", outside: 
 
 
 def as_json(old: str, new: str, rows: Sequence[Row]) -> str:
+    """The table for programs: English values, whatever the interface's language."""
+    with i18n.use(i18n.DEFAULT):
+        return _json(old, new, rows)
+
+
+def _json(old: str, new: str, rows: Sequence[Row]) -> str:
     return (
         json.dumps(
             {

@@ -60,12 +60,14 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
+from lawdiff import i18n
 from lawdiff.diff import Change, Comparison, NotCompared
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition
 from lawdiff.report.not_compared import outside_line
 from lawdiff.report.redline import Redline, redline
-from lawdiff.report.wordml import Comment, package
+from lawdiff.report.wordml import Comment, package, word_lang
 
 AUTHOR = "lawdiff"
 
@@ -81,8 +83,8 @@ def revision_date(environ: Mapping[str, str] | None = None) -> str:
             moment = datetime.fromtimestamp(int(epoch), UTC)
         except (ValueError, OverflowError, OSError) as exc:
             raise UsageError(
-                f"SOURCE_DATE_EPOCH={epoch!r} is not a time",
-                fix="set it to whole seconds since 1970-01-01 UTC, or unset it",
+                _("SOURCE_DATE_EPOCH={value!r} is not a time").format(value=epoch),
+                fix=_("set it to whole seconds since 1970-01-01 UTC, or unset it"),
             ) from exc
     else:
         moment = datetime.now(UTC)
@@ -102,8 +104,8 @@ def _comment_date(value: datetime | str, change_id: str) -> str:
         return _iso(datetime.fromisoformat(value))
     except ValueError as exc:
         raise UsageError(
-            f"the comment on change {change_id} has the time {value!r}",
-            fix="give an ISO 8601 time such as 2024-03-01T12:00:00Z",
+            _("the comment on change {change} has the time {value!r}").format(change=change_id, value=value),
+            fix=_("give an ISO 8601 time such as 2024-03-01T12:00:00Z"),
         ) from exc
 
 
@@ -143,19 +145,22 @@ def docx(
     """
     if (comparison.old, comparison.new) != (old_edition.name, new_edition.name):
         raise UsageError(
-            f"the comparison is {comparison.old} -> {comparison.new}, "
-            f"the editions given are {old_edition.name} and {new_edition.name}",
-            fix="pass the two editions the comparison was made of",
+            _("the comparison is {old} -> {new}, the editions given are {first} and {second}").format(
+                old=comparison.old, new=comparison.new, first=old_edition.name, second=new_edition.name
+            ),
+            fix=_("pass the two editions the comparison was made of"),
         )
     date = revision_date()
     lines = redline(changes, old_edition, new_edition)
     title = f"{old_edition.name} → {new_edition.name}"
-    subtitle = (
-        f"Tracked changes by lawdiff: accept all to read {new_edition.name}, reject all to read {old_edition.name}."
+    subtitle = _("Tracked changes by lawdiff: accept all to read {new}, reject all to read {old}.").format(
+        new=new_edition.name, old=old_edition.name
     )
     outside = NotCompared.of(comparison, changes)
     if outside.changes:
         # Never a tracked change (the redline leaves them out): said once, beside the title.
         line = outside_line(old_edition.name, new_edition.name, outside)
         subtitle += f" {line[:1].upper()}{line[1:]}."
-    return package(lines, AUTHOR, date, title, subtitle, comments_of(lines, comments, date))
+    # The title and subtitle in the interface's language; the body, law text, in Dutch.
+    lang = word_lang(i18n.language())
+    return package(lines, AUTHOR, date, title, subtitle, comments_of(lines, comments, date), lang)

@@ -17,13 +17,14 @@ from lawdiff import marks
 from lawdiff.errors import LawdiffBug, UsageError
 from lawdiff.forked import StopSignal, can_fork, collector_paused, forked_map
 from lawdiff.forked import jobs as forked_jobs
+from lawdiff.i18n import gettext as _
 
 
 def check_output(path: Path) -> None:
     """Refuse an output :func:`write_atomic` would refuse: a folder, a file no one may write, a file in a
     folder that is not there.  Commands check their ``-o`` so before they work, and write_atomic again."""
     if path.is_dir():
-        raise UsageError(f"{path}: is a folder", fix="give a file name for the output")
+        raise UsageError(_("{path}: is a folder").format(path=path), fix=_("give a file name for the output"))
     if path.exists() and not path.is_file():
         return  # a device or a pipe, written to directly
     if path.is_symlink():
@@ -32,10 +33,15 @@ def check_output(path: Path) -> None:
         if path.is_file() and not path.stat().st_mode & 0o222:
             # Made read-only by its owner (an archived answer): written beside and renamed over, it would be
             # replaced all the same, as no write to it would be.
-            raise UsageError(f"{path}: the file is read-only", fix="make it writable, or choose another output")
+            raise UsageError(
+                _("{path}: the file is read-only").format(path=path),
+                fix=_("make it writable, or choose another output"),
+            )
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise UsageError(f"{folder}: no such folder", fix="create it first or choose another output path")
+        raise UsageError(
+            _("{folder}: no such folder").format(folder=folder), fix=_("create it first or choose another output path")
+        )
 
 
 def write_atomic(path: Path, content: str | bytes) -> None:
@@ -52,7 +58,8 @@ def write_atomic(path: Path, content: str | bytes) -> None:
                 fh.write(_bytes(content))
         except OSError as exc:
             raise UsageError(
-                f"{path}: cannot write there ({exc.strerror or exc})", fix="choose another output"
+                _("{path}: cannot write there ({strerror})").format(path=path, strerror=exc.strerror or exc),
+                fix=_("choose another output"),
             ) from None
         return
     if path.is_symlink():
@@ -62,7 +69,8 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise UsageError(
-            f"{path}: cannot write the file there ({exc.strerror or exc})", fix="choose a folder you may write to"
+            _("{path}: cannot write the file there ({strerror})").format(path=path, strerror=exc.strerror or exc),
+            fix=_("choose a folder you may write to"),
         ) from None
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -118,7 +126,7 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
         return out
 
     # What the workers inherit (the plan, the study, a review's notes) is frozen out of the collector's passes.
-    for _, done in forked_map(write_chunk, len(chunks), workers, stop.set, freeze=True):
+    for _chunk, done in forked_map(write_chunk, len(chunks), workers, stop.set, freeze=True):
         for rel, digest in done:
             written[rel] = digest
             if progress is not None and rel in made:
@@ -264,7 +272,10 @@ def check_target(target: Path) -> None:
     new report (see :func:`kept_files`).
     """
     if target.is_symlink() or (target.exists() and not target.is_dir()):
-        raise UsageError(f"{target}: exists and is not a folder", fix="choose a new or empty folder for the report")
+        raise UsageError(
+            _("{target}: exists and is not a folder").format(target=target),
+            fix=_("choose a new or empty folder for the report"),
+        )
     if not (target.is_dir() and any(target.iterdir())):
         return
     index = target / "index.html"
@@ -272,14 +283,18 @@ def check_target(target: Path) -> None:
         index.is_file() and _MARK in index.read_text(encoding="utf-8", errors="replace")[:4000]
     ):
         raise UsageError(
-            f"{target}: the folder is not empty and holds no lawdiff report, so it is not replaced",
-            fix="choose a new or empty folder, or a folder an earlier `lawdiff report` wrote",
+            _("{target}: the folder is not empty and holds no lawdiff report, so it is not replaced").format(
+                target=target
+            ),
+            fix=_("choose a new or empty folder, or a folder an earlier `lawdiff report` wrote"),
         )
     if _foreign(target) == [MANIFEST] and (target / MANIFEST).is_file():
         raise UsageError(
-            f"{target}: the report's {MANIFEST} cannot be read, so what lawdiff wrote there cannot be told from"
-            " what you added; the folder is not replaced",
-            fix="move your own files out of the folder and delete it, or write the report to another folder with -o",
+            _(
+                "{target}: the report's {MANIFEST} cannot be read, so what lawdiff wrote there cannot be told "
+                "from what you added; the folder is not replaced"
+            ).format(target=target, MANIFEST=MANIFEST),
+            fix=_("move your own files out of the folder and delete it, or write the report to another folder with -o"),
         )
 
 
@@ -361,11 +376,19 @@ def recover_leftovers(target: Path) -> list[str]:
     for kind, folder in sorted(found, key=lambda f: -f[1].stat().st_mtime):
         if kind == "old" and not target.exists() and not target.is_symlink():
             os.replace(folder, target)
-            done.append(f"{target}: restored the previous report from {folder.name}, left by a stopped run")
+            done.append(
+                _("{target}: restored the previous report from {folder}, left by a stopped run").format(
+                    target=target, folder=folder.name
+                )
+            )
         else:
             shutil.rmtree(folder, ignore_errors=True)
-            what = "a previous report" if kind == "old" else "an unfinished report"
-            done.append(f"{target}: removed {folder.name}, {what} left by a stopped run")
+            what = _("a previous report") if kind == "old" else _("an unfinished report")
+            done.append(
+                _("{target}: removed {folder}, {what} left by a stopped run").format(
+                    target=target, folder=folder.name, what=what
+                )
+            )
     return done
 
 
@@ -414,8 +437,10 @@ def write_site(
                 n += 1
     except OSError as exc:
         raise UsageError(
-            f"{target}: cannot write the report there ({exc.strerror or exc})",
-            fix="choose a folder you may write to",
+            _("{target}: cannot write the report there ({strerror})").format(
+                target=target, strerror=exc.strerror or exc
+            ),
+            fix=_("choose a folder you may write to"),
         ) from None
     # The pages' keys and their functions make many objects and no cycles: a pass of the collector over the
     # plan here cost a quarter of a second at 744 articles.

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from lxml import etree
 
-from lawdiff import marks
+from lawdiff import i18n, marks
 from lawdiff.diff.vocabulary import Op
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.wordml import (
     CT_BASE,
     CT_NS,
+    LAW_LANG,
     NSMAP,
     REL_DOC,
     REL_STYLES,
@@ -27,12 +30,24 @@ from lawdiff.report.wordml import (
     styles_xml,
     text_runs,
     w,
+    word_lang,
     xml_bytes,
     zipped,
 )
 from lawdiff.review.exchange import Selection
 from lawdiff.review.ids import short
-from lawdiff.review.minutes import Minute, Minutes, flags_line, gather, markdown
+from lawdiff.review.minutes import (
+    Minute,
+    Minutes,
+    about,
+    article_heading,
+    commented,
+    decision_heading,
+    flags_line,
+    gather,
+    markdown,
+    title,
+)
 
 FORMATS = ("md", "docx")
 
@@ -44,7 +59,10 @@ def minutes(selection: Selection, fmt: str) -> bytes:
         return markdown(gathered).encode("utf-8")
     if fmt == "docx":
         return docx(gathered)
-    raise UsageError(f"unknown minutes format {fmt!r}", fix=f"use one of: {', '.join(FORMATS)}")
+    raise UsageError(
+        _("unknown minutes format {format!r}").format(format=fmt),
+        fix=_("use one of: {formats}").format(formats=", ".join(FORMATS)),
+    )
 
 
 def _para(body: Element, text: str = "", style: str = "Normal") -> Element:
@@ -55,9 +73,11 @@ def _para(body: Element, text: str = "", style: str = "Normal") -> Element:
     return p
 
 
-def _run(p: Element, text: str, op: Op = Op.EQUAL, bold: bool = False) -> None:
+def _run(p: Element, text: str, op: Op = Op.EQUAL, bold: bool = False, law: bool = False) -> None:
+    """A run of ``text``: struck (deleted) or underlined (inserted) words, a bold label; ``law``: law text,
+    marked as Dutch whatever the interface's language (a spelling checker and a screen reader read it so)."""
     r = child(p, "r")
-    if op is not Op.EQUAL or bold:
+    if op is not Op.EQUAL or bold or law:
         rpr = child(r, "rPr")
         if bold:
             child(rpr, "b")
@@ -67,35 +87,35 @@ def _run(p: Element, text: str, op: Op = Op.EQUAL, bold: bool = False) -> None:
         elif op is Op.INSERT:
             child(rpr, "u", val="single")
             child(rpr, "color", val="2F5496")
+        if law:
+            child(rpr, "lang", val=LAW_LANG)
     text_runs(r, marks.escape(text))
 
 
-def _labelled(body: Element, label: str, text: str) -> Element:
+def _labelled(body: Element, label: str, text: str, law: bool = False) -> Element:
     p = _para(body)
-    _run(p, label, bold=True)
-    _run(p, text)
+    _run(p, label + " ", bold=True)
+    _run(p, text, law=law)
     return p
 
 
 def _decision(body: Element, item: Minute) -> None:
     d = item.decision
-    _para(body, f"{item.where}{' (heading)' if item.heading else ''}: {d.status.value}", "Heading3")
-    about = [d.kind, f"id {short(d.id)}"] + ([f"assigned to {d.assignee}"] if d.assignee else [])
-    _para(body, "; ".join(about))
+    _para(body, decision_heading(item), "Heading3")
+    _para(body, about(d, terms.kind(d.kind), short(d.id), d.assignee))
     if item.signals:
-        _labelled(body, "Flags: ", flags_line(item.signals))
+        _labelled(body, _("Flags:"), flags_line(item.signals))
     for a, t in zip(d.old, d.old_texts, strict=False):
-        _labelled(body, f"Old ({d.old_edition} {a}): ", t)
+        _labelled(body, _("Old ({edition} {address}):").format(edition=d.old_edition, address=a), t, law=True)
     for a, t in zip(d.new, d.new_texts, strict=False):
-        _labelled(body, f"New ({d.new_edition} {a}): ", t)
+        _labelled(body, _("New ({edition} {address}):").format(edition=d.new_edition, address=a), t, law=True)
     if item.pieces:
         p = _para(body)
-        _run(p, "Difference: ", bold=True)
+        _run(p, _("Difference:") + " ", bold=True)
         for piece in item.pieces:
-            _run(p, piece.text, piece.op)
+            _run(p, piece.text, piece.op, law=True)
     for c in item.comments:
-        edited = " (edited)" if c.edited else ""
-        _labelled(body, f"{c.author}, {c.created[:10]} {c.created[11:16]} UTC{edited}: ", c.text)
+        _labelled(body, commented(c) + ":", c.text)
 
 
 def document_xml(m: Minutes) -> Element:
@@ -103,14 +123,11 @@ def document_xml(m: Minutes) -> Element:
     doc = etree.Element(w("document"), nsmap=NSMAP)
     body = child(doc, "body")
     meeting = m.meeting
-    if meeting is not None:
-        _para(body, f"Minutes of the meeting of {meeting.date}", "Title")
-        if meeting.attendees:
-            _para(body, f"Attendees: {', '.join(meeting.attendees)}")
-    else:
-        _para(body, "Committee review: decisions", "Title")
+    _para(body, title(m), "Title")
+    if meeting is not None and meeting.attendees:
+        _para(body, _("Attendees: {names}").format(names=", ".join(meeting.attendees)))
     if not m.minutes:
-        _para(body, "No decisions.")
+        _para(body, _("No decisions."))
     pair = article = None
     for item in m.minutes:
         d = item.decision
@@ -119,7 +136,7 @@ def document_xml(m: Minutes) -> Element:
             _para(body, f"{d.old_edition} → {d.new_edition}", "Heading1")
         if d.article != article:
             article = d.article
-            _para(body, f"{'Article ' if d.article[:1].isdigit() else ''}{d.article}", "Heading2")
+            _para(body, article_heading(d.article), "Heading2")
         _decision(body, item)
     sect = child(body, "sectPr")
     child(sect, "pgSz", w="11906", h="16838")  # A4
@@ -143,6 +160,7 @@ def docx(m: Minutes) -> bytes:
             ("_rels/.rels", xml_bytes(relationships([(REL_DOC, "word/document.xml")]))),
             ("word/document.xml", xml_bytes(document_xml(m))),
             ("word/_rels/document.xml.rels", xml_bytes(relationships([(REL_STYLES, "styles.xml")]))),
-            ("word/styles.xml", xml_bytes(styles_xml())),
+            # The minutes' own words are in the interface's language; the law text's runs say Dutch.
+            ("word/styles.xml", xml_bytes(styles_xml(word_lang(i18n.language())))),
         ]
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from lawdiff.align import Aspect
 from lawdiff.diff.scope import NotCompared
+from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of, natural_key
 from lawdiff.report import article_ranges
 
@@ -35,12 +36,16 @@ def outside_line(old: str, new: str, outside: NotCompared) -> str:
                 else:
                     (headings if ch.aspect is Aspect.TITLE else clauses)[a] = None
         pieces = [
-            f"article(s) {article_ranges(sorted(arts, key=natural_key))}" if arts else "",
+            _("article(s) {articles}").format(articles=article_ranges(sorted(arts, key=natural_key))) if arts else "",
             ", ".join(clauses),
-            f"the heading(s) of {', '.join(headings)}" if headings else "",
-            f"heading(s) {', '.join(sorted(others))}" if others else "",
+            _("the heading(s) of {clauses}").format(clauses=", ".join(headings)) if headings else "",
+            _("heading(s) {names}").format(names=", ".join(sorted(others))) if others else "",
         ]
         what = "; ".join(x for x in pieces if x)
         if what:
-            parts.append(f"{what} only in the {name} corpus (the {other} corpus does not hold them)")
-    return "not compared: " + "; ".join(parts)
+            parts.append(
+                _("{what} only in the {edition} corpus (the {other} corpus does not hold them)").format(
+                    what=what, edition=name, other=other
+                )
+            )
+    return _("not compared: {what}").format(what="; ".join(parts))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from lawdiff.errors import InputError
 from lawdiff.forked import Pending, beside, collector_paused
+from lawdiff.i18n import gettext as _
 from lawdiff.report.files import jobs
 from lawdiff.report.site import Annotation
 
@@ -147,7 +148,7 @@ def _matched(path: Path, timeout: float, comparisons: list[Comparison], editions
 
     if not path.exists():
         raise InputError(
-            "the review store went away while the report was being made", file=str(path), fix="run it again"
+            _("the review store went away while the report was being made"), file=str(path), fix=_("run it again")
         )
     with open_for_reading(path, timeout) as own:
         return shown(attach(own, comparisons, editions), comparisons)

@@ -16,9 +16,11 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
-from lawdiff.corpus import Corpus, Dangling, PageCheck
+from lawdiff.corpus import Corpus
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
 from lawdiff.diff.vocabulary import RefStatus, Signal
+from lawdiff.i18n import N_, decimal_sign, format_stamp, ngettext, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 from lawdiff.report import article_ranges, where
 from lawdiff.report.not_compared import NotCompared, outside_line
@@ -38,12 +40,13 @@ def _snippet(text: str, width: int = 60) -> str:
     return first if len(first) <= width else first[: width - 1].rstrip() + "…"
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def number(value: float, spec: str = "g") -> str:
+    """A number as Python formats it by ``spec``, with the language's decimal sign ("0,817" in Dutch)."""
+    return format(value, spec).replace(".", decimal_sign())
 
 
 # ---------------------------------------------------------------------------
-# Editions, outlines, clauses, checks
+# Editions, outlines, clauses (what `lawdiff check` prints: lawdiff.report.check_text)
 
 
 def editions(corpus: Corpus) -> str:
@@ -53,28 +56,51 @@ def editions(corpus: Corpus) -> str:
         arts = [a.address for a in e.articles()]
         lines.append(e.name)
         if e.base:
-            lines.append(f"  amends     {e.base}, in force from {e.effective}")
-        lines.append(f"  printing   {', '.join(e.printings) or '(not stated)'}")
-        lines.append(f"  articles   {article_ranges(arts) or '(none)'}  ({len(arts)})")
+            lines.append(_label(_("amends"), _("{base}, in force from {date}").format(base=e.base, date=e.effective)))
+        lines.append(_label(_("printing"), ", ".join(e.printings) or _("(not stated)")))
+        ranges = article_ranges(arts) or _("(none)")
+        lines.append(_label(_("articles"), f"{ranges}  ({len(arts)})"))
         for art, given in sorted(e.held_in_part().items(), key=lambda kv: natural_key(kv[0])):
-            lines.append(f"  in part    {art}: the pages of {', '.join(sorted(given, key=natural_key))} only")
-        lines.append(
-            f"  clauses    {len(clauses)} ({sum(1 for c in clauses if c.text)} with text, "
-            f"{_count(sum(1 for c in clauses if c.kind is Kind.FOOTNOTE), 'footnote')})"
+            only = _("{article}: the pages of {sections} only").format(
+                article=art, sections=", ".join(sorted(given, key=natural_key))
+            )
+            lines.append(_label(_("in part"), only))
+        footnotes = sum(1 for c in clauses if c.kind is Kind.FOOTNOTE)
+        counted = _("{n} ({text} with text, {footnotes})").format(
+            n=len(clauses),
+            text=sum(1 for c in clauses if c.text),
+            footnotes=ngettext("{n} footnote", "{n} footnotes", footnotes).format(n=footnotes),
         )
+        lines.append(_label(_("clauses"), counted))
         if e.navigation:
             listed = sum(1 for n in e.navigation if n.address and n.address[0].isdigit())
-            lines.append(f"  contents   {len(e.navigation)} entries, {listed} articles listed")
+            entries = _("{n} entries, {listed} articles listed").format(n=len(e.navigation), listed=listed)
+            lines.append(_label(_("contents"), entries))
         for s in e.sources:
-            lines.append(f"  source     {s.file} ({s.format}, page {s.page})")
+            source = _("{file} ({format}, page {page})").format(file=s.file, format=s.format, page=s.page)
+            lines.append(_label(_("source"), source))
     for year, variant in corpus.aliases().items():
-        lines.append(f"{year} means {variant} ({corpus.choices.get(year, 'the default source')})")
+        chosen = corpus.choices.get(year) or _("the default source")
+        lines.append(_("{year} means {variant} ({chosen})").format(year=year, variant=variant, chosen=chosen))
     return "\n".join(lines) + "\n"
 
 
+# The labels of an edition's listing, whose column is as wide as the language's longest (and at least 10).
+_LABELS = (N_("amends"), N_("printing"), N_("articles"), N_("in part"), N_("clauses"), N_("contents"), N_("source"))
+
+
+def _label(label: str, value: str) -> str:
+    """One line of an edition's listing: its label in a column (``  printing   2017``)."""
+    width = max(10, *(len(_(x)) for x in _LABELS))
+    return f"  {label:{width}} {value}"
+
+
 def outline(e: Edition, style: Style = plain) -> str:
-    printing = ", ".join(e.printings) or "not stated"
-    lines = [style(e.name, "heading") + f"  ({_count(len(e.sources), 'source file')}; printing {printing})"]
+    printing = ", ".join(e.printings) or _("not stated")
+    files = ngettext("{n} source file", "{n} source files", len(e.sources)).format(n=len(e.sources))
+    lines = [
+        style(e.name, "heading") + "  " + _("({files}; printing {printing})").format(files=files, printing=printing)
+    ]
 
     def visit(c: Clause, depth: int) -> None:
         if c.kind is Kind.FOOTNOTE:
@@ -83,7 +109,7 @@ def outline(e: Edition, style: Style = plain) -> str:
         if c.label and not c.title and c.text and c.kind not in (Kind.ARTICLE,):
             head = f"{c.label} {_snippet(c.text)}"
         if not head:
-            head = f"({c.kind.value}, untitled)"
+            head = _("({kind}, untitled)").format(kind=terms.clause_kind(c.kind.value))
         lines.append(f"{'  ' * depth}{style(c.address, 'address')}  {head}")
         for ch in c.children:
             visit(ch, depth + 1)
@@ -96,7 +122,9 @@ def outline(e: Edition, style: Style = plain) -> str:
         if missing:
             lines.append("")
             lines.append(
-                f"listed in the contents but not in the corpus: {article_ranges([n.address for n in missing])}"
+                _("listed in the contents but not in the corpus: {articles}").format(
+                    articles=article_ranges([n.address for n in missing])
+                )
             )
     return "\n".join(lines) + "\n"
 
@@ -106,10 +134,10 @@ def clause(e: Edition, c: Clause, style: Style = plain) -> str:
     source = next((s for s in e.sources if s.file == c.source.file), None)
     about = [x for x in (source.printing if source else ", ".join(e.printings),) if x]
     if source and source.pages:
-        about.append(f"printed pages {source.pages}")
+        about.append(_("printed pages {pages}").format(pages=source.pages))
     lines = [
-        style(f"{e.name}:{c.address}", "heading") + f"  {c.kind.value}",
-        f"source: {where(c.source)}" + (f" ({', '.join(about)})" if about else ""),
+        style(f"{e.name}:{c.address}", "heading") + f"  {terms.clause_kind(c.kind.value)}",
+        _("source: {place}").format(place=where(c.source)) + (f" ({', '.join(about)})" if about else ""),
         "",
     ]
     _body(c, 0, lines, style)
@@ -142,83 +170,23 @@ def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
         lines.append(f"{pad}{tag} " + " ".join(x for x in (c.label, paras[0]) if x))
         lines.extend(f"{pad}  {para}" for para in paras[1:])
     for n in c.notes:
-        lines.append(f"{pad}  note: {n}")
+        lines.append(f"{pad}  " + _("note: {note}").format(note=n))
     if c.references:
         refs = ", ".join(f"{r.target} ({r.printed!r})" for r in c.references)
-        lines.append(f"{pad}  references: {refs}")
+        lines.append(f"{pad}  " + _("references: {references}").format(references=refs))
     for f in c.footnotes:
         # The note as printed: its marker, then its text (the label as read
         # is kept apart when a misprint was read as another: "!)" as "1)").
         shown = f.marker or f.label
-        read = f" (printed {f.label!r})" if f.label and f.marker and f.label != f.marker else ""
+        read = _(" (printed {label!r})").format(label=f.label) if f.label and f.marker and f.label != f.marker else ""
         lines.append(f"{pad}  {style(f'[{f.address}]', 'address')} {shown} {f.text}{read}")
         for n in f.notes:
-            lines.append(f"{pad}    note: {n}")
+            lines.append(f"{pad}    " + _("note: {note}").format(note=n))
         if f.references:
-            lines.append(f"{pad}    references: " + ", ".join(f"{r.target} ({r.printed!r})" for r in f.references))
+            refs = ", ".join(f"{r.target} ({r.printed!r})" for r in f.references)
+            lines.append(f"{pad}    " + _("references: {references}").format(references=refs))
     for ch in c.children:
         _body(ch, depth + 1, lines, style)
-
-
-def check(corpus: Corpus, dangling: list[Dangling], style: Style = plain, skipped: Iterable[str] = ()) -> str:
-    lines: list[str] = []
-    for ch in corpus.checks:
-        lines.extend(_page_check(ch, style))
-    for name in skipped:
-        lines.append(f"{name}: skipped (no reader takes this kind of file)")
-    conflicts = [(e.name, c) for e in corpus.editions for c in e.conflicts]
-    lines.append("")
-    if conflicts:
-        lines.append(style(f"{len(conflicts)} clause(s) read twice with different wording:", "warn"))
-        for name, c in conflicts:
-            lines.append(f"  {name}:{c.address} {c.field}: {where(c.first)} vs {where(c.second)}")
-            lines.append(f"    first:  {c.first_text}")
-            lines.append(f"    second: {c.second_text}")
-    else:
-        lines.append("duplicate clauses: none disagree")
-    suspect = [d for d in dangling if not d.absent_article]
-    absent = [d for d in dangling if d.absent_article]
-    if suspect:
-        lines.append(style(f"{len(suspect)} reference(s) to a clause missing from an article that is present:", "warn"))
-        for d in suspect:
-            lines.append(f"  {d.edition}:{d.source} -> {d.target} ({d.printed!r}) at {where(d.loc)}")
-    else:
-        lines.append("references into the articles present: all found")
-    if absent:
-        by_edition: dict[str, list[str]] = {}
-        for d in absent:
-            by_edition.setdefault(d.edition, []).append(d.target)
-        for name, targets in by_edition.items():
-            uniq = sorted(set(targets), key=lambda t: (len(t), t))
-            lines.append(
-                f"{name}: {len(targets)} reference(s) to {len(uniq)} target(s) in articles (or parts of them) "
-                f"not in the corpus: "
-                f"{', '.join(uniq)}"
-            )
-    total = sum(c.tokens for c in corpus.checks)
-    placed = sum(c.placed for c in corpus.checks)
-    lost = sum(len(c.unplaced) for c in corpus.checks)
-    pct = 100.0 if total == 0 else 100.0 * placed / total
-    lines.append("")
-    lines.append(
-        f"{len({c.file for c in corpus.checks})} file(s), {len(corpus.checks)} page(s), {len(corpus.editions)}"
-        f" edition(s): {placed}/{total} words and signs placed "
-        f"({pct:.1f}%), {lost} fragment(s) unplaced, {len(conflicts)} conflict(s)"
-    )
-    return "\n".join(lines) + "\n"
-
-
-def _page_check(ch: PageCheck, style: Style) -> list[str]:
-    pct = 100.0 * ch.ratio
-    status = style("ok", "ok") if not ch.unplaced else style("LOST TEXT", "warn")
-    lines = [
-        f"{ch.file}: {ch.edition} {ch.format}, page {ch.page}: {ch.placed}/{ch.tokens} placed ({pct:.1f}%) " + status
-    ]
-    for u in ch.unplaced:
-        lines.append(f"  unplaced at {where(u.loc)}: {u.text}")
-    for loc, note in ch.notes:
-        lines.append(f"  note {where(loc)}: {note}")
-    return lines
 
 
 # ---------------------------------------------------------------------------
@@ -258,17 +226,14 @@ def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
     listed = list(comp.changes if changes is None else changes)
     c = comp.counts(listed)
     normative = comp.normative_count(listed)
-    return (
-        f"{comp.old} -> {comp.new}: {c['unchanged']} unchanged, {c['modified']} modified "
-        f"({c['editorial_only']} editorial only), {c['split']} split, {c['merged']} merged, "
-        f"{c['added']} added, {c['removed']} removed; {c['renumbered']} renumbered, {c['moved']} moved, "
-        f"{c['title_changed']} titles changed; {normative} normative"
-        + (
-            f"; {c['outside_corpus']} more in articles or sections one corpus lacks (not counted)"
-            if c["outside_corpus"]
-            else ""
-        )
-    )
+    line = _(
+        "{old} -> {new}: {unchanged} unchanged, {modified} modified ({editorial_only} editorial only), {split} split,"
+        " {merged} merged, {added} added, {removed} removed; {renumbered} renumbered, {moved} moved,"
+        " {title_changed} titles changed; {normative} normative"
+    ).format(old=comp.old, new=comp.new, normative=normative, **c)
+    if c["outside_corpus"]:
+        line += _("; {n} more in articles or sections one corpus lacks (not counted)").format(n=c["outside_corpus"])
+    return line
 
 
 def thresholds_line(t: Thresholds, verbose: bool = False) -> str:
@@ -277,7 +242,7 @@ def thresholds_line(t: Thresholds, verbose: bool = False) -> str:
     shown = {k: v for k, v in t.as_dict().items() if verbose or v != defaults[k]}
     if not shown:
         return ""
-    label = "thresholds" if verbose else "thresholds set"
+    label = _("thresholds") if verbose else _("thresholds set")
     return f"{label}: " + " ".join(f"{k}={v:g}" for k, v in shown.items())
 
 
@@ -297,7 +262,11 @@ def comparison(
     if outside.changes:
         lines.append(outside_line(comp.old, comp.new, outside))
     for p in comp.patterns_of(changes):
-        lines.append(f"drafting pattern (counted once): {p.label} in {', '.join(p.addresses)}")
+        lines.append(
+            _("drafting pattern (counted once): {pattern} in {addresses}").format(
+                pattern=_pattern_label(p.label), addresses=", ".join(p.addresses)
+            )
+        )
     by_article: dict[str, list[Change]] = {}
     for ch in changes:
         if ch.counterpart_in_corpus:
@@ -311,14 +280,16 @@ def comparison(
         if not shown:
             continue
         lines.append("")
-        lines.append(style(f"Article {article}" if article[:1].isdigit() else article, "heading"))
+        lines.append(
+            style(_("Article {article}").format(article=article) if article[:1].isdigit() else article, "heading")
+        )
         for ch in shown:
             lines.extend(_change_lines(comp, ch, style))
             if review is not None:
                 lines.extend(_review_lines(review, ch))
     if hidden:
         lines.append("")
-        lines.append(f"{hidden} unchanged clause(s) not shown (--all shows them)")
+        lines.append(_("{n} unchanged clause(s) not shown (--all shows them)").format(n=hidden))
     return "\n".join(lines) + "\n"
 
 
@@ -333,11 +304,25 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
     if d is None:
         return []
     outdated = entry.state.value == "outdated"
-    state = " (decided on an earlier text: see lawdiff review list --outdated)" if outdated else ""
-    who = f", assigned to {d.assignee}" if d.assignee else ""
-    lines = [f"    review: {d.status.value}{who}; by {d.author}, {d.updated[:16].replace('T', ' ')} UTC{state}"]
+    state = _(" (decided on an earlier text: see lawdiff review list --outdated)") if outdated else ""
+    who = _(", assigned to {name}").format(name=d.assignee) if d.assignee else ""
+    lines = [
+        "    "
+        + _("review: {status}{assigned}; by {author}, {when} UTC{state}").format(
+            status=terms.status(d.status.value),
+            assigned=who,
+            author=d.author,
+            when=format_stamp(d.updated),
+            state=state,
+        )
+    ]
     for c in entry.comments:
-        lines.append(f"    comment by {c.author}, {c.created[:16].replace('T', ' ')} UTC: {c.text}")
+        lines.append(
+            "    "
+            + _("comment by {author}, {when} UTC: {text}").format(
+                author=c.author, when=format_stamp(c.created), text=c.text
+            )
+        )
     return lines
 
 
@@ -348,71 +333,94 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
         where_ = ", ".join(ch.old or ch.new)
     notes = []
     if ch.aspect is Aspect.TITLE:
-        notes.append("heading")
+        notes.append(terms.note("heading"))
     if ch.renumbered:
-        notes.append("renumbered")
+        notes.append(terms.note("renumbered"))
     if ch.moved:
-        notes.append("moved")
+        notes.append(terms.note("moved"))
     if ch.editorial_only:
-        notes.append("editorial only")
+        notes.append(terms.note("editorial only"))
     if ch.kind not in (ChangeKind.ADDED, ChangeKind.REMOVED, ChangeKind.UNCHANGED):
-        notes.append(f"words {_alike(ch.similarity)} alike")
+        notes.append(_("words {percent} alike").format(percent=_alike(ch.similarity)))
     if ch.significance:
-        notes.append(f"significance {ch.significance:g}")
+        notes.append(_("significance {value}").format(value=number(ch.significance)))
     if ch.pinned_by:
-        notes.append(f"matched by hand by {ch.pinned_by}")
+        notes.append(_("matched by hand by {name}").format(name=ch.pinned_by))
     elif ch.uncertain:
-        bar = comp.thresholds.certain
-        notes.append(f"uncertain match: certainty {ch.certainty:.2f} (evidence {ch.score:.2f}), certain from {bar:g}")
-    flags = f" [{', '.join(s.flag.value for s in ch.signals)}]" if ch.signals else ""
-    head = f"  {ch.id[:SHORT_ID]}  {style(f'{ch.kind.value:9}', ch.kind.value)} {style(where_, 'address')}"
+        notes.append(
+            _("uncertain match: certainty {certainty} (evidence {score}), certain from {bar}").format(
+                certainty=number(ch.certainty, ".2f"),
+                score=number(ch.score, ".2f"),
+                bar=number(comp.thresholds.certain),
+            )
+        )
+    flags = f" [{', '.join(terms.flag(s.flag.value) for s in ch.signals)}]" if ch.signals else ""
+    kind = f"{terms.kind(ch.kind.value):{_kind_width()}}"
+    head = f"  {ch.id[:SHORT_ID]}  {style(kind, ch.kind.value)} {style(where_, 'address')}"
     head += flags
     if notes:
         head += f"  ({'; '.join(notes)})"
     lines = [head]
     if ch.aspect is Aspect.TITLE:
         if ch.kind is not ChangeKind.UNCHANGED:
-            lines.append(f"    title: {diff_text(ch.diff, style)}")
+            lines.append("    " + _("title: {difference}").format(difference=diff_text(ch.diff, style)))
     else:
         if ch.title_changed:
-            lines.append(f"    title: {diff_text(word_diff(ch.old_title, ch.new_title), style)}")
+            difference = diff_text(word_diff(ch.old_title, ch.new_title), style)
+            lines.append("    " + _("title: {difference}").format(difference=difference))
         if ch.kind is not ChangeKind.UNCHANGED and (ch.old_texts != ch.new_texts):
             for para in diff_text(ch.diff, style).split("\n"):
                 lines.append(f"    {para}")
     if ch.signals and ch.old and ch.new:
         # (An added or removed clause's flags name every word of its kind: the bracket says enough.)
-        lines.append("    flags: " + "; ".join(_signal_text(s) for s in ch.signals))
+        lines.append("    " + _("flags: {flags}").format(flags="; ".join(_signal_text(s) for s in ch.signals)))
     if ch.uncertain and ch.reasons and not ch.pinned_by:
-        lines.append(f"    why: {'; '.join(ch.reasons)}")
+        lines.append("    " + _("why: {reasons}").format(reasons="; ".join(ch.reasons)))
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
-        lines.append("    references: " + ", ".join(_ref_text(r) for r in refs))
+        lines.append("    " + _("references: {references}").format(references=", ".join(_ref_text(r) for r in refs)))
     return lines
+
+
+def _kind_width() -> int:
+    """The column of the kinds of change: as wide as the language's longest word for one."""
+    return max(len(terms.kind(k.value)) for k in ChangeKind)
+
+
+def _pattern_label(label: str) -> str:
+    """A drafting pattern's label (``modal: moet -> wordt geacht``) with its flag in the language's word."""
+    flag, sep, words = label.partition(": ")
+    return f"{terms.flag(flag)}{sep}{words}" if sep else label
 
 
 def _signal_text(s: Signal) -> str:
     """``modal -moet +wordt geacht``: a flag and the words that raised it."""
+    flag = terms.flag(s.flag.value)
     if s.removed and s.added and s.flag.value == "reference":
-        return f"{s.flag.value} {', '.join(s.removed)} -> {', '.join(s.added)}"
+        return f"{flag} {', '.join(s.removed)} -> {', '.join(s.added)}"
     words = [f"-{w}" for w in s.removed] + [f"+{w}" for w in s.added]
-    return f"{s.flag.value} {' '.join(words)}"
+    return f"{flag} {' '.join(words)}"
 
 
 def _alike(value: float) -> str:
     """A similarity as a percentage that never reads 100 % for a text that did change."""
     pct = value * 100
-    shown = f"{pct:.0f} %"
-    return f"{pct:.1f} %" if shown == "100 %" and value < 1.0 else shown
+    digits = ".1f" if f"{pct:.0f}" == "100" and value < 1.0 else ".0f"
+    return _("{number} %").format(number=number(pct, digits))
 
 
 def _ref_text(r: RefChange) -> str:
     if r.status is RefStatus.KEPT:
-        return f"{r.old} kept, but its target moved"
+        return _("{reference} kept, but its target moved").format(reference=r.old)
     if r.status is RefStatus.ADDED:
         return f"+{r.new}"
     if r.status is RefStatus.REMOVED:
         return f"-{r.old}"
-    verdict = {True: "consistent", False: "NOT the successor of the old target", None: "not verifiable in this corpus"}
+    verdict = {
+        True: _("consistent"),
+        False: _("NOT the successor of the old target"),
+        None: _("not verifiable in this corpus"),
+    }
     return f"{r.old} -> {r.new} ({verdict[r.consistent]})"
 
 
@@ -420,38 +428,52 @@ def introduced(h: History) -> str:
     """When the current wording came: ``introduced in 2017``, or ``introduced in 2017 or earlier: the 1963,
     1997 and 2007 corpora do not hold it`` when the editions just before hold nothing to compare it with."""
     if not h.or_earlier:
-        return f"introduced in {h.introduced}"
+        return _("introduced in {edition}").format(edition=h.introduced)
     names = list(h.or_earlier)
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    corpora = "corpus does" if len(names) == 1 else "corpora do"
-    return f"introduced in {h.introduced} or earlier: the {listed} {corpora} not hold it"
+    listed = (
+        names[0] if len(names) == 1 else _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    )
+    return ngettext(
+        "introduced in {edition} or earlier: the {listed} corpus does not hold it",
+        "introduced in {edition} or earlier: the {listed} corpora do not hold it",
+        len(names),
+    ).format(edition=h.introduced, listed=listed)
 
 
 def history(h: History, style: Style = plain, editions: Iterable[Edition] = ()) -> str:
     """A clause's history for the terminal; ``editions``: the study's, to say of a step its corpus lacks
     whether it lacks the article or holds only other parts of it."""
-    lines = [style(f"history of {h.start}", "heading")]
+    lines = [style(_("history of {clause}").format(clause=h.start), "heading")]
     art = article_of(h.start.partition(":")[2])
     holding = {e.name for e in editions if art and e.find(art) is not None}
     for step in h.steps:
         name = step.edition
         if not step.in_corpus:
             if step.edition in holding:
-                lines.append(f"{name}  (not in the {name} corpus, which holds other parts of article {art})")
+                said = _("(not in the {edition} corpus, which holds other parts of article {article})")
+            elif art:
+                said = _("(article not in the {edition} corpus)")
             else:
-                lines.append(f"{name}  ({'article' if art else 'heading'} not in the {name} corpus)")
+                said = _("(heading not in the {edition} corpus)")
+            lines.append(f"{name}  " + said.format(edition=name, article=art))
             continue
         if not step.addresses:
-            lines.append(f"{name}  (none: {'removed' if step.kinds else 'not present'})")
+            said = _("(none: removed)") if step.kinds else _("(none: not present)")
+            lines.append(f"{name}  {said}")
             continue
-        kind = f"  [{step.change}]" if step.kinds else ""
+        kind = f"  [{'+'.join(terms.kind(k.value) for k in step.kinds)}]" if step.kinds else ""
         lines.append(style(f"{step.edition}  {', '.join(step.addresses)}", "address") + kind)
         for addr, txt in zip(step.addresses, step.texts, strict=True):
             prefix = f"  {addr}: " if len(step.addresses) > 1 else "  "
             lines.append(prefix + txt)
         for ch in step.changes:
             if ch.kind is ChangeKind.MODIFIED and ch.aspect is Aspect.TEXT:
-                lines.append(f"  changes ({', '.join(ch.old)} -> {', '.join(ch.new)}): {diff_text(ch.diff, style)}")
+                lines.append(
+                    "  "
+                    + _("changes ({old} -> {new}): {difference}").format(
+                        old=", ".join(ch.old), new=", ".join(ch.new), difference=diff_text(ch.diff, style)
+                    )
+                )
     if h.introduced:
-        lines.append(f"current wording {introduced(h)}")
+        lines.append(_("current wording {introduced}").format(introduced=introduced(h)))
     return "\n".join(lines) + "\n"

@@ -59,6 +59,11 @@ STYLE_TEXT = "LawText"  # label, space, text (label only where there is no title
 STYLE_LABEL = "LawLabel"  # character style of a label's runs
 STYLE_DOC_TITLE = "Title"  # the document's own title, in the page header
 
+# The language of the law text (a run's w:lang): Dutch, whatever the interface's language.
+LAW_LANG = "nl-NL"
+# Word's tag of each interface language (its proofing tools go by the region).
+WORD_LANGS = {"en": "en-GB", "nl": "nl-NL"}
+
 # Zip entries carry this time whatever the clock says (the zip format's
 # earliest), so that the bytes depend only on the input.
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
@@ -273,14 +278,17 @@ def footnotes_xml(redline: Redline, writer: _Writer) -> Element:
     return root
 
 
-def header_xml(title: str, subtitle: str) -> Element:
-    """``word/header1.xml``: the document's title and subtitle, on every page."""
+def header_xml(title: str, subtitle: str, lang: str = LAW_LANG) -> Element:
+    """``word/header1.xml``: the document's title and subtitle, on every page, in ``lang`` (the interface's;
+    the body, law text, is Dutch)."""
     root = etree.Element(w("hdr"), nsmap=NSMAP)
     for line, style in ((title, STYLE_DOC_TITLE), (subtitle, "Subtitle")):
         p = child(root, "p")
         child(child(p, "pPr"), "pStyle", val=style)
         if line:
-            text_runs(child(p, "r"), line)
+            r = child(p, "r")
+            child(child(r, "rPr"), "lang", val=lang)
+            text_runs(r, line)
     return root
 
 
@@ -321,13 +329,20 @@ def _style_el(root: Element, kind: str, style_id: str, name: str, based_on: str 
     return st
 
 
-def styles_xml() -> Element:
+def word_lang(code: str) -> str:
+    """Word's tag of an interface language (``nl`` -> ``nl-NL``)."""
+    return WORD_LANGS.get(code, code)
+
+
+def styles_xml(lang: str = LAW_LANG) -> Element:
+    """``word/styles.xml``; ``lang``: the language of the document's text where a run does not say
+    (the redline's body is law text: Dutch)."""
     root = etree.Element(w("styles"), nsmap=NSMAP)
     defaults = child(root, "docDefaults")
     rpr = child(child(defaults, "rPrDefault"), "rPr")
     child(rpr, "rFonts", ascii="Liberation Serif", hAnsi="Liberation Serif", cs="Liberation Serif")
     child(rpr, "sz", val="22")
-    child(rpr, "lang", val="nl-NL")
+    child(rpr, "lang", val=lang)
     child(child(child(defaults, "pPrDefault"), "pPr"), "spacing", after="120")
     normal = _style_el(root, "paragraph", "Normal", "Normal")
     normal.set(w("default"), "1")
@@ -393,8 +408,17 @@ def xml_bytes(root: Element) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", standalone=True)
 
 
-def package(redline: Redline, author: str, date: str, title: str, subtitle: str, comments: Sequence[Comment]) -> bytes:
-    """The .docx of a redline: its tracked changes by ``author`` at ``date``, and ``comments``."""
+def package(
+    redline: Redline,
+    author: str,
+    date: str,
+    title: str,
+    subtitle: str,
+    comments: Sequence[Comment],
+    lang: str = LAW_LANG,
+) -> bytes:
+    """The .docx of a redline: its tracked changes by ``author`` at ``date``, and ``comments``; ``lang``:
+    the language of the title and subtitle (the interface's)."""
     writer = _Writer(author, date)
     document, numbered = document_xml(redline, writer, comments)
     footnotes = footnotes_xml(redline, writer)
@@ -410,7 +434,7 @@ def package(redline: Redline, author: str, date: str, title: str, subtitle: str,
         ("word/settings.xml", xml_bytes(settings_xml())),
         ("word/footnotes.xml", xml_bytes(footnotes)),
         ("word/comments.xml", xml_bytes(comments_xml(numbered))),
-        ("word/header1.xml", xml_bytes(header_xml(title, subtitle))),
+        ("word/header1.xml", xml_bytes(header_xml(title, subtitle, lang))),
     ]
     return zipped(parts)
 

@@ -17,7 +17,7 @@ made on, and the refusal of a stale one), ``merging`` (merging another
 store's records), ``journal`` (a write's audit-log entries), ``view``
 (matching decisions to a run), ``ids`` (naming a change), ``runs`` (which
 pairs a run compares), ``pins`` (corrections named on the
-command line), ``render``
+command line), ``settings`` (the meeting's settings: the agenda's order), ``render``
 (``review list`` and ``review log``), ``exchange`` (JSONL, CSV, Markdown
 minutes, import).
 

@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 from lawdiff import __version__
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.review.location import StoreLocation
 from lawdiff.review.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from lawdiff.review.sqlite_errors import primary, sqlite_errors
@@ -34,13 +35,13 @@ def open_for_writing(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEO
     path = where.path if isinstance(where, StoreLocation) else where
     if path.is_dir():
         raise InputError(
-            "is a folder, not a review store", file=str(path), fix="name a file, e.g. --review review.sqlite"
+            _("is a folder, not a review store"), file=str(path), fix=_("name a file, e.g. --review review.sqlite")
         )
     if not path.parent.is_dir():
         raise InputError(
-            "the folder of the review store does not exist",
+            _("the folder of the review store does not exist"),
             file=str(path),
-            fix="create the folder or name another file",
+            fix=_("create the folder or name another file"),
         )
     with sqlite_errors(path, timeout):
         conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None, check_same_thread=False)
@@ -87,7 +88,7 @@ def open_for_reading(where: StoreLocation | Path, timeout: float = DEFAULT_TIMEO
         return empty_store()
     if path.is_dir():
         raise InputError(
-            "is a folder, not a review store", file=str(path), fix="name a file, e.g. --review review.sqlite"
+            _("is a folder, not a review store"), file=str(path), fix=_("name a file, e.g. --review review.sqlite")
         )
     with sqlite_errors(path, timeout):
         conn = _connect_read_only(path, timeout)
@@ -141,10 +142,12 @@ def _connect_read_only(path: Path, timeout: float) -> sqlite3.Connection:
     wal = path.with_name(path.name + "-wal")
     if wal.exists() and wal.stat().st_size > 0:
         raise InputError(
-            f"the store's write-ahead log ({wal.name}) holds changes that cannot be read in a folder "
-            "that cannot be written",
+            _(
+                "the store's write-ahead log ({name}) holds changes that cannot be read in a folder that cannot "
+                "be written"
+            ).format(name=wal.name),
             file=str(path),
-            fix="copy the store and its -wal file to a folder you may write, and read it there",
+            fix=_("copy the store and its -wal file to a folder you may write, and read it there"),
         )
     return sqlite3.connect(
         f"{uri}?mode=ro&immutable=1", uri=True, timeout=timeout, isolation_level=None, check_same_thread=False
@@ -162,16 +165,18 @@ def _identify(conn: sqlite3.Connection, path: Path) -> int:
     version = int(version)
     if app != APPLICATION_ID and not (app == 0 and version == 0 and tables == 0):
         raise InputError(
-            "is an SQLite database but not a lawdiff review store",
+            _("is an SQLite database but not a lawdiff review store"),
             file=str(path),
-            fix="name the review store with --review FILE, or move this file away",
+            fix=_("name the review store with --review FILE, or move this file away"),
         )
     if version > SCHEMA_VERSION:
         raise InputError(
-            f"the review store was written by a newer lawdiff (store schema {version}, this lawdiff "
-            f"{__version__} knows up to {SCHEMA_VERSION})",
+            _(
+                "the review store was written by a newer lawdiff (store schema {version}, this lawdiff "
+                "{version2} knows up to {SCHEMA_VERSION})"
+            ).format(version=version, version2=__version__, SCHEMA_VERSION=SCHEMA_VERSION),
             file=str(path),
-            fix="upgrade lawdiff to read it",
+            fix=_("upgrade lawdiff to read it"),
         )
     return version
 

@@ -22,6 +22,8 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, UsageError
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.review import columns
 from lawdiff.review.ids import resolve_record, short
 from lawdiff.review.merging import MergeResult
@@ -55,16 +57,19 @@ def find_meeting(store: Store, name: str) -> Meeting:
         return on_date[0]
     if len(on_date) > 1:
         listed = ", ".join(f"{short(m.id)} (started {m.started[11:16]} UTC)" for m in on_date)
-        raise UsageError(f"several meetings on {name}: {listed}", fix="give the meeting's id")
+        raise UsageError(
+            _("several meetings on {name}: {listed}").format(name=name, listed=listed), fix=_("give the meeting's id")
+        )
     if not meetings:
         raise UsageError(
-            f"no meeting {name!r}: the store has no meetings", fix="start one: lawdiff review meeting start"
+            _("no meeting {name!r}: the store has no meetings").format(name=name),
+            fix=_("start one: lawdiff review meeting start"),
         )
     try:
-        found = resolve_record(store, "meetings", name, "meeting")
+        found = resolve_record(store, "meetings", name, _("meeting"))
     except UsageError as exc:
         listed = ", ".join(f"{short(m.id)} ({m.date})" for m in meetings[-12:])
-        raise UsageError(exc.what, fix=f"name one of: {listed}") from None
+        raise UsageError(exc.what, fix=_("name one of: {listed}").format(listed=listed)) from None
     return next(m for m in meetings if m.id == found)
 
 
@@ -116,7 +121,9 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InputError("is not a lawdiff review export (not UTF-8 text)", file=str(path), fix=_EXPORT_FIX) from None
+        raise InputError(
+            _("is not a lawdiff review export (not UTF-8 text)"), file=str(path), fix=_(_EXPORT_FIX)
+        ) from None
     records: list[tuple[str, dict[str, Any]]] = []
     log: list[dict[str, Any]] = []
     header = False
@@ -126,22 +133,32 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(f"not JSON ({exc.msg})", file=str(path), place=f"line {n}", fix=_EXPORT_FIX) from None
+            raise InputError(
+                _("not JSON ({msg})").format(msg=exc.msg),
+                file=str(path),
+                place=_("line {n}").format(n=n),
+                fix=_(_EXPORT_FIX),
+            ) from None
         if not isinstance(obj, dict):
-            raise InputError("a line is not a JSON object", file=str(path), place=f"line {n}", fix=_EXPORT_FIX)
+            raise InputError(
+                _("a line is not a JSON object"), file=str(path), place=_("line {n}").format(n=n), fix=_(_EXPORT_FIX)
+            )
         kind = obj.pop("type", None)
         if not header:
             if kind != HEADER_TYPE:
                 raise InputError(
-                    "is not a lawdiff review export (no lawdiff-review header line)", file=str(path), fix=_EXPORT_FIX
+                    _("is not a lawdiff review export (no lawdiff-review header line)"),
+                    file=str(path),
+                    fix=_(_EXPORT_FIX),
                 )
             schema = obj.get("schema")
             if not isinstance(schema, int) or schema > SCHEMA_VERSION:
                 raise InputError(
-                    f"the export is of store schema {schema!r}; "
-                    f"this lawdiff {__version__} knows up to {SCHEMA_VERSION}",
+                    _(
+                        "the export is of store schema {schema!r}; this lawdiff {version} knows up to {SCHEMA_VERSION}"
+                    ).format(schema=schema, version=__version__, SCHEMA_VERSION=SCHEMA_VERSION),
                     file=str(path),
-                    fix="upgrade lawdiff to import it",
+                    fix=_("upgrade lawdiff to import it"),
                 )
             header = True
             continue
@@ -153,15 +170,15 @@ def read_jsonl(path: Path) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[
             else:
                 raise ValueError(f"unknown record type {kind!r}")
         except ValueError as exc:
-            raise InputError(str(exc), file=str(path), place=f"line {n}", fix=_EXPORT_FIX) from None
+            raise InputError(str(exc), file=str(path), place=_("line {n}").format(n=n), fix=_(_EXPORT_FIX)) from None
     if not header:
-        raise InputError("is empty, not a lawdiff review export", file=str(path), fix=_EXPORT_FIX)
+        raise InputError(_("is empty, not a lawdiff review export"), file=str(path), fix=_(_EXPORT_FIX))
     order = list(TYPES.values())
     records.sort(key=lambda r: order.index(r[0]))  # a stable sort: lines keep their order within a table
     return records, log
 
 
-_EXPORT_FIX = "import a file written by: lawdiff review export --format jsonl"
+_EXPORT_FIX = N_("import a file written by: lawdiff review export --format jsonl")
 
 
 def _check_log(obj: dict[str, Any]) -> dict[str, Any]:
@@ -187,9 +204,9 @@ def import_file(store: Store, path: Path, author: str) -> MergeResult:
     except InputError as exc:
         if "FOREIGN KEY" in exc.what:
             raise InputError(
-                "a comment's decision or a decision's meeting is neither in the file nor in the store",
+                _("a comment's decision or a decision's meeting is neither in the file nor in the store"),
                 file=str(path),
-                fix="import the whole export (without --meeting or --since) first",
+                fix=_("import the whole export (without --meeting or --since) first"),
             ) from None
         raise
 
@@ -267,7 +284,7 @@ def export(store: Store, fmt: str, meeting: str = "", since: str = "") -> str:
         return as_csv(selection)
     if fmt == "md":
         return minutes(selection)
-    raise UsageError(f"unknown export format {fmt!r}", fix="use jsonl, csv or md")
+    raise UsageError(_("unknown export format {fmt!r}").format(fmt=fmt), fix=_("use jsonl, csv or md"))
 
 
 def check_date(value: str) -> None:
@@ -277,4 +294,6 @@ def check_date(value: str) -> None:
     try:
         date.fromisoformat(value[:10])
     except ValueError:
-        raise UsageError(f"--since {value!r} is not a date", fix="write YYYY-MM-DD, e.g. --since 2024-05-01") from None
+        raise UsageError(
+            _("--since {value!r} is not a date").format(value=value), fix=_("write YYYY-MM-DD, e.g. --since 2024-05-01")
+        ) from None

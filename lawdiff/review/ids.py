@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.model import normalize_address
 from lawdiff.review.store import Store
 from lawdiff.review.targets import Target
@@ -84,15 +85,20 @@ def resolve(
     if sep and edition.strip() and address.strip():
         return _by_address(edition.strip(), address.strip(), store, run(), pair)
     raise UsageError(
-        f"{name!r} names no change",
-        fix=f"give an id (at least {MIN_PREFIX} hex digits, as lawdiff review list shows) "
-        "or the new side's EDITION:ADDRESS, e.g. 2017:45C4(b)",
+        _("{name!r} names no change").format(name=name),
+        fix=_(
+            "give an id (at least {MIN_PREFIX} hex digits, as lawdiff review list shows) or the new side's "
+            "EDITION:ADDRESS, e.g. 2017:45C4(b)"
+        ).format(MIN_PREFIX=MIN_PREFIX),
     )
 
 
 def _by_prefix(prefix: str, store: Store, comps: Sequence[Comparison], pair: tuple[str, str] | None) -> Named:
     if len(prefix) < MIN_PREFIX:
-        raise UsageError(f"id {prefix!r} is too short", fix=f"give at least {MIN_PREFIX} hex digits")
+        raise UsageError(
+            _("id {prefix!r} is too short").format(prefix=prefix),
+            fix=_("give at least {MIN_PREFIX} hex digits").format(MIN_PREFIX=MIN_PREFIX),
+        )
     found: dict[str, Named] = {}
     for comp in comps:
         if pair is not None and (comp.old, comp.new) != pair:
@@ -104,10 +110,14 @@ def _by_prefix(prefix: str, store: Store, comps: Sequence[Comparison], pair: tup
         if d.id.startswith(prefix) and d.id not in found and (pair is None or d.pair == pair):
             found[d.id] = Named(Target.of(d), None, d)
     if not found:
-        raise UsageError(f"no change has an id starting with {prefix!r}", fix="see the ids with: lawdiff review list")
+        raise UsageError(
+            _("no change has an id starting with {prefix!r}").format(prefix=prefix),
+            fix=_("see the ids with: lawdiff review list"),
+        )
     if len(found) > 1:
         raise UsageError(
-            f"id {prefix!r} is ambiguous: {_candidates(list(found.values()))}", fix="give more digits of the id"
+            _("id {prefix!r} is ambiguous: {value}").format(prefix=prefix, value=_candidates(list(found.values()))),
+            fix=_("give more digits of the id"),
         )
     return next(iter(found.values()))
 
@@ -140,19 +150,27 @@ def _by_address(
                 found.append(Named(Target.of(d), None, d))
     if not found:
         raise UsageError(
-            f"no change of {edition}:{address} in the pairs compared "
-            f"({', '.join(f'{c.old} -> {c.new}' for c in chosen) or 'none'})",
+            _("no change of {edition}:{address} in the pairs compared ({names})").format(
+                edition=edition, address=address, names=", ".join(f"{c.old} -> {c.new}" for c in chosen) or "none"
+            ),
             fix=_near(edition, address, chosen),
         )
     pairs = {(n.target.old_edition, n.target.new_edition) for n in found}
     if len(pairs) > 1:
         listed = ", ".join(f"{o} {n}" for o, n in sorted(pairs))
         raise UsageError(
-            f"{edition}:{address} is in several pairs ({listed}): {_candidates(found)}",
-            fix="give --pair OLD NEW, or the id",
+            _("{edition}:{address} is in several pairs ({listed}): {value}").format(
+                edition=edition, address=address, listed=listed, value=_candidates(found)
+            ),
+            fix=_("give --pair OLD NEW, or the id"),
         )
     if len(found) > 1:
-        raise UsageError(f"{edition}:{address} names several changes: {_candidates(found)}", fix="give the id")
+        raise UsageError(
+            _("{edition}:{address} names several changes: {value}").format(
+                edition=edition, address=address, value=_candidates(found)
+            ),
+            fix=_("give the id"),
+        )
     return found[0]
 
 
@@ -166,9 +184,11 @@ def _near(edition: str, address: str, comps: Sequence[Comparison]) -> str:
             if any(a.startswith(spelled) for a in sides):
                 under.append(Named(target(comp, ch)))
     if under:
-        return f"changes under it: {_candidates(under)}"
+        return _("changes under it: {names}").format(names=_candidates(under))
     known = sorted({c.new for c in comps} | {c.old for c in comps})
-    return f"name a clause of {', '.join(known) or 'a compared edition'} (lawdiff show EDITION), or give --pair OLD NEW"
+    return _("name a clause of {names} (lawdiff show EDITION), or give --pair OLD NEW").format(
+        names=", ".join(known) or _("a compared edition")
+    )
 
 
 def _candidates(found: list[Named]) -> str:
@@ -188,13 +208,21 @@ def resolve_record(store: Store, table: str, prefix: str, what: str) -> str:
     """The id of a comment, meeting or correction from a prefix; an error lists the candidates."""
     p = prefix.strip().lower()
     if not _HEX.match(p) or len(p) < MIN_PREFIX:
-        raise UsageError(f"{prefix!r} is not a {what} id", fix=f"give at least {MIN_PREFIX} hex digits of its id")
+        raise UsageError(
+            _("{prefix!r} is not a {what} id").format(prefix=prefix, what=what),
+            fix=_("give at least {MIN_PREFIX} hex digits of its id").format(MIN_PREFIX=MIN_PREFIX),
+        )
     found = store.resolve(table, p)
     if not found:
-        raise UsageError(f"no {what} has an id starting with {p!r}", fix="see the ids with: lawdiff review list")
+        raise UsageError(
+            _("no {what} has an id starting with {p!r}").format(what=what, p=p),
+            fix=_("see the ids with: lawdiff review list"),
+        )
     if len(found) > 1:
         listed = ", ".join(short(f) for f in found[:_LISTED])
-        raise UsageError(f"{what} id {p!r} is ambiguous: {listed}", fix="give more digits")
+        raise UsageError(
+            _("{what} id {p!r} is ambiguous: {listed}").format(what=what, p=p, listed=listed), fix=_("give more digits")
+        )
     return found[0]
 
 
@@ -208,7 +236,10 @@ def log_records(store: Store, name: str, change: Callable[[], str]) -> set[str]:
         decisions = store.resolve("decisions", prefix)
         found.extend(decisions)
         if len(found) > 1:
-            raise UsageError(f"id {prefix!r} is ambiguous: {', '.join(f[:10] for f in found)}", fix="give more digits")
+            raise UsageError(
+                _("id {prefix!r} is ambiguous: {names}").format(prefix=prefix, names=", ".join(f[:10] for f in found)),
+                fix=_("give more digits"),
+            )
     ids = set(found) or {change()}
     wanted = set(ids)
     for c in store.comments(include_deleted=True):

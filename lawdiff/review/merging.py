@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.review import columns
 from lawdiff.review.journal import Write
 from lawdiff.review.schema import TABLES
@@ -54,12 +56,20 @@ def merge_into(w: Write, records: Iterable[tuple[str, dict[str, Any]]], log: Ite
         elif (row["updated"], columns.dumps(row)) > (current["updated"], columns.dumps(current)):
             w.put(table, row, "import")
             replaced += 1
-            conflicts.append(f"{table[:-1]} {row['id'][:10]}: kept the imported version of {row['updated']}")
+            conflicts.append(
+                _("{record} {id}: kept the imported version of {when}").format(
+                    record=terms.record(table), id=row["id"][:10], when=row["updated"]
+                )
+            )
         else:
             kept += 1
             if not w.known_version(row["id"], row):
                 w.entry("import-lost", table, row["id"], row, current)
-                conflicts.append(f"{table[:-1]} {row['id'][:10]}: kept this store's version of {current['updated']}")
+                conflicts.append(
+                    _("{record} {id}: kept this store's version of {when}").format(
+                        record=terms.record(table), id=row["id"][:10], when=current["updated"]
+                    )
+                )
     w.insert_many(fresh, "import")
     have = {r[0] for r in w.conn.execute("SELECT id FROM log")}
     for entry in log:

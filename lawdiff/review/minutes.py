@@ -15,9 +15,11 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from lawdiff import marks
+from lawdiff import i18n, marks
 from lawdiff.diff.decided import decided
 from lawdiff.diff.vocabulary import Op, Piece, Signal
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.model import natural_key
 from lawdiff.review.ids import short
 from lawdiff.review.values import Comment, Decision, Meeting
@@ -40,12 +42,12 @@ class Minute:
 
     @property
     def where(self) -> str:
-        """``45C4(b)``, ``45D → 45D1``, ``45D2 (added)``."""
+        """``45C4(b)``, ``45D → 45D1``, ``45D2 (added)`` (the kind in the interface's language)."""
         d = self.decision
         old, new = ", ".join(d.old), ", ".join(d.new)
         if d.old and d.new:
             return new if d.old == d.new else f"{old} → {new}"
-        return f"{old} (removed)" if d.old else f"{new} (added)"
+        return f"{old} ({terms.kind('removed')})" if d.old else f"{new} ({terms.kind('added')})"
 
     @property
     def heading(self) -> bool:
@@ -181,14 +183,15 @@ def difference(pieces: Sequence[Piece]) -> str:
 
 
 def flags_line(signals: Sequence[Signal]) -> str:
-    """``modal −moet +is; reference 16D1 → 16C1``: each flag with the words that raised it."""
+    """``modal −moet +is; reference 16D1 → 16C1``: each flag (in the interface's language) with the words
+    that raised it (as the law has them)."""
     parts = []
     for s in signals:
         if s.flag.value == "reference" and len(s.removed) == len(s.added) and s.removed:
             words = ", ".join(f"{a} → {b}" for a, b in zip(s.removed, s.added, strict=True))
         else:
             words = " ".join([*(f"−{w}" for w in s.removed), *(f"+{w}" for w in s.added)])
-        parts.append(f"{s.flag.value} {words}".strip())
+        parts.append(f"{terms.flag(s.flag.value)} {words}".strip())
     return "; ".join(parts)
 
 
@@ -196,19 +199,52 @@ def _hm(at: str) -> str:
     return at[11:16]
 
 
+def title(minutes: Minutes) -> str:
+    """The minutes' title: of the meeting, or of every decision."""
+    m = minutes.meeting
+    if m is None:
+        return _("Committee review: decisions")
+    return _("Minutes of the meeting of {date}").format(date=i18n.format_day(m.date))
+
+
+def article_heading(article: str) -> str:
+    """``Article 45``; a heading outside the articles (``H6``) by its address alone."""
+    return _("Article {number}").format(number=article) if article[:1].isdigit() else article
+
+
+def decision_heading(item: Minute) -> str:
+    """``45C4(b): accepted``, ``45D2 (added) (heading): query``: where, and the decision."""
+    heading = f" ({terms.note('heading')})" if item.heading else ""
+    return f"{item.where}{heading}: {terms.status(item.decision.status.value)}"
+
+
+def about(d: Decision, kind: str, code: str, assignee: str) -> str:
+    """``modified; id 1a2b3c4d5e; assigned to Carla``: the kind of change, the decision's id and its
+    assignee, each as the medium writes it (``kind``, ``code`` and ``assignee`` escaped for it)."""
+    out = [kind, _("id {id}").format(id=code)]
+    if d.assignee:
+        out.append(_("assigned to {name}").format(name=assignee))
+    return "; ".join(out)
+
+
+def commented(c: Comment) -> str:
+    """``Anne, 2024-05-14 10:00 UTC (edited)``: who wrote a comment and when (``14 mei 2024 10:00 UTC`` in Dutch)."""
+    edited = " " + _("(edited)") if c.edited else ""
+    return f"{c.author}, {i18n.format_stamp(c.created)} UTC{edited}"
+
+
 def markdown(minutes: Minutes) -> str:
     """The minutes in GitHub-flavoured Markdown (see the module docstring)."""
     m = minutes.meeting
+    lines = [f"# {escape(title(minutes))}", ""]
     if m is not None:
-        lines = [f"# Minutes of the meeting of {escape(m.date)}", ""]
         if m.attendees:
-            lines += [f"Attendees: {', '.join(escape(a) for a in m.attendees)}", ""]
-        ended = _hm(m.ended) if m.ended else "(not ended)"
-        lines += [f"Meeting `{short(m.id)}`, {_hm(m.started)}–{ended} UTC.", ""]
-    else:
-        lines = ["# Committee review: decisions", ""]
+            lines += [_("Attendees: {names}").format(names=", ".join(escape(a) for a in m.attendees)), ""]
+        ended = _hm(m.ended) if m.ended else _("(not ended)")
+        lines += [_("Meeting {id}, {start}–{end} UTC.").format(id=f"`{short(m.id)}`", start=_hm(m.started), end=ended)]
+        lines.append("")
     if not minutes.minutes:
-        lines.append("No decisions.")
+        lines.append(_("No decisions."))
     pair = article = None
     for item in minutes.minutes:
         d = item.decision
@@ -217,8 +253,8 @@ def markdown(minutes: Minutes) -> str:
             lines += [f"## {escape(d.old_edition)} → {escape(d.new_edition)}", ""]
         if d.article != article:
             article = d.article
-            lines += [f"### {'Article ' if d.article[:1].isdigit() else ''}{escape(d.article)}", ""]
-        lines += [f"#### {escape(item.where)}{' (heading)' if item.heading else ''}: {d.status.value}", ""]
+            lines += [f"### {escape(article_heading(d.article))}", ""]
+        lines += [f"#### {escape(decision_heading(item))}", ""]
         lines += _body(item)
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -226,22 +262,21 @@ def markdown(minutes: Minutes) -> str:
 
 def _body(item: Minute) -> list[str]:
     d = item.decision
-    about = [escape(d.kind), f"id `{short(d.id)}`"]
-    if d.assignee:
-        about.append(f"assigned to {escape(d.assignee)}")
-    lines = ["- " + "; ".join(about)]
+    lines = ["- " + about(d, escape(terms.kind(d.kind)), f"`{short(d.id)}`", escape(d.assignee))]
     if item.signals:
-        lines.append(f"- flags: {escape(flags_line(item.signals))}")
+        lines.append("- " + _("flags: {flags}").format(flags=escape(flags_line(item.signals))))
     for a, t in zip(d.old, d.old_texts, strict=False):
-        lines.append(f"- old ({escape(d.old_edition)} {escape(a)}): {escape(t)}")
+        lines.append("- " + _("old ({edition} {address}): {text}").format(**_side(d.old_edition, a, t)))
     for a, t in zip(d.new, d.new_texts, strict=False):
-        lines.append(f"- new ({escape(d.new_edition)} {escape(a)}): {escape(t)}")
+        lines.append("- " + _("new ({edition} {address}): {text}").format(**_side(d.new_edition, a, t)))
     if item.pieces:
-        lines.append(f"- difference: {difference(item.pieces)}")
+        lines.append("- " + _("difference: {difference}").format(difference=difference(item.pieces)))
     if item.comments:
-        lines.append("- comments:")
+        lines.append("- " + _("comments:"))
         for c in item.comments:
-            edited = " (edited)" if c.edited else ""
-            when = f"{c.created[:10]} {_hm(c.created)} UTC"
-            lines.append(f"  - {escape(c.author)}, {when}{edited}: {escape(c.text)}")
+            lines.append(f"  - {escape(commented(c))}: {escape(c.text)}")
     return lines
+
+
+def _side(edition: str, address: str, text: str) -> dict[str, str]:
+    return {"edition": escape(edition), "address": escape(address), "text": escape(text)}

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, chronological
 from lawdiff.review.values import Correction
 
@@ -24,11 +25,13 @@ def clause_of(corpus: Corpus, spec: str) -> tuple[Edition, str]:
     """``EDITION:ADDRESS`` -> the edition and the clause's address as the edition spells it."""
     name, sep, address = spec.partition(":")
     if not sep or not name.strip() or not address.strip():
-        raise UsageError(f"{spec!r} names no clause", fix="write EDITION:ADDRESS, e.g. 2017:45D1")
+        raise UsageError(
+            _("{spec!r} names no clause").format(spec=spec), fix=_("write EDITION:ADDRESS, e.g. 2017:45D1")
+        )
     try:
         edition, clause = corpus.clause(spec)
     except UsageError as exc:
-        raise UsageError(f"{spec}: {exc.what}", fix=exc.fix) from None
+        raise UsageError(_("{spec}: {what}").format(spec=spec, what=exc.what), fix=exc.fix) from None
     assert clause is not None
     return edition, clause.address
 
@@ -39,8 +42,10 @@ def sides(corpus: Corpus, specs: Sequence[str]) -> tuple[tuple[str, str], tuple[
     editions = {e.name: e for e, _ in named}
     if len(editions) != 2:
         raise UsageError(
-            f"{' '.join(specs)}: a correction names clauses of exactly two editions, here {len(editions)}",
-            fix="e.g. lawdiff review pin 2007:45D 2017:45D1 2017:45D2",
+            _("{names}: a correction names clauses of exactly two editions, here {n}").format(
+                names=" ".join(specs), n=len(editions)
+            ),
+            fix=_("e.g. lawdiff review pin 2007:45D 2017:45D1 2017:45D2"),
         )
     old, new = sorted(editions.values(), key=chronological)
     old_side = tuple(dict.fromkeys(a for e, a in named if e.name == old.name))
@@ -51,7 +56,10 @@ def sides(corpus: Corpus, specs: Sequence[str]) -> tuple[tuple[str, str], tuple[
 def forbid_sides(corpus: Corpus, a: str, b: str) -> tuple[tuple[str, str], tuple[str, ...], tuple[str, ...]]:
     pair, old, new = sides(corpus, (a, b))
     if len(old) != 1 or len(new) != 1:
-        raise UsageError(f"{a} {b}: forbid names one clause of each edition", fix="e.g. forbid 2007:45D 2017:45E")
+        raise UsageError(
+            _("{a} {b}: forbid names one clause of each edition").format(a=a, b=b),
+            fix=_("e.g. forbid 2007:45D 2017:45E"),
+        )
     return pair, old, new
 
 

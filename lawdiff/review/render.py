@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lawdiff import jsontext, marks
+from lawdiff.i18n import format_stamp, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.review.ids import short
 from lawdiff.review.values import Comment, Correction, Decision, LogEntry, Status
 from lawdiff.review.view import Entry, ReviewView, State
@@ -85,12 +87,12 @@ def _where(old: Sequence[str], new: Sequence[str]) -> str:
 
 
 def _when(at: str) -> str:
-    """``2024-05-14T10:02:03.123456Z`` -> ``2024-05-14 10:02 UTC``."""
-    return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
+    """``2024-05-14T10:02:03.123456Z`` -> ``2024-05-14 10:02 UTC`` (in Dutch ``14 mei 2024 10:02 UTC``)."""
+    return f"{format_stamp(at)} UTC" if len(at) >= 16 else at
 
 
 def _comment_lines(c: Comment, pad: str) -> list[str]:
-    edited = f", edited {_when(c.edited)}" if c.edited else ""
+    edited = _(", edited {when}").format(when=_when(c.edited)) if c.edited else ""
     body = c.text.split("\n")
     lines = [f"{pad}[{short(c.id)}] {c.author}, {_when(c.created)}{edited}: {body[0]}"]
     lines.extend(f"{pad}  {line}" for line in body[1:])
@@ -106,13 +108,11 @@ def _texts_lines(label: str, edition: str, addresses: Sequence[str], texts: Sequ
 
 def text(view: ReviewView, items: Sequence[Item]) -> str:
     """``review list``: per pair and article, each change with its status, thread and any outdated decision."""
-    from lawdiff.diff import word_diff
-
     lines: list[str] = []
     current_pair: tuple[str, str] | None = None
     current_article = None
     for item in items:
-        comp, ch, entry = item.comparison, item.change, item.entry
+        comp, ch = item.comparison, item.change
         if (comp.old, comp.new) != current_pair:
             current_pair = (comp.old, comp.new)
             current_article = None
@@ -122,38 +122,75 @@ def text(view: ReviewView, items: Sequence[Item]) -> str:
             lines.append(f"{comp.old} -> {comp.new}: {_tally(i.entry for i in chosen)}")
         if ch.article != current_article:
             current_article = ch.article
-            lines.append(f"Article {ch.article}" if ch.article[:1].isdigit() else ch.article)
-        flags = []
-        if ch.aspect.value == "title":
-            flags.append("heading")
-        if not ch.counterpart_in_corpus:
-            # Added or removed only as far as the corpora go: the other edition's corpus lacks the article.
-            flags.append(f"not in the {comp.old if not ch.old else comp.new} corpus")
-        if entry.assignee:
-            flags.append(f"assigned to {entry.assignee}")
-        if entry.state is State.OUTDATED:
-            flags.append("OUTDATED")
-        tail = f"  ({'; '.join(flags)})" if flags else ""
-        lines.append(f"  {short(ch.id)}  {entry.status.value:15} {ch.kind.value:9} {_where(ch.old, ch.new)}{tail}")
-        d = entry.decision
-        if entry.state is State.OUTDATED and d is not None:
-            lines.append(f"      {d.status.value} was decided on an earlier text ({short(d.id)}, {_when(d.updated)}):")
-            if d.old_texts != ch.old_texts:
-                lines.extend(_texts_lines("made on", comp.old, d.old, d.old_texts, "        "))
-                lines.extend(_texts_lines("now    ", comp.old, ch.old, ch.old_texts, "        "))
-            if d.new_texts != ch.new_texts:
-                lines.extend(_texts_lines("made on", comp.new, d.new, d.new_texts, "        "))
-                lines.extend(_texts_lines("now    ", comp.new, ch.new, ch.new_texts, "        "))
-                since = word_diff("\n".join(d.new_texts), "\n".join(ch.new_texts))
-                lines.append(f"        changed since: {marked(since)}")
-        for c in entry.comments:
-            lines.extend(_comment_lines(c, "      "))
-        for e in entry.earlier:
-            lines.append(f"      earlier: {e.status.value} on {short(e.id)} ({_when(e.updated)}, by {e.author})")
+            lines.append(_("Article {article}").format(article=ch.article) if ch.article[:1].isdigit() else ch.article)
+        lines.extend(_item_lines(item))
     lines.extend(_footer(view))
     if not items:
-        lines.insert(0, "no changes listed")
+        lines.insert(0, _("no changes listed"))
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _item_lines(item: Item) -> list[str]:
+    """One change of ``review list``: its id, status, kind and clauses, then an outdated decision with the text
+    it was made on, the thread, and the decisions made before."""
+    from lawdiff.diff import word_diff
+
+    comp, ch, entry = item.comparison, item.change, item.entry
+    flags = []
+    if ch.aspect.value == "title":
+        flags.append(terms.note("heading"))
+    if not ch.counterpart_in_corpus:
+        # Added or removed only as far as the corpora go: the other edition's corpus lacks the article.
+        flags.append(_("not in the {edition} corpus").format(edition=comp.old if not ch.old else comp.new))
+    if entry.assignee:
+        flags.append(_("assigned to {name}").format(name=entry.assignee))
+    if entry.state is State.OUTDATED:
+        flags.append(_("OUTDATED"))
+    tail = f"  ({'; '.join(flags)})" if flags else ""
+    status = f"{terms.status(entry.status.value):{_status_width()}}"
+    kind = f"{terms.kind(ch.kind.value):{_kind_width()}}"
+    lines = [f"  {short(ch.id)}  {status} {kind} {_where(ch.old, ch.new)}{tail}"]
+    d = entry.decision
+    if entry.state is State.OUTDATED and d is not None:
+        lines.append(
+            "      "
+            + _("{status} was decided on an earlier text ({id}, {when}):").format(
+                status=terms.status(d.status.value), id=short(d.id), when=_when(d.updated)
+            )
+        )
+        made_on, now = _("made on"), _("now")
+        width = max(len(made_on), len(now))
+        made_on, now = made_on.ljust(width), now.ljust(width)
+        if d.old_texts != ch.old_texts:
+            lines.extend(_texts_lines(made_on, comp.old, d.old, d.old_texts, "        "))
+            lines.extend(_texts_lines(now, comp.old, ch.old, ch.old_texts, "        "))
+        if d.new_texts != ch.new_texts:
+            lines.extend(_texts_lines(made_on, comp.new, d.new, d.new_texts, "        "))
+            lines.extend(_texts_lines(now, comp.new, ch.new, ch.new_texts, "        "))
+            since = word_diff("\n".join(d.new_texts), "\n".join(ch.new_texts))
+            lines.append("        " + _("changed since: {difference}").format(difference=marked(since)))
+    for c in entry.comments:
+        lines.extend(_comment_lines(c, "      "))
+    for e in entry.earlier:
+        lines.append(
+            "      "
+            + _("earlier: {status} on {id} ({when}, by {author})").format(
+                status=terms.status(e.status.value), id=short(e.id), when=_when(e.updated), author=e.author
+            )
+        )
+    return lines
+
+
+def _status_width() -> int:
+    """The column of the statuses: as wide as the language's longest (and at least 15, as it always was)."""
+    return max(15, *(len(terms.status(s.value)) for s in Status))
+
+
+def _kind_width() -> int:
+    """The column of the kinds of change: as wide as the language's longest word for one."""
+    from lawdiff.diff.vocabulary import ChangeKind
+
+    return max(len(terms.kind(k.value)) for k in ChangeKind)
 
 
 def _tally(entries: Iterable[Entry]) -> str:
@@ -163,39 +200,48 @@ def _tally(entries: Iterable[Entry]) -> str:
         total += 1
         counts[e.status.value] = counts.get(e.status.value, 0) + 1
         outdated += e.state is State.OUTDATED
-    parts = [f"{counts[s.value]} {s.value}" for s in Status if counts.get(s.value)]
-    tally = f"{total} change(s) listed: {', '.join(parts)}"
-    return tally + (f"; {outdated} outdated" if outdated else "")
+    parts = [f"{counts[s.value]} {terms.status(s.value)}" for s in Status if counts.get(s.value)]
+    tally = _("{n} change(s) listed: {statuses}").format(n=total, statuses=", ".join(parts))
+    return tally + (_("; {n} outdated").format(n=outdated) if outdated else "")
 
 
 def _decision_line(d: Decision, why: str) -> str:
+    by = _("{why}; by {author}, {when}").format(why=why, author=d.author, when=_when(d.updated))
     return (
-        f"  {short(d.id)}  {d.status.value:15} {d.old_edition} -> {d.new_edition} {d.kind} "
-        f"{_where(d.old, d.new)}  ({why}; by {d.author}, {_when(d.updated)})"
+        f"  {short(d.id)}  {terms.status(d.status.value):{_status_width()}} {d.old_edition} -> {d.new_edition}"
+        f" {terms.kind(d.kind)} {_where(d.old, d.new)}  ({by})"
     )
 
 
 def _footer(view: ReviewView) -> list[str]:
     lines: list[str] = []
     if view.orphaned:
-        lines += ["", f"{len(view.orphaned)} orphaned decision(s): their clauses are no longer in the run"]
-        lines += [_decision_line(d, "orphaned") for d in view.orphaned]
-    if view.not_compared:
-        lines += ["", f"{len(view.not_compared)} decision(s) on pairs not compared in this run"]
-        lines += [_decision_line(d, "not compared") for d in view.not_compared]
-    if view.elsewhere:
-        total = sum(n for _, n in view.elsewhere)
         lines += [
             "",
-            f"{total} decision(s) on other pairs, not listed with --pair (review list without --pair lists them):",
+            _("{n} orphaned decision(s): their clauses are no longer in the run").format(n=len(view.orphaned)),
+        ]
+        lines += [_decision_line(d, _("orphaned")) for d in view.orphaned]
+    if view.not_compared:
+        lines += ["", _("{n} decision(s) on pairs not compared in this run").format(n=len(view.not_compared))]
+        lines += [_decision_line(d, _("not compared")) for d in view.not_compared]
+    if view.elsewhere:
+        total = sum(n for _pair, n in view.elsewhere)
+        lines += [
+            "",
+            _("{n} decision(s) on other pairs, not listed with --pair (review list without --pair lists them):").format(
+                n=total
+            ),
         ]
         lines += [f"  {old} -> {new}: {n}" for (old, new), n in view.elsewhere]
     if view.corrections:
-        lines += ["", f"{len(view.corrections)} hand correction(s) of the alignment"]
+        lines += ["", _("{n} hand correction(s) of the alignment").format(n=len(view.corrections))]
         lines += [_correction_line(c) for c in view.corrections]
     if view.stale_corrections:
-        lines += ["", f"{len(view.stale_corrections)} correction(s) naming clauses that no longer exist"]
-        lines += [f"{_correction_line(s.correction)}: missing {', '.join(s.missing)}" for s in view.stale_corrections]
+        lines += ["", _("{n} correction(s) naming clauses that no longer exist").format(n=len(view.stale_corrections))]
+        lines += [
+            _correction_line(s.correction) + ": " + _("missing {clauses}").format(clauses=", ".join(s.missing))
+            for s in view.stale_corrections
+        ]
     return lines
 
 
@@ -203,7 +249,9 @@ def _correction_line(c: Correction) -> str:
     old = ", ".join(f"{c.old_edition}:{a}" for a in c.old)
     new = ", ".join(f"{c.new_edition}:{a}" for a in c.new)
     verb = "=" if c.kind.value == "pin" else "!="
-    return f"  {short(c.id)}  {c.kind.value:6} {old} {verb} {new}  (by {c.author}, {_when(c.created)})"
+    width = max(6, *(len(terms.correction(k)) for k in ("pin", "forbid")))
+    by = _("by {author}, {when}").format(author=c.author, when=_when(c.created))
+    return f"  {short(c.id)}  {terms.correction(c.kind.value):{width}} {old} {verb} {new}  ({by})"
 
 
 def _decision_json(d: Decision | None) -> dict[str, Any] | None:
@@ -334,15 +382,15 @@ def as_csv(items: Sequence[Item]) -> str:
 
 def log_text(entries: Sequence[LogEntry]) -> str:
     if not entries:
-        return "the log is empty\n"
+        return _("the log is empty") + "\n"
     lines = []
     for e in entries:
         what = _log_summary(e)
-        meeting = f" [meeting {short(e.meeting)}]" if e.meeting else ""
-        undoes = f" (undoes {short(e.undoes)})" if e.undoes else ""
+        meeting = " [" + _("meeting {id}").format(id=short(e.meeting)) + "]" if e.meeting else ""
+        undoes = _(" (undoes {id})").format(id=short(e.undoes)) if e.undoes else ""
         lines.append(
-            f"{e.seq:5}  {_when(e.at)}  {e.author}  {e.action}{undoes} {e.table[:-1]} {short(e.record)}"
-            f"{meeting}: {what}"
+            f"{e.seq:5}  {_when(e.at)}  {e.author}  {terms.action(e.action)}{undoes} {terms.record(e.table)}"
+            f" {short(e.record)}{meeting}: {what}"
         )
     return "\n".join(lines) + "\n"
 
@@ -352,11 +400,12 @@ def _log_summary(e: LogEntry) -> str:
         return ""
     if e.before is None:
         assert e.after is not None
-        return "created " + _fields(e.after, e.table)
+        return _("created {fields}").format(fields=_fields(e.after, e.table))
     if e.after is None:
-        return "removed " + _fields(e.before, e.table)
+        return _("removed {fields}").format(fields=_fields(e.before, e.table))
     changed = [k for k in e.after if k != "updated" and e.after.get(k) != e.before.get(k)]
-    return ", ".join(f"{k}: {_value(e.before.get(k))} -> {_value(e.after.get(k))}" for k in changed) or "no change"
+    told = ", ".join(f"{terms.field(k)}: {_value(e.before.get(k))} -> {_value(e.after.get(k))}" for k in changed)
+    return told or _("no change")
 
 
 def _fields(row: dict[str, Any], table: str) -> str:
@@ -366,7 +415,7 @@ def _fields(row: dict[str, Any], table: str) -> str:
         "meetings": ("date", "attendees"),
         "corrections": ("kind", "old", "new"),
     }.get(table, ())
-    return ", ".join(f"{k}: {_value(row.get(k))}" for k in keys)
+    return ", ".join(f"{terms.field(k)}: {_value(row.get(k))}" for k in keys)
 
 
 def _value(v: Any) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, chronological
 
 if TYPE_CHECKING:
@@ -46,7 +47,10 @@ def select_pairs(corpus: Corpus, pair: tuple[str, str] | None) -> list[tuple[Edi
         return default_pairs(timeline(corpus))
     old, new = corpus.edition(pair[0]), corpus.edition(pair[1])
     if old.name == new.name:
-        raise UsageError(f"--pair {pair[0]} {pair[1]} names one edition twice", fix="name two editions")
+        raise UsageError(
+            _("--pair {pair} {pair2} names one edition twice").format(pair=pair[0], pair2=pair[1]),
+            fix=_("name two editions"),
+        )
     return [(old, new)]
 
 

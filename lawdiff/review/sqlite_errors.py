@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 
 
 @contextmanager
@@ -40,15 +41,15 @@ def input_error(exc: sqlite3.DatabaseError, path: Path | None, timeout: float) -
     file = str(path) if path else ""
     if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in str(exc):
         return InputError(
-            f"the review store is locked by another program for more than {timeout:g} s",
+            _("the review store is locked by another program for more than {timeout:g} s").format(timeout=timeout),
             file=file,
-            fix="wait for the other command to finish or close the program holding the file, then run this again",
+            fix=_("wait for the other command to finish or close the program holding the file, then run this again"),
         )
     if name == "SQLITE_NOTADB" or "not a database" in str(exc):
         return InputError(
-            "is not a lawdiff review store (not an SQLite database)",
+            _("is not a lawdiff review store (not an SQLite database)"),
             file=file,
-            fix="name the review store with --review FILE, or move this file away",
+            fix=_("name the review store with --review FILE, or move this file away"),
         )
     undecodable = _NOT_UTF8.search(str(exc))
     if name == "SQLITE_CORRUPT" or "malformed" in str(exc) or undecodable:
@@ -58,16 +59,16 @@ def input_error(exc: sqlite3.DatabaseError, path: Path | None, timeout: float) -
             else "SQLite: database disk image is malformed"
         )
         return InputError(
-            f"the review store is corrupt ({why})",
+            _("the review store is corrupt ({why})").format(why=why),
             file=file,
-            fix="restore it from a backup or from an export (lawdiff review import FILE into a new store)",
+            fix=_("restore it from a backup or from an export (lawdiff review import FILE into a new store)"),
         )
     if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH"):
         return InputError(
-            f"cannot write the review store ({exc})",
+            _("cannot write the review store ({exc})").format(exc=exc),
             file=file,
-            fix="check that the file and its folder may be written, or copy the store somewhere writable",
+            fix=_("check that the file and its folder may be written, or copy the store somewhere writable"),
         )
     if name == "SQLITE_FULL":
-        return InputError("the disk is full", file=file, fix="free some space and run the command again")
-    return InputError(f"SQLite: {exc}", file=file, fix="check the review store file")
+        return InputError(_("the disk is full"), file=file, fix=_("free some space and run the command again"))
+    return InputError(_("SQLite: {exc}").format(exc=exc), file=file, fix=_("check the review store file"))

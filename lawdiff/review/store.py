@@ -26,6 +26,8 @@ from typing import Any
 
 from lawdiff import __version__
 from lawdiff.errors import InputError, LawdiffBug, UsageError
+from lawdiff.i18n import format_stamp, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.review import columns
 from lawdiff.review.journal import Write, new_id
 from lawdiff.review.merging import MergeResult, merge_into
@@ -64,9 +66,9 @@ class Store(StoreReader):
     @contextmanager
     def _write(self, author: str, action_meeting: bool = True) -> Iterator[Write]:
         if not self.writable:
-            raise InputError("the review store was opened read-only", file=str(self.path or ""))
+            raise InputError(_("the review store was opened read-only"), file=str(self.path or ""))
         if not author.strip():
-            raise UsageError("no author", fix="give --author NAME or set LAWDIFF_AUTHOR")
+            raise UsageError(_("no author"), fix=_("give --author NAME or set LAWDIFF_AUTHOR"))
         # Inside a batch (see batch()) a write is a savepoint: it keeps all or
         # nothing of itself, and the batch's one commit makes it durable.
         begin, end, undo = ("BEGIN IMMEDIATE", "COMMIT", "ROLLBACK")
@@ -125,7 +127,7 @@ class Store(StoreReader):
         and fails at its first write; a server checks this before it serves.
         """
         if not self.writable:
-            raise InputError("the review store was opened read-only", file=str(self.path or ""))
+            raise InputError(_("the review store was opened read-only"), file=str(self.path or ""))
         with self._guard():
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -229,7 +231,7 @@ class Store(StoreReader):
             expect.new_hash and expect.new_hash != texts_hash(target.new_texts)
         ):
             raise StaleWrite(
-                "the text of this change was changed since you saw it; nothing was saved",
+                _("the text of this change was changed since you saw it; nothing was saved"),
                 decision=self.decision(target.id),
             )
         row = w.get("decisions", target.id)
@@ -237,17 +239,27 @@ class Store(StoreReader):
         assignee = row["assignee"] if row else ""
         moved = []
         if expect.status is not None and expect.status.value != status:
-            moved.append(f"its status is now {status} (you saw {expect.status.value})")
+            moved.append(
+                _("its status is now {status} (you saw {seen})").format(
+                    status=terms.status(status), seen=terms.status(expect.status.value)
+                )
+            )
         if expect.assignee is not None and expect.assignee != assignee:
-            moved.append(f"it is now assigned to {assignee or 'nobody'} (you saw {expect.assignee or 'nobody'})")
+            moved.append(
+                _("it is now assigned to {name} (you saw {seen})").format(
+                    name=assignee or _("nobody"), seen=expect.assignee or _("nobody")
+                )
+            )
         if moved:
             last = w.conn.execute(
                 "SELECT author, at FROM log WHERE record = ? ORDER BY seq DESC LIMIT 1", (target.id,)
             ).fetchone()
             by, at = (last[0], last[1]) if last else ("", "")
-            when = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+            when = _(" by {author} at {when} UTC").format(author=by, when=format_stamp(at)) if by else ""
             raise StaleWrite(
-                f"this change was changed since you saw it{when}: {'; '.join(moved)}; nothing was saved",
+                _("this change was changed since you saw it{when}: {names}; nothing was saved").format(
+                    when=when, names="; ".join(moved)
+                ),
                 decision=self.decision(target.id),
                 by=by,
                 at=at,
@@ -303,12 +315,16 @@ class Store(StoreReader):
     def _own_comment(self, w: Write, comment_id: str) -> dict[str, Any]:
         row = w.get("comments", comment_id)
         if row is None or row["deleted"]:
-            raise UsageError(f"no comment {comment_id[:10]!r}", fix="see the comment ids with lawdiff review list")
+            raise UsageError(
+                _("no comment {comment_id!r}").format(comment_id=comment_id[:10]),
+                fix=_("see the comment ids with lawdiff review list"),
+            )
         if row["author"] != w.author:
             raise UsageError(
-                f"comment {comment_id[:10]} is by {row['author']!r}, not by {w.author!r}: "
-                "only its author may edit or delete it",
-                fix=f"give --author {row['author']!r} if that is you",
+                _(
+                    "comment {comment_id} is by {row!r}, not by {author!r}: only its author may edit or delete it"
+                ).format(comment_id=comment_id[:10], row=row["author"], author=w.author),
+                fix=_("give --author {row!r} if that is you").format(row=row["author"]),
             )
         return row
 
@@ -317,8 +333,8 @@ class Store(StoreReader):
             open_ = w.conn.execute("SELECT id, date FROM meetings WHERE ended = ''").fetchone()
             if open_ is not None:
                 raise UsageError(
-                    f"the meeting of {open_[1]} ({open_[0][:10]}) is still open",
-                    fix="end it first with: lawdiff review meeting end",
+                    _("the meeting of {open} ({open2}) is still open").format(open=open_[1], open2=open_[0][:10]),
+                    fix=_("end it first with: lawdiff review meeting end"),
                 )
             row: dict[str, Any] = {
                 "id": new_id(),
@@ -336,7 +352,7 @@ class Store(StoreReader):
     def end_meeting(self, author: str) -> Meeting:
         with self._write(author) as w:
             if not w.meeting:
-                raise UsageError("no meeting is open", fix="start one with: lawdiff review meeting start")
+                raise UsageError(_("no meeting is open"), fix=_("start one with: lawdiff review meeting start"))
             row = w.get("meetings", w.meeting)
             assert row is not None
             row = {**row, "ended": w.now, "updated": w.now}
@@ -350,9 +366,10 @@ class Store(StoreReader):
         with self._write(author) as w:
             for c in self.corrections():
                 if c.kind is kind and c.pair == pair and set(c.old) == set(old) and set(c.new) == set(new):
+                    said = _("this pin is already set") if kind.value == "pin" else _("this forbid is already set")
                     raise UsageError(
-                        f"this {kind.value} is already set ({c.id[:10]}, by {c.author})",
-                        fix="see it with lawdiff review list",
+                        _("{what} ({id}, by {author})").format(what=said, id=c.id[:10], author=c.author),
+                        fix=_("see it with lawdiff review list"),
                     )
             row: dict[str, Any] = {
                 "id": new_id(),
@@ -396,7 +413,8 @@ class Store(StoreReader):
                     break
             if last is None:
                 raise UsageError(
-                    f"{w.author} has nothing to undo", fix="give --author NAME for another author's writes"
+                    _("{author} has nothing to undo").format(author=w.author),
+                    fix=_("give --author NAME for another author's writes"),
                 )
             return self._take_back(w, last)
 
@@ -407,9 +425,9 @@ class Store(StoreReader):
             last = self.row_writes(row).get(row)
             if last is None or last.write != write or last.action == "undo":
                 by, at = (last.author, last.at) if last else ("", "")
-                since = f" by {by} at {at[:16].replace('T', ' ')} UTC" if by else ""
+                since = _(" by {author} at {when} UTC").format(author=by, when=format_stamp(at)) if by else ""
                 raise StaleWrite(
-                    f"this change was written to since{since}; nothing was undone",
+                    _("this change was written to since{since}; nothing was undone").format(since=since),
                     decision=self.decision(row),
                     by=by,
                     at=at,
@@ -426,15 +444,19 @@ class Store(StoreReader):
             if current != e.after:
                 by = self._last_writer(e.record, e.seq)
                 raise UsageError(
-                    f"cannot undo {e.action} of {e.record[:10]}: it was changed since{by}",
-                    fix="set it again by hand instead (lawdiff review log shows its history)",
+                    _("cannot undo {action} of {record}: it was changed since{by}").format(
+                        action=terms.action(e.action), record=e.record[:10], by=by
+                    ),
+                    fix=_("set it again by hand instead (lawdiff review log shows its history)"),
                 )
             w.restore(e.table, e.record, e.before, undoes=last)
         return entries
 
     def _last_writer(self, record: str, after_seq: int) -> str:
         later = [e for e in self.log([record]) if e.seq > after_seq]
-        return f" by {later[-1].author} at {later[-1].at}" if later else ""
+        if not later:
+            return ""
+        return _(" by {author} at {when} UTC").format(author=later[-1].author, when=format_stamp(later[-1].at))
 
     def merge(
         self, records: Iterable[tuple[str, dict[str, Any]]], log: Iterable[dict[str, Any]], author: str
@@ -452,7 +474,7 @@ class Store(StoreReader):
 
 def _check_text(text: str) -> None:
     if not text.strip():
-        raise UsageError("the comment is empty", fix="give the comment's text")
+        raise UsageError(_("the comment is empty"), fix=_("give the comment's text"))
 
 
 def _decision(r: Record) -> Decision:

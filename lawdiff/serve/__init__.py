@@ -8,7 +8,8 @@ change row through the report's row hook (:attr:`lawdiff.report.site.Site.annota
 
 Modules: ``config`` (what the server is told, checked before it starts),
 ``auth`` (sign-in, the forgery token, the throttle, who may do what),
-``sessions`` (kept by the server, only a hash of each token),
+``sessions`` (kept by the server, only a hash of each token), ``language``
+(each member's, chosen per request: the session's, the browser's, the server's),
 ``state`` (the corpus, study and report plan, re-made when the corpus or the
 hand corrections change; one store connection per thread, opened again after
 the store failed; rendered pages kept per store version), ``rows`` (the

@@ -1,4 +1,9 @@
-"""The agenda (what is still open or in query) and each reviewer's page (what they did)."""
+"""The agenda (what is still open or in query) and each reviewer's page (what they did).
+
+The agenda lists the undecided changes in the order a chair picks for the meeting
+(:class:`lawdiff.review.settings.AgendaOrder`: by article, the default, or most significant first),
+and "Next undecided" walks them in that order; a member sees the order and who may change it.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from lawdiff import marks
+from lawdiff import i18n, marks
+from lawdiff.diff.significance import ranked
+from lawdiff.i18n import N_, ngettext, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.model import natural_key
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
+from lawdiff.review.settings import AgendaOrder
+from lawdiff.serve.auth import TOKEN_FIELD
 from lawdiff.serve.controls import when
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
+from lawdiff.serve.language import phrase
 from lawdiff.serve.marked import shown, who
 from lawdiff.serve.state import Located, Snapshot
 
@@ -33,11 +44,19 @@ class Item:
         return self.status is Status.QUERY or (self.entry.state is State.CURRENT and bool(self.entry.open_questions))
 
 
-def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
-    """Every change still open or in query, in agenda order: differences, and anything in query
+def in_agenda_order(snap: Snapshot, order: AgendaOrder) -> tuple[str, ...]:
+    """The run's change ids in the agenda's ``order``: the snapshot's article order, or most significant
+    first (the study's score, :func:`lawdiff.diff.significance.ranked`) and article order among equals."""
+    if order is AgendaOrder.SIGNIFICANCE:
+        return tuple(ch.id for ch in ranked(snap.changes[cid].change for cid in snap.order))
+    return snap.order
+
+
+def undecided(snap: Snapshot, view: ReviewView, order: AgendaOrder = AgendaOrder.ARTICLE) -> list[Item]:
+    """Every change still open or in query, in the agenda's ``order``: differences, and anything in query
     (a decision a member queried included, until a chair answers)."""
     out: list[Item] = []
-    for cid in snap.order:
+    for cid in in_agenda_order(snap, order):
         found = snap.changes[cid]
         item = Item(found, view.entry(cid))
         if item.queried or (item.status is Status.OPEN and found.change.noteworthy):
@@ -45,12 +64,13 @@ def undecided(snap: Snapshot, view: ReviewView) -> list[Item]:
     return out
 
 
-def next_undecided(snap: Snapshot, view: ReviewView, after: str) -> Located | None:
-    """The first undecided change after ``after`` in agenda order (from the start when unknown)."""
-    items = undecided(snap, view)
-    order = {cid: i for i, cid in enumerate(snap.order)}
-    start = order.get(after, -1)
-    return next((it.found for it in items if order[it.found.change.id] > start), None)
+def next_undecided(
+    snap: Snapshot, view: ReviewView, after: str, order: AgendaOrder = AgendaOrder.ARTICLE
+) -> Located | None:
+    """The first undecided change after ``after`` in the agenda's ``order`` (from the start when unknown)."""
+    place = {cid: i for i, cid in enumerate(in_agenda_order(snap, order))}
+    start = place.get(after, -1)
+    return next((it.found for it in undecided(snap, view, order) if place[it.found.change.id] > start), None)
 
 
 def agenda_page(
@@ -59,8 +79,13 @@ def agenda_page(
     bar_: Markup,
     now: Now | None,
     people: Iterable[str],
+    order: AgendaOrder = AgendaOrder.ARTICLE,
+    chair: bool = False,
+    token: str = "",
 ) -> str:
-    items = undecided(snap, view)
+    """The agenda in the meeting's ``order``: by article (then pair), or one list, most significant first;
+    ``chair``: the page offers the form that sets the order (``token``: the session's forgery token)."""
+    items = undecided(snap, view, order)
     by_article: dict[str, dict[tuple[str, str], list[Item]]] = {}
     for it in items:
         comp = it.found.comparison
@@ -77,45 +102,79 @@ def agenda_page(
                 h(
                     "section",
                     {"class": "agenda-pair"},
-                    h("h3", None, f"{old} → {new}: {len(its) - q} open, {q} in query"),
+                    h("h3", None, f"{old} → {new}: " + _counts(len(its) - q, q)),
                     h("ol", {"class": "agenda"}, [_item(it, now) for it in its]),
                 )
             )
         total = sum(len(v) for v in pairs.values())
-        title = f"Article {article}" if article else "Outside the report's articles"
+        title = _("Article {number}").format(number=article) if article else _("Outside the report's articles")
         sections.append(
             h("section", {"class": "agenda-article", "id": f"a-{article}"}, h("h2", None, f"{title} ({total})"), blocks)
         )
+    articles = ngettext("over {n} article.", "over {n} articles.", len(by_article)).format(n=len(by_article))
+    if order is AgendaOrder.SIGNIFICANCE and items:
+        sections = [h("ol", {"class": "agenda agenda-ranked"}, [_item(it, now) for it in items])]
     return own_page(
-        "Agenda",
+        _("Agenda"),
         "agenda",
         bar_,
-        h("h1", None, "Agenda: what is still open or in query"),
+        h("h1", None, _("Agenda: what is still open or in query")),
         h(
             "p",
             {"class": "lead"},
-            f"{open_n} open, {query_n} in query, over {len(by_article)} article(s). ",
-            h("a", {"href": "/next"}, "Walk them one by one from the first"),
+            f"{_counts(open_n, query_n)}, {articles} ",
+            h("a", {"href": "/next"}, _("Walk them one by one from the first")),
             ".",
         ),
+        _order_control(order, chair, token),
         now_box(now),
-        sections or h("p", None, "Nothing is open or in query: every change has a decision."),
+        sections or h("p", None, _("Nothing is open or in query: every change has a decision.")),
         _leftovers(view),
         _people(people),
     )
 
 
+def _counts(open_n: int, query_n: int) -> str:
+    """``3 open, 1 in query``."""
+    return _("{open} open, {query} in query").format(open=open_n, query=query_n)
+
+
+# The agenda's orders as the page names them (translated where shown).
+ORDER_NAMES = {AgendaOrder.ARTICLE: N_("by article"), AgendaOrder.SIGNIFICANCE: N_("most significant first")}
+
+
+def _order_control(order: AgendaOrder, chair: bool, token: str) -> Markup:
+    """The agenda's order: a chair's form that sets it for everyone, or what it is."""
+    if not chair:
+        return h(
+            "p",
+            {"class": "agenda-order"},
+            _("Order: {order} (a chair chooses it).").format(order=_(ORDER_NAMES[order])),
+        )
+    options = [h("option", {"value": o.value, "selected": o is order}, _(ORDER_NAMES[o])) for o in AgendaOrder]
+    return h(
+        "form",
+        {"class": "agenda-order", "method": "post", "action": "/agenda/order"},
+        h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token}),
+        h("label", None, _("Order:"), " ", h("select", {"name": "order"}, options)),
+        " ",
+        h("button", {"type": "submit"}, _("Set the order for everyone")),
+    )
+
+
 def _item(it: Item, now: Now | None) -> Markup:
     e = it.entry
-    notes: list[Child] = [" ", h("span", {"class": f"st st-{it.status.value}"}, it.status.value)]
+    notes: list[Child] = [" ", h("span", {"class": f"st st-{it.status.value}"}, terms.status(it.status.value))]
     if e.assignee and e.state is State.CURRENT:
-        notes += ["; assigned to ", who(e.assignee)]
+        notes += ["; ", phrase(_("assigned to {name}"), name=who(e.assignee))]
     if it.queried and it.status is not Status.QUERY:
-        notes.append("; queried: a chair is to confirm or change it")
+        notes.append("; " + _("queried: a chair is to confirm or change it"))
     if e.comments:
-        notes.append(f"; {len(e.comments)} comment(s)")
+        n = len(e.comments)
+        notes.append("; " + ngettext("{n} comment", "{n} comments", n).format(n=n))
     if e.state is State.OUTDATED and e.decision is not None:
-        notes += ["; ", h("span", {"class": "outdated"}, f"{e.decision.status.value} on an earlier text")]
+        earlier = _("{status} on an earlier text").format(status=terms.status(e.decision.status.value))
+        notes += ["; ", h("span", {"class": "outdated"}, earlier)]
     here = now is not None and now.change == it.found.change.id
     return h(
         "li",
@@ -123,9 +182,9 @@ def _item(it: Item, now: Now | None) -> Markup:
         h("a", {"href": href(it.found)}, label(it.found)),
         _significance(it.found),
         h("br"),
-        shown(first_words(it.found), "q", "first"),
+        shown(first_words(it.found), "q", "first", lang="nl"),
         notes,
-        h("b", None, " ← now discussing") if here else None,
+        h("b", None, " ← " + _("now discussing")) if here else None,
     )
 
 
@@ -142,17 +201,20 @@ def first_words(found: Located) -> str:
 
 def _significance(found: Located) -> Markup:
     """The study's significance score of the change (:attr:`lawdiff.diff.vocabulary.Change.significance`)."""
-    return h("span", {"class": "significance"}, f" · significance {found.change.significance:.2f}")
+    weight = i18n.format_number(found.change.significance, 2)
+    return h("span", {"class": "significance"}, " · " + _("significance {value}").format(value=weight))
 
 
 def _decision_line(d: Decision) -> list[Child]:
     where = ", ".join(d.new or d.old)
     return [
-        f"{d.old_edition} → {d.new_edition} {d.kind} {where}: ",
-        h("b", None, d.status.value),
-        " by ",
-        who(d.author),
-        f", {when(d.updated)}",
+        f"{d.old_edition} → {d.new_edition} {terms.kind(d.kind)} {where}: ",
+        phrase(
+            _("{status} by {name}, {when}"),
+            status=h("b", None, terms.status(d.status.value)),
+            name=who(d.author),
+            when=when(d.updated),
+        ),
     ]
 
 
@@ -163,7 +225,7 @@ def _leftovers(view: ReviewView) -> list[Child]:
             h(
                 "section",
                 {"id": "outdated"},
-                h("h2", None, f"Decided on an earlier text ({len(view.outdated)})"),
+                h("h2", None, _("Decided on an earlier text ({n})").format(n=len(view.outdated))),
                 h(
                     "ul",
                     None,
@@ -172,8 +234,8 @@ def _leftovers(view: ReviewView) -> list[Child]:
                             "li",
                             None,
                             _decision_line(o.decision),
-                            " — the change is now ",
-                            h("code", None, o.change[:10]),
+                            " — ",
+                            phrase(_("the change is now {change}"), change=h("code", None, o.change[:10])),
                         )
                         for o in view.outdated
                     ],
@@ -181,15 +243,15 @@ def _leftovers(view: ReviewView) -> list[Child]:
             )
         )
     for sid, title, decisions in (
-        ("orphaned", "Orphaned: their clauses are gone", view.orphaned),
-        ("not-compared", "On pairs this run does not compare", view.not_compared),
+        ("orphaned", _("Orphaned: their clauses are gone ({n})"), view.orphaned),
+        ("not-compared", _("On pairs this run does not compare ({n})"), view.not_compared),
     ):
         if decisions:
             out.append(
                 h(
                     "section",
                     {"id": sid},
-                    h("h2", None, f"{title} ({len(decisions)})"),
+                    h("h2", None, title.format(n=len(decisions))),
                     h("ul", None, [h("li", None, _decision_line(d)) for d in decisions]),
                 )
             )
@@ -201,14 +263,14 @@ def _people(people: Iterable[str]) -> Markup:
     return h(
         "section",
         {"id": "people"},
-        h("h2", None, "Per reviewer"),
+        h("h2", None, _("Per reviewer")),
         h(
             "ul",
             {"class": "people"},
             [h("li", None, h("a", {"href": f"/people?name={quote(n)}"}, who(n))) for n in names],
         )
         if names
-        else h("p", None, "Nobody has written anything yet."),
+        else h("p", None, _("Nobody has written anything yet.")),
     )
 
 
@@ -230,22 +292,22 @@ def person_page(
                         None,
                         h("a", {"href": href(found)}, label(found)),
                         " ",
-                        h("span", {"class": "st"}, e.status.value),
+                        h("span", {"class": "st"}, terms.status(e.status.value)),
                     )
                 )
             elif cid in decisions:
-                lines.append(h("li", None, _decision_line(decisions[cid]), " (no longer in this run)"))
-        return h("ul", None, lines) if lines else h("p", {"class": "none"}, "none")
+                lines.append(h("li", None, _decision_line(decisions[cid]), " " + _("(no longer in this run)")))
+        return h("ul", None, lines) if lines else h("p", {"class": "none"}, _("none"))
 
     return own_page(
         marks.escape(name),  # a title holds no markup: its hidden characters as escapes
         "person",
         bar_,
-        h("h1", None, "What ", who(name), " did in the review"),
-        h("h2", None, f"Assigned ({len(did.assigned)})"),
+        h("h1", None, phrase(_("What {name} did in the review"), name=who(name))),
+        h("h2", None, _("Assigned ({n})").format(n=len(did.assigned))),
         items(did.assigned),
-        h("h2", None, f"Commented on ({len(did.commented)})"),
+        h("h2", None, _("Commented on ({n})").format(n=len(did.commented))),
         items(did.commented),
-        h("h2", None, f"Decided ({len(did.decided)})"),
+        h("h2", None, _("Decided ({n})").format(n=len(did.decided))),
         items(did.decided),
     )

@@ -23,10 +23,13 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from lawdiff.i18n import gettext as _
 from lawdiff.serve import pages
 from lawdiff.serve.auth import Action
 from lawdiff.serve.config import ServeConfig
 from lawdiff.serve.endpoints import BODY_MAX
+from lawdiff.serve.language import ROUTE as LANGUAGE_ROUTE
+from lawdiff.serve.language import Language
 from lawdiff.serve.signin import SignIn
 from lawdiff.serve.state import Workspace
 from lawdiff.serve.views import Views
@@ -81,10 +84,11 @@ class AllowedHosts:
                     host = value.decode("latin-1")
                     break
             if host_name(host) not in self.allowed:
-                said = (
-                    f"lawdiff serve: this server does not answer to the host name {host_name(host)!r}; "
-                    "its operator may add it with --allowed-host NAME\n"
-                )
+                said = "lawdiff serve: " + _(
+                    "this server does not answer to the host name {name!r}; its operator may add it with "
+                    "--allowed-host NAME"
+                ).format(name=host_name(host))
+                said += "\n"
                 await PlainTextResponse(said, 400)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -137,6 +141,7 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None) -> Starl
         ("/favicon.ico", "GET", None, _no_icon),
         ("/signin", "GET", None, s.signin_form),
         ("/signin", "POST", None, s.signin),
+        (LANGUAGE_ROUTE, "GET", None, s.language),
         ("/signout", "POST", Action.READ, s.post(s.signout, Action.READ)),
         ("/signout/everyone", "POST", Action.SIGN_OUT_ALL, s.post(s.signout_all, Action.SIGN_OUT_ALL)),
         ("/review/status", "POST", "by status", s.post(w(s.set_status), status_asked)),
@@ -150,9 +155,10 @@ def create_app(config: ServeConfig, workspace: Workspace | None = None) -> Starl
         ("/meeting/start", "POST", Action.MEETING, s.post(s.meeting_start, Action.MEETING)),
         ("/meeting/end", "POST", Action.MEETING, s.post(s.meeting_end, Action.MEETING)),
         ("/meeting/discuss", "POST", Action.MEETING, s.post(w(s.discuss), Action.MEETING)),
+        ("/agenda/order", "POST", Action.ORDER, s.post(s.agenda_order, Action.ORDER)),
     ]
     routes = [Route(path, endpoint, methods=[method]) for path, method, _, endpoint in rules]
-    middleware = [Middleware(AllowedHosts, allowed=allowed_hosts(config))]
+    middleware = [Middleware(AllowedHosts, allowed=allowed_hosts(config)), Middleware(Language, choose=s.language_of)]
     if config.forwarded_allow_ips:
         # Behind a reverse proxy: its X-Forwarded-For is the member's address (the sign-in
         # throttle's), its X-Forwarded-Proto the scheme (the Origin check's).

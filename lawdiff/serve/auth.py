@@ -44,6 +44,7 @@ class Action(enum.Enum):
     REOPEN = "reopen"  # set a change back to open
     CORRECT = "correct"  # pin, forbid, unpin
     MEETING = "meeting"  # start or end a meeting, set "now discussing"
+    ORDER = "order"  # choose the agenda's order (by article, or most significant first)
     UNDO = "undo"  # take back one's own last write on a row
     UNDO_ANY = "undo-any"  # take back anyone's last write on a row
     SIGN_OUT_ALL = "sign-out-all"  # end every session but one's own
@@ -63,6 +64,7 @@ RULES: dict[Action, frozenset[Role]] = {
     Action.REOPEN: _CHAIRS,
     Action.CORRECT: _CHAIRS,
     Action.MEETING: _CHAIRS,
+    Action.ORDER: _CHAIRS,
     Action.UNDO_ANY: _CHAIRS,
     Action.SIGN_OUT_ALL: _CHAIRS,
 }

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lawdiff.errors import InputError, UsageError
+from lawdiff.i18n import gettext as _
 
 ENV_PASSWORD = "LAWDIFF_PASSWORD"
 # A committee member's name: what the store records as the author.
@@ -45,6 +46,9 @@ class ServeConfig:
         that the server answers to (``--allowed-host``).
     forwarded_allow_ips: the reverse proxies whose X-Forwarded-For and
         X-Forwarded-Proto are believed (``--forwarded-allow-ips``), or "".
+    lang: the server's own language, a member's whose browser names none of
+        lawdiff's (each member may choose another); "": the language of the
+        process when the app is made (``lawdiff --lang nl serve``).
     """
 
     store: Path
@@ -60,6 +64,7 @@ class ServeConfig:
     session_idle: float = 2 * 3600.0
     allowed_hosts: tuple[str, ...] = ()
     forwarded_allow_ips: str = ""
+    lang: str = ""
 
     @property
     def https(self) -> bool:
@@ -87,14 +92,14 @@ def read_password(password_file: Path | None, environ: dict[str, str] | None = N
             text = password_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(
-                f"cannot read the password file ({getattr(exc, 'strerror', None) or exc})",
+                _("cannot read the password file ({reason})").format(reason=getattr(exc, "strerror", None) or exc),
                 file=str(password_file),
-                fix="give a readable text file whose first line is the password",
+                fix=_("give a readable text file whose first line is the password"),
             ) from None
         password = text.splitlines()[0] if text.splitlines() else ""
         if not password:
             raise InputError(
-                "the password file is empty", file=str(password_file), fix="write the password on its first line"
+                _("the password file is empty"), file=str(password_file), fix=_("write the password on its first line")
             )
         return password
     value = env.get(ENV_PASSWORD, "")
@@ -114,7 +119,10 @@ def duration(text: str, option: str) -> float:
     except ValueError:
         seconds = -1.0
     if not seconds > 0:
-        raise UsageError(f"{option} {text!r} is not a length of time", fix="write e.g. 30m, 2h or 90s")
+        raise UsageError(
+            _("{option} {value!r} is not a length of time").format(option=option, value=text),
+            fix=_("write e.g. 30m, 2h or 90s"),
+        )
     return seconds
 
 
@@ -127,28 +135,37 @@ def check(config: ServeConfig) -> list[str]:
     """Refuse what must not start; return the warnings to print."""
     warnings: list[str] = []
     if (config.certfile is None) != (config.keyfile is None):
-        raise UsageError("--certfile and --keyfile go together", fix="give both, or neither")
+        raise UsageError(_("--certfile and --keyfile go together"), fix=_("give both, or neither"))
     for name, path in (("--certfile", config.certfile), ("--keyfile", config.keyfile)):
         if path is not None and not path.is_file():
-            raise InputError(f"{name}: no such file", file=str(path), fix="give the PEM file of the certificate")
+            raise InputError(
+                _("{option}: no such file").format(option=name),
+                file=str(path),
+                fix=_("give the PEM file of the certificate"),
+            )
     if config.certfile is not None and config.keyfile is not None:
         _check_certificate(config.certfile, config.keyfile)
     if not (0 <= config.port <= 65535):
-        raise UsageError(f"--port {config.port} is not a port", fix="give 1-65535, or 0 for any free port")
+        raise UsageError(
+            _("--port {port} is not a port").format(port=config.port), fix=_("give 1-65535, or 0 for any free port")
+        )
     loopback = is_loopback(config.host)
     if not loopback and config.password is None:
         raise UsageError(
-            f"serving on {config.host} without a password would show the draft to anyone who can reach it",
-            fix=f"give --password-file FILE or set {ENV_PASSWORD}, or serve on 127.0.0.1",
+            _("serving on {host} without a password would show the draft to anyone who can reach it").format(
+                host=config.host
+            ),
+            fix=_("give --password-file FILE or set {variable}, or serve on 127.0.0.1").format(variable=ENV_PASSWORD),
         )
     if not loopback and not config.https:
         warnings.append(
-            f"serving on {config.host} without --certfile/--keyfile: the password and the pages cross the "
-            "network in clear; use HTTPS (a certificate from your organisation, or mkcert) on a network you do "
-            "not trust"
+            _(
+                "serving on {host} without --certfile/--keyfile: the password and the pages cross the network in "
+                "clear; use HTTPS (a certificate from your organisation, or mkcert) on a network you do not trust"
+            ).format(host=config.host)
         )
     if not config.chairs:
-        warnings.append("no --chairs: everyone who signs in may accept, reject, pin and forbid")
+        warnings.append(_("no --chairs: everyone who signs in may accept, reject, pin and forbid"))
     return warnings
 
 
@@ -164,7 +181,7 @@ def _check_certificate(certfile: Path, keyfile: Path) -> None:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile, no_passphrase)
     except (ssl.SSLError, OSError, ValueError) as exc:
         raise InputError(
-            f"--certfile/--keyfile: not a certificate and its private key in PEM ({exc})",
+            _("--certfile/--keyfile: not a certificate and its private key in PEM ({reason})").format(reason=exc),
             file=f"{certfile}, {keyfile}" if certfile != keyfile else str(certfile),
-            fix="give the certificate and its unencrypted private key as PEM files (e.g. made by mkcert)",
+            fix=_("give the certificate and its unencrypted private key as PEM files (e.g. made by mkcert)"),
         ) from None

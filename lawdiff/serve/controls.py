@@ -16,16 +16,20 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from lawdiff import i18n
 from lawdiff.diff.vocabulary import Change
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import Annotation, Annotator
 from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State
 from lawdiff.review.reading import RowWrite
 from lawdiff.serve.auth import Action, may
+from lawdiff.serve.language import phrase
 from lawdiff.serve.marked import shown, who
-from lawdiff.serve.rowforms import UNDO_LABELS, forms, hidden_fields, own_comment_forms, row_anchor, undo_form, when
+from lawdiff.serve.rowforms import forms, hidden_fields, own_comment_forms, row_anchor, undo_form, undone, when
 
-__all__ = ["TOKEN_SLOT", "UNDO_LABELS", "BlockCache", "RowContext", "review_block", "row_anchor", "when"]
+__all__ = ["TOKEN_SLOT", "BlockCache", "RowContext", "review_block", "row_anchor", "undone", "when"]
 
 # The forgery token's place in a page kept for many members: each member's
 # page has its own token put in when it is sent (see lawdiff.serve.pages).
@@ -137,6 +141,7 @@ def review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     entry = ctx.view.entry(ch.id)
     last = ctx.row_writes.get(ch.id)
     key = (
+        i18n.language(),
         ch.id,
         ch.pinned_by,
         old,
@@ -168,15 +173,15 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
     hidden = hidden_fields(ch, old, new, back, ctx.token)
     tools = forms(ch, old, new, ctx.chair, ctx.meeting_open, ctx.discussing, entry, hidden)
     tools.append(undo_form(ctx.row_writes.get(ch.id), ctx.viewer, ctx.chair, hidden))
-    tools.append(h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, "Next undecided →")))
+    tools.append(h("p", {"class": "rv-next"}, h("a", {"href": f"/next?after={ch.id}"}, _("Next undecided →"))))
     # Every control of the row behind one disclosure that opens in place: on a phone a row is its
     # texts, its status and its thread, and the controls are one tap away.  An unchanged clause
     # (reviewed now and then, for a translation fix) says so, so that the rows that changed stand out.
     quiet = not ch.noteworthy and entry.decision is None and not entry.comments
     if quiet:
-        summary = "Review this clause"
+        summary = _("Review this clause")
     else:
-        summary = "Decide, comment, assign…" if may(ctx.chair, Action.DECIDE) else "Query, comment, assign…"
+        summary = _("Decide, comment, assign…") if may(ctx.chair, Action.DECIDE) else _("Query, comment, assign…")
     controls = h(
         "details", {"class": "rv-controls rv-quiet" if quiet else "rv-controls"}, h("summary", None, summary), tools
     )
@@ -193,20 +198,18 @@ def _review_block(ch: Change, old: str, new: str, ctx: RowContext) -> Markup:
 
 def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
     d = entry.decision
+    shown_status = entry.status.value if entry.state is State.CURRENT else "open"
     parts: list[Child] = [
-        "Status: ",
-        h(
-            "b",
-            {"class": f"st st-{entry.status.value}"},
-            entry.status.value if entry.state is State.CURRENT else "open",
-        ),
+        _("Status:"),
+        " ",
+        h("b", {"class": f"st st-{entry.status.value}"}, terms.status(shown_status)),
     ]
     if d is not None and entry.state is State.CURRENT:
         by = ctx.deciders.get(d.id)
         if by is not None:
-            parts += [" (set by ", who(by[0]), f", {when(by[1])})"]
+            parts += [" ", phrase(_("(set by {name}, {when})"), name=who(by[0]), when=when(by[1]))]
         if d.assignee:
-            parts += ["; assigned to ", who(d.assignee)]
+            parts += ["; ", phrase(_("assigned to {name}"), name=who(d.assignee))]
     out: list[Child] = [h("p", {"class": "rv-state"}, parts)]
     asked = entry.open_questions if entry.state is State.CURRENT else ()
     if asked:
@@ -214,9 +217,10 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
             h(
                 "p",
                 {"class": "rv-asked"},
-                "Queried by ",
-                [[", " if i else None, who(q.author)] for i, q in enumerate(asked)],
-                ": undecided until a chair confirms or changes the decision.",
+                phrase(
+                    _("Queried by {names}: undecided until a chair confirms or changes the decision."),
+                    names=[[", " if i else None, who(q.author)] for i, q in enumerate(asked)],
+                ),
             )
         )
     if d is not None and entry.state is State.OUTDATED:
@@ -224,16 +228,18 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
             h(
                 "p",
                 {"class": "rv-outdated-note"},
-                "Outdated: ",
-                h("b", None, d.status.value),
-                " was decided on an earlier text (",
-                who(d.author),
-                f", {when(d.updated)}): ",
+                phrase(
+                    _("Outdated: {status} was decided on an earlier text ({name}, {when}):"),
+                    status=h("b", None, terms.status(d.status.value)),
+                    name=who(d.author),
+                    when=when(d.updated),
+                ),
+                " ",
                 h("span", {"lang": "nl", "class": "was"}, " ".join(d.new_texts or d.old_texts)),
             )
         )
     if ch.pinned_by:
-        out.append(h("p", {"class": "rv-pinned"}, "Matched by hand by ", who(ch.pinned_by)))
+        out.append(h("p", {"class": "rv-pinned"}, phrase(_("Matched by hand by {name}"), name=who(ch.pinned_by))))
     return h("div", {"class": "rv-head"}, out)
 
 
@@ -248,10 +254,10 @@ def _thread(entry: Entry, viewer: str, hidden: list[Child]) -> Markup | None:
                 "li",
                 {"id": f"c-{c.id[:10]}", "class": f"rv-question {c.question}" if c.question else None},
                 who(c.author),
-                {"open": " asks the chairs", "answered": " asked (answered)"}.get(c.question),
+                {"open": " " + _("asks the chairs"), "answered": " " + _("asked (answered)")}.get(c.question),
                 " ",
                 h("time", {"datetime": c.created}, when(c.created)),
-                " (edited)" if c.edited else None,
+                " " + _("(edited)") if c.edited else None,
                 shown(c.text, "p", "rv-text"),
                 own_comment_forms(c, hidden) if viewer and c.author == viewer else None,
             )
@@ -268,7 +274,8 @@ def _corrections(ch: Change, old: str, new: str, ctx: RowContext, hidden: list[C
     items: list[Child] = []
     for c in mine:
         sign = "=" if c.kind is CorrectionKind.PIN else "≠"
-        text = f"{c.kind.value}: {' '.join(f'{old}:{a}' for a in c.old)} {sign} {' '.join(f'{new}:{a}' for a in c.new)}"
+        sides = f"{' '.join(f'{old}:{a}' for a in c.old)} {sign} {' '.join(f'{new}:{a}' for a in c.new)}"
+        text = f"{terms.correction(c.kind.value)}: {sides}"
         remove = None
         if ctx.chair:
             remove = h(
@@ -276,9 +283,10 @@ def _corrections(ch: Change, old: str, new: str, ctx: RowContext, hidden: list[C
                 {"class": "rv-unpin", "method": "post", "action": "/review/unpin"},
                 hidden,
                 h("input", {"type": "hidden", "name": "correction", "value": c.id}),
-                h("button", {"type": "submit"}, "Remove"),
+                h("button", {"type": "submit"}, _("Remove")),
             )
-        items.append(h("li", None, text, " (by ", who(c.author), f", {when(c.created)})", remove))
+        by = phrase(_("(by {name}, {when})"), name=who(c.author), when=when(c.created))
+        items.append(h("li", None, text, " ", by, remove))
     return h("ul", {"class": "rv-corrections"}, items)
 
 

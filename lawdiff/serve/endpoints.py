@@ -19,11 +19,14 @@ from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from lawdiff import i18n
 from lawdiff.errors import LawdiffError, UsageError
-from lawdiff.report.html.markup import Markup, h
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
+from lawdiff.report.html.markup import Markup
 from lawdiff.review import Entry, ReviewView, State, Status
 from lawdiff.serve import pages
 from lawdiff.serve.auth import (
@@ -37,7 +40,8 @@ from lawdiff.serve.auth import (
 )
 from lawdiff.serve.config import ServeConfig
 from lawdiff.serve.controls import BlockCache, RowContext, review_block
-from lawdiff.serve.sessions import COOKIE, Session, Sessions
+from lawdiff.serve.language import accepted
+from lawdiff.serve.sessions import COOKIE, LANGUAGE_COOKIE, Session, Sessions
 from lawdiff.serve.state import Located, Snapshot, Workspace
 
 DISCUSSING = "discussing"
@@ -69,12 +73,22 @@ class Endpoints:
         self.throttle = Throttle(config.login_attempts, config.login_wait_max)
         self.sessions = Sessions(config.session_idle)
         self.blocks = BlockCache()
+        # The server's own language (``lawdiff --lang nl serve``): a member's whose browser names none of lawdiff's.
+        self.lang = i18n.checked(config.lang, "language") if config.lang else i18n.language()
 
     def current(self, request: Request) -> Session | None:
         """The request's live session (kept on ``request.state.session``), or None."""
         session = self.sessions.find(request.cookies.get(COOKIE))
         request.state.session = session
         return session
+
+    def language_of(self, conn: HTTPConnection) -> str:
+        """The language a request is answered in: its session's choice, the browser's choice before signing
+        in, its Accept-Language, the server's (see :mod:`lawdiff.serve.language`)."""
+        chosen = self.sessions.language(conn.cookies.get(COOKIE)) or i18n.normalize(
+            conn.cookies.get(LANGUAGE_COOKIE, "")
+        )
+        return chosen or accepted(conn.headers.get("accept-language"), self.lang)
 
     # -- the guards -------------------------------------------------------
 
@@ -101,17 +115,19 @@ class Endpoints:
 
         async def endpoint(request: Request) -> Response:
             if not same_origin(request.headers, request.url.scheme):
-                return self._refuse(request, 403, "This form was sent from another site: refused.")
+                return self._refuse(request, 403, _("This form was sent from another site: refused."))
             form = await request.form(max_files=0, max_fields=40, max_part_size=BODY_MAX)
             session = self.current(request)
             if session is None:
                 return self._refuse(
-                    request, 403, "You are signed out (signed out, idle too long, or by a chair): sign in again."
+                    request, 403, _("You are signed out (signed out, idle too long, or by a chair): sign in again.")
                 )
             given = form.get(TOKEN_FIELD) or request.headers.get(TOKEN_HEADER)
             if not token_ok(session.csrf, given if isinstance(given, str) else None):
                 return self._refuse(
-                    request, 403, "The form's security token is missing or out of date: reload the page and try again."
+                    request,
+                    403,
+                    _("The form's security token is missing or out of date: reload the page and try again."),
                 )
             name = session.name
             action = need if isinstance(need, Action) else need(form)
@@ -139,11 +155,12 @@ class Endpoints:
         if request.headers.get(FETCH_HEADER) == "1":
             return JSONResponse({"ok": False, "message": message}, status)
         session: Session | None = getattr(request.state, "session", None)
-        if session is None:
-            return HTMLResponse(pages.message_page("Refused", _anonymous_bar(), message, back="/signin"), status)
-        bar = self._bar(request, session.name, None)
         back = local(str(request.headers.get("referer", "")).split(request.url.netloc, 1)[-1], "/agenda")
-        return HTMLResponse(pages.message_page("Not done", bar, message, back=back), status)
+        if session is None:
+            refused = pages.message_page(_("Refused"), pages.anonymous_bar(back), message, back="/signin")
+            return HTMLResponse(refused, status)
+        bar = self._bar(request, session.name, None)
+        return HTMLResponse(pages.message_page(_("Not done"), bar, message, back=back), status)
 
     def fresh_block(
         self, request: Request, name: str, snap: Snapshot, found: Located, page: str
@@ -160,7 +177,7 @@ class Endpoints:
             corrections = tuple(c for c in store.corrections() if c.pair == (comp.old, comp.new))
             view = ReviewView({ch.id: entry}, (), (), (), {}, corrections, ())
         else:
-            _, view = self.ws.review(snap)
+            _version, view = self.ws.review(snap)
         deciders = store.deciders(ch.id)
         mark = store.mark(DISCUSSING)
         ctx = RowContext(
@@ -183,22 +200,32 @@ class Endpoints:
         now = None
         if snap is not None:
             now = pages.now_of(self.ws.store().mark(DISCUSSING), snap)
-        return pages.bar(name, self.chair(name), now, session_token(request), version)
+        return pages.bar(name, self.chair(name), now, session_token(request), version, here(request))
 
 
 # What a member who is not a chair is told when the server refuses an action (the buttons for it are not shown).
 _REFUSALS = {
-    Action.DECIDE: "Only the chairs may accept, reject or mark a translation fix; you may query it.",
-    Action.REOPEN: "Only the chairs may reopen a change; you may query it.",
-    Action.CORRECT: "Only the chairs may pin, forbid or remove a hand correction.",
-    Action.MEETING: "Only the chairs may start or end the meeting and mark what it discusses.",
-    Action.UNDO_ANY: "Only the chairs may undo what someone else wrote.",
-    Action.SIGN_OUT_ALL: "Only the chairs may sign everyone out.",
+    Action.DECIDE: N_("Only the chairs may accept, reject or mark a translation fix; you may query it."),
+    Action.REOPEN: N_("Only the chairs may reopen a change; you may query it."),
+    Action.CORRECT: N_("Only the chairs may pin, forbid or remove a hand correction."),
+    Action.MEETING: N_("Only the chairs may start or end the meeting and mark what it discusses."),
+    Action.ORDER: N_("Only the chairs may choose the agenda's order."),
+    Action.UNDO_ANY: N_("Only the chairs may undo what someone else wrote."),
+    Action.SIGN_OUT_ALL: N_("Only the chairs may sign everyone out."),
 }
 
 
 def refusal(action: Action) -> str:
-    return _REFUSALS.get(action, f"You may not do that ({action.value}).")
+    found = _REFUSALS.get(action)
+    return _(found) if found else _("You may not do that ({action}).").format(action=action.value)
+
+
+def here(request: Request) -> str:
+    """The page a request shows, for its language link to come back to: a GET's own path, else the page
+    the form was sent from (a refusal, a confirmation), else the agenda."""
+    if request.method == "GET" and not request.url.path.startswith("/api/"):
+        return local(request.url.path + (f"?{request.url.query}" if request.url.query else ""), "/agenda")
+    return local(str(request.headers.get("referer", "")).split(request.url.netloc, 1)[-1], "/agenda")
 
 
 def session_token(request: Request) -> str:
@@ -210,7 +237,3 @@ def session_token(request: Request) -> str:
 def set_cookie(response: Response, config: ServeConfig, name: str, value: str, max_age: int | None) -> None:
     """A cookie of the app's: HttpOnly, SameSite=Strict, Secure under HTTPS."""
     response.set_cookie(name, value, max_age=max_age, path="/", secure=config.https, httponly=True, samesite="strict")
-
-
-def _anonymous_bar() -> Markup:
-    return h("div", {"class": "serve-bar", "role": "banner"}, "lawdiff serve")

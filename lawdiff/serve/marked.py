@@ -15,15 +15,16 @@ from lawdiff import marks
 from lawdiff.report.html.markup import Child, Markup, h
 
 
-def shown(text: str, tag: str = "bdi", cls: str | None = None) -> Markup:
-    """``text`` in an isolating element (``tag``, ``dir="auto"``), each hidden character a visible mark."""
+def shown(text: str, tag: str = "bdi", cls: str | None = None, lang: str | None = None) -> Markup:
+    """``text`` in an isolating element (``tag``, ``dir="auto"``), each hidden character a visible mark;
+    ``lang``: the text's language where it is not the page's (law text quoted: ``"nl"``)."""
     parts: list[Child] = []
     for run, hidden in marks.runs(text):
         if hidden:
             parts.append(h("span", {"class": "hidden-char", "title": marks.label(run)}, f"⟦{marks.label(run)}⟧"))
         else:
             parts.append(run)
-    return h(tag, {"class": cls, "dir": "auto"}, parts)
+    return h(tag, {"class": cls, "dir": "auto", "lang": lang}, parts)
 
 
 def who(name: str) -> Markup:

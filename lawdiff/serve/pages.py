@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from lawdiff import i18n
+from lawdiff.i18n import gettext as _
 from lawdiff.report.html.markup import Child, Markup, document, h
 from lawdiff.review import Meeting
 from lawdiff.serve.agenda import Item, agenda_page, next_undecided, person_page, undecided
@@ -21,6 +23,7 @@ from lawdiff.serve.frame import (
     POLICY,
     SERVE_ASSETS,
     Now,
+    anonymous_bar,
     bar,
     href,
     label,
@@ -29,6 +32,7 @@ from lawdiff.serve.frame import (
     own_page,
     served,
 )
+from lawdiff.serve.language import phrase
 from lawdiff.serve.marked import who
 
 __all__ = [
@@ -38,6 +42,7 @@ __all__ = [
     "Item",
     "Now",
     "agenda_page",
+    "anonymous_bar",
     "bar",
     "confirm_page",
     "href",
@@ -54,7 +59,8 @@ __all__ = [
 ]
 
 
-def signin_page(next_: str, token: str, need_password: bool, error: str = "", name: str = "") -> str:
+def signin_page(next_: str, token: str, need_password: bool, error: str = "", name: str = "", here: str = "") -> str:
+    """The sign-in page; ``here``: where its language link comes back to (the page itself)."""
     fields: list[Child] = [
         h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token}),
         h("input", {"type": "hidden", "name": "next", "value": next_}),
@@ -64,7 +70,8 @@ def signin_page(next_: str, token: str, need_password: bool, error: str = "", na
             h(
                 "label",
                 None,
-                "Your name ",
+                _("Your name"),
+                " ",
                 h(
                     "input",
                     {
@@ -88,7 +95,8 @@ def signin_page(next_: str, token: str, need_password: bool, error: str = "", na
                 h(
                     "label",
                     None,
-                    "The committee's password ",
+                    _("The committee's password"),
+                    " ",
                     h(
                         "input",
                         {"type": "password", "name": "password", "required": True, "autocomplete": "current-password"},
@@ -96,20 +104,20 @@ def signin_page(next_: str, token: str, need_password: bool, error: str = "", na
                 ),
             )
         )
-    fields.append(h("p", None, h("button", {"type": "submit"}, "Sign in")))
+    fields.append(h("p", None, h("button", {"type": "submit"}, _("Sign in"))))
     main: list[Child] = [
-        h("h1", None, "Sign in to the committee's review"),
+        h("h1", None, _("Sign in to the committee's review")),
         h("p", {"class": "error", "role": "alert"}, error) if error else None,
         h("form", {"class": "signin", "method": "post", "action": "/signin"}, fields),
         h(
             "p",
             {"class": "hint"},
-            "Your name is recorded with every decision and comment you make."
-            + ("" if need_password else " This server runs on this computer only and asks for no password."),
+            _("Your name is recorded with every decision and comment you make.")
+            + ("" if need_password else " " + _("This server runs on this computer only and asks for no password.")),
         ),
     ]
-    doc = document("Sign in · lawdiff serve", "/", "signin", h("main", {"id": "top"}, main))
-    return served(doc, h("div", {"class": "serve-bar", "role": "banner"}, "lawdiff serve"))
+    doc = document(_("Sign in") + " · lawdiff serve", "/", "signin", h("main", {"id": "top"}, main))
+    return served(doc, anonymous_bar(here or "/signin"))
 
 
 def message_page(title: str, bar_: Markup, message: str, *more: Child, back: str = "") -> str:
@@ -120,7 +128,7 @@ def message_page(title: str, bar_: Markup, message: str, *more: Child, back: str
         h("h1", None, title),
         h("p", {"class": "error", "role": "alert"}, message),
         *more,
-        h("p", None, h("a", {"href": back or "/agenda"}, "Back")),
+        h("p", None, h("a", {"href": back or "/agenda"}, _("Back"))),
     )
 
 
@@ -133,14 +141,14 @@ def meeting_page(bar_: Markup, now: Now | None, meeting: Meeting | None, chair: 
             "form",
             {"class": "meeting signout-all", "method": "post", "action": "/signout/everyone"},
             hidden,
-            h("button", {"type": "submit"}, "Sign everyone else out"),
-            " (a laptop left signed in, a cookie copied: each member signs in again)",
+            h("button", {"type": "submit"}, _("Sign everyone else out")),
+            " " + _("(a laptop left signed in, a cookie copied: each member signs in again)"),
         )
     return own_page(
-        "Meeting",
+        _("Meeting"),
         "meeting",
         bar_,
-        h("h1", None, "Meeting"),
+        h("h1", None, _("Meeting")),
         *state,
         _minutes(meeting),
         now_box(now),
@@ -154,7 +162,13 @@ def _minutes(meeting: Meeting | None) -> Markup:
     return h(
         "p",
         {"class": "minutes"},
-        "Minutes of " + (f"the meeting of {meeting.date}" if meeting else "the last meeting") + ": ",
+        (
+            _("Minutes of the meeting of {date}").format(date=i18n.format_day(meeting.date))
+            if meeting
+            else _("Minutes of the last meeting")
+        )
+        + ":",
+        " ",
         h("a", {"href": "export?format=docx", "download": True}, "Word (.docx)"),
         " · ",
         h("a", {"href": "export?format=md", "download": True}, "Markdown (.md)"),
@@ -163,18 +177,24 @@ def _minutes(meeting: Meeting | None) -> Markup:
 
 def _no_meeting(chair: bool, hidden: Markup, today: str) -> list[Child]:
     """No meeting is open: so it says, and a chair gets the form that starts one."""
-    parts: list[Child] = [h("p", None, "No meeting is open.")]
+    parts: list[Child] = [h("p", None, _("No meeting is open."))]
     if chair:
         parts.append(
             h(
                 "form",
                 {"class": "meeting", "method": "post", "action": "/meeting/start"},
                 hidden,
-                h("label", None, "Date ", h("input", {"type": "date", "name": "date", "value": today})),
+                h("label", None, _("Date"), " ", h("input", {"type": "date", "name": "date", "value": today})),
                 " ",
-                h("label", None, "Attendees ", h("input", {"type": "text", "name": "attendees", "size": "30"})),
+                h(
+                    "label",
+                    None,
+                    _("Attendees"),
+                    " ",
+                    h("input", {"type": "text", "name": "attendees", "size": "30"}),
+                ),
                 " ",
-                h("button", {"type": "submit"}, "Start the meeting"),
+                h("button", {"type": "submit"}, _("Start the meeting")),
             )
         )
     return parts
@@ -186,11 +206,14 @@ def _open_meeting(meeting: Meeting, chair: bool, hidden: Markup) -> list[Child]:
         h(
             "p",
             None,
-            f"The meeting of {meeting.date} is open (started {when(meeting.started)} by ",
-            who(meeting.author),
-            ")",
-            f"; attending: {', '.join(meeting.attendees)}" if meeting.attendees else None,
-            ". Decisions and comments made now carry it.",
+            phrase(
+                _("The meeting of {date} is open (started {when} by {name})"),
+                date=i18n.format_day(meeting.date),
+                when=when(meeting.started),
+                name=who(meeting.author),
+            ),
+            "; " + _("attending: {names}").format(names=", ".join(meeting.attendees)) if meeting.attendees else None,
+            ". " + _("Decisions and comments made now carry it."),
         )
     ]
     if chair:
@@ -199,7 +222,7 @@ def _open_meeting(meeting: Meeting, chair: bool, hidden: Markup) -> list[Child]:
                 "form",
                 {"class": "meeting", "method": "post", "action": "/meeting/end"},
                 hidden,
-                h("button", {"type": "submit"}, "End the meeting"),
+                h("button", {"type": "submit"}, _("End the meeting")),
             )
         )
     return parts
@@ -211,12 +234,16 @@ def _walk(now: Now | None) -> list[Child]:
         h(
             "p",
             None,
-            h("a", {"href": f"/next?after={now.change}" if now else "/next"}, "Next undecided change →"),
-            " (each browser walks the agenda on its own; ",
-            h("kbd", None, "a"),
-            " accepts and ",
-            h("kbd", None, "q"),
-            " queries the current change on an article page)",
+            h("a", {"href": f"/next?after={now.change}" if now else "/next"}, _("Next undecided change →")),
+            " ",
+            phrase(
+                _(
+                    "(each browser walks the agenda on its own; {a} accepts and {q} queries the current change "
+                    "on an article page)"
+                ),
+                a=h("kbd", None, "a"),
+                q=h("kbd", None, "q"),
+            ),
         ),
         h(
             "p",
@@ -225,7 +252,7 @@ def _walk(now: Now | None) -> list[Child]:
                 "label",
                 None,
                 h("input", {"type": "checkbox", "id": "follow"}),
-                " Follow the chair: go to each change as it is marked",
+                " " + _("Follow the chair: go to each change as it is marked"),
             ),
         ),
     ]
@@ -234,16 +261,18 @@ def _walk(now: Now | None) -> list[Child]:
 def confirm_page(bar_: Markup, what: str, fields: Mapping[str, str], token: str, back: str) -> str:
     inputs = [h("input", {"type": "hidden", "name": k, "value": v}) for k, v in fields.items()]
     return own_page(
-        "Confirm the correction",
+        _("Confirm the correction"),
         "confirm",
         bar_,
-        h("h1", None, "Confirm the hand correction"),
+        h("h1", None, _("Confirm the hand correction")),
         h("p", None, what),
         h(
             "p",
             {"class": "hint"},
-            "The alignment of the pair is computed again with it; the page then shows the result, "
-            "and the correction stays listed with your name until a chair removes it.",
+            _(
+                "The alignment of the pair is computed again with it; the page then shows the result, "
+                "and the correction stays listed with your name until a chair removes it."
+            ),
         ),
         h(
             "form",
@@ -251,8 +280,8 @@ def confirm_page(bar_: Markup, what: str, fields: Mapping[str, str], token: str,
             inputs,
             h("input", {"type": "hidden", "name": TOKEN_FIELD, "value": token}),
             h("input", {"type": "hidden", "name": "confirm", "value": "yes"}),
-            h("button", {"type": "submit"}, "Yes, set it"),
+            h("button", {"type": "submit"}, _("Yes, set it")),
             " ",
-            h("a", {"href": back}, "Cancel"),
+            h("a", {"href": back}, _("Cancel")),
         ),
     )

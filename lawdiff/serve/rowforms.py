@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import itertools
 
+from lawdiff import i18n
 from lawdiff.align import Aspect
 from lawdiff.diff.vocabulary import Change
+from lawdiff.i18n import N_, pgettext, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.report.html.markup import Child, Markup, h
 from lawdiff.report.site import anchor, pair_id
 from lawdiff.review import Comment, Entry, State, Status
@@ -23,8 +26,9 @@ from lawdiff.serve.auth import TOKEN_FIELD, Action, may, status_action
 
 
 def when(at: str) -> str:
-    """A stored UTC time as a reader reads it: ``2026-11-30 17:44 UTC``."""
-    return f"{at[:16].replace('T', ' ')} UTC" if at else ""
+    """A stored UTC time as the member's language writes it (:func:`lawdiff.i18n.format_stamp`):
+    ``2026-11-30 17:44 UTC``, ``30 november 2026 17:44 UTC``."""
+    return f"{i18n.format_stamp(at)} UTC" if at else ""
 
 
 def row_anchor(ch: Change, old: str, new: str) -> str:
@@ -34,12 +38,13 @@ def row_anchor(ch: Change, old: str, new: str) -> str:
     return f"{pair_id(old, new)}-{anchor(edition, addresses[0])}{end}" if addresses else pair_id(old, new)
 
 
+# What each status button says (translated where it is shown).
 STATUS_BUTTONS = (
-    (Status.ACCEPTED, "Accept"),
-    (Status.QUERY, "Query"),
-    (Status.TRANSLATION_FIX, "Translation fix"),
-    (Status.REJECTED, "Reject"),
-    (Status.OPEN, "Reopen"),
+    (Status.ACCEPTED, N_("Accept")),
+    (Status.QUERY, N_("Query")),
+    (Status.TRANSLATION_FIX, N_("Translation fix")),
+    (Status.REJECTED, N_("Reject")),
+    (Status.OPEN, N_("Reopen")),
 )
 
 
@@ -70,10 +75,10 @@ def comment_form(hidden: list[Child]) -> Markup:
         h(
             "label",
             None,
-            h("span", {"class": "vh"}, "Comment"),
-            h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": "Add a comment"}),
+            h("span", {"class": "vh"}, pgettext("noun", "Comment")),
+            h("textarea", {"name": "text", "rows": "2", "required": True, "placeholder": _("Add a comment")}),
         ),
-        h("button", {"type": "submit"}, "Comment"),
+        h("button", {"type": "submit"}, pgettext("verb", "Comment")),
     )
 
 
@@ -86,10 +91,11 @@ def assign_form(hidden: list[Child], assignee: str) -> Markup:
         h(
             "label",
             None,
-            "Assigned to ",
+            _("Assigned to"),
+            " ",
             h("input", {"type": "text", "name": "assignee", "value": assignee, "size": "12", "maxlength": "60"}),
         ),
-        h("button", {"type": "submit"}, "Assign"),
+        h("button", {"type": "submit"}, _("Assign")),
     )
 
 
@@ -98,7 +104,7 @@ def discuss_form(hidden: list[Child]) -> Markup:
         "form",
         {"class": "rv-discuss", "method": "post", "action": "/meeting/discuss"},
         hidden,
-        h("button", {"type": "submit"}, "Discuss now"),
+        h("button", {"type": "submit"}, _("Discuss now")),
     )
 
 
@@ -119,8 +125,7 @@ def undo_form(last: RowWrite | None, viewer: str, chair: bool, hidden: list[Chil
     """ "Undo" of the row's last write, for its author (a chair: for anyone's); the server checks again."""
     if last is None or last.action == "undo" or not (last.author == viewer or may(chair, Action.UNDO_ANY)):
         return None
-    what = UNDO_LABELS.get(last.action, last.action)
-    label = f"Undo my {what}" if last.author == viewer else f"Undo {last.author}'s {what}"
+    label = undo_label(last.action, "" if last.author == viewer else last.author)
     return h(
         "form",
         {"class": "rv-form rv-undo", "method": "post", "action": "/review/undo"},
@@ -131,17 +136,47 @@ def undo_form(last: RowWrite | None, viewer: str, chair: bool, hidden: list[Chil
     )
 
 
-# What an undo button names, by the log's action.
-UNDO_LABELS = {
-    "status": "decision",
-    "comment": "comment",
-    "assign": "assignment",
-    "decision": "comment",
-    "question": "question",
-    "answer": "answer",
-    "comment-edit": "edit of a comment",
-    "comment-delete": "deletion of a comment",
-}
+def undo_label(action: str, author: str = "") -> str:
+    """What an undo button says, by the log's action: ``Undo my decision``, ``Undo Bert's comment``
+    (``author``: whose write it is, "" for one's own)."""
+    mine = {
+        "status": _("Undo my decision"),
+        "comment": _("Undo my comment"),
+        "assign": _("Undo my assignment"),
+        "decision": _("Undo my comment"),
+        "question": _("Undo my question"),
+        "answer": _("Undo my answer"),
+        "comment-edit": _("Undo my edit of a comment"),
+        "comment-delete": _("Undo my deletion of a comment"),
+    }
+    theirs = {
+        "status": _("Undo {name}'s decision"),
+        "comment": _("Undo {name}'s comment"),
+        "assign": _("Undo {name}'s assignment"),
+        "decision": _("Undo {name}'s comment"),
+        "question": _("Undo {name}'s question"),
+        "answer": _("Undo {name}'s answer"),
+        "comment-edit": _("Undo {name}'s edit of a comment"),
+        "comment-delete": _("Undo {name}'s deletion of a comment"),
+    }
+    if not author:
+        return mine.get(action, _("Undo my {write}").format(write=action))
+    return theirs.get(action, _("Undo {name}'s {write}")).format(name=author, write=action)
+
+
+def undone(action: str) -> str:
+    """What the row says once a write is undone: ``Undone: decision.``"""
+    what = {
+        "status": _("Undone: decision."),
+        "comment": _("Undone: comment."),
+        "assign": _("Undone: assignment."),
+        "decision": _("Undone: comment."),
+        "question": _("Undone: question."),
+        "answer": _("Undone: answer."),
+        "comment-edit": _("Undone: edit of a comment."),
+        "comment-delete": _("Undone: deletion of a comment."),
+    }
+    return what.get(action, _("Undone: {write}.").format(write=action))
 
 
 def own_comment_forms(c: Comment, hidden: list[Child]) -> Markup:
@@ -150,7 +185,7 @@ def own_comment_forms(c: Comment, hidden: list[Child]) -> Markup:
     return h(
         "details",
         {"class": "rv-own"},
-        h("summary", None, "Edit or delete"),
+        h("summary", None, _("Edit or delete")),
         h(
             "form",
             {"class": "rv-form rv-edit", "method": "post", "action": "/review/comment/edit"},
@@ -159,17 +194,17 @@ def own_comment_forms(c: Comment, hidden: list[Child]) -> Markup:
             h(
                 "label",
                 None,
-                h("span", {"class": "vh"}, "Your comment"),
+                h("span", {"class": "vh"}, _("Your comment")),
                 h("textarea", {"name": "text", "rows": "2", "required": True}, c.text),
             ),
-            h("button", {"type": "submit"}, "Save the edit"),
+            h("button", {"type": "submit"}, _("Save the edit")),
         ),
         h(
             "form",
             {"class": "rv-form rv-delete", "method": "post", "action": "/review/comment/delete"},
             hidden,
             which,
-            h("button", {"type": "submit"}, "Delete this comment"),
+            h("button", {"type": "submit"}, _("Delete this comment")),
         ),
     )
 
@@ -190,10 +225,10 @@ def status_form(hidden: list[Child], current: Status, chair: bool, questioned: b
             h(
                 "label",
                 None,
-                h("span", {"class": "vh"}, "Your question to the chairs"),
-                h("textarea", {"name": "text", "rows": "2", "placeholder": "Why query this decision? (optional)"}),
+                h("span", {"class": "vh"}, _("Your question to the chairs")),
+                h("textarea", {"name": "text", "rows": "2", "placeholder": _("Why query this decision? (optional)")}),
             ),
-            h("button", {"type": "submit", "name": "status", "value": Status.QUERY.value}, "Query this decision"),
+            h("button", {"type": "submit", "name": "status", "value": Status.QUERY.value}, _("Query this decision")),
         )
     buttons = [
         h(
@@ -206,7 +241,9 @@ def status_form(hidden: list[Child], current: Status, chair: bool, questioned: b
                 "aria-pressed": "true" if status is current else "false",
                 "disabled": status is current and not questioned,
             },
-            f"Confirm: {label.lower()}" if status is current and questioned else label,
+            _("Confirm: {status}").format(status=terms.status(status.value))
+            if status is current and questioned
+            else _(label),
         )
         for status, label in STATUS_BUTTONS
         if may(chair, status_action(status))
@@ -225,15 +262,16 @@ def correct_form(ch: Change, old: str, new: str, hidden: list[Child]) -> Markup:
         h(
             "button",
             {"type": "submit", "name": "forbid", "value": f"{o} {n}"},
-            f"Never pair {old}:{o} with {new}:{n}",
+            _("Never pair {old} with {new}").format(old=f"{old}:{o}", new=f"{new}:{n}"),
         )
         for o, n in itertools.product(ch.old, ch.new)
     ]
-    side = f"{new}:ADDRESS" if ch.old and not ch.new else f"{old}:ADDRESS"
+    address = _("ADDRESS")
+    side = f"{new}:{address}" if ch.old and not ch.new else f"{old}:{address}"
     return h(
         "details",
         {"class": "rv-correct"},
-        h("summary", None, "Correct the match…"),
+        h("summary", None, _("Correct the match…")),
         h(
             "form",
             {"method": "post", "action": "/review/correct"},
@@ -242,9 +280,10 @@ def correct_form(ch: Change, old: str, new: str, hidden: list[Child]) -> Markup:
             h(
                 "label",
                 None,
-                "Pin this row's clause to ",
+                _("Pin this row's clause to"),
+                " ",
                 h("input", {"type": "text", "name": "pin", "placeholder": side, "size": "14"}),
             ),
-            h("button", {"type": "submit", "name": "do", "value": "pin"}, "Pin…"),
+            h("button", {"type": "submit", "name": "do", "value": "pin"}, _("Pin…")),
         ),
     )

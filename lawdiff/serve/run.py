@@ -21,6 +21,7 @@ from types import FrameType
 import uvicorn
 
 from lawdiff.errors import UsageError
+from lawdiff.i18n import gettext as _
 from lawdiff.serve.app import create_app
 from lawdiff.serve.config import ServeConfig, check, is_loopback
 from lawdiff.serve.state import Workspace
@@ -46,9 +47,9 @@ def bind(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
         raise UsageError(
-            f"--host {host}: {exc.strerror}", fix="give an address of this machine, e.g. 127.0.0.1"
+            f"--host {host}: {exc.strerror}", fix=_("give an address of this machine, e.g. 127.0.0.1")
         ) from None
-    family, kind, proto, _, address = infos[0]
+    family, kind, proto, _name, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -58,15 +59,21 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
             raise UsageError(
-                f"port {port} on {host} is in use by another program",
-                fix="give another --port, or --port 0 for any free one",
+                _("port {port} on {host} is in use by another program").format(port=port, host=host),
+                fix=_("give another --port, or --port 0 for any free one"),
             ) from None
         if exc.errno in (errno.EACCES, errno.EPERM):
-            raise UsageError(f"may not listen on port {port} of {host}", fix="give a port above 1023") from None
+            raise UsageError(
+                _("may not listen on port {port} of {host}").format(port=port, host=host),
+                fix=_("give a port above 1023"),
+            ) from None
         if exc.errno == errno.EADDRNOTAVAIL:
-            raise UsageError(f"{host} is not an address of this machine", fix="give one, e.g. 127.0.0.1") from None
+            raise UsageError(
+                _("{host} is not an address of this machine").format(host=host), fix=_("give one, e.g. 127.0.0.1")
+            ) from None
         raise UsageError(
-            f"cannot listen on {host}:{port}: {exc.strerror}", fix="give another --host or --port"
+            _("cannot listen on {host}:{port}: {reason}").format(host=host, port=port, reason=exc.strerror),
+            fix=_("give another --host or --port"),
         ) from None
     sock.set_inheritable(True)
     return sock

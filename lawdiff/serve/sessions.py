@@ -22,6 +22,9 @@ from dataclasses import dataclass, replace
 COOKIE = "lawdiff_session"
 # Before signing in: the sign-in form's forgery token, a cookie of its own.
 SIGNIN_COOKIE = "lawdiff_signin"
+# The language a browser chose before signing in (the sign-in page's own link); signing in takes it
+# into the session.
+LANGUAGE_COOKIE = "lawdiff_lang"
 # The longest a session lasts, however busy.
 LONGEST = 12 * 3600.0
 # A session unused for this long ends (``--session-idle``).
@@ -32,12 +35,14 @@ KEPT = 10_000
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """A signed-in member: their name, the forgery token every form carries, when it started and was last used."""
+    """A signed-in member: their name, the forgery token every form carries, when it started and was last
+    used, and the interface language they chose ("": none chosen, the browser's Accept-Language decides)."""
 
     name: str
     csrf: str
     started: float
     seen: float
+    lang: str = ""
 
 
 def digest(token: str) -> str:
@@ -54,11 +59,11 @@ class Sessions:
         self._by_hash: dict[str, Session] = {}
         self._lock = threading.Lock()
 
-    def start(self, name: str) -> tuple[str, Session]:
-        """A new session for ``name``: the token for the cookie (not kept) and the session."""
+    def start(self, name: str, lang: str = "") -> tuple[str, Session]:
+        """A new session for ``name`` (in ``lang``, if chosen): the token for the cookie (not kept) and the session."""
         token = secrets.token_urlsafe(32)
         now = self.clock()
-        session = Session(name, secrets.token_urlsafe(32), now, now)
+        session = Session(name, secrets.token_urlsafe(32), now, now, lang)
         with self._lock:
             self._forget_expired(now)
             if len(self._by_hash) >= KEPT:
@@ -82,6 +87,24 @@ class Sessions:
                 return None
             session = self._by_hash[key] = replace(session, seen=now)
         return session
+
+    def language(self, token: str | None) -> str:
+        """The language the session of a cookie's token chose ("": none, or no live session); its use not noted."""
+        if not token:
+            return ""
+        with self._lock:
+            session = self._by_hash.get(digest(token))
+        return session.lang if session is not None and not self._expired(session, self.clock()) else ""
+
+    def choose_language(self, token: str | None, lang: str) -> None:
+        """The session of a cookie's token speaks ``lang`` from now on (nothing when it has none)."""
+        if not token:
+            return
+        key = digest(token)
+        with self._lock:
+            session = self._by_hash.get(key)
+            if session is not None:
+                self._by_hash[key] = replace(session, lang=lang)
 
     def end(self, token: str | None) -> None:
         if token:

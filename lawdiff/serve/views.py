@@ -15,21 +15,26 @@ from importlib import resources
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from lawdiff import i18n
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import pgettext
 from lawdiff.report.html import index_page
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.history import history_page
 from lawdiff.report.minutes import minutes
 from lawdiff.report.site import article_file, history_file
 from lawdiff.review import exchange
+from lawdiff.review.settings import agenda_order
 from lawdiff.serve import pages
+from lawdiff.serve.auth import Action, may
 from lawdiff.serve.controls import TOKEN_SLOT, RowContext, fill, review_block, slots
-from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, local, session_token
+from lawdiff.serve.endpoints import DISCUSSING, Endpoints, Refused, here, local, session_token
 from lawdiff.serve.state import Snapshot
 
-# The minutes a meeting page offers: media type and what the link says.
+# The minutes a meeting page offers, by format: their media type.
 MINUTES = {
-    "md": ("text/markdown; charset=utf-8", "Markdown"),
-    "docx": ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", "Word"),
+    "md": "text/markdown; charset=utf-8",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
 }
 
 # How often an open page asks for what others wrote (seconds): a decision shows on every
@@ -54,8 +59,9 @@ class Views(Endpoints):
 
     def index(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
-        version, _ = self.ws.review(snap)
-        page = self.ws.page((snap.key, "index"), lambda: index_page(snap.site))
+        version, _view = self.ws.review(snap)
+        # Kept per language: the report's pages speak the member's (lawdiff.i18n), as the server's do.
+        page = self.ws.page((snap.key, "index", i18n.language()), lambda: index_page(snap.site))
         return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
     def article(self, request: Request, name: str) -> Response:
@@ -63,16 +69,20 @@ class Views(Endpoints):
         path = f"articles/{request.path_params['file']}"
         found = _article_pages(snap).get(path)
         if found is None:
-            return HTMLResponse(pages.message_page("Not found", self._bar(request, name, snap), "No such page."), 404)
+            missing = pages.message_page(_("Not found"), self._bar(request, name, snap), _("No such page."))
+            return HTMLResponse(missing, 404)
         kind, number = found
         a = snap.site.article(number)
         assert a is not None
         version, view = self.ws.review(snap)
+        lang = i18n.language()
         if kind == "history":
-            page = self.ws.page((snap.key, path), lambda: history_page(snap.site, a))
+            page = self.ws.page((snap.key, path, lang), lambda: history_page(snap.site, a))
         else:
             chair = self.chair(name)
-            base = self.ws.page((snap.key, path, "slots"), lambda: article_page(replace(snap.site, annotate=slots), a))
+            base = self.ws.page(
+                (snap.key, path, "slots", lang), lambda: article_page(replace(snap.site, annotate=slots), a)
+            )
 
             def render() -> str:
                 store = self.ws.store()
@@ -91,7 +101,7 @@ class Views(Endpoints):
                 return fill(base, snap.on_pages, ctx)
 
             # Per member: their own comments and last writes get their forms.
-            page = self.ws.page((snap.key, path, str(version), str(chair), name), render)
+            page = self.ws.page((snap.key, path, str(version), str(chair), name, lang), render)
         page = page.replace(TOKEN_SLOT, session_token(request))
         return HTMLResponse(pages.served(page, self._bar(request, name, snap, version)))
 
@@ -102,8 +112,11 @@ class Views(Endpoints):
         version, view = self.ws.review(snap)
         store = self.ws.store()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
-        return HTMLResponse(pages.agenda_page(snap, view, bar, now, store.people()))
+        chair, token = self.chair(name), session_token(request)
+        bar = pages.bar(name, chair, now, token, version, here(request))
+        order = agenda_order(store)
+        people = sorted(store.people(), key=i18n.sort_key)
+        return HTMLResponse(pages.agenda_page(snap, view, bar, now, people, order, may(chair, Action.ORDER), token))
 
     def person(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
@@ -121,15 +134,16 @@ class Views(Endpoints):
         store = self.ws.store()
         version = store.version()
         now = pages.now_of(store.mark(DISCUSSING), snap)
-        bar = pages.bar(name, self.chair(name), now, session_token(request), version)
+        bar = pages.bar(name, self.chair(name), now, session_token(request), version, here(request))
         today = datetime.date.today().isoformat()
         page = pages.meeting_page(bar, now, store.open_meeting(), self.chair(name), session_token(request), today)
         return HTMLResponse(page)
 
     def next_(self, request: Request, name: str) -> Response:
         snap = self.ws.snapshot()
-        _, view = self.ws.review(snap)
-        found = pages.next_undecided(snap, view, request.query_params.get("after", ""))
+        _version, view = self.ws.review(snap)
+        order = agenda_order(self.ws.store())
+        found = pages.next_undecided(snap, view, request.query_params.get("after", ""), order)
         return RedirectResponse(pages.href(found) if found else "/agenda#top", 303)
 
     def now(self, request: Request, name: str) -> Response:
@@ -203,19 +217,19 @@ class Views(Endpoints):
         writes them (``?format=md`` or ``docx``), to download."""
         fmt = request.query_params.get("format", "md")
         if fmt not in MINUTES:
-            raise Refused(400, f"No minutes as {fmt!r}: choose Markdown (md) or Word (docx).")
+            raise Refused(400, _("No minutes as {format!r}: choose Markdown (md) or Word (docx).").format(format=fmt))
         store = self.ws.store()
         meetings = store.meetings()
         wanted = request.query_params.get("meeting", "")
         chosen = next((m for m in meetings if m.id == wanted), None) or store.open_meeting()
         chosen = chosen or (meetings[-1] if meetings else None)
         if chosen is None:
-            raise Refused(404, "No meeting yet: the minutes are of a meeting (“Start the meeting” on this page).")
-        # As `lawdiff review export --format md|docx --meeting ID` writes them.
+            raise Refused(404, _("No meeting yet: the minutes are of a meeting (“Start the meeting” on this page)."))
+        # As `lawdiff review export --format md|docx --meeting ID` writes them, in the member's language.
         data = minutes(exchange.select(store, chosen.id, ""), fmt)
-        media, _ = MINUTES[fmt]
-        disposition = f'attachment; filename="minutes-{chosen.date}.{fmt}"'
-        return Response(data, media_type=media, headers={"Content-Disposition": disposition})
+        stem = pgettext("file name", "minutes")
+        disposition = f'attachment; filename="{stem}-{chosen.date}.{fmt}"'
+        return Response(data, media_type=MINUTES[fmt], headers={"Content-Disposition": disposition})
 
     async def asset(self, request: Request) -> Response:
         name = request.path_params["name"]

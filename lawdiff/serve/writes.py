@@ -20,13 +20,17 @@ from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from lawdiff import i18n
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.html.markup import h
 from lawdiff.review import CorrectionKind, Status, Store, Target, target
 from lawdiff.review import pins as review_pins
+from lawdiff.review.settings import AgendaOrder, set_agenda_order
 from lawdiff.review.targets import Expect, StaleWrite
 from lawdiff.serve import pages
 from lawdiff.serve.auth import Action, clean_name, may, status_action
-from lawdiff.serve.controls import UNDO_LABELS, RowContext, review_block, row_anchor
+from lawdiff.serve.controls import RowContext, review_block, row_anchor, undone
 from lawdiff.serve.endpoints import DISCUSSING, FETCH_HEADER, Endpoints, Refused, local, refusal, session_token
 from lawdiff.serve.state import Located, Snapshot
 
@@ -49,8 +53,10 @@ class Writes(Endpoints):
         if found is None:
             now = _at_row(snap, str(form.get("pair", "")), str(form.get("row", "")))
             raise Stale(
-                "The text of this change was changed since you loaded the page (the draft was corrected): "
-                "nothing was saved. Here it is as it is now.",
+                _(
+                    "The text of this change was changed since you loaded the page (the draft was corrected): "
+                    "nothing was saved. Here it is as it is now."
+                ),
                 snap,
                 now,
             )
@@ -83,7 +89,7 @@ class Writes(Endpoints):
             return self._block_json(request, name, exc.snap, exc.found, back, exc.message, 409)
         more: list[Any] = []
         if exc.found is not None:
-            _, view = self.ws.review(exc.snap)
+            _version, view = self.ws.review(exc.snap)
             store = self.ws.store()
             ctx = RowContext(
                 view,
@@ -100,7 +106,7 @@ class Writes(Endpoints):
                 review_block(exc.found.change, comp.old, comp.new, ctx),
             ]
         bar = self._bar(request, name, exc.snap)
-        return HTMLResponse(pages.message_page("Not saved", bar, exc.message, *more, back=back), 409)
+        return HTMLResponse(pages.message_page(_("Not saved"), bar, exc.message, *more, back=back), 409)
 
     def write(self, work: Callable[[Request, str, FormData], Response]) -> Callable[[Request, str, FormData], Response]:
         def handle(request: Request, name: str, form: FormData) -> Response:
@@ -121,13 +127,13 @@ class Writes(Endpoints):
         try:
             self.ws.write(lambda store: write(store, tgt))
         except StaleWrite as exc:
-            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
+            raise Stale(_as_it_is_now(exc.what), snap, found) from None
         return self._done(request, name, form, snap, found, said)
 
     def set_status(self, request: Request, name: str, form: FormData) -> Response:
         value = str(form.get("status", ""))
         if value not in {s.value for s in Status}:
-            raise Refused(400, f"Unknown status {value!r}.")
+            raise Refused(400, _("Unknown status {status!r}.").format(status=value))
         status = Status(value)
         expect = self._expect(form, status=True)
         if status is Status.QUERY and not may(self.chair(name), Action.DECIDE):
@@ -136,45 +142,53 @@ class Writes(Endpoints):
             if decided is not None and decided.status not in (Status.OPEN, Status.QUERY):
                 text = str(form.get("text", "")).replace("\r\n", "\n").strip()
                 if len(text) > COMMENT_MAX:
-                    raise Refused(400, f"The question is longer than {COMMENT_MAX} characters.")
+                    raise Refused(400, _("The question is longer than {n} characters.").format(n=COMMENT_MAX))
+                # What the store keeps is in the asker's language: it is what they wrote.
+                asked = text or _("(queried without a comment)")
                 return self._decide(
                     request,
                     name,
                     form,
-                    lambda store, tgt: store.ask(tgt, text or "(queried without a comment)", name, expect=expect),
-                    f"Saved: a question on the decision ({decided.status.value}) for the chairs to answer.",
+                    lambda store, tgt: store.ask(tgt, asked, name, expect=expect),
+                    _("Saved: a question on the decision ({status}) for the chairs to answer.").format(
+                        status=terms.status(decided.status.value)
+                    ),
                 )
         return self._decide(
             request,
             name,
             form,
             lambda store, tgt: store.set_status(tgt, status, name, expect=expect),
-            f"Saved: {status.value}.",
+            _("Saved: {status}.").format(status=terms.status(status.value)),
         )
 
     def comment(self, request: Request, name: str, form: FormData) -> Response:
         text = str(form.get("text", "")).replace("\r\n", "\n")
         if not text.strip():
-            raise Refused(400, "The comment is empty.")
+            raise Refused(400, _("The comment is empty."))
         if len(text) > COMMENT_MAX:
-            raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
+            raise Refused(400, _("The comment is longer than {n} characters.").format(n=COMMENT_MAX))
         expect = self._expect(form)
         return self._decide(
-            request, name, form, lambda store, tgt: store.add_comment(tgt, text, name, expect=expect), "Comment added."
+            request,
+            name,
+            form,
+            lambda store, tgt: store.add_comment(tgt, text, name, expect=expect),
+            _("Comment added."),
         )
 
     def assign(self, request: Request, name: str, form: FormData) -> Response:
         raw = str(form.get("assignee", ""))
         who = clean_name(raw) if raw.strip() else ""
         if who is None:
-            raise Refused(400, "Give a name (up to 60 letters, no control characters), or nothing for nobody.")
+            raise Refused(400, _("Give a name (up to 60 letters, no control characters), or nothing for nobody."))
         expect = self._expect(form, assignee=True)
         return self._decide(
             request,
             name,
             form,
             lambda store, tgt: store.assign(tgt, who, name, expect=expect),
-            f"Assigned to {who or 'nobody'}.",
+            _("Assigned to {name}.").format(name=who) if who else _("Assigned to nobody."),
         )
 
     def undo(self, request: Request, name: str, form: FormData) -> Response:
@@ -186,7 +200,7 @@ class Writes(Endpoints):
         store = self.ws.store()
         last = store.row_writes(cid).get(cid)
         if last is None or last.write != write:
-            raise Stale("This change was written to since you loaded the page: nothing was undone.", snap, found)
+            raise Stale(_("This change was written to since you loaded the page: nothing was undone."), snap, found)
         if last.author != name and not may(self.chair(name), Action.UNDO_ANY):
             raise Refused(403, refusal(Action.UNDO_ANY))
         for e in store.log([cid]):
@@ -200,33 +214,35 @@ class Writes(Endpoints):
         try:
             self.ws.write(lambda s: s.undo_write(write, name, cid))
         except StaleWrite as exc:
-            raise Stale(exc.what + ". Here it is as it is now.", snap, found) from None
-        return self._done(request, name, form, snap, found, f"Undone: {UNDO_LABELS.get(last.action, last.action)}.")
+            raise Stale(_as_it_is_now(exc.what), snap, found) from None
+        return self._done(request, name, form, snap, found, undone(last.action))
 
     def comment_edit(self, request: Request, name: str, form: FormData) -> Response:
         text = str(form.get("text", "")).replace("\r\n", "\n")
         if not text.strip():
-            raise Refused(400, "The comment is empty: to remove it, press “Delete this comment”.")
+            raise Refused(400, _("The comment is empty: to remove it, press “Delete this comment”."))
         if len(text) > COMMENT_MAX:
-            raise Refused(400, f"The comment is longer than {COMMENT_MAX} characters.")
+            raise Refused(400, _("The comment is longer than {n} characters.").format(n=COMMENT_MAX))
         cid = self._own_comment(name, form)
         snap, found = self._change(form)
         self.ws.write(lambda s: s.edit_comment(cid, text, name))
-        return self._done(request, name, form, snap, found, "Comment edited (the log keeps the earlier text).")
+        return self._done(request, name, form, snap, found, _("Comment edited (the log keeps the earlier text)."))
 
     def comment_delete(self, request: Request, name: str, form: FormData) -> Response:
         cid = self._own_comment(name, form)
         snap, found = self._change(form)
         self.ws.write(lambda s: s.delete_comment(cid, name))
-        return self._done(request, name, form, snap, found, "Comment deleted (the log keeps its text).")
+        return self._done(request, name, form, snap, found, _("Comment deleted (the log keeps its text)."))
 
     def _own_comment(self, name: str, form: FormData) -> str:
         cid = str(form.get("comment", ""))
         mine = [c for c in self.ws.store().thread(str(form.get("change", ""))) if c.id == cid]
         if not mine:
-            raise Refused(404, "No such comment on this change (deleted meanwhile?): reload the page.")
+            raise Refused(404, _("No such comment on this change (deleted meanwhile?): reload the page."))
         if mine[0].author != name:
-            raise Refused(403, f"This comment is {mine[0].author}'s: only its author may edit or delete it.")
+            raise Refused(
+                403, _("This comment is {name}'s: only its author may edit or delete it.").format(name=mine[0].author)
+            )
         return cid
 
     def correct(self, request: Request, name: str, form: FormData) -> Response:
@@ -235,13 +251,15 @@ class Writes(Endpoints):
         corpus = snap.corpus
         forbid = str(form.get("forbid", ""))
         if forbid:
-            o, _, n = forbid.partition(" ")
+            o, _sep, n = forbid.partition(" ")
             pair, old, new = review_pins.forbid_sides(corpus, f"{comp.old}:{o}", f"{comp.new}:{n}")
             kind = CorrectionKind.FORBID
         else:
             given = str(form.get("pin", "")).split()
             if not given:
-                raise Refused(400, "Name the clause to pin this row's clause to, as EDITION:ADDRESS (e.g. 2007:45D).")
+                raise Refused(
+                    400, _("Name the clause to pin this row's clause to, as EDITION:ADDRESS (e.g. 2007:45D).")
+                )
             editions = {g.partition(":")[0] for g in given}
             mine = ch.new if comp.new not in editions else ch.old
             side = comp.new if comp.new not in editions else comp.old
@@ -250,12 +268,21 @@ class Writes(Endpoints):
             if pair != (comp.old, comp.new):
                 raise Refused(
                     400,
-                    f"A correction from this row pins {comp.old} to {comp.new}; "
-                    f"you named {' '.join(given)}. Name a clause of {comp.old if side == comp.new else comp.new}.",
+                    _(
+                        "A correction from this row pins {old} to {new}; you named {given}. Name a clause of {other}."
+                    ).format(
+                        old=comp.old,
+                        new=comp.new,
+                        given=" ".join(given),
+                        other=comp.old if side == comp.new else comp.new,
+                    ),
                 )
             kind = CorrectionKind.PIN
-        sign = "is the same clause as" if kind is CorrectionKind.PIN else "is never paired with"
-        what = f"{' '.join(f'{pair[0]}:{a}' for a in old)} {sign} {' '.join(f'{pair[1]}:{a}' for a in new)}."
+        sides = {"old": " ".join(f"{pair[0]}:{a}" for a in old), "new": " ".join(f"{pair[1]}:{a}" for a in new)}
+        if kind is CorrectionKind.PIN:
+            what = _("{old} is the same clause as {new}.").format(**sides)
+        else:
+            what = _("{old} is never paired with {new}.").format(**sides)
         back = local(str(form.get("back", "")), pages.href(found))
         if form.get("confirm") != "yes":
             fields = {k: str(form.get(k, "")) for k in ("change", "pair", "row", "back", "forbid", "pin")}
@@ -270,7 +297,7 @@ class Writes(Endpoints):
     def unpin(self, request: Request, name: str, form: FormData) -> Response:
         cid = str(form.get("correction", ""))
         if not re.fullmatch(r"[0-9a-f]{32}", cid):
-            raise Refused(400, "No such correction.")
+            raise Refused(400, _("No such correction."))
         self.ws.write(lambda store: store.remove_corrections([cid], name))
         back = local(str(form.get("back", "")))
         snap = self.ws.snapshot()
@@ -282,25 +309,28 @@ class Writes(Endpoints):
         try:
             day = datetime.date.fromisoformat(raw).isoformat()
         except ValueError:
-            raise Refused(400, f"{raw!r} is not a date (YYYY-MM-DD).") from None
+            raise Refused(400, _("{value!r} is not a date (YYYY-MM-DD).").format(value=raw)) from None
         people = []
         for a in str(form.get("attendees", "")).split(","):
             if a.strip():
                 person = clean_name(a)
                 if person is None:
-                    raise Refused(400, f"{a.strip()!r} is not a name.")
+                    raise Refused(400, _("{value!r} is not a name.").format(value=a.strip()))
                 people.append(person)
         open_ = self.ws.store().open_meeting()
         if open_ is not None:
             raise Refused(
-                409, f"The meeting of {open_.date} is still open: end it with “End the meeting” on this page first."
+                409,
+                _("The meeting of {date} is still open: end it with “End the meeting” on this page first.").format(
+                    date=i18n.format_day(open_.date)
+                ),
             )
         self.ws.write(lambda store: store.start_meeting(day, tuple(people), name))
         return RedirectResponse("/meeting", 303)
 
     def meeting_end(self, request: Request, name: str, form: FormData) -> Response:
         if self.ws.store().open_meeting() is None:
-            raise Refused(409, "No meeting is open: start one with “Start the meeting” on this page.")
+            raise Refused(409, _("No meeting is open: start one with “Start the meeting” on this page."))
 
         def end(store: Store) -> None:
             store.end_meeting(name)
@@ -313,13 +343,29 @@ class Writes(Endpoints):
     def discuss(self, request: Request, name: str, form: FormData) -> Response:
         store = self.ws.store()
         if store.open_meeting() is None:
-            raise Refused(409, "No meeting is open: start one on the meeting page first.")
-        _, found = self._change(form)
+            raise Refused(409, _("No meeting is open: start one on the meeting page first."))
+        _snap, found = self._change(form)
         self.ws.write(lambda store: store.set_mark(DISCUSSING, found.change.id, name))
         back = local(str(form.get("back", "")), pages.href(found))
         if request.headers.get(FETCH_HEADER) == "1":
-            return JSONResponse({"ok": True, "message": "Marked as now discussed."})
+            return JSONResponse({"ok": True, "message": _("Marked as now discussed.")})
         return RedirectResponse(back, 303)
+
+    def agenda_order(self, request: Request, name: str, form: FormData) -> Response:
+        """Set the agenda's order for every member (:class:`~lawdiff.review.settings.AgendaOrder`)."""
+        wanted = str(form.get("order", ""))
+        order = next((o for o in AgendaOrder if o.value == wanted), None)
+        if order is None:
+            raise Refused(
+                400, _("No agenda order {order!r}: choose by article or most significant first.").format(order=wanted)
+            )
+        self.ws.write(lambda store: set_agenda_order(store, order, name))
+        return RedirectResponse("/agenda", 303)
+
+
+def _as_it_is_now(what: str) -> str:
+    """The store's refusal of a write on a state since changed, and that the row is shown as it is now."""
+    return _("{refusal}. Here it is as it is now.").format(refusal=what)
 
 
 class Stale(Exception):
@@ -334,7 +380,7 @@ class Stale(Exception):
 
 def _at_row(snap: Snapshot, pair: str, row: str) -> Located | None:
     """The change that now stands at a row's anchor (a corrected draft gives it a new id)."""
-    old, _, new = pair.partition(" ")
+    old, _sep, new = pair.partition(" ")
     for found in snap.changes.values():
         comp = found.comparison
         if (comp.old, comp.new) == (old, new) and found.article and row_anchor(found.change, old, new) == row:

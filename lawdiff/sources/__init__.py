@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources import draft, mediawiki, nuxt, wikitext
 from lawdiff.sources.base import Page
 
@@ -68,17 +69,21 @@ def decode_bytes(data: bytes, file: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(
-            f"the file is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            _("the file is not UTF-8 (byte 0x{data:02x} at offset {start})").format(
+                data=data[exc.start], start=exc.start
+            ),
             file=file,
-            place=f"line {line}",
-            fix="save the dump as UTF-8",
+            place=_("line {n}").format(n=line),
+            fix=_("save the dump as UTF-8"),
         ) from None
 
 
 def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
     """Read already decoded text."""
     if not text.strip():
-        raise InputError("the file is empty", file=file, fix="remove it from the corpus or give the dump's content")
+        raise InputError(
+            _("the file is empty"), file=file, fix=_("remove it from the corpus or give the dump's content")
+        )
     reader = detect(text)
     if reader is None:
         names = ", ".join(r.name for r in READERS)
@@ -86,18 +91,21 @@ def read_text(text: str, file: str, edition_hint: str = "") -> list[Page]:
         if first[:1] not in ("[", "{", "<"):
             # Plain text: most likely a rendered wiki page that lost its title.
             raise InputError(
-                f"the first line {first[:60]!r} is not a wiki page title, and the file is no other format"
-                " lawdiff reads",
+                _(
+                    "the first line {first!r} is not a wiki page title, and the file is no other format lawdiff reads"
+                ).format(first=first[:60]),
                 file=file,
                 place="1",
-                fix="put the page title (e.g. Sjabloon:2007:45) on the first line",
+                fix=_("put the page title (e.g. Sjabloon:2007:45) on the first line"),
             )
         raise InputError(
-            "unknown format: neither a wiki page (title line Sjabloon:<edition>:<name>), a MediaWiki XML export"
-            " nor a Nuxt payload",
+            _(
+                "unknown format: neither a wiki page (title line Sjabloon:<edition>:<name>), a MediaWiki XML "
+                "export nor a Nuxt payload"
+            ),
             file=file,
             place="1",
-            fix=f"give a file in one of the formats lawdiff reads ({names})",
+            fix=_("give a file in one of the formats lawdiff reads ({names})").format(names=names),
         )
     return list(checked_pages(reader.read(text, file, edition_hint)))
 
@@ -108,12 +116,16 @@ def checked_pages(pages: Iterable[Page]) -> Iterator[Page]:
         if "@" in page.edition or "+" in page.edition:
             place = str(page.loc.line) if page.loc.line else page.loc.path
             raise InputError(
-                f"the page {page.name!r} names the edition {page.edition!r}: '@' and '+' are kept for the sources"
-                " and versions lawdiff names itself (2017@wiki, 2017+2024-03-01)",
+                _(
+                    "the page {name!r} names the edition {edition!r}: '@' and '+' are kept for the sources and "
+                    "versions lawdiff names itself (2017@wiki, 2017+2024-03-01)"
+                ).format(name=page.name, edition=page.edition),
                 file=page.file,
                 place=place,
-                fix="title the page with the year alone (Sjabloon:2007:45); a second source of a year is told"
-                " apart by its format",
+                fix=_(
+                    "title the page with the year alone (Sjabloon:2007:45); a second source of a year is told "
+                    "apart by its format"
+                ),
             )
         yield page
 
@@ -131,7 +143,9 @@ def iter_file(path: Path, display: str | None = None, edition_hint: str = "") ->
             head = stream.read(SNIFF_BYTES)
     except OSError as exc:
         raise InputError(
-            f"cannot read the file ({exc.strerror})", file=name, fix="check the path and its permissions"
+            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
+            file=name,
+            fix=_("check the path and its permissions"),
         ) from None
     head_text = head.decode("utf-8", "replace")
     for reader in READERS:
@@ -142,6 +156,8 @@ def iter_file(path: Path, display: str | None = None, edition_hint: str = "") ->
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(
-            f"cannot read the file ({exc.strerror})", file=name, fix="check the path and its permissions"
+            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
+            file=name,
+            fix=_("check the path and its permissions"),
         ) from None
     yield from read_text(decode_bytes(data, name), name, edition_hint)

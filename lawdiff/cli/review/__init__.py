@@ -13,24 +13,24 @@ unpin).
 
 from __future__ import annotations
 
-import click
-
+from lawdiff.cli.language import group
 from lawdiff.cli.review import audit, decisions, exchange, meetings, pins
+from lawdiff.i18n import N_
 
 
-@click.group()
+@group(
+    help=N_(
+        "The committee's review: decisions, comments, meetings, corrections.\n\n"
+        "Decisions are kept in one SQLite file, found by --review FILE, else $LAWDIFF_REVIEW, else "
+        "lawdiff-review.sqlite in the current folder (created by the first write). A decision belongs to "
+        "a change id; when the draft changes, it stays with the change at the same addresses, shown as "
+        "outdated beside the text it was made on. Commands that name a change or a clause take --corpus "
+        "DIR to read another corpus.\n\n"
+        "Example: lawdiff review set '2017:45C4(b)' accepted --comment \"Agreed.\""
+    )
+)
 def review() -> None:
-    """The committee's review: decisions, comments, meetings, corrections.
-
-    Decisions are kept in one SQLite file, found by --review FILE, else
-    $LAWDIFF_REVIEW, else lawdiff-review.sqlite in the current folder
-    (created by the first write). A decision belongs to a change id; when
-    the draft changes, it stays with the change at the same addresses,
-    shown as outdated beside the text it was made on. Commands that name
-    a change or a clause take --corpus DIR to read another corpus.
-
-    Example: lawdiff review set '2017:45C4(b)' accepted --comment "Agreed."
-    """
+    """The ``review`` group: its help is the ``help`` above (translated where shown)."""
 
 
 for command in (

@@ -6,12 +6,23 @@ from pathlib import Path
 
 import click
 
+from lawdiff.cli.language import command
 from lawdiff.cli.options import Inputs, corpus_option, emit, format_option, review_file_option, thresholds_option
 from lawdiff.cli.review.options import author_option, pair_option, reader, runner, store_option, write
 from lawdiff.cli.terminal import echo
+from lawdiff.i18n import N_, format_stamp, terms
+from lawdiff.i18n import gettext as _
 
 
-@click.command("log")
+@command(
+    "log",
+    help=N_(
+        "Show the audit log: every write, who, when, before and after.\n\n"
+        "With an ID (a change, comment, meeting or correction id prefix, or a change's EDITION:ADDRESS), "
+        "only that record's entries; a change's include its comments'.\n\n"
+        "Example: lawdiff review log '2017:45C4(b)'"
+    ),
+)
 @click.argument("record_id", metavar="[ID]", required=False)
 @pair_option
 @corpus_option
@@ -25,14 +36,6 @@ def log(
     fmt: str,
     overrides: dict[str, float],
 ) -> None:
-    """Show the audit log: every write, who, when, before and after.
-
-    With an ID (a change, comment, meeting or correction id prefix, or a
-    change's EDITION:ADDRESS), only that record's entries; a change's include
-    its comments'.
-
-    Example: lawdiff review log '2017:45C4(b)'
-    """
     from lawdiff.review import render
     from lawdiff.review.ids import log_records, resolve
 
@@ -48,16 +51,18 @@ def log(
     emit(render.log_json(entries) if fmt == "json" else render.log_text(entries), None, fmt)
 
 
-@click.command("undo")
+@command(
+    "undo", help=N_("Take back your last write (the undo is logged too).\n\nExample: lawdiff review undo --author Anne")
+)
 @author_option
 @store_option
 def undo(author: str, review_file: Path | None) -> None:
-    """Take back your last write (the undo is logged too).
-
-    Example: lawdiff review undo --author Anne
-    """
     from lawdiff.review.ids import short
 
     entries = write(review_file, lambda store: store.undo(author))
     for e in entries:
-        echo(f"undone: {e.action} of {e.table[:-1]} {short(e.record)} ({e.at[:16].replace('T', ' ')} UTC)")
+        echo(
+            _("undone: {action} of {record} {id} ({when} UTC)").format(
+                action=terms.action(e.action), record=terms.record(e.table), id=short(e.record), when=format_stamp(e.at)
+            )
+        )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from lawdiff.cli.language import command, option
 from lawdiff.cli.options import (
     Inputs,
     article_option,
@@ -28,6 +29,8 @@ from lawdiff.cli.review.options import (
     write,
 )
 from lawdiff.cli.terminal import echo
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.review import Store
@@ -35,10 +38,21 @@ if TYPE_CHECKING:
     from lawdiff.review.values import Comment, Decision
 
 
-@click.command("list")
-@click.option("--status", "status_name", metavar="STATUS", help="Only changes with this status.")
+@command(
+    "list",
+    help=N_(
+        "List the changes of the corpus with their review status.\n\n"
+        "Runs the comparisons (all consecutive pairs, or --pair: then only its two editions are read, "
+        "and only its decisions and hand corrections; the other pairs' decisions are counted per pair, "
+        "not listed) and shows each change with its id, status, assignee and comments; decisions made on "
+        "an earlier text (outdated), decisions whose clauses vanished (orphaned) or whose pair is not "
+        "compared, and hand corrections naming clauses that no longer exist.\n\n"
+        "Example: lawdiff review list --article 45 --status open"
+    ),
+)
+@option("--status", "status_name", metavar="STATUS", help=N_("Only changes with this status."))
 @article_option
-@click.option("--outdated", is_flag=True, help="Only changes whose decision was made on an earlier text.")
+@option("--outdated", is_flag=True, help=N_("Only changes whose decision was made on an earlier text."))
 @output_option
 @pair_option
 @corpus_option
@@ -55,18 +69,6 @@ def list_(
     fmt: str,
     overrides: dict[str, float],
 ) -> None:
-    """List the changes of the corpus with their review status.
-
-    Runs the comparisons (all consecutive pairs, or --pair: then only its
-    two editions are read, and only its decisions and hand corrections; the
-    other pairs' decisions are counted per pair, not listed) and shows each
-    change with its id, status, assignee and comments; decisions made on an
-    earlier text (outdated), decisions whose clauses vanished (orphaned) or
-    whose pair is not compared, and hand corrections naming clauses that no
-    longer exist.
-
-    Example: lawdiff review list --article 45 --status open
-    """
     from lawdiff.diff import scopes
     from lawdiff.review import attach, render, runs
 
@@ -90,10 +92,18 @@ def list_(
     emit(rendered, output, fmt)
 
 
-@click.command("set")
+@command(
+    "set",
+    help=N_(
+        "Set a change's status: open, accepted, query, translation-fix or rejected.\n\n"
+        "ID is an id prefix (at least 4 hex digits, as review list shows) or the new side's "
+        "EDITION:ADDRESS.\n\n"
+        "Example: lawdiff review set '2017:45C4(b)' accepted --comment \"Agreed in the meeting.\""
+    ),
+)
 @click.argument("change_id", metavar="ID")
 @click.argument("status_name", metavar="STATUS")
-@click.option("--comment", "comment", metavar="TEXT", help="Add this comment in the same write.")
+@option("--comment", "comment", metavar="TEXT", help=N_("Add this comment in the same write."))
 @pair_option
 @author_option
 @corpus_option
@@ -108,13 +118,6 @@ def set_(
     inputs: Inputs,
     overrides: dict[str, float],
 ) -> None:
-    """Set a change's status: open, accepted, query, translation-fix or rejected.
-
-    ID is an id prefix (at least 4 hex digits, as review list shows) or the
-    new side's EDITION:ADDRESS.
-
-    Example: lawdiff review set '2017:45C4(b)' accepted --comment "Agreed in the meeting."
-    """
     from lawdiff.review.ids import resolve
 
     status = parse_status(status_name)
@@ -124,10 +127,16 @@ def set_(
         return named, store.set_status(named.target, status, author, comment or "")
 
     named, d = write(inputs.review, set_status)
-    echo(f"{_named(named)}: {d.status.value}{_meeting_note(d.meeting)}")
+    echo(f"{_named(named)}: {terms.status(d.status.value)}{_meeting_note(d.meeting)}")
 
 
-@click.command("comment")
+@command(
+    "comment",
+    help=N_(
+        "Add a comment to a change's thread (ID as for review set).\n\n"
+        "Example: lawdiff review comment '2017:45C4(b)' \"Check the 2007 wording of (b).\""
+    ),
+)
 @click.argument("change_id", metavar="ID")
 @click.argument("text")
 @pair_option
@@ -143,10 +152,6 @@ def comment(
     inputs: Inputs,
     overrides: dict[str, float],
 ) -> None:
-    """Add a comment to a change's thread (ID as for review set).
-
-    Example: lawdiff review comment '2017:45C4(b)' "Check the 2007 wording of (b)."
-    """
     from lawdiff.review.ids import resolve, short
 
     def add_comment(store: Store) -> tuple[Named, Comment]:
@@ -154,10 +159,16 @@ def comment(
         return named, store.add_comment(named.target, text, author)
 
     named, c = write(inputs.review, add_comment)
-    echo(f"{_named(named)}: comment {short(c.id)} added{_meeting_note(c.meeting)}")
+    echo(f"{_named(named)}: " + _("comment {id} added").format(id=short(c.id)) + _meeting_note(c.meeting))
 
 
-@click.command("assign")
+@command(
+    "assign",
+    help=N_(
+        'Assign a change to a committee member ("" for nobody; ID as for review set).\n\n'
+        "Example: lawdiff review assign '2017:45C4(b)' Anne"
+    ),
+)
 @click.argument("change_id", metavar="ID")
 @click.argument("name")
 @pair_option
@@ -173,10 +184,6 @@ def assign(
     inputs: Inputs,
     overrides: dict[str, float],
 ) -> None:
-    """Assign a change to a committee member ("" for nobody; ID as for review set).
-
-    Example: lawdiff review assign '2017:45C4(b)' Anne
-    """
     from lawdiff.review.ids import resolve
 
     def assign_to(store: Store) -> tuple[Named, Decision]:
@@ -184,50 +191,50 @@ def assign(
         return named, store.assign(named.target, name.strip(), author)
 
     named, d = write(inputs.review, assign_to)
-    echo(f"{_named(named)}: assigned to {d.assignee or 'nobody'}")
+    echo(f"{_named(named)}: " + _("assigned to {name}").format(name=d.assignee or _("nobody")))
 
 
-@click.command("comment-edit")
+@command(
+    "comment-edit",
+    help=N_(
+        "Change the text of one of your comments (the old text stays in the log).\n\n"
+        "COMMENT_ID is a prefix of the comment's id, as review list shows it in brackets.\n\n"
+        'Example: lawdiff review comment-edit 1a2b3c4d "Check the 2007 wording of (a)."'
+    ),
+)
 @click.argument("comment_id", metavar="COMMENT_ID")
 @click.argument("text")
 @author_option
 @store_option
 def comment_edit(comment_id: str, text: str, author: str, review_file: Path | None) -> None:
-    """Change the text of one of your comments (the old text stays in the log).
-
-    COMMENT_ID is a prefix of the comment's id, as review list shows it in
-    brackets.
-
-    Example: lawdiff review comment-edit 1a2b3c4d "Check the 2007 wording of (a)."
-    """
     from lawdiff.review.ids import resolve_record, short
 
     c = write(
         review_file,
-        lambda store: store.edit_comment(resolve_record(store, "comments", comment_id, "comment"), text, author),
+        lambda store: store.edit_comment(resolve_record(store, "comments", comment_id, _("comment")), text, author),
     )
-    echo(f"comment {short(c.id)} edited")
+    echo(_("comment {id} edited").format(id=short(c.id)))
 
 
-@click.command("comment-delete")
+@command(
+    "comment-delete",
+    help=N_(
+        "Delete one of your comments (its text stays in the log).\n\n"
+        "COMMENT_ID is a prefix of the comment's id, as review list shows it in brackets.\n\n"
+        "Example: lawdiff review comment-delete 1a2b3c4d"
+    ),
+)
 @click.argument("comment_id", metavar="COMMENT_ID")
 @author_option
 @store_option
 def comment_delete(comment_id: str, author: str, review_file: Path | None) -> None:
-    """Delete one of your comments (its text stays in the log).
-
-    COMMENT_ID is a prefix of the comment's id, as review list shows it in
-    brackets.
-
-    Example: lawdiff review comment-delete 1a2b3c4d
-    """
     from lawdiff.review.ids import resolve_record, short
 
     c = write(
         review_file,
-        lambda store: store.delete_comment(resolve_record(store, "comments", comment_id, "comment"), author),
+        lambda store: store.delete_comment(resolve_record(store, "comments", comment_id, _("comment")), author),
     )
-    echo(f"comment {short(c.id)} deleted")
+    echo(_("comment {id} deleted").format(id=short(c.id)))
 
 
 def _named(n: Named) -> str:
@@ -237,11 +244,11 @@ def _named(n: Named) -> str:
     where = ", ".join(t.new or t.old)
     if t.old and t.new and t.old != t.new:
         where = f"{', '.join(t.old)} -> {', '.join(t.new)}"
-    heading = " (heading)" if t.aspect == "title" else ""
-    return f"{short(t.id)} {t.old_edition} -> {t.new_edition} {t.kind} {where}{heading}"
+    heading = f" ({terms.note('heading')})" if t.aspect == "title" else ""
+    return f"{short(t.id)} {t.old_edition} -> {t.new_edition} {terms.kind(t.kind)} {where}{heading}"
 
 
 def _meeting_note(meeting: str) -> str:
     from lawdiff.review.ids import short
 
-    return f" (meeting {short(meeting)})" if meeting else ""
+    return _(" (meeting {id})").format(id=short(meeting)) if meeting else ""

@@ -10,11 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import click
-
+from lawdiff.cli.language import option
 from lawdiff.cli.options import Inputs, review_file
-from lawdiff.cli.terminal import echo
+from lawdiff.cli.terminal import echo, note_line
 from lawdiff.errors import UsageError
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.diff.vocabulary import Comparison
@@ -31,11 +32,11 @@ def store_option(f: F) -> F:
 
 
 def author_option(f: F) -> F:
-    @click.option(
+    @option(
         "--author",
         "author",
         metavar="NAME",
-        help=f"Who writes. Default: ${ENV_AUTHOR}, else git's user.name, else the login name.",
+        help=N_("Who writes. Default: $LAWDIFF_AUTHOR, else git's user.name, else the login name."),
     )
     @functools.wraps(f)
     def wrapper(*args: Any, author: str | None, **kwargs: Any) -> Any:
@@ -45,12 +46,12 @@ def author_option(f: F) -> F:
 
 
 def pair_option(f: F) -> F:
-    return click.option(
+    return option(
         "--pair",
         nargs=2,
         metavar="OLD NEW",
         default=None,
-        help="The edition pair (when several pairs hold a clause, or to compare only it).",
+        help=N_("The edition pair (when several pairs hold a clause, or to compare only it)."),
     )(f)
 
 
@@ -77,7 +78,12 @@ def reader(review_file: Path | None) -> Store:
     loc = find_store(review_file)
     if not loc.exists and loc.rule != "default":
         # Not an error (the first write creates it), but a typo should not pass unseen.
-        echo(f"lawdiff: note: no review store at {loc.path} (named by {loc.rule}) yet: no decisions", err=True)
+        echo(
+            note_line(
+                _("no review store at {path} (named by {rule}) yet: no decisions").format(path=loc.path, rule=loc.rule)
+            ),
+            err=True,
+        )
     return open_for_reading(loc)
 
 
@@ -117,8 +123,14 @@ def runner(
 
 
 def parse_status(value: str) -> Status:
-    from lawdiff.review import STATUSES, Status
+    """A decision as the command line names it: its English value (``accepted``, as stored) or the word of
+    any interface language (``aanvaard``)."""
+    from lawdiff.review import Status
 
-    if value not in STATUSES:
-        raise UsageError(f"unknown status {value!r}", fix=f"use one of: {', '.join(STATUSES)}")
-    return Status(value)
+    stored = terms.status_value(value)
+    if stored is None:
+        raise UsageError(
+            _("unknown status {value!r}").format(value=value),
+            fix=_("use one of: {names}").format(names=", ".join(terms.status_words())),
+        )
+    return Status(stored)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lawdiff.diff import Change, Op, Piece
+from lawdiff.i18n import gettext as _
 from lawdiff.model import CONTAINER_KINDS, Clause
 from lawdiff.report.redline.layout import Marks, lay_out
 from lawdiff.report.redline.pairs import Slot, Stream, Unit
@@ -264,5 +265,8 @@ def _emit_alone(
     if first and unit is not None and unit.role is Role.TEXT and unit.change is not None:
         was = f"{old_name} {', '.join(unit.change.old)}"
         now = f"{new_name} {', '.join(unit.change.new)}"
-        text = f"{was} went to {now} (inserted there)" if op is Op.DELETE else f"{now} came from {was} (deleted there)"
+        if op is Op.DELETE:
+            text = _("{was} went to {now} (inserted there)").format(was=was, now=now)
+        else:
+            text = _("{now} came from {was} (deleted there)").format(was=was, now=now)
         doc.remarks.append(Remark(at, at, text))

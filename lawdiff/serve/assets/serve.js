@@ -6,16 +6,29 @@
   "use strict";
   var doc = document;
 
+  // What the script says, in the member's language: the server puts it in the bar (data-text, made by
+  // lawdiff.serve.frame.script_texts); a page without it (the sign-in page) has nothing for it to say.
+  var text = { status: {} };
+  var barText = doc.querySelector(".serve-bar[data-text]");
+  if (barText) {
+    try { text = JSON.parse(barText.getAttribute("data-text")); } catch (e) { /* a page cut short */ }
+  }
+  function fill(template, fields) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : all;
+    });
+  }
+
   function tokenOf(form) {
     var field = form.querySelector('input[name="csrf"]');
     return field ? field.value : "";
   }
 
   // kind: "good" (saved), "bad" (refused or failed), "busy" (on its way).
-  function say(block, text, kind) {
+  function say(block, message, kind) {
     var msg = block && block.querySelector(".rv-msg");
     if (!msg) { return; }
-    msg.textContent = text;
+    msg.textContent = message;
     msg.className = "rv-msg " + kind;
   }
 
@@ -64,7 +77,7 @@
     var data = submitter ? new FormData(form, submitter) : new FormData(form);
     var buttons = form.querySelectorAll("button");
     Array.prototype.forEach.call(buttons, function (b) { b.dataset.wasDisabled = b.disabled ? "1" : ""; b.disabled = true; });
-    say(block, "Saving…", "busy");
+    say(block, text.saving, "busy");
     fetch(form.action, {
       method: "POST",
       body: new URLSearchParams(data),
@@ -83,12 +96,12 @@
           if (refocus) { window.setTimeout(function () { refocus.focus(); }, 0); }
         });
       }
-      say(target, res.body.message || (res.ok ? "Saved." : "Not saved."), res.ok ? "good" : "bad");
+      say(target, res.body.message || (res.ok ? text.saved : text.notSaved), res.ok ? "good" : "bad");
       if (!res.body.html) {
         Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
       }
     }).catch(function () {
-      say(current(block), "Not saved: the server could not be reached. Try again.", "bad");
+      say(current(block), text.unreachable, "bad");
       Array.prototype.forEach.call(buttons, function (b) { b.disabled = b.dataset.wasDisabled === "1"; });
     });
   }
@@ -125,10 +138,10 @@
     var button = row.querySelector('form.rv-status button[value="' + wanted + '"]');
     ev.preventDefault();
     if (!button) {
-      say(block, wanted === "accepted" ? "Only the chairs may accept." : "You may not set this status.", "bad");
+      say(block, wanted === "accepted" ? text.onlyChairs : text.mayNot, "bad");
       return;
     }
-    if (button.disabled) { say(block, "Already " + wanted + ".", "good"); return; }
+    if (button.disabled) { say(block, fill(text.already, { status: text.status[wanted] || wanted }), "good"); return; }
     send(button.form, button);
   });
 
@@ -136,7 +149,7 @@
   if (toolbar && doc.querySelector("table.sbs .rv")) {
     var keys = doc.createElement("span");
     keys.className = "keys";
-    [["kbd", "a"], ["", " / "], ["kbd", "q"], ["", ": accept / query the current change"]].forEach(function (part) {
+    [["kbd", "a"], ["", " / "], ["kbd", "q"], ["", ": " + text.keys]].forEach(function (part) {
       keys.appendChild(part[0] ? doc.createElement(part[0]) : doc.createTextNode(part[1]));
       if (part[0]) { keys.lastChild.textContent = part[1]; }
     });
@@ -156,7 +169,7 @@
     if (!now || !mark || mark.change === now.dataset.change) { return; }
     now.dataset.change = mark.change;
     while (now.firstChild) { now.removeChild(now.firstChild); }
-    now.appendChild(doc.createTextNode("Now discussing: "));
+    now.appendChild(doc.createTextNode(text.now + " "));
     if (mark.change) {
       var link = doc.createElement("a");
       link.href = mark.href;
@@ -164,13 +177,13 @@
       now.appendChild(link);
       var by = doc.createElement("span");
       by.className = "by";
-      by.textContent = " (set by " + mark.by + ")";
+      by.textContent = " " + fill(text.setBy, { name: mark.by });
       now.appendChild(by);
       if (window.sessionStorage.getItem("lawdiff-follow") === "1") { window.location.href = mark.href; }
     } else {
       var none = doc.createElement("span");
       none.className = "none";
-      none.textContent = "nothing marked";
+      none.textContent = text.nothing;
       now.appendChild(none);
     }
   }

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc, Page
 from lawdiff.sources.draft import text as typed
 
@@ -102,14 +103,16 @@ def _state(state: State | str) -> State:
     try:
         return state if isinstance(state, State) else State(state)
     except ValueError:
-        raise InputError(f"unknown draft state {state!r}", fix="give 'accepted' or 'original'") from None
+        raise InputError(
+            _("unknown draft state {state!r}").format(state=state), fix=_("give 'accepted' or 'original'")
+        ) from None
 
 
 def _no_edition(file: str) -> InputError:
     return InputError(
-        "cannot tell which edition this draft is (a draft does not name its edition)",
+        _("cannot tell which edition this draft is (a draft does not name its edition)"),
         file=file,
-        fix="put it in a corpus folder named after the edition (e.g. 2027/), or read it with --draft FILE --as NAME",
+        fix=_("put it in a corpus folder named after the edition (e.g. 2027/), or read it with --draft FILE --as NAME"),
     )
 
 
@@ -132,13 +135,15 @@ def read_package(path: Path, file: str, edition_hint: str = "", state: State | s
                 paras, furniture, changes = read_odt(z, file, accepted)
             else:
                 raise InputError(
-                    "the file is a zip, but neither a Word (.docx) nor an OpenDocument text (.odt) document",
+                    _("the file is a zip, but neither a Word (.docx) nor an OpenDocument text (.odt) document"),
                     file=file,
-                    fix="give the draft as a .docx or .odt document",
+                    fix=_("give the draft as a .docx or .odt document"),
                 )
     except OSError as exc:
         raise InputError(
-            f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
+            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
+            file=file,
+            fix=_("check the path and its permissions"),
         ) from None
     if not edition_hint:
         raise _no_edition(file)
@@ -160,10 +165,14 @@ def _pages(
     sections = read_sections(paras, file, Path(file).name)
     if not any(s.rendered.has_text for s in sections):
         raise InputError(
-            "the document holds no text" + (f" in its {state.value} state" if any(changes.values()) else ""),
+            _("the document holds no text in its {state} state").format(state=state.value)
+            if any(changes.values())
+            else _("the document holds no text"),
             file=file,
-            fix="give the draft with its text (an empty document, or one whose text is only in images or text"
-            " boxes, cannot be read)",
+            fix=_(
+                "give the draft with its text (an empty document, or one whose text is only in images or text "
+                "boxes, cannot be read)"
+            ),
         )
     meta = [("state", state.value)]
     if any(changes.values()):
@@ -216,18 +225,22 @@ def read_text(text: str, file: str, edition_hint: str = "", declared: bool = Fal
     """
     if not declared and typed.title_line(text) is None:
         raise InputError(
-            "the text is no typed draft: its first line does not say it is a draft (concept, ontwerp, draft),"
-            " or no ARTIKEL or HOOFDSTUK heading follows",
+            _(
+                "the text is no typed draft: its first line does not say it is a draft (concept, ontwerp, "
+                "draft), or no ARTIKEL or HOOFDSTUK heading follows"
+            ),
             file=file,
             place="1",
-            fix="start the draft with a title line such as 'Concept spelregels 2027', then its articles",
+            fix=_("start the draft with a title line such as 'Concept spelregels 2027', then its articles"),
         )
     edition = edition_hint or typed.year_in_title(text)
     if not edition:
         raise _no_edition(file)
     blocks, fragments, furniture, title = typed.read_typed(text, file)
     if not blocks:
-        raise InputError("the draft holds no text after its title line", file=file, fix="give the draft's articles")
+        raise InputError(
+            _("the draft holds no text after its title line"), file=file, fix=_("give the draft's articles")
+        )
     return [
         Page(
             file=file,
@@ -247,9 +260,9 @@ def read_text(text: str, file: str, edition_hint: str = "", declared: bool = Fal
 def read_package_text(_text: str, file: str, _edition_hint: str = "") -> list[Page]:
     """A zip given as decoded text cannot be read: the registry reads packages by path (see read_package)."""
     raise InputError(
-        "a .docx or .odt draft must be read from its file, not as text",
+        _("a .docx or .odt draft must be read from its file, not as text"),
         file=file,
-        fix="give the path of the document",
+        fix=_("give the path of the document"),
     )
 
 
@@ -277,7 +290,9 @@ def read_draft(path: Path, name: str = "", state: State | str = State.ACCEPTED, 
             head = stream.read(8)
     except OSError as exc:
         raise InputError(
-            f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
+            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
+            file=file,
+            fix=_("check the path and its permissions"),
         ) from None
     if head.startswith((*ZIP_MAGICS, OLE_MAGIC)):
         return read_package(path, file, edition, state)
@@ -286,10 +301,12 @@ def read_draft(path: Path, name: str = "", state: State | str = State.ACCEPTED, 
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(
-            f"the file is neither a .docx, an .odt nor UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            _("the file is neither a .docx, an .odt nor UTF-8 text (byte 0x{data:02x} at offset {start})").format(
+                data=data[exc.start], start=exc.start
+            ),
             file=file,
-            fix="give the draft as .docx, .odt or UTF-8 text",
+            fix=_("give the draft as .docx, .odt or UTF-8 text"),
         ) from None
     if not text.strip():
-        raise InputError("the file is empty", file=file, fix="give the draft's text")
+        raise InputError(_("the file is empty"), file=file, fix=_("give the draft's text"))
     return read_text(text, file, edition, declared=True)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.docx_fields import FURNITURE_FIELDS, Fields, field_kind
 from lawdiff.sources.draft.docx_package import (
@@ -104,7 +105,7 @@ class DocxReader:
         body = self.pkg.document.find(q("body"))
         if body is None:
             raise InputError(
-                "the document has no body", file=self.file, fix="open it in Word and save it as .docx again"
+                _("the document has no body"), file=self.file, fix=_("open it in Word and save it as .docx again")
             )
         raws: list[_Raw] = []
         self._blocks(body, raws)

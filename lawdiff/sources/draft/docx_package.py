@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.zipsafe import SafeZip
 
@@ -32,9 +34,9 @@ _W = f"{{{W}}}"
 
 MAIN_TYPES = {
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml": "",
-    "application/vnd.ms-word.document.macroEnabled.main+xml": "a macro-enabled document (.docm)",
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": "a template (.dotx)",
-    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": "a macro-enabled template (.dotm)",
+    "application/vnd.ms-word.document.macroEnabled.main+xml": N_("a macro-enabled document (.docm)"),
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml": N_("a template (.dotx)"),
+    "application/vnd.ms-word.template.macroEnabledTemplate.main+xml": N_("a macro-enabled template (.dotm)"),
 }
 _OFFICE_DOCUMENT = "/officeDocument"
 
@@ -107,21 +109,23 @@ def open_package(z: SafeZip, file: str) -> Package:
         main = "word/document.xml"
     if not z.has(main):
         raise InputError(
-            "the package has no main document part", file=file, fix="open it in Word and save it as .docx again"
+            _("the package has no main document part"), file=file, fix=_("open it in Word and save it as .docx again")
         )
     ctype = _content_type(z, main)
     kind = MAIN_TYPES.get(ctype)
     if kind is None:
         raise InputError(
-            f"the main part is not a Word document (content type {ctype!r})",
+            _("the main part is not a Word document (content type {ctype!r})").format(ctype=ctype),
             file=file,
-            fix="give a .docx document",
+            fix=_("give a .docx document"),
         )
     if kind or any(n.lower().endswith("vbaproject.bin") for n in z.names()):
         raise InputError(
-            f"the file is {kind or 'a document with macros (vbaProject.bin)'}, not a plain .docx document",
+            _("the file is {kind}, not a plain .docx document").format(
+                kind=_(kind) if kind else _("a document with macros (vbaProject.bin)")
+            ),
             file=file,
-            fix="save it as a Word document (.docx) without macros, then read that file",
+            fix=_("save it as a Word document (.docx) without macros, then read that file"),
         )
     base = posixpath.dirname(main)
     rels_name = posixpath.join(base, "_rels", posixpath.basename(main) + ".rels")

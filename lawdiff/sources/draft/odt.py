@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.numbering import OdfCounter, odf_list_styles
 from lawdiff.sources.draft.odt_package import DC, OFFICE, XML, check_package, side_parts, t, text_of
@@ -83,9 +84,9 @@ class OdtReader:
         body = self.content.find(f"{{{OFFICE}}}body/{{{OFFICE}}}text")
         if body is None:
             raise InputError(
-                "the document has no text body (office:text)",
+                _("the document has no text body (office:text)"),
                 file=self.file,
-                fix="give a text document (.odt) saved by LibreOffice or another word processor",
+                fix=_("give a text document (.odt) saved by LibreOffice or another word processor"),
             )
         for tc in body.iterfind(t("tracked-changes")):
             for region in tc.iterfind(t("changed-region")):
@@ -110,7 +111,9 @@ class OdtReader:
         found = next((etree.QName(c).localname for c in region if isinstance(c.tag, str)), "nothing")
         raise self._unresolvable(
             rid,
-            f"a tracked change of a kind lawdiff does not know ({found}; ODF has insertion, deletion, format-change)",
+            _(
+                "a tracked change of a kind lawdiff does not know ({found}; ODF has insertion, deletion, format-change)"
+            ).format(found=found),
         )
 
     def _known(self, rid: str) -> _Region:
@@ -118,7 +121,10 @@ class OdtReader:
         region = self.regions.get(rid)
         if region is None:
             raise self._unresolvable(
-                rid, f"a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold"
+                rid,
+                _(
+                    "a tracked change mark names the change {rid!r}, which the document's tracked changes do not hold"
+                ).format(rid=rid),
             )
         return region
 
@@ -127,8 +133,8 @@ class OdtReader:
         return InputError(
             what,
             file=self.file,
-            place=f"content.xml, tracked change {rid!r}",
-            fix="accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again",
+            place=_("content.xml, tracked change {rid!r}").format(rid=rid),
+            fix=_("accept or reject the tracked changes in LibreOffice (Edit > Track Changes) and save again"),
         )
 
     # -- resolving the state ------------------------------------------------

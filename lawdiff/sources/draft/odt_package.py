@@ -12,6 +12,8 @@ from __future__ import annotations
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import N_
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
 from lawdiff.sources.draft.zipsafe import SafeZip
 
@@ -27,9 +29,9 @@ MANIFEST = "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"
 
 MIMETYPE = "application/vnd.oasis.opendocument.text"
 _REFUSED = {
-    "application/vnd.oasis.opendocument.text-template": "a template (.ott)",
-    "application/vnd.oasis.opendocument.text-master": "a master document (.odm)",
-    "application/vnd.oasis.opendocument.text-master-template": "a master document template (.otm)",
+    "application/vnd.oasis.opendocument.text-template": N_("a template (.ott)"),
+    "application/vnd.oasis.opendocument.text-master": N_("a master document (.odm)"),
+    "application/vnd.oasis.opendocument.text-master-template": N_("a master document template (.otm)"),
 }
 
 
@@ -50,17 +52,17 @@ def check_package(z: SafeZip, file: str) -> None:
     mimetype = z.read("mimetype").decode("ascii", "replace").strip() if z.has("mimetype") else ""
     if mimetype in _REFUSED:
         raise InputError(
-            f"the file is {_REFUSED[mimetype]}, not a text document",
+            _("the file is {kind}, not a text document").format(kind=_(_REFUSED[mimetype])),
             file=file,
-            fix="save it as an OpenDocument text document (.odt), then read that file",
+            fix=_("save it as an OpenDocument text document (.odt), then read that file"),
         )
     if z.has("META-INF/manifest.xml"):
         manifest = z.xml("META-INF/manifest.xml")
         if manifest.find(f".//{{{MANIFEST}}}encryption-data") is not None:
             raise InputError(
-                "the document is encrypted (saved with a password)",
+                _("the document is encrypted (saved with a password)"),
                 file=file,
-                fix="save it again without a password, then read that file",
+                fix=_("save it again without a password, then read that file"),
             )
         if not mimetype:
             for entry in manifest.iterfind(f"{{{MANIFEST}}}file-entry"):
@@ -68,18 +70,20 @@ def check_package(z: SafeZip, file: str) -> None:
                     mimetype = entry.get(f"{{{MANIFEST}}}media-type", "")
     if mimetype != MIMETYPE:
         raise InputError(
-            f"the package is not an OpenDocument text document (mimetype {mimetype!r})",
+            _("the package is not an OpenDocument text document (mimetype {mimetype!r})").format(mimetype=mimetype),
             file=file,
-            fix="give a text document (.odt)",
+            fix=_("give a text document (.odt)"),
         )
     if any(n.startswith(("Basic/", "Scripts/")) for n in z.names()):
         raise InputError(
-            "the document holds macros (Basic/ or Scripts/)",
+            _("the document holds macros (Basic/ or Scripts/)"),
             file=file,
-            fix="save it as an .odt without macros, then read that file",
+            fix=_("save it as an .odt without macros, then read that file"),
         )
     if not z.has("content.xml"):
-        raise InputError("the document has no content.xml", file=file, fix="open it in LibreOffice and save it again")
+        raise InputError(
+            _("the document has no content.xml"), file=file, fix=_("open it in LibreOffice and save it again")
+        )
 
 
 def side_parts(styles: etree._Element | None, file: str) -> list[Furniture]:

@@ -32,6 +32,7 @@ from typing import IO
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.draft import OLE_MAGIC, ZIP_MAGICS
 from lawdiff.sources.xmlerrors import one_line
 
@@ -71,38 +72,42 @@ class SafeZip:
             head = stream.read(8)
         if head.startswith(OLE_MAGIC):
             raise InputError(
-                "the file is an OLE compound file, not a zip: an encrypted (password-protected) Word document"
-                " or an old binary .doc",
+                _(
+                    "the file is an OLE compound file, not a zip: an encrypted (password-protected) Word "
+                    "document or an old binary .doc"
+                ),
                 file=file,
-                fix="remove the password or save it as .docx (Word 2007 or later) or .odt, then read it again",
+                fix=_("remove the password or save it as .docx (Word 2007 or later) or .odt, then read it again"),
             )
         if not head.startswith(ZIP_MAGICS):
             raise InputError(
-                "the file is not a zip, so neither a .docx nor an .odt",
+                _("the file is not a zip, so neither a .docx nor an .odt"),
                 file=file,
-                fix="give the document as saved by the word processor (.docx or .odt)",
+                fix=_("give the document as saved by the word processor (.docx or .odt)"),
             )
         try:
             self.zip = zipfile.ZipFile(path)
         except (zipfile.BadZipFile, OSError, ValueError) as exc:
             raise InputError(
-                f"the zip is damaged ({exc})",
+                _("the zip is damaged ({exc})").format(exc=exc),
                 file=file,
-                fix="open the document in the word processor and save it again",
+                fix=_("open the document in the word processor and save it again"),
             ) from None
         infos = self.zip.infolist()
         if len(infos) > MAX_MEMBERS:
             raise InputError(
-                f"the zip holds {len(infos)} members (more than {MAX_MEMBERS})",
+                _("the zip holds {n} members (more than {MAX_MEMBERS})").format(n=len(infos), MAX_MEMBERS=MAX_MEMBERS),
                 file=file,
-                fix="this is no word-processor document: give the .docx or .odt itself",
+                fix=_("this is no word-processor document: give the .docx or .odt itself"),
             )
         declared = sum(i.file_size for i in infos)
         if declared > MAX_TOTAL_BYTES:
             raise InputError(
-                f"the zip would expand to {declared} bytes (more than {MAX_TOTAL_BYTES}): a zip bomb or no document",
+                _(
+                    "the zip would expand to {declared} bytes (more than {MAX_TOTAL_BYTES}): a zip bomb or no document"
+                ).format(declared=declared, MAX_TOTAL_BYTES=MAX_TOTAL_BYTES),
                 file=file,
-                fix="give the document as saved by the word processor",
+                fix=_("give the document as saved by the word processor"),
             )
         self.infos = {i.filename: i for i in infos}
 
@@ -126,15 +131,15 @@ class SafeZip:
         info = self.infos.get(name)
         if info is None:
             raise InputError(
-                f"the document has no part {name!r}",
+                _("the document has no part {name!r}").format(name=name),
                 file=self.file,
-                fix="open the document in the word processor and save it again",
+                fix=_("open the document in the word processor and save it again"),
             )
         if info.flag_bits & 0x1:
             raise InputError(
-                f"the part {name!r} is encrypted",
+                _("the part {name!r} is encrypted").format(name=name),
                 file=self.file,
-                fix="remove the password in the word processor and save the document again",
+                fix=_("remove the password in the word processor and save the document again"),
             )
         if info.file_size > MAX_MEMBER_BYTES:
             self._bomb(name, info.file_size)
@@ -144,9 +149,9 @@ class SafeZip:
                 self._copy(stream, out, name, info.compress_size)
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, OSError, ValueError) as exc:
             raise InputError(
-                f"the part {name!r} cannot be decompressed ({exc})",
+                _("the part {name!r} cannot be decompressed ({exc})").format(name=name, exc=exc),
                 file=self.file,
-                fix="open the document in the word processor and save it again",
+                fix=_("open the document in the word processor and save it again"),
             ) from None
         return bytes(out)
 
@@ -159,18 +164,22 @@ class SafeZip:
                 self._bomb(name, len(out))
             if len(out) > RATIO_FLOOR and len(out) > MAX_RATIO * max(compressed, 1):
                 raise InputError(
-                    f"the part {name!r} expands more than {MAX_RATIO} times its compressed size: a zip bomb"
-                    f" (past {RATIO_FLOOR} bytes)",
+                    _(
+                        "the part {name!r} expands more than {MAX_RATIO} times its compressed size: a zip bomb "
+                        "(past {RATIO_FLOOR} bytes)"
+                    ).format(name=name, MAX_RATIO=MAX_RATIO, RATIO_FLOOR=RATIO_FLOOR),
                     file=self.file,
-                    fix="do not read this file; give the document as saved by the word processor",
+                    fix=_("do not read this file; give the document as saved by the word processor"),
                 )
 
     def _bomb(self, name: str, size: int) -> None:
         raise InputError(
-            f"the part {name!r} expands past {size} bytes (the limit is {MAX_MEMBER_BYTES} per part and"
-            f" {MAX_TOTAL_BYTES} in all): a zip bomb or no document",
+            _(
+                "the part {name!r} expands past {size} bytes (the limit is {MAX_MEMBER_BYTES} per part and "
+                "{MAX_TOTAL_BYTES} in all): a zip bomb or no document"
+            ).format(name=name, size=size, MAX_MEMBER_BYTES=MAX_MEMBER_BYTES, MAX_TOTAL_BYTES=MAX_TOTAL_BYTES),
             file=self.file,
-            fix="do not read this file; give the document as saved by the word processor",
+            fix=_("do not read this file; give the document as saved by the word processor"),
         )
 
     def xml(self, name: str) -> etree._Element:
@@ -185,19 +194,21 @@ def parse_xml(data: bytes, file: str, part: str) -> etree._Element:
     except etree.XMLSyntaxError as exc:
         line = exc.lineno or 0
         raise InputError(
-            f"the part {part!r} is not well-formed XML ({one_line(exc.msg)})",
+            _("the part {part!r} is not well-formed XML ({value})").format(part=part, value=one_line(exc.msg)),
             file=file,
             place=f"{part} line {line}" if line else part,
-            fix="open the document in the word processor and save it again",
+            fix=_("open the document in the word processor and save it again"),
         ) from None
     if root is None:
-        raise InputError(f"the part {part!r} is empty", file=file, fix="save the document again")
+        raise InputError(_("the part {part!r} is empty").format(part=part), file=file, fix=_("save the document again"))
     doctype = root.getroottree().docinfo
     if doctype.internalDTD is not None or doctype.externalDTD is not None or doctype.doctype:
         raise InputError(
-            f"the part {part!r} declares a DTD, which no word processor writes (entities are never expanded)",
+            _("the part {part!r} declares a DTD, which no word processor writes (entities are never expanded)").format(
+                part=part
+            ),
             file=file,
             place=part,
-            fix="give the document as saved by the word processor",
+            fix=_("give the document as saved by the word processor"),
         )
     return root

@@ -78,6 +78,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Page
 from lawdiff.sources.mediawiki.sniff import looks_like_export
 
@@ -111,7 +112,9 @@ def read_path(path: Path, file: str, _edition_hint: str = "") -> Iterator[Page]:
             site, pages = parse_export(stream, file)
     except OSError as exc:
         raise InputError(
-            f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
+            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
+            file=file,
+            fix=_("check the path and its permissions"),
         ) from None
     return Assembler(file, site, pages).pages()
 
@@ -132,7 +135,9 @@ def read_jobs(path: Path, file: str) -> tuple[Callable[[Expanded], Page], Iterat
             site, pages = parse_export(stream, file)
     except OSError as exc:
         raise InputError(
-            f"cannot read the file ({exc.strerror})", file=file, fix="check the path and its permissions"
+            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
+            file=file,
+            fix=_("check the path and its permissions"),
         ) from None
     assembler = Assembler(file, site, pages)
     return assembler.titles_only().render, assembler.jobs()

@@ -9,6 +9,7 @@ from typing import IO, Any
 from lxml import etree
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.mediawiki.sniff import has_internal_subset, looks_like_export
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.xmlerrors import one_line
@@ -261,23 +262,28 @@ def _syntax_error(exc: etree.XMLSyntaxError, file: str) -> InputError:
         line, column, msg = first.line, first.column, first.message
     msg = one_line(msg)  # the place is given once, and the message is one line
     if "not defined" in msg and "Entity" in msg:
-        fix = (
+        fix = _(
             "write the character itself or a character reference (&#160; for &nbsp;), or export the pages again"
             " (Special:Export escapes the wiki's entities as &amp;nbsp;)"
         )
     else:
-        fix = "repair the file there, or export the pages again (Special:Export)"
-    return InputError(f"malformed XML: {msg}", file=file, place=f"{line}:{column}" if line else "", fix=fix)
+        fix = _("repair the file there, or export the pages again (Special:Export)")
+    return InputError(
+        _("malformed XML: {msg}").format(msg=msg), file=file, place=f"{line}:{column}" if line else "", fix=fix
+    )
 
 
 def _subset_error(file: str) -> InputError:
     # Entity declarations would change the text; expanding them is how XXE
     # and "billion laughs" attacks work.  An export never has any.
     return InputError(
-        "the XML has a DOCTYPE with an internal subset (entity or element declarations), which lawdiff does not read",
+        _(
+            "the XML has a DOCTYPE with an internal subset (entity or element declarations), which lawdiff does "
+            "not read"
+        ),
         file=file,
         place="1",
-        fix="remove the [...] part of the <!DOCTYPE ...> line; a MediaWiki export has none",
+        fix=_("remove the [...] part of the <!DOCTYPE ...> line; a MediaWiki export has none"),
     )
 
 
@@ -289,10 +295,10 @@ def _check_root(tree: Any, file: str) -> None:
     local = _local(root.tag)
     if local != "mediawiki":
         raise InputError(
-            f"the root element is <{local}>, not <mediawiki>",
+            _("the root element is <{local}>, not <mediawiki>").format(local=local),
             file=file,
             place=str(root.sourceline or 1),
-            fix="give a MediaWiki export (Special:Export) or a file of another known format",
+            fix=_("give a MediaWiki export (Special:Export) or a file of another known format"),
         )
 
 
@@ -373,11 +379,13 @@ def _full_text(el: Any, file: str) -> tuple[str | None, tuple[tuple[int, str], .
             length += len(child.text)
         else:
             raise InputError(
-                f"the <{_local(el.tag)}> element holds an XML element <{_local(child.tag)}>: its markup is not"
-                " escaped, so the text cannot be read as written",
+                _(
+                    "the <{value}> element holds an XML element <{value2}>: its markup is not escaped, so the "
+                    "text cannot be read as written"
+                ).format(value=_local(el.tag), value2=_local(child.tag)),
                 file=file,
                 place=str(child.sourceline or el.sourceline or 0),
-                fix="escape < as &lt; and & as &amp; inside the text, or export the pages again (Special:Export)",
+                fix=_("escape < as &lt; and & as &amp; inside the text, or export the pages again (Special:Export)"),
             )
         tail = child.tail or ""
         parts.append(tail)
@@ -415,7 +423,10 @@ def _add_page(
 ) -> None:
     if not title.strip():
         raise InputError(
-            "a page without a title", file=file, place=str(line), fix="give every <page> its <title>, or remove it"
+            _("a page without a title"),
+            file=file,
+            place=str(line),
+            fix=_("give every <page> its <title>, or remove it"),
         )
     ns, name = site.ns_of(title, declared_ns)
     key = (ns, name)

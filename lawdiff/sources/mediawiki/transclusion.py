@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from lawdiff.errors import InputError, LawdiffBug
+from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of
 from lawdiff.sources.base import Fragment, Furniture, Loc, Page
 from lawdiff.sources.mediawiki.dump import (
@@ -99,10 +100,10 @@ class Assembler:
             target = self.by_key.get(key)
             if (target is not None and target.title in seen) or len(seen) > MAX_REDIRECTS:
                 raise InputError(
-                    f"redirect loop: {' -> '.join([*seen, page.redirect])}",
+                    _("redirect loop: {names}").format(names=" -> ".join([*seen, page.redirect])),
                     file=self.file,
                     place=str(line),
-                    fix="point one of these redirects at the page that holds the text",
+                    fix=_("point one of these redirects at the page that holds the text"),
                 )
 
     def link_target(self, target: str, line: int) -> str:
@@ -172,14 +173,16 @@ class Assembler:
         for p in rest:
             key = (p.ns, p.name)
             if key not in covered and key not in emitted and p.law is not None:
-                job, _ = self.expand_page(p)
+                job = self.expand_page(p)[0]
                 emitted.add(key)
                 yield out(job, p.law.edition)
         if not emitted:
             raise InputError(
-                f"the export holds no law page ({len(self.pages_)} page(s), none titled Sjabloon:<edition>:<name>)",
+                _("the export holds no law page ({n} page(s), none titled Sjabloon:<edition>:<name>)").format(
+                    n=len(self.pages_)
+                ),
                 file=self.file,
-                fix="export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export",
+                fix=_("export the template pages of the law (Sjabloon:2017:45, ...) with Special:Export"),
             )
 
     def _expand_containers(self, law: list[WikiPage]) -> tuple[dict[tuple[int, str], Expanded], set[tuple[int, str]]]:
@@ -254,14 +257,16 @@ class Assembler:
     def check_text(self, page: WikiPage) -> None:
         rev = page.revision
         if rev is None or rev.text is None or rev.deleted or not rev.text or rev.text.isspace():
-            why = "no revision" if rev is None else "a revision without text"
+            why = _("no revision") if rev is None else _("a revision without text")
             if rev is not None and rev.deleted:
-                why = "a revision whose text is deleted"
+                why = _("a revision whose text is deleted")
             raise InputError(
-                f"the {'law ' if page.law is not None else ''}page {page.title} has {why}",
+                (
+                    _("the law page {title} has {why}") if page.law is not None else _("the page {title} has {why}")
+                ).format(title=page.title, why=why),
                 file=self.file,
                 place=str(rev.rev_line if rev is not None else page.line),
-                fix="export the page again with its current text (Special:Export), or remove it from the dump",
+                fix=_("export the page again with its current text (Special:Export), or remove it from the dump"),
             )
 
     # -- expansion ----------------------------------------------------------
@@ -276,12 +281,18 @@ class Assembler:
     ) -> list[Frag]:
         if page in chain or len(chain) >= MAX_DEPTH:
             titles = " -> ".join([*(p.title for p in chain), page.title])
-            what = "transclusion cycle" if page in chain else f"transclusions nested deeper than {MAX_DEPTH}"
+            what = (
+                _("transclusion cycle")
+                if page in chain
+                else _("transclusions nested deeper than {depth}").format(depth=MAX_DEPTH)
+            )
             raise InputError(
-                f"{what}: {titles}",
+                _("{what}: {titles}").format(what=what, titles=titles),
                 file=self.file,
                 place=str(call_line),
-                fix="remove the transclusion from one of these pages (the wiki shows 'Template loop detected' there)",
+                fix=_(
+                    "remove the transclusion from one of these pages (the wiki shows 'Template loop detected' there)"
+                ),
             )
         self.check_text(page)
         if page.revision is None or page.revision.text is None:

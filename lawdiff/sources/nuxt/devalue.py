@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from lawdiff.i18n import gettext as _
+
 UNDEFINED_INDEX = -1
 HOLE_INDEX = -2
 NAN_INDEX = -3
@@ -97,21 +99,24 @@ def loads(text: str) -> Decoded:
     try:
         parsed = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DevalueError(f"not valid JSON ({exc.msg})", f"line {exc.lineno} column {exc.colno}") from None
+        raise DevalueError(
+            _("not valid JSON ({msg})").format(msg=exc.msg),
+            _("line {line} column {column}").format(line=exc.lineno, column=exc.colno),
+        ) from None
     except RecursionError:
-        raise DevalueError("the JSON nests arrays or objects too deep to read", "$") from None
+        raise DevalueError(_("the JSON nests arrays or objects too deep to read"), "$") from None
     except ValueError:
         # A number of more than 4,300 digits: Python refuses to convert it
         # (a guard against quadratic time), and no payload needs one.  Its
         # message advises a call to sys.set_int_max_str_digits(), which is
         # no advice for a user: not passed on.
-        raise DevalueError("a number too long to read (more than 4,300 digits; no payload holds one)", "$") from None
+        raise DevalueError(_("a number too long to read (more than 4,300 digits; no payload holds one)"), "$") from None
     replaced: tuple[int, ...] = ()
     if _SURROGATE_ESCAPE.search(text) or _LONE_SURROGATE.search(text):
         try:
             parsed, replaced = _replace_surrogates(parsed)
         except RecursionError:
-            raise DevalueError("the JSON nests arrays or objects too deep to read", "$") from None
+            raise DevalueError(_("the JSON nests arrays or objects too deep to read"), "$") from None
     decoded = decode(parsed)
     return Decoded(decoded.value, decoded.origin, replaced)
 
@@ -160,25 +165,31 @@ def decode(parsed: Any) -> Decoded:
     if isinstance(parsed, int) and not isinstance(parsed, bool):
         return Decoded(_special(parsed, "$", standalone=True), origin)
     if not isinstance(parsed, list) or not parsed:
-        raise DevalueError("a devalue payload must be a non-empty JSON array", "$")
+        raise DevalueError(_("a devalue payload must be a non-empty JSON array"), "$")
     values: list[Any] = parsed
     done: dict[int, Any] = {}
     busy: set[int] = set()
 
     def hydrate(index: Any, where: str) -> Any:
         if isinstance(index, bool) or not isinstance(index, int):
-            raise DevalueError(f"expected an element index, found {_brief(index)}", where)
+            raise DevalueError(_("expected an element index, found {value}").format(value=_brief(index)), where)
         if index < 0:
             return _special(index, where)
         if index >= len(values):
-            raise DevalueError(f"index {index} points past the end of the payload ({len(values)} elements)", where)
+            raise DevalueError(
+                _("index {index} points past the end of the payload ({n} elements)").format(index=index, n=len(values)),
+                where,
+            )
         if index in done:
             return done[index]
         if index in busy:
             # Named where the reference that closes the cycle is: that is the value to mend.
-            raise DevalueError(f"refers back to element {index}, which holds it (a cycle)", where)
+            raise DevalueError(_("refers back to element {index}, which holds it (a cycle)").format(index=index), where)
         if len(busy) >= MAX_NESTING:
-            raise DevalueError(f"values nested more than {MAX_NESTING} deep (a chain of references)", where)
+            raise DevalueError(
+                _("values nested more than {MAX_NESTING} deep (a chain of references)").format(MAX_NESTING=MAX_NESTING),
+                where,
+            )
         busy.add(index)
         result = _build(values[index], index)
         busy.discard(index)
@@ -212,7 +223,7 @@ def _tagged(raw: list[Any], index: int, here: str, hydrate: Callable[[Any, str],
     args = raw[1:]
     if tag in _WRAPPERS:
         if len(args) != 1:
-            raise DevalueError(f'"{tag}" takes one value, found {len(args)}', here)
+            raise DevalueError(_('"{tag}" takes one value, found {n}').format(tag=tag, n=len(args)), here)
         return hydrate(args[0], f"{here}[1]")
     if tag in _VALUE_TAGS:
         return _tagged_value(tag, args, here)
@@ -234,7 +245,7 @@ def _tagged(raw: list[Any], index: int, here: str, hydrate: Callable[[Any, str],
         return items
     if tag in ("Map", "null"):
         if len(args) % 2:
-            raise DevalueError(f'"{tag}" needs key/value pairs, found an odd count', here)
+            raise DevalueError(_('"{tag}" needs key/value pairs, found an odd count').format(tag=tag), here)
         mapping: dict[Any, Any] = {}
         origin[id(mapping)] = index
         for i in range(0, len(args), 2):
@@ -242,11 +253,11 @@ def _tagged(raw: list[Any], index: int, here: str, hydrate: Callable[[Any, str],
             try:
                 mapping[key] = hydrate(args[i + 1], f"{here}[{i + 2}]")
             except TypeError:
-                raise DevalueError("a Map key that cannot be a dictionary key", here) from None
+                raise DevalueError(_("a Map key that cannot be a dictionary key"), here) from None
         return mapping
     if tag == "NuxtError":
         return hydrate(args[0], f"{here}[1]") if args else {}
-    raise DevalueError(f'unknown devalue tag "{tag}"', here)
+    raise DevalueError(_('unknown devalue tag "{tag}"').format(tag=tag), here)
 
 
 # The tags whose arguments are the value itself, not element indexes.
@@ -259,7 +270,7 @@ def _tagged_value(tag: str, args: list[Any], here: str) -> Any:
         # A boxed primitive (``new String("x")``): devalue writes the value
         # itself, not an index.
         if len(args) != 1 or isinstance(args[0], (dict, list)):
-            raise DevalueError('"Object" takes one primitive value', here)
+            raise DevalueError(_('"Object" takes one primitive value'), here)
         return args[0]
     if tag == "Date":
         text = str(args[0]) if args else ""
@@ -269,14 +280,14 @@ def _tagged_value(tag: str, args: list[Any], here: str) -> Any:
         try:
             return datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
-            raise DevalueError(f"invalid date {text!r}", here) from None
+            raise DevalueError(_("invalid date {text!r}").format(text=text), here) from None
     if tag == "RegExp":
         return RegExp(str(args[0]) if args else "", str(args[1]) if len(args) > 1 else "")
     if tag == "BigInt":
         try:
             return int(args[0])
         except (ValueError, TypeError, IndexError):
-            raise DevalueError("invalid BigInt", here) from None
+            raise DevalueError(_("invalid BigInt"), here) from None
     return str(args[0]) if args else ""  # URL, URLSearchParams
 
 
@@ -293,4 +304,4 @@ def _special(index: int, where: str, standalone: bool = False) -> Any:
         return -0.0
     if index == HOLE_INDEX and not standalone:
         return HOLE
-    raise DevalueError(f"unknown special value {index}", where)
+    raise DevalueError(_("unknown special value {index}").format(index=index), where)

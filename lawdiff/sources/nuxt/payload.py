@@ -9,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import (
     Container,
     Loc,
@@ -43,16 +44,16 @@ def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
             exc.what,
             file=file,
             place=exc.where,
-            fix="the payload is damaged: save the page's _payload.json again",
+            fix=_("the payload is damaged: save the page's _payload.json again"),
         ) from None
     root = decoded.value
     data = root.get("data") if isinstance(root, dict) else None
     if not isinstance(data, dict):
         raise InputError(
-            "the payload has no 'data' object",
+            _("the payload has no 'data' object"),
             file=file,
             place="$[0]",
-            fix="give the _payload.json of a page of the site",
+            fix=_("give the _payload.json of a page of the site"),
         )
     record = None
     record_key = ""
@@ -62,18 +63,18 @@ def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
             break
     if record is None:
         raise InputError(
-            "the payload holds no page with a body",
+            _("the payload holds no page with a body"),
             file=file,
             place=decoded.where(data),
-            fix="give the _payload.json of a content page, not of a listing",
+            fix=_("give the _payload.json of a content page, not of a listing"),
         )
     body = record.get("body")
     if not isinstance(body, dict) or not isinstance(body.get("value"), list):
         raise InputError(
-            f"the page {record_key!r} has no minimark body",
+            _("the page {record_key!r} has no minimark body").format(record_key=record_key),
             file=file,
             place=decoded.where(record),
-            fix="give a payload written by Nuxt Content 3 (body type 'minimark')",
+            fix=_("give a payload written by Nuxt Content 3 (body type 'minimark')"),
         )
     page = _page(decoded, data, record, body, file, edition_hint)
     if decoded.replaced:
@@ -211,10 +212,10 @@ def _amendment(decoded: devalue.Decoded, record: dict[str, Any], file: str) -> t
     effective = parse_date(raw_date)
     if not effective:
         raise InputError(
-            f"the amendment's date {_meta_text(raw_date)!r} is not a date",
+            _("the amendment's date {value!r} is not a date").format(value=_meta_text(raw_date)),
             file=file,
             place=decoded.where(record),
-            fix="write ingangsdatum as 2024-03-01 or '1 maart 2024'",
+            fix=_("write ingangsdatum as 2024-03-01 or '1 maart 2024'"),
         )
     amends = tuple(dict.fromkeys(re.findall(r"\d{1,3}", _meta_text(record.get("betreft_artikelen") or ""))))
     return effective, amends

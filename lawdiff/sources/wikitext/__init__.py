@@ -46,6 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Block, Fragment, Furniture, Loc, Page
 from lawdiff.sources.normalize import normalize_lines
 from lawdiff.sources.wikiname import PageName, parse_title
@@ -70,25 +71,27 @@ def read(text: str, file: str) -> list[Page]:
     lines = normalize_lines(text.lstrip("\ufeff"))
     if not lines or not lines[0]:
         raise InputError(
-            "the first line is empty, but a wiki page starts with its title",
+            _("the first line is empty, but a wiki page starts with its title"),
             file=file,
             place="1",
-            fix="put the page title (e.g. Sjabloon:2007:45) on the first line",
+            fix=_("put the page title (e.g. Sjabloon:2007:45) on the first line"),
         )
     if is_diff_view(lines[0]):
         raise InputError(
-            f"the page {lines[0][:80]!r} is the wiki's comparison of two versions, not a page's text",
+            _("the page {lines!r} is the wiki's comparison of two versions, not a page's text").format(
+                lines=lines[0][:80]
+            ),
             file=file,
             place="1",
-            fix="save the page itself (its current version, or one old version) instead of the comparison",
+            fix=_("save the page itself (its current version, or one old version) instead of the comparison"),
         )
     name = parse_title(lines[0])
     if name is None:
         raise InputError(
-            f"the first line {lines[0][:60]!r} is not a wiki page title",
+            _("the first line {lines!r} is not a wiki page title").format(lines=lines[0][:60]),
             file=file,
             place="1",
-            fix="put the page title (e.g. Sjabloon:2007:45) on the first line",
+            fix=_("put the page title (e.g. Sjabloon:2007:45) on the first line"),
         )
     furniture = [Furniture(lines[0], Loc(file, 1), "page title (kept as the page name)")]
     if name.kind == "toc":
