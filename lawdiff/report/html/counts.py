@@ -48,15 +48,15 @@ def percent(x: float) -> str:
 
 def heat_name(level: int) -> str:
     """How much an article changed (:data:`lawdiff.diff.article.HEAT_NAMES`), in words."""
-    words = (
-        _("identical"),
-        terms.note("editorial only"),
-        _("small change"),
-        _("substantial change"),
-        _("large change"),
-    )
-    assert len(words) == len(HEAT_NAMES)
-    return words[level]
+    name = HEAT_NAMES[level]
+    words = {
+        "identical": _("identical"),
+        "editorial only": terms.note("editorial only"),
+        "small change": _("small change"),
+        "substantial change": _("substantial change"),
+        "large change": _("large change"),
+    }
+    return words.get(name, name)
 
 
 def normative_count(n: int) -> str:

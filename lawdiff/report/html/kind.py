@@ -89,7 +89,7 @@ def _ref_item(r: RefChange, page: Page, old: str, new: str, moved_to: tuple[str,
 def _not_held(ch: Change) -> str:
     """What of a clause only one corpus holds the other lacks, as the study scoped it (:attr:`Change.scope`):
     the article, or (some of its sections' pages given) the part where the clause lies, or the heading (a
-    2017 section page prints none)."""
+    2017 section page prints none); said as a sentence whose ``{edition}`` is the other edition's name."""
     heading = ch.aspect is Aspect.TITLE
     if not article_of(ch.article):  # a chapter's or part's heading, or a page outside the articles
         return (

@@ -35,6 +35,7 @@ from lawdiff.errors import LawdiffBug
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import pgettext, terms
 from lawdiff.model import Edition
+from lawdiff.report.text import number
 
 
 class Markup(str):
@@ -421,8 +422,7 @@ def marks_legend() -> list[Child]:
 def page_footer(thresholds: Thresholds, editions: Iterable[Edition]) -> Markup:
     """What made the page: lawdiff's version, the thresholds and a SHA-256 of each edition's content, so that
     two readers can tell that their reports come from the same corpus and settings."""
-    sign = i18n.decimal_sign() if i18n.language() != i18n.DEFAULT else "."
-    values = ", ".join(f"{k} {format(v, 'g').replace('.', sign)}" for k, v in thresholds.as_dict().items())
+    values = ", ".join(f"{k} {number(v)}" for k, v in thresholds.as_dict().items())
     said = _(
         "Editions read (the first 16 digits of the SHA-256 of each edition's content, whole in the JSON of"
         " lawdiff compare): {editions}."
