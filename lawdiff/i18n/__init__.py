@@ -249,9 +249,15 @@ def sort_key(text: str) -> tuple[str, str]:
 
 def decimal_sign() -> str:
     """The language's decimal sign ("," in Dutch), for a number written by Python's own format (``:g``)."""
+    return _decimal_sign(babel_locale())
+
+
+@cache
+def _decimal_sign(locale: str) -> str:
+    # Babel looks the locale's data up at every call: a report asks for it some thousands of times.
     from babel.numbers import get_decimal_symbol
 
-    return get_decimal_symbol(babel_locale())
+    return get_decimal_symbol(locale)
 
 
 def format_stamp(stamp: str) -> str:
