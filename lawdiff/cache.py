@@ -27,7 +27,6 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-import pickle
 import sys
 import tempfile
 import time
@@ -181,6 +180,8 @@ class Cache:
         if not data.startswith(_MAGIC) or data[len(_MAGIC) : head] != _checksum(kind, k, payload):
             self.misses += 1
             return None
+        import pickle  # here: a run without the cache (--no-cache) never loads it
+
         try:
             value = pickle.loads(payload)
         except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError, IndexError):
@@ -232,6 +233,8 @@ class Cache:
         path = self._path(kind, k)
         if path is None:
             return
+        import pickle
+
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         data = _MAGIC + _checksum(kind, k, payload) + payload
         try:

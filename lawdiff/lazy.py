@@ -2,9 +2,10 @@
 
 Shared by the packages whose names a light command may need without the rest
 (like :mod:`lawdiff.errors`): :mod:`lawdiff.corpus` (finding a corpus's files
-loads none of the readers) and :mod:`lawdiff.review` (finding no store loads
-no SQLite).  Each keeps its real imports under ``TYPE_CHECKING`` for the type
-checker, and a table of which module holds each name.
+loads none of the readers), :mod:`lawdiff.review` (finding no store loads no
+SQLite) and :mod:`lawdiff.forked` (pausing the collector loads no pool).  Each
+keeps its real imports under ``TYPE_CHECKING`` for the type checker, and a
+table of which module holds each name.
 """
 
 from __future__ import annotations

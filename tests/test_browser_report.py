@@ -260,6 +260,31 @@ def test_article_page_opens_with_each_pair_newest_first(browser: Any, report: Pa
     context.close()
 
 
+def test_each_reader_orders_the_changes_at_a_glance_and_the_choice_is_kept(browser: Any, report: Path) -> None:
+    context, page, watch = _new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto((report / "articles" / "45.html").as_uri())
+    first = page.locator("#glance ol.glance-list").first
+
+    def lines() -> list[str]:
+        return [a.split("#")[1] for a in first.locator("li > a[href^='#']").evaluate_all("l => l.map(a => a.href)")]
+
+    ranked = lines()
+    assert ranked[0] == "diff-2007-2017-2017-45C4b"  # most significant first: as the page is written
+    page.select_option("#glance-order", "article")
+    in_article = lines()
+    assert sorted(in_article) == sorted(ranked) and in_article != ranked
+    # As the rows stand in the table (document order; a run's lines are closed, so not by their place on screen).
+    order = page.evaluate("ids => { const all = [...document.querySelectorAll('[id]')].map(e => e.id); "
+                          "return ids.map(i => all.indexOf(i)); }", in_article)  # fmt: skip
+    assert order == sorted(order) and min(order) >= 0
+    page.reload()
+    assert page.locator("#glance-order").input_value() == "article" and lines() == in_article
+    page.select_option("#glance-order", "significance")
+    assert lines() == ranked
+    assert watch.errors == []
+    context.close()
+
+
 def test_on_a_phone_the_caption_reads_in_lines_and_no_key_hints_show(browser: Any, report: Path) -> None:
     context, page, _ = _new_page(
         browser, viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True, device_scale_factor=2
@@ -309,7 +334,7 @@ def _pdf_text(path: Path) -> str:
 
 
 # The sheets README's "Print" paragraph states.
-PAIR_SHEETS, WHOLE_SHEETS = 5, 16
+PAIR_SHEETS, WHOLE_SHEETS = 4, 16
 # The margins a print dialog sets (Chromium's own: 1 cm). Chromium reads the media queries at the dialog's
 # paper less its margins, before the stylesheet's @page: A4 or Letter less 1 cm is narrower than 760 px, so
 # a screen-width rule that is not `screen` only once printed the phone's stacked layout (8 sheets, not 5,

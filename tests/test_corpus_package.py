@@ -9,8 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import lawdiff.corpus as package
+from lawdiff.corpus.files import suffix
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,3 +62,9 @@ def test_a_name_the_package_does_not_export_is_an_attribute_error() -> None:
     name = "iter_file"
     with pytest.raises(AttributeError, match="has no attribute 'iter_file'"):
         getattr(package, name)
+
+
+@given(st.text(alphabet="a.~#b", max_size=8).filter(lambda n: n not in ("", ".", "..")))
+def test_a_file_name_s_suffix_is_the_one_pathlib_gives(name: str) -> None:
+    # corpus_files tells a file's kind from its name without making a path of the name.
+    assert suffix(name) == Path(name).suffix

@@ -9,16 +9,23 @@ normalization, taking markers out) the habits rest on.
 
 from __future__ import annotations
 
+import re
+import sys
+import unicodedata
 from xml.sax.saxutils import escape
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lawdiff.corpus import from_pages
 from lawdiff.errors import InputError
 from lawdiff.model import Clause, Edition
 from lawdiff.sources import mediawiki, read_text
-from lawdiff.sources.normalize import normalize_lines, take_out
+from lawdiff.sources.normalize import OTHER_SPACES, normalize_lines, take_out
 from lawdiff.sources.wikiname import parse_title
+from lawdiff.sources.wikitext import inlines, reader
+from lawdiff.sources.wikitext.patterns import NOTE
 
 
 def edition_of(text: str) -> Edition:
@@ -204,6 +211,63 @@ def test_a_number_fused_to_something_else_than_a_word_is_text(text: str) -> None
     assert [f.marker for f in article.footnotes] == [""]  # the note, with no marker in the text
 
 
+# The marker patterns as written first: the reader's are shaped for speed (a
+# search that skips to the digits), and must find exactly these.
+_PLAIN_ASCII_MARK = r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)"
+_PLAIN_FUSED_MARK = r"(?<!\w)(?P<word>[^\W\d_]{2,})(?P<num>\d{1,2})(?=[\s.,;:]|$)"
+
+
+@given(st.text(alphabet=" \t\u00a0.,;:)(_a\u00e9Z1\u0661\u00b2\u2028", max_size=30))
+def test_the_marker_patterns_find_what_their_plain_forms_find(text: str) -> None:
+    def spans(pattern: re.Pattern[str]) -> list[tuple[int, int, dict[str, str]]]:
+        return [(m.start(), m.end(), m.groupdict()) for m in pattern.finditer(text)]
+
+    assert spans(inlines._ASCII_MARK) == spans(re.compile(_PLAIN_ASCII_MARK))
+    fused = spans(re.compile(_PLAIN_FUSED_MARK))
+    assert fused == spans(inlines._FUSED_MARK)
+    assert not fused or inlines._LETTER_DIGIT.search(text)  # the search before it never passes one over
+
+
+def _every_marker(reader: inlines.Inlines, text: str) -> list[tuple[int, int, str]]:
+    """The markers of ``text``, each pattern scanned over all of it (what the reader finds without its
+    quick tests of what a line holds)."""
+    found = [(m.start(), m.end(), m.group(0)) for m in inlines._SUP_MARK.finditer(text)]
+    found += [
+        (m.start(), m.end(), m.group(0))
+        for m in inlines._ASCII_MARK.finditer(text)
+        if m.group("num") in reader.ascii_numbers
+    ]
+    found += [
+        (m.start("num"), m.end(), m.group("num"))
+        for m in inlines._FUSED_MARK.finditer(text)
+        if m.group("num") in reader.note_numbers and m.group("word")[-1].islower()
+    ]
+    found += [
+        (m.start(), m.end(), m.group(0))
+        for m in inlines._STAR_MARK.finditer(text)
+        if m.group("stars") in reader.note_stars
+    ]
+    apart: list[tuple[int, int, str]] = []
+    for mark in sorted(found):
+        if not apart or mark[0] >= apart[-1][1]:
+            apart.append(mark)
+    return apart
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["ab", "A", "\u00e9", "1", "2", "12", ")", " ", ".", "*", "\u00b9", "\u00b2", "\u2074", "\u207e"]
+        ),
+        max_size=12,
+    ).map("".join),
+    st.sets(st.sampled_from(["1) a", "2) b", "12) c", "\u00b9\u207e d", "*) e", "**) f", "!) g"])),
+)
+def test_a_line_is_passed_over_only_where_no_pattern_finds_a_marker(text: str, notes: set[str]) -> None:
+    reader = inlines.Inlines(["Sjabloon:2007:45", text, *sorted(notes)], None)
+    assert [(m[0], m[1], m[3]) for m in reader._markers(text)] == _every_marker(reader, text)
+
+
 def test_a_fused_number_is_a_marker_only_where_the_page_has_that_note() -> None:
     without = edition_of("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nDe beeldzijde naar boven1 voor zich.\n")
     assert clause(without, "45").text == "De beeldzijde naar boven1 voor zich."
@@ -248,6 +312,36 @@ def test_every_white_space_but_lf_becomes_one_space(space: str) -> None:
         "A. Spelen van een kaart",
         "x",
     ]
+
+
+@given(st.text(alphabet=" \n\r\t\u00a0\u2028aé\u0301b.1", max_size=40))
+def test_normalized_lines_follow_the_rules_on_any_text(raw: str) -> None:
+    # Rules 1-3 as the module docstring states them, one line at a time: what
+    # normalize_lines gives on a page of plain single spaces (its quick way)
+    # and on any other text.
+    text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
+    assert normalize_lines(raw) == [re.sub(r"[^\S\n]+", " ", line).strip() for line in text.split("\n")]
+
+
+def test_the_other_spaces_are_every_white_space_but_space_and_lf() -> None:
+    every = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and chr(c) not in " \n"]
+    assert list(OTHER_SPACES) == every
+
+
+@given(
+    st.sampled_from(["", " ", "x"]),
+    st.sampled_from(["1", "12", "\u0661", "!", "*", "**", "\u00b9", "\u00b9\u2074", "x"]),
+    st.sampled_from([")", "\u207e", ""]),
+    st.sampled_from([" rest", ""]),
+)
+def test_a_line_read_as_a_note_starts_as_the_reader_first_looks(before: str, mark: str, end: str, rest: str) -> None:
+    # The reader tries the note pattern only on a line starting with a digit, "!", "*" or a superscript.
+    line = before + mark + end + rest
+    assert NOTE.match(line) is None or line[0].isdecimal() or line[0] in reader._NOTE_HEADS
+
+
+def test_a_page_of_single_spaces_loses_only_its_edge_spaces() -> None:
+    assert normalize_lines(" A. Spelen van een kaart \n x\n") == ["A. Spelen van een kaart", "x", ""]
 
 
 @pytest.mark.parametrize(

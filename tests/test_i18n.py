@@ -92,6 +92,14 @@ def test_dates_numbers_and_names_follow_the_language() -> None:
         assert i18n.format_percent(0.735, 1) == "73.5%"
 
 
+def test_the_decimal_signs_kept_are_babels() -> None:
+    from babel.numbers import get_decimal_symbol
+
+    assert set(i18n.DECIMAL_SIGNS) == set(i18n.LANGUAGES)
+    for language, sign in i18n.DECIMAL_SIGNS.items():
+        assert sign == get_decimal_symbol(language), language
+
+
 def test_the_shipped_catalogs_are_complete_and_compiled() -> None:
     """Every message the code marks is in each catalog, translated and not fuzzy, and the .mo is the .po compiled."""
     done = subprocess.run(

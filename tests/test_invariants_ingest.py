@@ -356,3 +356,14 @@ def test_a_long_page_is_read_in_linear_time() -> None:
     (check,) = corpus.checks
     assert check.unplaced == ()
     assert elapsed < 10.0
+
+
+def test_a_text_two_editions_share_is_one_string_with_its_references_read_once() -> None:
+    page = (CORPUS / "2007" / "wiki-Sjabloon-2007-45.txt").read_text(encoding="utf-8")
+    later = page.replace("Sjabloon:2007:45", "Sjabloon:2017:45", 1).replace("Elke speler", "Iedere speler", 1)
+    old, new = from_pages([*read_text(page, "2007/45.txt"), *read_text(later, "2017/45.txt")]).editions
+    kept, changed = (old.find("45C1"), new.find("45C1")), (old.find("45A"), new.find("45A"))
+    assert kept[0] is not None and kept[1] is not None and changed[0] is not None and changed[1] is not None
+    assert kept[0].text is kept[1].text and kept[0].references is kept[1].references
+    assert [r.target for r in kept[1].references] == ["45E"]  # (zie artikel 45E ...)
+    assert changed[0].text != changed[1].text and changed[1].text.startswith("Iedere speler")

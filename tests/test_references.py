@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lawdiff.corpus import Corpus
 from lawdiff.model import Reference, find_references, references_in
+from lawdiff.model import references as module
 from lawdiff.sources.base import Inline, InlineKind
 from lawdiff.sources.build import link_spans
 
@@ -64,6 +67,19 @@ def test_references_read_from_words(text: str, expected: list[str], spans: list[
 )
 def test_numbers_without_a_trigger_word_are_not_references(text: str) -> None:
     assert find_references(text) == []
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["artikel", "Artikelen", "art.", "Art", "zie", "Zie", "z", "a", "rt", "ie", "x", " ", "\n", "45"]
+        ),
+        max_size=10,
+    ).map("".join)
+)
+def test_a_text_without_the_quick_test_s_words_holds_no_trigger(text: str) -> None:
+    # find_references scans for trigger words only where the quick test finds what they hold.
+    assert module._holds_trigger(text) or module._TRIGGER.search(text) is None
 
 
 def test_a_trigger_word_reads_only_the_number_right_after_it() -> None:

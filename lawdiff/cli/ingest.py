@@ -94,15 +94,22 @@ def check(paths: tuple[Path, ...], inputs: Inputs, fmt: str, colours: Style | No
         if not check_against(against, list(paths) or list(inputs.dirs) or [default_corpus()]):
             sys.exit(1)
         return
-    from lawdiff.corpus import DraftFile
     from lawdiff.corpus.check import check as check_corpus
-    from lawdiff.report import check_text, jsonout
 
-    drafts = [DraftFile(inputs.draft, inputs.draft_name, inputs.draft_state)] if inputs.draft else []
+    drafts = []
+    if inputs.draft:
+        from lawdiff.corpus import DraftFile
+
+        drafts.append(DraftFile(inputs.draft, inputs.draft_name, inputs.draft_state))
     corpus, dangling = check_corpus(list(paths) or list(inputs.dirs) or None, cache=inputs.cache(), drafts=drafts)
+    # Each rendering imported where it is used: the JSON one loads the comparisons' vocabulary.
     if fmt == "json":
+        from lawdiff.report import jsonout
+
         emit(jsonout.check(corpus, dangling), None, fmt)
     else:
+        from lawdiff.report import check_text
+
         coloured = check_text.check(corpus, dangling, colours, corpus.skipped) if colours else None
         emit(check_text.check(corpus, dangling, skipped=corpus.skipped), None, fmt, coloured)
     if any(c.unplaced for c in corpus.checks):

@@ -134,6 +134,7 @@ def _covered(texts: list[str], strings: list[str]) -> bool:
     "at most" keeps it true or false.
     """
     pool = Counter(strings)
+    del pool[""]  # (the empty labels, titles and texts: no tokens, and many)
     # (get, not pool[...]: a Counter's missing key is a call to Python code.)
     left = pool.get
     rest: list[str] = []
@@ -146,8 +147,9 @@ def _covered(texts: list[str], strings: list[str]) -> bool:
     if not rest:
         return True
     need = Counter(tokens("\n".join(rest)))
-    have = Counter(tokens("\n".join(s for s, n in pool.items() for _ in range(n))))
-    return not need - have
+    # The strings left, each as often as it is left (``elements``: in C, past the many taken to none).
+    have = Counter(tokens("\n".join(pool.elements())))
+    return all(have[t] >= n for t, n in need.items())
 
 
 def _take_split(text: str, pool: Counter[str]) -> bool:

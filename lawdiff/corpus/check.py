@@ -24,7 +24,7 @@ from lawdiff.cache import Cache
 from lawdiff.corpus import timeline
 from lawdiff.corpus.dangling import Dangling, dangling_references
 from lawdiff.corpus.files import unreadable
-from lawdiff.corpus.outline import EditionOutline, NeedsWords, Record, interned, record
+from lawdiff.corpus.outline import EditionOutline, NeedsWords, ReadReferences, Record, interned, record
 from lawdiff.corpus.settings import SETTINGS_FILE, Settings, read_settings
 from lawdiff.corpus.workers import records as workers_records
 from lawdiff.corpus.workers import workers_for
@@ -69,9 +69,10 @@ def check(
         files = corpus_files(roots, ignored)
         records: list[Record] = []
         errors: list[InputError] = []
+        read: ReadReferences = {}  # an edition's texts are mostly the one before it's
         for path, display, hint in files:
             try:
-                records.extend(_read_cached(path, display, hint, cache))
+                records.extend(_read_cached(path, display, hint, cache, read))
             except InputError as exc:
                 exc.file = str(path)  # the path as given, as lawdiff.corpus.load names it
                 errors.append(exc)  # and the other files read on: every one that cannot be is named
@@ -106,12 +107,12 @@ def _read_whole(
     return corpus, [d for e in corpus.editions for d in dangling_references(e)]
 
 
-def _read_cached(path: Path, display: str, hint: str, cache: Cache) -> list[Record]:
+def _read_cached(path: Path, display: str, hint: str, cache: Cache, read: ReadReferences) -> list[Record]:
     """A file's pages as check keeps them, from the cache when the file's content is known."""
-    return cache.by_file("outlines", path, (display, hint), lambda: list(_records(path, display, hint)))
+    return cache.by_file("outlines", path, (display, hint), lambda: list(_records(path, display, hint, read)))
 
 
-def _records(path: Path, display: str, hint: str) -> Iterator[Record]:
+def _records(path: Path, display: str, hint: str, read: ReadReferences) -> Iterator[Record]:
     """A file's pages as check keeps them; a large MediaWiki export's made in several processes."""
     workers = workers_for(path)
     if workers:
@@ -122,7 +123,7 @@ def _records(path: Path, display: str, hint: str) -> Iterator[Record]:
                 yield page, page_check, interned(page_outline)
         return
     for page in iter_file(path, display, hint):
-        yield record(page)
+        yield record(page, read)
 
 
 def _survey(

@@ -16,7 +16,7 @@ from lawdiff.corpus.settings import SETTINGS_FILE
 from lawdiff.errors import InputError, UsageError
 from lawdiff.i18n import gettext as _
 
-__all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "unreadable"]
+__all__ = ["FETCH_PREFIX", "READ_SUFFIXES", "corpus_files", "default_corpus", "is_backup", "suffix", "unreadable"]
 
 _YEAR_DIR = re.compile(r"^(\d{4})(?:[+@].*)?$")
 
@@ -44,8 +44,15 @@ def is_backup(name: str) -> bool:
     return (
         name.endswith("~")
         or (len(name) > 1 and name.startswith("#") and name.endswith("#"))
-        or Path(name).suffix.lower() in _BACKUP_SUFFIXES
+        or suffix(name).lower() in _BACKUP_SUFFIXES
     )
+
+
+def suffix(name: str) -> str:
+    """``Path(name).suffix`` of a file's name, without making a path of it: from its last dot, unless the
+    name starts or ends with that dot."""
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
 
 
 def unreadable(errors: list[InputError]) -> InputError:
@@ -101,16 +108,23 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
     out: list[tuple[Path, str, str]] = []
     for root in paths:
         if root.is_dir():
+            # (Each file's name and place taken from its parts, its kind from one look at the disk:
+            # the path operations cost more than reading a page.)
+            under = len(root.parts)
             for f in _walk(root):
-                rel = f.relative_to(root)
-                hidden = any(p.startswith(".") for p in rel.parts)
-                dangling = not f.is_file() and f.is_symlink() and not f.exists()
+                rel = f.parts[under:]  # f.relative_to(root).parts: every file listed is under root
+                name = f.name
+                hidden = any(p.startswith(".") for p in rel)
+                is_file = f.is_file()
+                kind = suffix(name).lower()
                 if (
-                    dangling
+                    not is_file
+                    and f.is_symlink()
+                    and not f.exists()
                     and not hidden
-                    and not is_backup(f.name)
-                    and f.suffix.lower() in READ_SUFFIXES
-                    and f.name != SETTINGS_FILE
+                    and not is_backup(name)
+                    and kind in READ_SUFFIXES
+                    and name != SETTINGS_FILE
                 ):
                     # A page moved or deleted under its link: read, it would be an edition's page.
                     raise InputError(
@@ -118,16 +132,16 @@ def corpus_files(paths: list[Path], skipped: list[str] | None = None) -> list[tu
                         file=str(f),
                         fix=_("restore the file it points to, or remove the link"),
                     )
-                if not f.is_file() or f.name == SETTINGS_FILE:
+                if not is_file or name == SETTINGS_FILE:
                     continue
-                if any(p.startswith(FETCH_PREFIX) for p in rel.parts):
+                if any(p.startswith(FETCH_PREFIX) for p in rel):
                     continue
-                if hidden or is_backup(f.name) or f.suffix.lower() not in READ_SUFFIXES:
+                display = "/".join(rel) if len(paths) == 1 else f"{root.name}/{'/'.join(rel)}"
+                if hidden or is_backup(name) or kind not in READ_SUFFIXES:
                     if skipped is not None:
-                        skipped.append(rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}")
+                        skipped.append(display)
                     continue
-                hint = next((m.group(1) for p in reversed(rel.parts[:-1]) if (m := _YEAR_DIR.match(p))), "")
-                display = rel.as_posix() if len(paths) == 1 else f"{root.name}/{rel.as_posix()}"
+                hint = next((m.group(1) for p in reversed(rel[:-1]) if (m := _YEAR_DIR.match(p))), "")
                 out.append((f, display, hint))
         elif root.exists():
             m = _YEAR_DIR.match(root.parent.name)

@@ -10,6 +10,7 @@ import re
 
 from lawdiff.model import Conflict, Edition, NavItem, SourceFile, natural_key
 from lawdiff.sources.build import Draft, PageTree
+from lawdiff.sources.tree import ReadTexts
 
 # The year that orders a draft named without one after every edition.
 DRAFT_YEAR = 9999
@@ -71,7 +72,8 @@ class EditionBuilder:
             into.label = other.label
         into.extra = into.extra or other.extra
 
-    def build(self) -> Edition:
+    def build(self, read: ReadTexts | None = None) -> Edition:
+        """The edition; ``read``: as :meth:`Draft.freeze` takes it (shared by the editions of a corpus)."""
         self._order(self.roots)
         if len({s.file for s in self.sources}) > 1:
             # Top-level clauses from several files (2017: chapter 6 from
@@ -82,7 +84,7 @@ class EditionBuilder:
                 position.setdefault(n.address, i)
             self.roots.sort(key=lambda d: (position.get(d.address, len(position)), natural_key(d.address)))
         self._titles()
-        clauses = tuple(d.freeze() for d in self.roots)
+        clauses = tuple([d.freeze(read) for d in self.roots])
         year_m = re.match(r"\d{4}", self.name)
         # A draft named without a year (--as concept) is the newest edition.
         drafts = all(s.format.startswith("draft-") for s in self.sources)

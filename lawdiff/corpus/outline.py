@@ -40,10 +40,10 @@ from lawdiff.model import (
     place_held,
 )
 from lawdiff.model.references import find_references, references_in
-from lawdiff.sources.base import Page
+from lawdiff.sources.base import Inline, Page
 from lawdiff.sources.build import Draft, PageTree, link_spans
 
-__all__ = ["EditionOutline", "NeedsWords", "Outline", "Record", "interned", "outline", "record"]
+__all__ = ["EditionOutline", "NeedsWords", "Outline", "ReadReferences", "Record", "interned", "outline", "record"]
 
 # What a clause of an outline is: a footnote (merged among its parent's
 # footnotes, not its children), and whether it has text.
@@ -93,8 +93,19 @@ class Outline:
         return self.digests[i * _DIGEST_SIZE : (i + 1) * _DIGEST_SIZE]
 
 
-def outline(tree: PageTree) -> Outline:
-    """The outline of a page's tree, as :func:`lawdiff.sources.build.build_page` leaves it (texts joined)."""
+# The references read from a clause text, by the text's digest: a run's pages
+# share most of their texts (an edition with the one before it), and a text's
+# references are read once.
+ReadReferences = dict[bytes, tuple[str, ...]]
+
+
+def outline(tree: PageTree, read: ReadReferences | None = None) -> Outline:
+    """The outline of a page's tree, as :func:`lawdiff.sources.build.build_page` leaves it (texts joined).
+
+    ``read``: the references of the texts already read (by their digests), filled in as texts are read.
+    """
+    if read is None:
+        read = {}
     addresses: list[str] = []
     parents = array("i")
     flags = bytearray()
@@ -119,21 +130,20 @@ def outline(tree: PageTree) -> Outline:
         titles.append(d.title)
         if text:
             flags.append(_TEXT | _FOOTNOTE if d.kind is footnote else _TEXT)
-            digests += blake2b(text.encode("utf-8", "surrogatepass"), digest_size=_DIGEST_SIZE).digest()
+            digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=_DIGEST_SIZE).digest()
+            digests += digest
         else:
             flags.append(_FOOTNOTE if d.kind is footnote else 0)
+            digest = _NO_TEXT
             digests += _NO_TEXT
-        links = link_spans(d.inlines) if d.inlines else None
-        if links:
-            found = [(r.target, r.printed) for r in references_in(text, links)]
-        elif text:
-            # references_in without links: the references read from the words, in order.
-            found = [(target, text[start:end]) for target, start, end in find_references(text)]
+        if d.inlines or not text:
+            named = _references(text, d.inlines)  # (links are read with their text: not kept)
+        elif (known := read.get(digest)) is not None:
+            named = known
         else:
-            found = []
-        if found:
-            # References repeat ("artikel 45", page after page): one string for each.
-            refs[i] = tuple(intern(s) for pair in found for s in pair)
+            named = read[digest] = _references(text, d.inlines)
+        if named:
+            refs[i] = named
         loc = d.source
         lines.append(loc.line)
         place = (loc.file, loc.path)
@@ -151,18 +161,32 @@ def outline(tree: PageTree) -> Outline:
     )
 
 
+def _references(text: str, inlines: list[Inline]) -> tuple[str, ...]:
+    """The target and the printed text of each reference of a clause, one after the other."""
+    links = link_spans(inlines) if inlines else None
+    if links:
+        found = [(r.target, r.printed) for r in references_in(text, links)]
+    elif text:
+        # references_in without links: the references read from the words, in order.
+        found = [(target, text[start:end]) for target, start, end in find_references(text)]
+    else:
+        return ()
+    # References repeat ("artikel 45", page after page): one string for each.
+    return tuple(sys.intern(s) for pair in found for s in pair) if found else ()
+
+
 # One page as check keeps it: the page without its blocks, fragments and
 # furniture (as :func:`lawdiff.corpus.timeline.read_page` slims it), its
 # accounting, and its outline.
 Record = tuple[Page, PageCheck, Outline]
 
 
-def record(page: Page) -> Record:
-    """A page as check keeps it."""
+def record(page: Page, read: ReadReferences | None = None) -> Record:
+    """A page as check keeps it; ``read``: as :func:`outline` takes it."""
     # timeline.read_page, looked up when called: the same tree and
     # accounting as the full corpus gets (and the tests' stand-ins for it).
     tree, page_check = timeline.read_page(page)
-    return tree.page, page_check, outline(tree)
+    return tree.page, page_check, outline(tree, read)
 
 
 def interned(o: Outline) -> Outline:
@@ -227,7 +251,9 @@ class EditionOutline:
         lacking = frozenset(a for s in self.sources for a in s.lacking)
         out: list[Dangling] = []
         for m in order:
-            refs = merged.text_outline[m].refs.get(merged.text_index[m], ())
+            refs = merged.text_outline[m].refs.get(merged.text_index[m])
+            if not refs:
+                continue  # (most clauses name no other)
             for target, printed in zip(refs[::2], refs[1::2], strict=True):
                 if holds(target):
                     continue

@@ -36,9 +36,6 @@ _TABLES = ("default", "printing", "thresholds")
 
 def read_settings(roots: list[Path]) -> Settings:
     """Read ``lawdiff.toml`` from the corpus folders that have one."""
-    # Imported here (3 ms): finding the corpus's files needs SETTINGS_FILE, not the parser.
-    import tomllib
-
     default: dict[str, str] = {}
     printing: dict[str, str] = {}
     thresholds: dict[str, float] = {}
@@ -47,6 +44,9 @@ def read_settings(roots: list[Path]) -> Settings:
         path = root / SETTINGS_FILE
         if not root.is_dir() or not path.is_file():
             continue
+        # Imported here (3 ms): a corpus without settings, and finding the corpus's files, need no parser.
+        import tomllib
+
         try:
             # utf-8-sig: Windows Notepad starts a UTF-8 file with a byte order mark, which TOML does not allow.
             data = tomllib.loads(path.read_text(encoding="utf-8-sig"))

@@ -29,6 +29,7 @@ from lawdiff.model import (
 )
 from lawdiff.sources.base import Page
 from lawdiff.sources.build import PageTree, build_page
+from lawdiff.sources.tree import ReadTexts
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,9 @@ def from_trees(
         if key not in builders:
             builders[key] = EditionBuilder(name)
         builders[key].add(tree)
-    variants = sorted((b.build() for b in builders.values()), key=lambda e: (e.year, e.name))  # printings not known yet
+    texts: ReadTexts = {}  # the texts the editions share, and their references: read once
+    # (The printings are not known yet.)
+    variants = sorted((b.build(texts) for b in builders.values()), key=lambda e: (e.year, e.name))
     variants = [_with_printing(e, settings) for e in variants]
     timeline: list[Edition] = []
     choices: dict[str, str] = {}

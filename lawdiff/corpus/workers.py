@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lawdiff import forked
 from lawdiff.corpus.outline import Record, record
-from lawdiff.forked import Stream, can_fork
+from lawdiff.forked import can_fork
 from lawdiff.forked import jobs as forked_jobs
 from lawdiff.sources import READERS, SNIFF_BYTES, mediawiki
 from lawdiff.sources.base import Page
@@ -53,7 +54,8 @@ def workers_for(path: Path) -> int:
     """How many workers read ``path`` beside this process: none for a file that is not a large MediaWiki
     export, or where processes cannot be forked."""
     n = jobs() - 1
-    if n < 1 or not can_fork() or not large_export(path):
+    # (The file first: asking whether this process may fork loads multiprocessing.)
+    if n < 1 or not large_export(path) or not can_fork():
         return 0
     return n
 
@@ -76,7 +78,7 @@ def records(n: int, read: Callable[[], tuple[Callable[[Expanded], Page], Iterato
     """The record of each expanded page of an export, in order, made by ``n`` forked workers beside this
     process.  ``read()`` reads the export (:func:`lawdiff.sources.mediawiki.read_jobs`): it is called once
     the workers are forked (see :class:`lawdiff.forked.Stream`)."""
-    with Stream[Any, Record](n, queued=_QUEUED_PER_WORKER) as stream:
+    with forked.Stream[Any, Record](n, queued=_QUEUED_PER_WORKER) as stream:
         render, expanded = read()
         yield from stream.map(functools.partial(_record, render), _batches(expanded))
 

@@ -153,8 +153,9 @@ def compared_in(editions: Iterable[Edition], number: str) -> tuple[tuple[Edition
     return tuple(kept), tuple(e for e in found if e not in kept)
 
 
-def article_view(study: Study, number: str) -> ArticleView:
-    """The article across the study's editions that hold it."""
+def article_view(study: Study, number: str, histories: bool = True) -> ArticleView:
+    """The article across the study's editions that hold it; ``histories=False``: without its clause histories
+    (see :func:`article_histories`)."""
     hs, passed_over = compared_in(study.editions, number)
     if not hs:
         raise LawdiffBug(f"article {number} was asked for, but no edition of the study holds it")
@@ -165,10 +166,21 @@ def article_view(study: Study, number: str) -> ArticleView:
         moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in ch.stale_references}
         pairs.append(PairView(old, new, changes, heat(changes), moved))
     rows = synopsis(number, hs, pairs)
-    hist = tuple(
+    hist = _histories(study, number, hs) if histories else ()
+    return ArticleView(number, _article(hs[-1], number).title, hs, tuple(pairs), rows, hist, passed_over)
+
+
+def article_histories(study: Study, view: ArticleView) -> tuple[tuple[Edition, Clause, History], ...]:
+    """A view's clause histories (:attr:`ArticleView.histories`), made now for a view made without them: a
+    report makes each article's histories where it makes the article's history page, so that no process holds
+    them all (36 MB at 744 articles)."""
+    return view.histories or _histories(study, view.number, view.editions)
+
+
+def _histories(study: Study, number: str, hs: tuple[Edition, ...]) -> tuple[tuple[Edition, Clause, History], ...]:
+    return tuple(
         (e, c, history(study, e, c.address)) for e in hs for c in _article(e, number).walk() if c.text or c.title
     )
-    return ArticleView(number, _article(hs[-1], number).title, hs, tuple(pairs), rows, hist, passed_over)
 
 
 def pairs_of(editions: tuple[Edition, ...], numbers: Iterable[str]) -> list[tuple[Edition, Edition]]:
@@ -186,18 +198,20 @@ def article_views(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     keep_walks: bool = True,
+    histories: bool = True,
 ) -> tuple[ArticleView, ...]:
     """The views of ``numbers`` (all articles of the study's editions when None); the comparisons
     they need are made first, ``workers`` at a time (:meth:`Study.prepare`).  ``keep_walks=False``: the
     histories are in the views now, and the walks that made them (:attr:`Study.walks`, a memo of 13 MB at
     744 articles) are dropped, for a caller that asks for no more histories (a report's pages, whose
-    processes would each carry them)."""
+    processes would each carry them).  ``histories=False``: the views without their histories
+    (:func:`article_histories` makes them later)."""
     wanted = article_numbers(study.editions) if numbers is None else list(numbers)
     study.prepare(pairs_of(study.editions, wanted), workers)
     out: list[ArticleView] = []
     with collector_paused():
         for i, n in enumerate(wanted):
-            out.append(article_view(study, n))
+            out.append(article_view(study, n, histories))
             if progress is not None:
                 progress(i + 1, len(wanted))
     if not keep_walks:

@@ -32,11 +32,29 @@ makes many objects and no cycles.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lawdiff.forked.beside import Pending, RemoteTraceback, beside
 from lawdiff.forked.control import POOLS, STAGES, can_fork, collector_paused, interrupts_held, jobs, pooled, shares
-from lawdiff.forked.pool import StopSignal, forked_map
-from lawdiff.forked.share import map_beside
-from lawdiff.forked.stream import Stream
+from lawdiff.lazy import loader
+
+if TYPE_CHECKING:
+    from lawdiff.forked.pool import StopSignal, forked_map
+    from lawdiff.forked.share import map_beside
+    from lawdiff.forked.stream import Stream
+
+# The pools, each by the module that holds it, loaded when first asked for: a stage
+# that only pauses the collector (``lawdiff check`` of a folder of pages) loads none
+# of them, nor :mod:`multiprocessing`.  (``beside`` is loaded now: it is also the
+# name of its module, which importing it later would bind here in its place.)
+_HOME = {
+    "StopSignal": "lawdiff.forked.pool",
+    "forked_map": "lawdiff.forked.pool",
+    "map_beside": "lawdiff.forked.share",
+    "Stream": "lawdiff.forked.stream",
+}
+
+__getattr__ = loader(globals(), _HOME)
 
 __all__ = [
     "POOLS",

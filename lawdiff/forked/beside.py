@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import traceback
 from collections.abc import Callable
-from multiprocessing.connection import Connection
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from lawdiff.errors import LawdiffBug, LawdiffError, leave_interrupts_to_parent
 from lawdiff.forked.control import can_fork, collector_paused, interrupts_held
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 R = TypeVar("R")
 
@@ -93,6 +93,8 @@ def beside(work: Callable[[], R], name: str) -> Pending[R]:
     """
     if not can_fork():
         return Pending.made(work())
+    import multiprocessing  # here: the package is loaded by commands that never fork (see lawdiff.forked)
+
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     process = context.Process(target=_make, args=(work, reader, writer), name=name, daemon=True)
@@ -122,6 +124,8 @@ def _make(work: Callable[[], R], reader: Connection, writer: Connection) -> None
     try:
         message: tuple[str, object] = ("done", work())
     except BaseException as error:  # sent on, raised in the parent
+        import traceback  # here, in the child that failed: the package is loaded by commands that never fork
+
         message = ("error", (error, traceback.format_exc()))
     try:
         writer.send(message)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import signal
 import threading
@@ -124,6 +123,8 @@ def can_fork() -> bool:
     beside a running thread can inherit a lock that thread holds, such as the import lock, and wait on it
     forever: ``lawdiff serve`` reads the corpus again while it serves), and this is not itself a pool's
     worker (the report's comparisons are made in one each)."""
+    import multiprocessing  # here, not at the top: ``check`` of a corpus of pages never forks
+
     return (
         "fork" in multiprocessing.get_all_start_methods()
         and threading.active_count() == 1

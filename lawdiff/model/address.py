@@ -23,12 +23,16 @@ def article_of(address: str) -> str:
 def normalize_address(address: str) -> str:
     """Tolerant spelling of an address: spaces out, ``45 (d)`` -> ``45(d)``, ``45c`` -> ``45C``, ``h6`` -> ``H6``."""
     text = address.strip().replace(" ", "")
-    m = re.match(r"^(\d+)([a-z])(?=$|\d|\(|\.)", text)
+    m = _LOWER_SECTION.match(text)
     if m:
         text = m.group(1) + m.group(2).upper() + text[m.end() :]
-    elif re.match(r"^h\d", text):
+    elif _LOWER_CHAPTER.match(text):
         text = "H" + text[1:]
     return text
+
+
+_LOWER_SECTION = re.compile(r"^(\d+)([a-z])(?=$|\d|\(|\.)")  # 45c, 45c4, 45c(d)
+_LOWER_CHAPTER = re.compile(r"^h\d")  # h6
 
 
 def address_parts(address: str) -> list[str]:

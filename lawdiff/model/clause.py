@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from lawdiff.frozen import slot_init
 from lawdiff.model.address import article_of, normalize_address, parent_address
 from lawdiff.model.references import Reference
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Loc:
     """Where a piece of a page came from.
@@ -62,6 +64,7 @@ class Kind(enum.Enum):
 CONTAINER_KINDS = frozenset({Kind.CHAPTER, Kind.PART, Kind.PARAGRAAF})
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Clause:
     """One clause of an edition.

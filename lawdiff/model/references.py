@@ -6,9 +6,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from lawdiff.frozen import slot_init
 from lawdiff.model.address import address_parts, normalize_address
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Reference:
     """A cross-reference found in a clause's text.
@@ -79,6 +81,11 @@ def _has_digit(text: str, latin1: bool) -> bool:
     return not latin1 and _DIGIT.search(text) is not None
 
 
+def _holds_trigger(text: str) -> bool:
+    """Whether ``text`` holds what every match of :data:`_TRIGGER` holds (``artikel``, ``art.``, ``zie``)."""
+    return "rtikel" in text or "rt." in text or "zie" in text or "Zie" in text
+
+
 def find_references(text: str) -> list[tuple[str, int, int]]:
     """Addresses named in ``text``: ``[(target, start, end), ...]`` in order.
 
@@ -100,7 +107,8 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
         for item in re.finditer(r"\b([a-z])\b", sub.group("items")):
             start = sub.start("items") + item.start(1)
             found[start] = (f"{article}({item.group(1)})", start, start + 1)
-    for trig in _TRIGGER.finditer(text):
+    # (Every trigger word holds one of these: a text without them is not scanned for one.)
+    for trig in _TRIGGER.finditer(text) if _holds_trigger(text) else ():
         pos = trig.end()
         while True:
             m = _LIST_ITEM.match(text, pos)

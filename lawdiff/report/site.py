@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
-from lawdiff.diff.article import ArticleView, PairTotal, article_views, pair_totals
+from lawdiff.diff.article import ArticleView, PairTotal, article_histories, article_views, pair_totals
 from lawdiff.diff.study import Study
-from lawdiff.diff.vocabulary import Change, Comparison
-from lawdiff.model import Edition, article_of, parent_address
+from lawdiff.diff.vocabulary import Change, Comparison, History
+from lawdiff.model import Clause, Edition, article_of, parent_address
 from lawdiff.report.files import jobs
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 12)  # the anchors of a page or two: each is asked for several times
 def anchor(edition: str, address: str) -> str:
     """The stable HTML id of a clause: ``2017``, ``45C4(b)`` -> ``2017-45C4b``.
 
@@ -115,6 +115,9 @@ class Annotation:
     markup: Markup | None = None
 
 
+# Per clause of every edition of an article: the edition, the clause, its history (ArticleView.histories).
+Histories = tuple[tuple[Edition, Clause, History], ...]
+
 # Called with a change and the names of its pair's old and new editions.
 Annotator = Callable[[Change, str, str], Annotation | None]
 
@@ -147,12 +150,22 @@ class Site:
     # The study's comparison of each pair compared, by the names of its editions: what the pages read of
     # a pair as a whole (its drafting patterns, its normative count).
     comparisons: dict[tuple[str, str], Comparison] = field(default_factory=dict, compare=False, repr=False)
+    # The clause histories of an article's view, made when its history page is (the views are planned without
+    # them: :func:`lawdiff.diff.article.article_histories`); None: the views hold them.
+    make_histories: Callable[[ArticleView], Histories] | None = field(default=None, compare=False, repr=False)
     annotate: Annotator | None = field(default=None, compare=False, repr=False)
     review: ReviewShown | None = field(default=None, compare=False, repr=False)
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
 
     def article(self, number: str) -> ArticleView | None:
         return self._by_number().get(number)
+
+    def histories(self, view: ArticleView) -> Histories:
+        """The clause histories of an article (:attr:`ArticleView.histories`), made now where the plan left
+        them out."""
+        if view.histories or self.make_histories is None:
+            return view.histories
+        return self.make_histories(view)
 
     def _by_number(self) -> dict[str, ArticleView]:
         # Made once: href() asks for an article at every link of every page.
@@ -237,7 +250,9 @@ def plan(
     ``progress(done, total)`` is called once per article planned.
     """
     study = study or Study(corpus.select())
-    views = article_views(study, progress=progress, workers=jobs("compare"), keep_walks=False)
+    # Without the histories: each history page makes its article's, in the process that makes the page, so
+    # that no process holds them all (36 MB at 744 articles, before the pages' processes are forked).
+    views = article_views(study, progress=progress, workers=jobs("compare"), histories=False)
     anchors = {
         v.number: frozenset(
             anchor(node.edition, node.address)
@@ -259,4 +274,14 @@ def plan(
         totals,
         anchors,
         {(t.old.name, t.new.name): study.compare(t.old, t.new) for t in totals},
+        functools.partial(_histories, study),
     )
+
+
+def _histories(study: Study, view: ArticleView) -> Histories:
+    """An article's histories, made for its history page; the walks that made them are let go at once (each
+    article's history page is made once, and a report of 744 articles gathered 13 MB of them)."""
+    try:
+        return article_histories(study, view)
+    finally:
+        study.walks.clear()

@@ -8,6 +8,10 @@ rendered as it is: a control character in a dump (``ESC ] 0 ; ... BEL`` sets
 a terminal's window title) is shown as an escape where the text is printed
 (:mod:`lawdiff.cli.terminal`, the rule of :mod:`lawdiff.marks`), and kept in
 a file written with ``-o``.  Colours are added by ``style``.
+
+The renderings of comparisons and histories import the alignment and the
+study's vocabulary where they run, so that the reading commands
+(``editions``, ``show``, ``check``) load neither.
 """
 
 from __future__ import annotations
@@ -15,17 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Thresholds
 from lawdiff.corpus import Corpus
-from lawdiff.diff import SHORT_ID, Change, ChangeKind, Comparison, History, Op, Piece, RefChange, word_diff
-from lawdiff.diff.vocabulary import RefStatus, Signal
 from lawdiff.i18n import N_, decimal_sign, format_stamp, ngettext, terms
 from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 from lawdiff.report import article_ranges, where
-from lawdiff.report.not_compared import NotCompared, outside_line
 
 if TYPE_CHECKING:
+    from lawdiff.align import Thresholds
+    from lawdiff.diff import Change, Comparison, History, Piece, RefChange
+    from lawdiff.diff.vocabulary import Signal
     from lawdiff.review.view import ReviewView
 
 Style = Callable[[str, str], str]  # (text, role) -> text
@@ -200,6 +203,8 @@ def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
     break where a split cut a sentence) is printed as the new text has it,
     outside the markers, and a line break of the old text only is dropped.
     """
+    from lawdiff.diff import Op
+
     out = []
     for p in pieces:
         text = p.text
@@ -238,6 +243,8 @@ def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
 
 def thresholds_line(t: Thresholds, verbose: bool = False) -> str:
     """The thresholds of the run: only those set away from their defaults, unless ``verbose``."""
+    from lawdiff.align import DEFAULT_THRESHOLDS
+
     defaults = DEFAULT_THRESHOLDS.as_dict()
     shown = {k: v for k, v in t.as_dict().items() if verbose or v != defaults[k]}
     if not shown:
@@ -255,6 +262,8 @@ def comparison(
     review: ReviewView | None = None,
 ) -> str:
     """A comparison for the terminal; ``review``: the committee's decisions and comments, shown per change."""
+    from lawdiff.report.not_compared import NotCompared, outside_line
+
     lines = [style(counts_line(comp, changes), "heading")]
     if line := thresholds_line(comp.thresholds, verbose):
         lines.append(line)
@@ -327,6 +336,10 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
 
 
 def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
+    from lawdiff.align import Aspect
+    from lawdiff.diff import SHORT_ID, ChangeKind, word_diff
+    from lawdiff.diff.vocabulary import RefStatus
+
     if ch.old and ch.new:
         where_ = ", ".join(ch.old) if ch.old == ch.new else f"{', '.join(ch.old)} -> {', '.join(ch.new)}"
     else:
@@ -384,6 +397,8 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
 
 def _kind_width() -> int:
     """The column of the kinds of change: as wide as the language's longest word for one."""
+    from lawdiff.diff import ChangeKind
+
     return max(len(terms.kind(k.value)) for k in ChangeKind)
 
 
@@ -410,6 +425,8 @@ def _alike(value: float) -> str:
 
 
 def _ref_text(r: RefChange) -> str:
+    from lawdiff.diff.vocabulary import RefStatus
+
     if r.status is RefStatus.KEPT:
         return _("{reference} kept, but its target moved").format(reference=r.old)
     if r.status is RefStatus.ADDED:
@@ -443,6 +460,9 @@ def introduced(h: History) -> str:
 def history(h: History, style: Style = plain, editions: Iterable[Edition] = ()) -> str:
     """A clause's history for the terminal; ``editions``: the study's, to say of a step its corpus lacks
     whether it lacks the article or holds only other parts of it."""
+    from lawdiff.align import Aspect
+    from lawdiff.diff import ChangeKind
+
     lines = [style(_("history of {clause}").format(clause=h.start), "heading")]
     art = article_of(h.start.partition(":")[2])
     holding = {e.name for e in editions if art and e.find(art) is not None}

@@ -139,25 +139,19 @@ def iter_file(path: Path, display: str | None = None, edition_hint: str = "") ->
     """Read one file of any known format, one page at a time where the format streams (a large dump)."""
     name = display or str(path)
     try:
-        with path.open("rb") as stream:
+        # One opening of the file: its head tells whether a reader streams it, else the rest follows.
+        with open(path, "rb") as stream:
             head = stream.read(SNIFF_BYTES)
+            head_text = head.decode("utf-8", "replace")
+            streamer = next((r for r in READERS if r.read_path is not None and r.looks_like(head_text)), None)
+            data = head + stream.read() if streamer is None else b""
     except OSError as exc:
         raise InputError(
             _("cannot read the file ({strerror})").format(strerror=exc.strerror),
             file=name,
             fix=_("check the path and its permissions"),
         ) from None
-    head_text = head.decode("utf-8", "replace")
-    for reader in READERS:
-        if reader.read_path is not None and reader.looks_like(head_text):
-            yield from checked_pages(reader.read_path(path, name, edition_hint))
-            return
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(
-            _("cannot read the file ({strerror})").format(strerror=exc.strerror),
-            file=name,
-            fix=_("check the path and its permissions"),
-        ) from None
+    if streamer is not None and streamer.read_path is not None:
+        yield from checked_pages(streamer.read_path(path, name, edition_hint))
+        return
     yield from read_text(decode_bytes(data, name), name, edition_hint)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from lawdiff.frozen import slot_init
 from lawdiff.model.clause import Loc, SourceFile
 
 __all__ = ["Loc"]
@@ -48,6 +49,7 @@ class InlineKind(enum.Enum):
     FOOTNOTE_REF = "footnote_ref"  # a footnote marker, removed from the text
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Inline:
     """A marked span of a block's text.
@@ -67,6 +69,7 @@ class Inline:
     printed: str
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Block:
     """One block of a page, in document order.
@@ -95,6 +98,7 @@ class Block:
     notes: tuple[str, ...] = ()
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Fragment:
     """A piece of source text that the tree must account for."""
@@ -103,6 +107,7 @@ class Fragment:
     loc: Loc
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Furniture:
     """Source text that is deliberately not law text, and why."""

@@ -11,8 +11,11 @@ from dataclasses import dataclass, field
 
 from lawdiff.model.address import article_of
 from lawdiff.model.clause import Clause, Kind, Loc
-from lawdiff.model.references import references_in
+from lawdiff.model.references import Reference, references_in
 from lawdiff.sources.base import Inline, InlineKind, LabelStyle, Page
+
+# The clause texts frozen in a run, each to itself and its references (see :meth:`Draft.freeze`).
+ReadTexts = dict[str, tuple[str, tuple[Reference, ...]]]
 
 
 def link_spans(inlines: list[Inline] | tuple[Inline, ...]) -> list[tuple[int, int, str]]:
@@ -88,22 +91,38 @@ class Draft:
             self.more.clear()
         self.length = 0
 
-    def freeze(self) -> Clause:
+    def freeze(self, read: ReadTexts | None = None) -> Clause:
+        """The clause, its children's and footnotes' with it.
+
+        ``read``: the texts already frozen in this run, each with its references (filled in as texts are
+        met): a text another clause has (most of an edition's are the one before it's) is then the same
+        string, and its references the same records, read once.
+        """
         self.join_text()
+        text = self.text
+        if self.inlines and (links := link_spans(self.inlines)):
+            references = references_in(text, links)
+        elif read is None:
+            references = references_in(text, ())
+        else:
+            known = read.get(text)
+            if known is None:
+                known = read[text] = (text, references_in(text, ()))
+            text, references = known
         return Clause(
-            kind=self.kind,
-            address=self.address,
-            label=self.label,
-            title=self.title,
-            text=self.text,
-            children=tuple(c.freeze() for c in self.children),
-            footnotes=tuple(f.freeze() for f in self.footnotes),
-            references=references_in(self.text, link_spans(self.inlines)),
-            source=self.source,
-            marker=self.marker,
-            anchor=self.anchor,
-            notes=tuple(self.notes),
-            extra=self.extra,
+            self.kind,
+            self.address,
+            self.label,
+            self.title,
+            text,
+            tuple([c.freeze(read) for c in self.children]) if self.children else (),
+            tuple([f.freeze(read) for f in self.footnotes]) if self.footnotes else (),
+            references,
+            self.source,
+            self.marker,
+            self.anchor,
+            tuple(self.notes),
+            self.extra,
         )
 
 

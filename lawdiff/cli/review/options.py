@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import functools
-import getpass
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -60,6 +58,9 @@ def default_author() -> str:
     name = os.environ.get(ENV_AUTHOR, "").strip()
     if name:
         return name
+    import getpass  # here, with subprocess: every command loads this module for its options
+    import subprocess
+
     try:
         done = subprocess.run(["git", "config", "user.name"], capture_output=True, text=True, timeout=5, check=False)
         if done.returncode == 0 and done.stdout.strip():

@@ -184,7 +184,7 @@
     };
     var written = glanceLists.map(function (ol) { return Array.prototype.slice.call(ol.children); });
     var orderBar = doc.createElement("div");
-    orderBar.className = "toolbar";
+    orderBar.className = "glance-order";  // not a .toolbar: lawdiff serve adds its keys to the first of those
     var orderLabel = doc.createElement("label");
     orderLabel.appendChild(doc.createTextNode(text.order + " "));
     var order = doc.createElement("select");

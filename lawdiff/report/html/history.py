@@ -61,7 +61,7 @@ def history_page(site: Site, a: ArticleView) -> str:
     page.ids.update({"top", "contents"})
     editions = {e.name: e for e in site.compared}
     rows = _Rows(site, a, page, editions)
-    shown = distinct(a.histories)
+    shown = distinct(site.histories(a))
     # Every clause's anchor first, so that no section takes another's.
     idents = [[page.claim(anchor(e.name, c.address)) for e, c in s.clauses] for s in shown]
     sections = [_section(s, ids, rows) for s, ids in zip(shown, idents, strict=True)]

@@ -97,16 +97,21 @@ class PageKeys:
     site: Site
     _site: str = field(init=False)
     _changes: dict[int, tuple[Change, str]] = field(default_factory=dict, init=False)
-    _views: dict[str, tuple[ArticleView, str]] = field(default_factory=dict, init=False)
+    _views: dict[tuple[str, bool], tuple[ArticleView, str]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._site = site_digest(self.site)
 
     def key(self, page: str, view: ArticleView) -> str:
-        """The key of the page ``page`` (``article`` or ``history``) of ``view``, in the interface's language."""
-        memo = self._views.get(view.number)
+        """The key of the page ``page`` (``article`` or ``history``) of ``view``, in the interface's language.
+
+        An article page shows no history: its key holds none, so that keeping it never makes the article's
+        histories (the history page makes them, in its own process: :meth:`Site.histories`).
+        """
+        with_histories = page == "history"
+        memo = self._views.get((view.number, with_histories))
         if memo is None or memo[0] is not view:
-            memo = self._views[view.number] = (view, self._view(view))
+            memo = self._views[(view.number, with_histories)] = (view, self._view(view, with_histories))
         if page != "article" or (self.site.annotate is None and self.site.review is None):
             return key(KIND, page, i18n.language(), memo[1])
         return key(KIND, page, i18n.language(), memo[1], self._review(view))
@@ -127,8 +132,9 @@ class PageKeys:
                     parts.append(" ".join(note.classes) + ("\x05" if note.markup is None else "\x01" + note.markup))
         return hashlib.sha256("\x04".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
-    def _view(self, view: ArticleView) -> str:
+    def _view(self, view: ArticleView, with_histories: bool) -> str:
         addresses: set[str] = {view.number}
+        histories = self.site.histories(view) if with_histories else ()
         seen: dict[int, Change] = {}
         # JSON of strings, numbers and booleans (a synopsis node is a named tuple of strings, its part a str
         # enum): canonical, and written by C; a history step's kinds are those of its changes.
@@ -143,7 +149,7 @@ class PageKeys:
                     for pv in view.pairs
                 ],
                 [[self._nodes(row.cells, addresses), row.steps] for row in view.synopsis],
-                [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in view.histories],
+                [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in histories],
             ],
             ensure_ascii=False,
         )  # fmt: skip

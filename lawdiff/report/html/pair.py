@@ -55,7 +55,6 @@ def pair_table(
         return href
 
     fns = (fn_href(ctx.old.name, in_view_old), fn_href(ctx.new.name, in_view_new))
-    head, foot = running_rows(*running, 3) if running else (None, None)
     body: list[Markup] = []
     runs = Runs(ctx, page, new_r, chip, fns[1], titled[1])
     for ch in changes:
@@ -65,9 +64,13 @@ def pair_table(
         body.extend(runs.flush())
         body.append(_change_rows(ch, ctx, page, (old_r, new_r), chip, fns, titled, note))
     body.extend(runs.flush())
-    return h(
-        "table",
-        {"class": "sbs"},
+    return h("table", {"class": "sbs"}, _table_head(ctx, caption, running), body)
+
+
+def _table_head(ctx: PairContext, caption: Child, running: tuple[str, str] | None) -> list[Child]:
+    """A side-by-side table's caption, columns and head (with the running head and foot of its printed pages)."""
+    head, foot = running_rows(*running, 3) if running else (None, None)
+    return [
         h("caption", None, caption),
         _COLGROUP,
         h(
@@ -83,8 +86,7 @@ def pair_table(
             ),
         ),
         foot,
-        body,
-    )
+    ]
 
 
 def running_rows(head: str, foot: str, columns: int) -> tuple[Markup, Markup]:

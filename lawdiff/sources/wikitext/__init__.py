@@ -103,7 +103,7 @@ def read(text: str, file: str) -> list[Page]:
     if wiki:
         furniture += [Furniture(lines[i], Loc(file, i + 1), f"{why} (not law text)") for i, why in sorted(wiki.items())]
         lines = [("" if i in wiki else line) for i, line in enumerate(lines)]
-    reader = WikitextReader(file, lines)
+    reader = WikitextReader(file, lines, name=name)
     reader.run()
     if wiki:
         # In the order of the page's lines, as the reader's own furniture is.

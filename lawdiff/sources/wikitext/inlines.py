@@ -12,19 +12,24 @@ import re
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from lawdiff.sources.base import Fragment, Inline, InlineKind
-from lawdiff.sources.normalize import superscript_number, take_out
+from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number, take_out
 from lawdiff.sources.wikitext.patterns import NOTE
 
 _SUP_MARK = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+⁾?")
-_ASCII_MARK = re.compile(r"(?<=\s)(?P<num>\d{1,2})\)(?=[\s.,;:]|$)")
+# "boven 1) voor": a number of one or two digits after white space.  The
+# look-behind stands after the first digit, so that a search skips to the
+# digits of a line in C instead of trying the look-behind at every character.
+_ASCII_MARK = re.compile(r"(?P<num>\d(?<=\s\d)\d?)\)(?=[\s.,;:]|$)")
 _STAR_MARK = re.compile(r"(?P<stars>\*{1,3})\)")
 # "speelruimte1": a number right after a word of letters only.  The word must
 # start after a non-word character, so that "45C1" and "16D1" (addresses)
 # never qualify; "artikel 12" has a space and is not fused.
 _FUSED_MARK = re.compile(r"(?<!\w)(?P<word>[^\W\d_]{2,})(?P<num>\d{1,2})(?=[\s.,;:]|$)")
+# A digit right after a letter: no line without one holds a fused marker, and
+# this search skips from digit to digit, where _FUSED_MARK tries every word.
+_LETTER_DIGIT = re.compile(r"\d(?<=[^\W\d_]\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +45,10 @@ class LinkSpan:
     target: str
 
 
-class _Marked(NamedTuple):
-    """A block's text with its footnote markers taken out (a named tuple: one is made per labeled line)."""
-
-    text: str
-    inlines: tuple[Inline, ...]
-    notes: tuple[str, ...]
+# A block's text with its footnote markers taken out: (text, inlines, notes), a
+# plain tuple the reader unpacks (one is made per line, and a named tuple's
+# constructor is a call to Python code).
+Marked = tuple[str, tuple[Inline, ...], tuple[str, ...]]
 
 
 class _Waiting:
@@ -121,6 +124,11 @@ class Inlines:
         # The misprinted note "!)" stands for a marker "1)".
         self.ascii_numbers = self.note_numbers | ({"1"} if self.has_bang_note else set())
         self.pending = _Waiting()  # markers seen, notes not yet read
+        # What a line must hold for each pattern to find a marker there (the
+        # pattern's text as printed, or its number): a line holding none of it
+        # is passed over without a scan.
+        self.ascii_printed = tuple(sorted(f"{n})" for n in self.ascii_numbers))
+        self.fused_numbers = tuple(sorted(self.note_numbers))
 
     def _links_in(self, text: str) -> list[tuple[int, int, str]]:
         """The links of the current line that fall in ``text`` (a suffix of it), as offsets into ``text``."""
@@ -133,16 +141,17 @@ class Inlines:
     def _markers(self, text: str) -> list[tuple[int, int, str, str, str]]:
         """The footnote markers in ``text``: (start, end, number, printed, note), in order."""
         found: list[tuple[int, int, str, str, str]] = []
-        if not text.isascii():  # superscripts are not ASCII (and most lines are)
+        # Each pattern only where the characters it needs are (found by ``in``,
+        # far faster than a scan): the look-behinds they start with would be
+        # tried at every position of every line.
+        if not text.isascii() and _holds_any(text, SUPERSCRIPT_DIGITS):  # superscripts are not ASCII
             for m in _SUP_MARK.finditer(text):
                 found.append((m.start(), m.end(), superscript_number(m.group(0)), m.group(0), ""))
-        # (Each pattern only where the characters it needs are: the look-behinds
-        # they start with would be tried at every position of every line.)
-        if self.ascii_numbers and ")" in text:
+        if ")" in text and _holds_any(text, self.ascii_printed):
             for m in _ASCII_MARK.finditer(text):
                 if m.group("num") in self.ascii_numbers:
                     found.append((m.start(), m.end(), m.group("num"), m.group(0), ""))
-        if self.note_numbers and _may_hold_digit(text):
+        if _holds_any(text, self.fused_numbers) and _LETTER_DIGIT.search(text):
             for m in _FUSED_MARK.finditer(text):
                 word, num = m.group("word"), m.group("num")
                 if num in self.note_numbers and word[-1].islower():
@@ -152,6 +161,8 @@ class Inlines:
             for m in _STAR_MARK.finditer(text):
                 if m.group("stars") in self.note_stars:
                     found.append((m.start(), m.end(), m.group("stars"), m.group(0), ""))
+        if not found:
+            return found
         found.sort()
         # The patterns cannot overlap (a digit marker needs white space or a
         # letter before it, a fused one a letter); keep the first if they did.
@@ -161,15 +172,15 @@ class Inlines:
                 apart.append(mark)
         return apart
 
-    def text_with_markers(self, text: str) -> _Marked:
+    def text_with_markers(self, text: str) -> Marked:
         """Take footnote markers out of ``text`` (one pass); remember them as pending."""
-        links = self._links_in(text)
+        links = self._links_in(text) if self.links else []
         marks = self._markers(text)
         if not marks:
             if not links:
-                return _Marked(text, (), ())
+                return text, (), ()
             inlines = [Inline(InlineKind.LINK, s, e, t, text[s:e]) for s, e, t in links if s < e]
-            return _Marked(text, tuple(inlines), ())
+            return text, tuple(inlines), ()
         cut = take_out(text, [(m[0], m[1]) for m in marks])
         fused = [m[0] for m in marks if m[4]]
         if fused:
@@ -183,7 +194,7 @@ class Inlines:
             if start < end:
                 out.append(Inline(InlineKind.LINK, start, end, t, cut.text[start:end]))
         out.sort(key=lambda x: x.start)
-        return _Marked(cut.text, tuple(out), tuple(m[4] for m in marks if m[4]))
+        return cut.text, tuple(out), tuple(m[4] for m in marks if m[4])
 
     def _split_fragment(self, text: str, cuts: list[int]) -> None:
         """Cut the current line's fragment where a fused marker starts (``boven|1``).
@@ -201,6 +212,7 @@ class Inlines:
         self.fragments[-1:] = [Fragment(frag.text[a:b], frag.loc) for a, b in itertools.pairwise(bounds) if a < b]
 
 
-def _may_hold_digit(text: str) -> bool:
-    """False only for a text without a decimal digit: an ASCII text without 0-9 (others are not looked at)."""
-    return not text.isascii() or any(d in text for d in "0123456789")
+def _holds_any(text: str, parts: Sequence[str]) -> bool:
+    """Whether ``text`` holds one of ``parts`` (a few short strings); ``map`` runs the tests without a
+    generator's frame."""
+    return any(map(text.__contains__, parts))

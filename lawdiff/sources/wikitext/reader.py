@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from lawdiff.errors import LawdiffBug
 from lawdiff.sources.base import Block, BlockKind, Fragment, Furniture, LabelStyle, Loc
-from lawdiff.sources.normalize import superscript_number
+from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.wikitext.inlines import Inlines, LinkSpan
 from lawdiff.sources.wikitext.patterns import (
@@ -40,6 +40,7 @@ class WikitextReader(Inlines):
         locs: Sequence[Loc] | None = None,
         links: Mapping[int, Sequence[LinkSpan]] | None = None,
         notes: Mapping[int, Sequence[str]] | None = None,
+        name: PageName | None = None,
     ) -> None:
         super().__init__(lines, links)
         self.file = file
@@ -50,7 +51,8 @@ class WikitextReader(Inlines):
         self.notes_done = 0
         self.blocks: list[Block] = []
         self.furniture: list[Furniture] = []
-        self.name: PageName | None = parse_title(lines[0]) if lines else None
+        # The page's name, as the caller read it from the title line, else read here.
+        self.name: PageName | None = name if name is not None else parse_title(lines[0]) if lines else None
         self.paragraph_titles = self.name is not None and (
             _year(self.name.edition) < PARAGRAPH_TITLES_BEFORE or _is_paragraph_scope(self.name.scope)
         )
@@ -130,7 +132,8 @@ class WikitextReader(Inlines):
             self.in_notes = True
             self.furniture.append(Furniture(line, loc, "footnote rule"))
             return
-        note = NOTE.match(line)
+        # (A note starts with its number, "!", "*" or a superscript digit: no other line is tried.)
+        note = NOTE.match(line) if head.isdecimal() or head in _NOTE_HEADS else None
         if note and self._footnote(note, loc, line):
             return
         self.in_notes = False
@@ -173,8 +176,8 @@ class WikitextReader(Inlines):
         if self.paragraph_titles and self._titles_paragraph(i, line):
             self.held_title = (line, loc)
             return
-        marked = self.text_with_markers(line)
-        self.add(Block(BlockKind.PARAGRAPH, loc, text=marked.text, inlines=marked.inlines, notes=marked.notes))
+        text, inlines, notes = self.text_with_markers(line)
+        self.add(Block(BlockKind.PARAGRAPH, loc, text=text, inlines=inlines, notes=notes))
 
     def _article(self, m: re.Match[str], loc: Loc, line: str) -> None:
         """An article heading ``ARTIKEL 45 Gespeelde kaart`` (``m``: its match)."""
@@ -224,16 +227,16 @@ class WikitextReader(Inlines):
             notes = (f"note marker printed as {note.group('mark')!r}, read as {number})",)
         self.pending.take(number)
         self.fragments.append(Fragment(line, loc))
-        marked = self.text_with_markers(note.group("rest"))
+        text, inlines, marked = self.text_with_markers(note.group("rest"))
         self.add(
             Block(
                 BlockKind.FOOTNOTE,
                 loc,
                 label=note.group("mark"),
                 key=number,
-                text=marked.text,
-                inlines=marked.inlines,
-                notes=(*notes, *marked.notes),
+                text=text,
+                inlines=inlines,
+                notes=(*notes, *marked),
             )
         )
         return True
@@ -260,18 +263,8 @@ class WikitextReader(Inlines):
                 self._labeled(loc, LabelStyle.NUMBER, f"{p.group('key')}.", p.group("key"), p.group("rest"), False)
             )
             return
-        marked = self.text_with_markers(rest)
-        self.add(
-            Block(
-                BlockKind.LIST_ITEM,
-                loc,
-                LabelStyle.DASH,
-                "-",
-                text=marked.text,
-                inlines=marked.inlines,
-                notes=marked.notes,
-            )
-        )
+        text, inlines, notes = self.text_with_markers(rest)
+        self.add(Block(BlockKind.LIST_ITEM, loc, LabelStyle.DASH, "-", text=text, inlines=inlines, notes=notes))
 
     def _numbered(self, i: int, loc: Loc, key: str, rest: str) -> None:
         """``N. rest``: a 1936 article heading, a titled subsection, or a subsection with text.
@@ -288,7 +281,7 @@ class WikitextReader(Inlines):
             # losgelaten slag."), then "3. Indien ...": one paragraph.
             title, title_loc = self.held_title
             self.held_title = None
-            marked = self.text_with_markers(rest)
+            text, inlines, notes = self.text_with_markers(rest)
             self.add(
                 Block(
                     BlockKind.LABELED,
@@ -297,9 +290,9 @@ class WikitextReader(Inlines):
                     label,
                     key,
                     title=title,
-                    text=marked.text,
-                    inlines=marked.inlines,
-                    notes=marked.notes,
+                    text=text,
+                    inlines=inlines,
+                    notes=notes,
                 )
             )
             return
@@ -332,10 +325,12 @@ class WikitextReader(Inlines):
     def _labeled(self, loc: Loc, style: LabelStyle, label: str, key: str, rest: str, is_title: bool) -> Block:
         if is_title:
             return Block(BlockKind.LABELED, loc, style, label, key, title=rest)
-        marked = self.text_with_markers(rest)
-        return Block(
-            BlockKind.LABELED, loc, style, label, key, text=marked.text, inlines=marked.inlines, notes=marked.notes
-        )
+        text, inlines, notes = self.text_with_markers(rest)
+        return Block(BlockKind.LABELED, loc, style, label, key, text=text, inlines=inlines, notes=notes)
+
+
+# The first characters of a note line other than a digit (NOTE: ``!)``, ``*)``, a superscript number).
+_NOTE_HEADS = "!*" + SUPERSCRIPT_DIGITS
 
 
 def _year(edition: str) -> int:
