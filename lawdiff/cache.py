@@ -74,8 +74,9 @@ def fingerprint() -> str:
         for path in sorted(root.rglob("*")):
             rel = path.relative_to(root)
             # Code and what it reads (the lexicon, the report's stylesheet and script, which an HTML answer
-            # inlines); not the bundled corpus a wheel carries in data/corpus (its files are keyed by content).
-            if path.suffix in (".py", ".toml", ".json", ".css", ".js") and rel.parts[:2] != ("data", "corpus"):
+            # inlines, the compiled catalogs, whose words a Dutch answer holds); not the bundled corpus a wheel
+            # carries in data/corpus (its files are keyed by content).
+            if path.suffix in (".py", ".toml", ".json", ".css", ".js", ".mo") and rel.parts[:2] != ("data", "corpus"):
                 digest.update(rel.as_posix().encode())
                 digest.update(path.read_bytes())
         # What else shapes the results: Python (its unicodedata), and the libraries that align, diff and

@@ -111,6 +111,38 @@ def test_axe_finds_no_violation_on_the_report_pages(browser: Any, reviewed: Path
     context.close()
 
 
+def test_a_dutch_page_has_no_axe_violation_and_its_script_and_print_words_are_dutch(
+    browser: Any, reviewed: Path
+) -> None:
+    """``lawdiff --lang nl report``: the article page with the review, checked as the English pages are above;
+    report.js says its words in Dutch (the body's data-text) and an insertion is announced in Dutch."""
+    folder = reviewed.parent
+    dutch = _report(
+        folder / "nl",
+        "--lang",
+        "nl",
+        "2007",
+        "2017",
+        "--corpus",
+        str(folder / "draft"),
+        "--review",
+        str(folder / "review.sqlite"),
+    )
+    context, page, watch = _new_page(browser, viewport={"width": 1280, "height": 900})
+    page.goto((dutch / "articles" / "45.html").as_uri())
+    assert page.evaluate("document.documentElement.lang") == "nl"
+    assert page.locator("label:has(#only-changes)").inner_text().strip() == "Alleen wijzigingen tonen"
+    assert "beoordeling: aanvaard" in page.locator("#row-filter").inner_text()
+    inserted = page.locator("td.new ins").first.evaluate("e => getComputedStyle(e, '::before').content")
+    assert inserted == '" [ingevoegd: "'
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    page.evaluate(_axe_script())
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
+    assert [f"{v['id']}: {v['nodes'][0]['target']}" for v in result["violations"]] == []
+    assert watch.errors == []
+    context.close()
+
+
 def test_axe_finds_the_faint_grey_it_is_meant_to_find(browser: Any, report: Path) -> None:
     """The check can fail: a page given back the old faint grey (3.1:1) has contrast violations."""
     axe = _axe_script()

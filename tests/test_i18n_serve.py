@@ -5,34 +5,33 @@ with the link on every page, kept by the session; before that, the browser's ``A
 else the server's own.  Then every page of the app, the redline (read back with python-docx) and
 the minutes (Markdown and Word) are made in Dutch, and a message of the catalog that these surfaces
 mark (:data:`SOURCES`) and that comes out in English fails the test: its English words in the page,
-outside the law text (``lang="nl"``).  The messages whose Dutch is the same word are a reviewed list
-(:data:`SAME_IN_DUTCH`).  The report's own pages (``lawdiff.report.html``) are translated and tested
-on their own: of those, only what the server adds (its bar, the review of each row) is looked at here.
+outside the law text (``lang="nl"``; the helpers are ``tests/untranslated.py``'s).  The messages whose
+Dutch is the same word are a reviewed list (:data:`SAME_IN_DUTCH`).  The report's own pages
+(``lawdiff.report.html``) are tested on their own (``tests/test_i18n_report.py``): of those, only what
+the server adds (its bar, the review of each row) is looked at here.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import re
 import zipfile
-from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import docx as python_docx
 import pytest
-from babel.messages.extract import extract_from_file
 from lxml import etree
 from lxml import html as lxml_html
 from test_docx import article, edition, section
 from test_serve import PAGE_45, Member, make
+from untranslated import left_in_english, page_texts
+from untranslated import untranslated as untranslated_in
 
 from lawdiff import i18n
 from lawdiff.diff import compare
 from lawdiff.report.docx import docx
 
-ROOT = Path(__file__).resolve().parent.parent
 # The code of the surfaces this file tests: every message they mark must come out in Dutch.
 SOURCES = (
     "lawdiff/serve/*.py",
@@ -54,79 +53,11 @@ SAME_IN_DUTCH = {
     "status",  # a field and a write of the review log (terms.field, terms.action)
 }
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_FIELD = re.compile(r"\{[^{}]*\}")
-_EDGES = " \t\n()[]:;,.…→←–—-\"'“”„!?/·"
-
-
-def catalog() -> dict[str, str]:
-    """Every message the surfaces mark (singular and plural), with its Dutch."""
-    nl = i18n.translations("nl")
-    out: dict[str, str] = {}
-    for pattern in SOURCES:
-        for path in sorted(ROOT.glob(pattern)):
-            for _line, message, _comments, context in extract_from_file("python", str(path)):
-                if isinstance(message, tuple):
-                    singular, plural = message[0], message[1]
-                    out[singular] = nl.ngettext(singular, plural, 1)
-                    out[plural] = nl.ngettext(singular, plural, 2)
-                elif context:
-                    out[message] = nl.pgettext(context, message)
-                else:
-                    out[message] = nl.gettext(message)
-    return out
-
-
-def english(msgid: str, dutch: str) -> list[re.Pattern[str]]:
-    """The pieces of an English message that show it was left untranslated: its text between fields,
-    each of two words or more, or of one word of six letters or more (or the whole message when it is
-    one word), and not kept in its Dutch."""
-    pieces = [p.strip(_EDGES) for p in _FIELD.split(msgid)]
-    whole = len(pieces) == 1
-    found = []
-    for piece in pieces:
-        words = piece.split()
-        if not words or piece in dutch:
-            continue
-        if len(words) >= 2 or len(piece) >= 6 or (whole and len(piece) >= 3):
-            found.append(re.compile(r"(?<!\w)" + re.escape(piece) + r"(?!\w)"))
-    return found
 
 
 @pytest.fixture(scope="module")
 def untranslated() -> dict[str, list[re.Pattern[str]]]:
-    messages = catalog()
-    same = {m for m, d in messages.items() if m == d}
-    assert same == SAME_IN_DUTCH, "a message left in English, or a same word to review into SAME_IN_DUTCH"
-    return {m: english(m, d) for m, d in messages.items() if m not in SAME_IN_DUTCH}
-
-
-def left_in_english(texts: Iterable[str], untranslated: dict[str, list[re.Pattern[str]]]) -> list[str]:
-    """Each message found in English, with where: ``'Article {number}': '... Article 45 ...'``."""
-    joined = "\n".join(texts)
-    found = set()
-    for m, pieces in untranslated.items():
-        for p in pieces:
-            hit = p.search(joined)
-            if hit:
-                found.add(f"{m!r}: {joined[max(0, hit.start() - 40) : hit.end() + 40]!r}")
-    return sorted(found)
-
-
-def page_texts(page: str, parts: str = "//body") -> list[str]:
-    """What a reader of a page reads outside the law text: the text of ``parts`` (an XPath), its
-    labels and placeholders, and what its script says (the bar's ``data-text``)."""
-    tree = lxml_html.fromstring(page)
-    assert tree.get("lang") == "nl"
-    for law in tree.xpath("//body//*[@lang='nl']"):
-        law.drop_tree()
-    out = [tree.findtext(".//title") or ""] if parts == "//body" else []  # the report's own titles are its own
-    for part in tree.xpath(parts):
-        out.append(part.text_content())
-        out += [v for a in ("placeholder", "aria-label", "title") for v in part.xpath(f".//@{a}")]
-    for text in tree.xpath("//@data-text"):
-        found = json.loads(text)
-        out += [v for v in found.values() if isinstance(v, str)] + list(found["status"].values())
-    return out
+    return untranslated_in(SOURCES, SAME_IN_DUTCH)
 
 
 @pytest.fixture

@@ -192,11 +192,9 @@ def _rendered_comparison(
         from lawdiff.report.docx import docx
 
         return docx(comp, changes, old, new, word_comments(view, changes))
-    from lawdiff.cli.language import english_pages
     from lawdiff.report import html as html_report
 
-    with english_pages():
-        return html_report.comparison(comp, changes, old, new)
+    return html_report.comparison(comp, changes, old, new)
 
 
 @command(

@@ -18,9 +18,8 @@ catalog (:mod:`lawdiff.cli.clickwords` lists the messages a user can meet).
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -217,17 +216,3 @@ def _say_unknown(given: str | None) -> None:
         i18n.choose(given)
     except i18n.LanguageError as exc:
         echo(error_line(str(exc)), err=True)
-
-
-@contextlib.contextmanager
-def english_pages() -> Iterator[None]:
-    """Within the block the process speaks English: the report's HTML pages are English until they are
-    translated, and the cache keeps them by what they show, not by language (a page made in a Dutch run,
-    with the Dutch words of the correlation tables, would be read back into an English report).  The
-    process's language, not the request's, so that the processes the report forks speak it too."""
-    before = i18n.language()
-    i18n.set_language(i18n.DEFAULT)
-    try:
-        yield
-    finally:
-        i18n.set_language(before)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from lawdiff.cli.language import FilePath, command, english_pages, option
+from lawdiff.cli.language import FilePath, command, option
 from lawdiff.cli.options import Inputs, corpus_option, review_option, say_unplaced, thresholds_option
 from lawdiff.cli.terminal import echo, note_line
 from lawdiff.i18n import N_, ngettext
@@ -127,7 +127,7 @@ def report(editions: tuple[str, ...], output: Path, inputs: Inputs, overrides: d
     try:
         study = inputs.study(corpus, corpus.select(editions), overrides, store)
         say_unplaced(corpus, study.editions)
-        with _Progress(_("Writing the report")) as progress, english_pages():
+        with _Progress(_("Writing the report")) as progress:
             pending = _review(store, study)
             site = html_report.write_report(corpus, study, output, progress, pending)
     finally:

@@ -11,12 +11,25 @@ value the vocabulary does not know (a newer store's status) is shown as it is.
 
 from __future__ import annotations
 
-from lawdiff.i18n import pgettext
+from collections.abc import Callable
+
+from lawdiff.i18n import language, pgettext
+
+# Each vocabulary's words in each language, made once: a report says a kind of change on every row.
+_MADE: dict[tuple[Callable[[], dict[str, str]], str], dict[str, str]] = {}
 
 
-def kind(value: str) -> str:
-    """A kind of change (``lawdiff.diff.vocabulary.ChangeKind``): "modified" -> "gewijzigd"."""
-    words = {
+def _words(table: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """``table()`` in the interface's language, made once per language."""
+    key = (table, language())
+    found = _MADE.get(key)
+    if found is None:
+        found = _MADE[key] = table()
+    return found
+
+
+def _kinds() -> dict[str, str]:
+    return {
         "unchanged": pgettext("change", "unchanged"),
         "modified": pgettext("change", "modified"),
         "split": pgettext("change", "split"),
@@ -24,13 +37,15 @@ def kind(value: str) -> str:
         "added": pgettext("change", "added"),
         "removed": pgettext("change", "removed"),
     }
-    return words.get(value, value)
 
 
-def note(value: str) -> str:
-    """What else a change is besides its kind: renumbered, moved, its title changed, editorial only,
-    normative, a heading told on its own."""
-    words = {
+def kind(value: str) -> str:
+    """A kind of change (``lawdiff.diff.vocabulary.ChangeKind``): "modified" -> "gewijzigd"."""
+    return _words(_kinds).get(value, value)
+
+
+def _notes() -> dict[str, str]:
+    return {
         "renumbered": pgettext("change", "renumbered"),
         "moved": pgettext("change", "moved"),
         "title changed": pgettext("change", "title changed"),
@@ -38,12 +53,16 @@ def note(value: str) -> str:
         "normative": pgettext("change", "normative"),
         "heading": pgettext("change", "heading"),
     }
-    return words.get(value, value)
 
 
-def flag(value: str) -> str:
-    """A significance flag (``lawdiff.diff.vocabulary.Flag``): "modal" -> "modaal"."""
-    words = {
+def note(value: str) -> str:
+    """What else a change is besides its kind: renumbered, moved, its title changed, editorial only,
+    normative, a heading told on its own."""
+    return _words(_notes).get(value, value)
+
+
+def _flags() -> dict[str, str]:
+    return {
         "modal": pgettext("flag", "modal"),
         "negation": pgettext("flag", "negation"),
         "actor": pgettext("flag", "actor"),
@@ -51,19 +70,26 @@ def flag(value: str) -> str:
         "reference": pgettext("flag", "reference"),
         "condition": pgettext("flag", "condition"),
     }
-    return words.get(value, value)
 
 
-def status(value: str) -> str:
-    """A decision (``lawdiff.review.values.Status``): "accepted" -> "aanvaard"."""
-    words = {
+def flag(value: str) -> str:
+    """A significance flag (``lawdiff.diff.vocabulary.Flag``): "modal" -> "modaal"."""
+    return _words(_flags).get(value, value)
+
+
+def _statuses() -> dict[str, str]:
+    return {
         "open": pgettext("decision", "open"),
         "accepted": pgettext("decision", "accepted"),
         "query": pgettext("decision", "query"),
         "translation-fix": pgettext("decision", "translation-fix"),
         "rejected": pgettext("decision", "rejected"),
     }
-    return words.get(value, value)
+
+
+def status(value: str) -> str:
+    """A decision (``lawdiff.review.values.Status``): "accepted" -> "aanvaard"."""
+    return _words(_statuses).get(value, value)
 
 
 # The decisions in every interface language, for the command line, which takes them in either

@@ -16,14 +16,13 @@ from lawdiff.diff.significance import ranked
 from lawdiff.i18n import N_, ngettext, terms
 from lawdiff.i18n import gettext as _
 from lawdiff.model import natural_key
-from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.report.html.markup import Child, Markup, h, phrase
 from lawdiff.review import Decision, Entry, ReviewView, State, Status
 from lawdiff.review.reading import Involvement
 from lawdiff.review.settings import AgendaOrder
 from lawdiff.serve.auth import TOKEN_FIELD
 from lawdiff.serve.controls import when
 from lawdiff.serve.frame import Now, href, label, now_box, own_page
-from lawdiff.serve.language import phrase
 from lawdiff.serve.marked import shown, who
 from lawdiff.serve.state import Located, Snapshot
 

@@ -20,12 +20,11 @@ from lawdiff import i18n
 from lawdiff.diff.vocabulary import Change
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import terms
-from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.report.html.markup import Child, Markup, h, phrase
 from lawdiff.report.site import Annotation, Annotator
 from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State
 from lawdiff.review.reading import RowWrite
 from lawdiff.serve.auth import Action, may
-from lawdiff.serve.language import phrase
 from lawdiff.serve.marked import shown, who
 from lawdiff.serve.rowforms import forms, hidden_fields, own_comment_forms, row_anchor, undo_form, undone, when
 

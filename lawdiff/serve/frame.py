@@ -19,13 +19,13 @@ from lawdiff import i18n
 from lawdiff.errors import LawdiffBug
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import terms
-from lawdiff.report.html.markup import Child, Markup, document, h
+from lawdiff.report.html.markup import Child, Markup, document, h, phrase
 from lawdiff.report.site import article_file
 from lawdiff.review import Status
 from lawdiff.review.reading import Mark
 from lawdiff.serve.auth import TOKEN_FIELD
 from lawdiff.serve.controls import row_anchor, when
-from lawdiff.serve.language import phrase, switch
+from lawdiff.serve.language import switch
 from lawdiff.serve.marked import who
 from lawdiff.serve.state import Located, Snapshot
 

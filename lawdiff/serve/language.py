@@ -12,7 +12,6 @@ members reading at once each get their own; the response says which
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from urllib.parse import quote
 
@@ -72,20 +71,3 @@ def switch(here: str) -> Markup:
             href = f"{ROUTE}?to={code}&next={quote(here, safe='/')}"
             items.append(h("li", None, h("a", {"href": href, "lang": code, "hreflang": code}, name)))
     return h("nav", {"class": "languages", "aria-label": _("Language")}, h("ul", None, items))
-
-
-_FIELD = re.compile(r"\{(\w+)\}")
-
-
-def phrase(template: str, **values: Child) -> list[Child]:
-    """A translated sentence with markup in its fields: ``phrase(_("(marked by {name}, {when})"),
-    name=who(n), when=...)``; the translation may put the fields in any order.  Text around them stays
-    text (escaped by the builder); a field the template does not name is left out."""
-    out: list[Child] = []
-    at = 0
-    for m in _FIELD.finditer(template):
-        out.append(template[at : m.start()])
-        out.append(values.get(m.group(1), m.group(0)))
-        at = m.end()
-    out.append(template[at:])
-    return [part for part in out if part != ""]

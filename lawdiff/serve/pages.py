@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from lawdiff import i18n
 from lawdiff.i18n import gettext as _
-from lawdiff.report.html.markup import Child, Markup, document, h
+from lawdiff.report.html.markup import Child, Markup, document, h, phrase
 from lawdiff.review import Meeting
 from lawdiff.serve.agenda import Item, agenda_page, next_undecided, person_page, undecided
 from lawdiff.serve.auth import TOKEN_FIELD
@@ -32,7 +32,6 @@ from lawdiff.serve.frame import (
     own_page,
     served,
 )
-from lawdiff.serve.language import phrase
 from lawdiff.serve.marked import who
 
 __all__ = [

@@ -11,11 +11,33 @@
   var main = doc.querySelector("main");
   if (!main) { return; }
 
+  // What the script says: in English as written here; a page in another language carries its words in
+  // the body's data-text (JSON, made by lawdiff.report.html.markup.script_texts).
+  var text = {
+    view: "View", onlyChanges: "Show only changes", allRows: "all rows", normative: "normative changes",
+    flag: "flag: {flag}", review: "review: {status}", filter: "Filter:", keys: "Keys",
+    nextPrevious: ": next / previous change", order: "Order:", bySignificance: "most significant first",
+    byArticle: "as in the article", filterArticles: "Filter articles: number or title",
+    filterLabel: "Filter articles", flags: {}, status: {}, outdated: "outdated"
+  };
+  var given = doc.body && doc.body.getAttribute("data-text");
+  if (given) {
+    try {
+      var said = JSON.parse(given);
+      Object.keys(said).forEach(function (k) { text[k] = said[k]; });
+    } catch (e) { /* a page cut short: the English words */ }
+  }
+  function fill(template, fields) {
+    return String(template).replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : all;
+    });
+  }
+
   function bar() {
     var div = doc.createElement("div");
     div.className = "toolbar";
     div.setAttribute("role", "group");
-    div.setAttribute("aria-label", "View");
+    div.setAttribute("aria-label", text.view);
     var first = main.querySelector("section.pair");
     main.insertBefore(div, first || main.firstChild);
     return div;
@@ -47,25 +69,25 @@
 
   if (doc.querySelector("table.sbs")) {
     var tools = bar();
-    var only = checkbox(tools, "only-changes", "Show only changes", false);
+    var only = checkbox(tools, "only-changes", text.onlyChanges, false);
     only.addEventListener("change", function () {
       doc.body.classList.toggle("only-changes", only.checked);
     });
 
     // The filter offers what the rows carry: normative, each flag, each review status.
-    var choices = [["", "all rows"]];
+    var choices = [["", text.allRows]];
     var has = function (cls) { return rows.some(function (r) { return r.classList.contains(cls); }); };
-    if (has("normative")) { choices.push(["normative", "normative changes"]); }
+    if (has("normative")) { choices.push(["normative", text.normative]); }
     ["modal", "negation", "actor", "number", "reference", "condition"].forEach(function (f) {
-      if (has("f-" + f)) { choices.push(["f-" + f, "flag: " + f]); }
+      if (has("f-" + f)) { choices.push(["f-" + f, fill(text.flag, { flag: text.flags[f] || f })]); }
     });
     ["open", "query", "accepted", "translation-fix", "rejected"].forEach(function (s) {
-      if (has("r-" + s)) { choices.push(["r-" + s, "review: " + s]); }
+      if (has("r-" + s)) { choices.push(["r-" + s, fill(text.review, { status: text.status[s] || s })]); }
     });
-    if (has("r-outdated")) { choices.push(["r-outdated", "review: outdated"]); }
+    if (has("r-outdated")) { choices.push(["r-outdated", fill(text.review, { status: text.outdated })]); }
     if (choices.length > 1) {
       var label = doc.createElement("label");
-      label.appendChild(doc.createTextNode("Filter: "));
+      label.appendChild(doc.createTextNode(text.filter + " "));
       var select = doc.createElement("select");
       select.id = "row-filter";
       choices.forEach(function (c) {
@@ -82,7 +104,7 @@
       });
     }
 
-    var keysBox = checkbox(tools, "keys-on", "Keys", keysOn);
+    var keysBox = checkbox(tools, "keys-on", text.keys, keysOn);
     keysBox.parentNode.className = "keys-switch";
     keysBox.addEventListener("change", function () {
       keysOn = keysBox.checked;
@@ -90,7 +112,7 @@
     });
     var keys = doc.createElement("span");
     keys.className = "keys";
-    [["kbd", "n"], ["", " / "], ["kbd", "p"], ["", ": next / previous change"]].forEach(function (part) {
+    [["kbd", "n"], ["", " / "], ["kbd", "p"], ["", text.nextPrevious]].forEach(function (part) {
       keys.appendChild(part[0] ? doc.createElement(part[0]) : doc.createTextNode(part[1]));
       if (part[0]) { keys.lastChild.textContent = part[1]; }
     });
@@ -164,10 +186,10 @@
     var orderBar = doc.createElement("div");
     orderBar.className = "glance-order";  // not a .toolbar: lawdiff serve adds its keys to the first of those
     var orderLabel = doc.createElement("label");
-    orderLabel.appendChild(doc.createTextNode("Order: "));
+    orderLabel.appendChild(doc.createTextNode(text.order + " "));
     var order = doc.createElement("select");
     order.id = "glance-order";
-    [["significance", "most significant first"], ["article", "as in the article"]].forEach(function (c) {
+    [["significance", text.bySignificance], ["article", text.byArticle]].forEach(function (c) {
       var o = doc.createElement("option");
       o.value = c[0];
       o.textContent = c[1];
@@ -203,8 +225,8 @@
     filterBar.className = "toolbar";
     var input = doc.createElement("input");
     input.type = "search";
-    input.placeholder = "Filter articles: number or title";
-    input.setAttribute("aria-label", "Filter articles");
+    input.placeholder = text.filterArticles;
+    input.setAttribute("aria-label", text.filterLabel);
     filterBar.appendChild(input);
     var box = matrix.parentNode;
     box.parentNode.insertBefore(filterBar, box);

@@ -5,7 +5,9 @@ from __future__ import annotations
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ranked
 from lawdiff.diff.article import ArticleView
-from lawdiff.report.html.kind import addresses_arrow
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import ngettext, terms
+from lawdiff.report.html.kind import addresses_arrow, kind_word
 from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import (
     Child,
@@ -16,13 +18,14 @@ from lawdiff.report.html.markup import (
     section_markup,
     span,
 )
-from lawdiff.report.html.nav import article_nav, title_span
+from lawdiff.report.html.nav import article_name, article_nav, title_span
 from lawdiff.report.html.pair import heat_tag, pair_section
 from lawdiff.report.html.review import review_counts
 from lawdiff.report.html.runs import RENUMBERED, first_words, run_kind, said
 from lawdiff.report.html.synopsis import synopsis_section
 from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
+from lawdiff.report.text import number
 
 
 def article_page(site: Site, a: ArticleView) -> str:
@@ -35,7 +38,9 @@ def article_page(site: Site, a: ArticleView) -> str:
         alone = h(
             "p",
             {"class": "note"},
-            f"Only the {names[0]} edition in this corpus holds article {a.number}: there is nothing to compare.",
+            _("Only the {edition} edition in this corpus holds article {number}: there is nothing to compare.").format(
+                edition=names[0], number=a.number
+            ),
         )
     # The pairs first: the synopsis and the list at the top link to the rows they claimed.
     page.ids.update({"glance", "glance-h"})
@@ -43,16 +48,18 @@ def article_page(site: Site, a: ArticleView) -> str:
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, f"Article {a.number}", " — " if a.title else None, title_span(a.title)),
+        h("h1", None, article_name(a.number), " — " if a.title else None, title_span(a.title)),
         _facts(site, a),
         review_counts(site, a),
-        h("nav", {"class": "contents", "id": "contents", "aria-label": "On this page"}, _contents(a)),
+        h("nav", {"class": "contents", "id": "contents", "aria-label": _("On this page")}, _contents(a)),
         alone,
         glance_section(site, a, page) if a.pairs else None,
         pairs,
         synopsis_section(site, a, page),
     )
-    title = f"Article {a.number}" + (f" {a.title.rstrip('.')}" if a.title else "") + " · lawdiff report"
+    title = _("{article} · lawdiff report").format(
+        article=article_name(a.number) + (f" {a.title.rstrip('.')}" if a.title else "")
+    )
     return document(
         title, "../", "article", article_nav(site, a, "../"), main, page_footer(site.thresholds, site.compared)
     )
@@ -63,17 +70,22 @@ def _facts(site: Site, a: ArticleView) -> Markup:
     names = [e.name for e in a.editions]
     in_part = [e.name for e in a.passed_over]
     missing = [e.name for e in site.compared if e.name not in names and e.name not in in_part]
+    said = [_("In the corpus: {editions}").format(editions=", ".join(names))]
+    if missing:
+        said.append(" " + _("(the {editions} corpus does not hold it)").format(editions=", ".join(missing)))
+    if in_part:
+        said.append(
+            _(
+                "; passed over: {editions}, whose corpus holds only some of its sections' pages"
+                " (lawdiff compare and history follow it clause by clause)"
+            ).format(editions=", ".join(in_part))
+        )
     return h(
         "p",
         {"class": "lead"},
-        f"In the corpus: {', '.join(names)}",
-        f" (the {', '.join(missing)} corpus does not hold it)" if missing else None,
-        f"; passed over: {', '.join(in_part)}, whose corpus holds only some of its sections' pages"
-        f" (lawdiff compare and history follow it clause by clause)"
-        if in_part
-        else None,
+        said,
         ". ",
-        h("a", {"href": history_file(a.number).split("/")[1]}, "Clause histories"),
+        h("a", {"href": history_file(a.number).split("/")[1]}, _("Clause histories")),
         ".",
     )
 
@@ -93,7 +105,7 @@ def _contents(a: ArticleView) -> Markup:
             )
             for pv in a.pairs
         ],
-        h("li", None, h("a", {"href": "#synopsis"}, "Synopsis of all editions")),
+        h("li", None, h("a", {"href": "#synopsis"}, _("Synopsis of all editions"))),
     )
 
 
@@ -131,19 +143,26 @@ def glance_section(site: Site, a: ArticleView, page: Page) -> Markup:
                     heat_tag(pv.heat),
                 ),
                 h("ol", {"class": "glance-list"}, items) if items else None,
-                h("p", {"class": "hint"}, f"{same} clause{'s' if same != 1 else ''} unchanged in place, not listed.")
-                if same
-                else None,
-                h("p", {"class": "hint"}, f"{outside} only in one edition's corpus, not compared (see the table).")
-                if outside
-                else None,
+                _glance_hint(
+                    ngettext(
+                        "{n} clause unchanged in place, not listed.",
+                        "{n} clauses unchanged in place, not listed.",
+                        same,
+                    ),
+                    same,
+                ),
+                _glance_hint(_("{n} only in one edition's corpus, not compared (see the table)."), outside),
             )
         )
-    return section_markup("glance", ["Changes at a glance"], "glance", blocks)
+    return section_markup("glance", [_("Changes at a glance")], "glance", blocks)
+
+
+def _glance_hint(said: str, n: int) -> Markup | None:
+    return h("p", {"class": "hint"}, said.format(n=n)) if n else None
 
 
 _RENUMBERED = Template(
-    '<li class="k-unchanged renumbered"><span class="badge b-renumbered">renumbered</span> {said}: {links}</li>',
+    '<li class="k-unchanged renumbered"><span class="badge b-renumbered">{badge}</span> {said}: {links}</li>',
     block=True,
 )
 _ARROW = Template('<a href="{href}">{old} → {new}</a>')
@@ -157,7 +176,8 @@ def _renumbered_line(changes: list[Change], new: str, pid: str, page: Page) -> M
         ident = f"{pid}-{anchor(new, ch.new[0])}" + ("-title" if heading else "")
         href = f"#{ident}" if ident in page.ids else f"#change-{ch.id[:SHORT_ID]}"
         links.extend([", " if i else None, _ARROW(href=href, old=ch.old[0], new=ch.new[0])])
-    return _RENUMBERED(said=said(f"{RENUMBERED} after badge", len(changes)), links=links)
+    words = said(f"{RENUMBERED} after badge", len(changes))
+    return _RENUMBERED(badge=terms.note("renumbered"), said=words, links=links)
 
 
 def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Page) -> Markup:
@@ -176,15 +196,14 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Pag
         shown = ", ".join(ch.old)
     gist_text = (ch.new_title or ch.old_title) if title else (texts[0] if texts else "")
     hist = site.history_href(side, addresses[0], page.path)
-    kind = ("heading " if title else "") + ch.kind.value
-    badges: list[Child] = [span(f"badge b-{ch.kind.value}", kind)]
+    badges: list[Child] = [span(f"badge b-{ch.kind.value}", kind_word(ch.kind.value, title))]
     if ch.editorial_only:
-        badges += [" ", span("badge b-editorial", "editorial only")]
+        badges += [" ", span("badge b-editorial", terms.note("editorial only"))]
     if ch.stale_references:
-        badges += [" ", span("badge b-stale", "stale reference")]
-    flags = [[" ", span(f"flag f-{s.flag.value}", s.flag.value)] for s in ch.signals]
+        badges += [" ", span("badge b-stale", _("stale reference"))]
+    flags = [[" ", span(f"flag f-{s.flag.value}", terms.flag(s.flag.value))] for s in ch.signals]
     if ch.significance:
-        flags.append([" ", span("score", f"significance {ch.significance:g}")])
+        flags.append([" ", span("score", _("significance {value}").format(value=number(ch.significance)))])
     classes = [f"k-{ch.kind.value}"]
     if ch.normative:
         classes.append("normative")
@@ -197,7 +216,10 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Pag
         flags,
         " ",
         h("span", {"class": "gist", "lang": "nl"}, first_words(gist_text)),
-        [" ", h("a", {"class": "hist", "href": hist, "aria-label": f"history of {side} {addresses[0]}"}, "history")]
-        if hist
-        else None,
+        [" ", _history_link(hist, side, addresses[0])] if hist else None,
     )
+
+
+def _history_link(href: str, edition: str, address: str) -> Markup:
+    label = _("history of {edition} {address}").format(edition=edition, address=address)
+    return h("a", {"class": "hist", "href": href, "aria-label": label}, _("history"))

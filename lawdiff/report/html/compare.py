@@ -9,12 +9,13 @@ from dataclasses import replace
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, Comparison
 from lawdiff.diff.article import editorial_by_kind
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.context import PairContext, block_id
 from lawdiff.report.html.counts import counts_list, pattern_list, significance_counts
 from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import Child, Markup, document, h, made_by, marks_legend, page_footer
-from lawdiff.report.html.nav import title_span
+from lawdiff.report.html.nav import article_name, title_span
 from lawdiff.report.html.pair import left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
 
@@ -42,7 +43,7 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         h(
             "p",
             {"class": "lead"},
-            f"Every clause of {old.name} beside its counterpart in {new.name}. ",
+            _("Every clause of {old} beside its counterpart in {new}.").format(old=old.name, new=new.name) + " ",
             marks_legend(),
         ),
         counts_list(
@@ -53,7 +54,7 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         ),
         pattern_list(significance.patterns, lambda cid, _address: f"#change-{cid[:SHORT_ID]}"),
         _contents(order, old, new) if len(order) > 1 else None,
-        h("p", {"class": "note"}, "No change to show.") if not order else None,
+        h("p", {"class": "note"}, _("No change to show.")) if not order else None,
         sections,
     )
     footer = page_footer(comp.thresholds, (old, new))
@@ -97,18 +98,18 @@ def _contents(order: list[str], old: Edition, new: Edition) -> Markup:
     items: list[Child] = []
     for n in order:
         held = [e.name for e in (old, new) if e.find(n) is not None]
-        note = f" (only in {held[0]})" if len(held) == 1 else ""
+        note = " " + _("(only in {edition})").format(edition=held[0]) if len(held) == 1 else ""
         items.append(
             h(
                 "li",
                 None,
-                h("a", {"href": f"#article-{_safe(n)}"}, _article_name(n)),
+                h("a", {"href": f"#article-{_safe(n)}"}, article_name(n)),
                 " ",
                 title_span(_title_of(n, old, new)),
                 note,
             )
         )
-    return h("nav", {"class": "contents", "aria-label": "Articles"}, h("ol", {"class": "toc"}, items))
+    return h("nav", {"class": "contents", "aria-label": _("Articles")}, h("ol", {"class": "toc"}, items))
 
 
 def _article_section(ctx: PairContext, page: Page, n: str, changes: list[Change]) -> Markup:
@@ -119,15 +120,15 @@ def _article_section(ctx: PairContext, page: Page, n: str, changes: list[Change]
     return h(
         "section",
         {"class": "pair", "id": sid},
-        h("h2", None, _article_name(n), " — " if title else None, title_span(title)),
+        h("h2", None, article_name(n), " — " if title else None, title_span(title)),
         pair_table(
             ctx,
             changes,
             page,
             _chip,
-            left_right(_article_name(n), old.name, new.name),
+            left_right(article_name(n), old.name, new.name),
             running=(
-                f"{_article_name(n)} · {old.name} → {new.name} · {sources_line(old, n)}; {sources_line(new, n)}",
+                f"{article_name(n)} · {old.name} → {new.name} · {sources_line(old, n)}; {sources_line(new, n)}",
                 made_by(old, new),
             ),
         ),
@@ -146,7 +147,3 @@ def _title_of(address: str, old: Edition, new: Edition) -> str:
 
 def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", text)
-
-
-def _article_name(n: str) -> str:
-    return f"Article {n}" if n[:1].isdigit() else n

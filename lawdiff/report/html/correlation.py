@@ -17,8 +17,11 @@ from lawdiff.diff import SHORT_ID, Change
 from lawdiff.diff import correlate as table
 from lawdiff.diff.article import PairTotal, PairView
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import ngettext
 from lawdiff.report import article_ranges
-from lawdiff.report.html.markup import BlockMarkup, Child, Markup, document, h, page_footer, section_markup
+from lawdiff.report.html.markup import BlockMarkup, Child, Markup, document, h, page_footer, phrase, section_markup
+from lawdiff.report.html.nav import crumbs
 from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, article_file, correlation_file
 
@@ -56,41 +59,39 @@ def correlation_page(site: Site, total: PairTotal) -> str:
     # page is joined: the table is some 5 MB at 744 articles, and building it inside the elements around
     # it copied it once per element (45 MB at a time, the report's peak memory).
     bodies: dict[str, list[Markup]] = {}
+    name = _("Correlation table {old} → {new}").format(old=old, new=new)
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, f"Correlation table {old} → {new}"),
+        h("h1", None, name),
         h(
             "p",
             {"class": "lead"},
-            f"Where each clause of {old} went in {new}, and where each clause of {new} came from, as EU recasts and "
-            f"consolidations print it: one row per clause, over the articles both corpora hold ",
-            f"({article_ranges(list(total.articles), '–')}). ",
+            _(
+                "Where each clause of {old} went in {new}, and where each clause of {new} came from, as EU recasts "
+                "and consolidations print it: one row per clause, over the articles both corpora hold ({articles})."
+            ).format(old=old, new=new, articles=article_ranges(list(total.articles), "–")),
+            " ",
             _summary(rows),
         ),
         h(
             "nav",
-            {"class": "contents", "aria-label": "Orders"},
+            {"class": "contents", "aria-label": _("Orders")},
             h(
                 "ul",
                 {"class": "toc"},
-                h("li", None, h("a", {"href": "#by-old"}, f"Ordered by the {old} number")),
-                h("li", None, h("a", {"href": "#by-new"}, f"Ordered by the {new} number")),
+                h("li", None, h("a", {"href": "#by-old"}, _ordered(old))),
+                h("li", None, h("a", {"href": "#by-new"}, _ordered(new))),
             ),
         ),
         _order_section(old, new, "old", _body(made, bodies)),
         _order_section(old, new, "new", _body(by_new, bodies)),
     )
     page = document(
-        f"Correlation table {old} → {new} · lawdiff report",
+        _("{page} · lawdiff report").format(page=name),
         "",
         "correlation",
-        h(
-            "nav",
-            {"class": "crumbs", "aria-label": "Report"},
-            h("a", {"href": "index.html"}, "Index"),
-            f" › Correlation table {old} → {new}",
-        ),
+        crumbs(name),
         main,
         page_footer(site.thresholds, site.compared),
     )
@@ -100,7 +101,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
 def _summary(rows: Iterable[table.Row]) -> str:
     """How many rows of each relation, in words: ``12 same number, 3 renumbered.``"""
     said = table.summary(rows)
-    return said + "." if said else "No clause to list."
+    return said + "." if said else _("No clause to list.")
 
 
 def _side(site: Site, path: str, edition: str, addresses: tuple[str, ...]) -> list[Child]:
@@ -149,7 +150,7 @@ def _label(group: list[table.Row]) -> str:
     if len(group) == 1:
         return group[0].label
     n = len(_numbers(group, "old"))
-    return group[0].relation.label + f" ({n} clause{'s' if n > 1 else ''})"
+    return group[0].relation.label + " " + ngettext("({n} clause)", "({n} clauses)", n).format(n=n)
 
 
 def _row(site: Site, path: str, pages: dict[str, str], old: str, new: str, group: list[table.Row]) -> Markup:
@@ -196,36 +197,35 @@ def _order_section(old: str, new: str, by: Literal["old", "new"], body: Markup) 
     the other order's."""
     other = "new" if by == "old" else "old"
     names = {"old": old, "new": new}
-    title = f"Ordered by the {names[by]} number"
-    other_title = f"ordered by the {names[other]} number"
-    head = h(
-        "tr",
-        None,
-        [
-            h("th", {"scope": "col"}, text)
-            for text in (f"{old} number", f"{new} number", "Relation (to the change)", "Ratio", "Words")
-        ],
+    title = _ordered(names[by])
+    heads = (
+        _("{edition} number").format(edition=old),
+        _("{edition} number").format(edition=new),
+        _("Relation (to the change)"),
+        _("Ratio"),
+        _("Words"),
     )
+    head = h("tr", None, [h("th", {"scope": "col"}, text) for text in heads])
     t = h(
         "table",
         {"class": "corr"},
-        h("caption", None, f"{old} → {new}: {title.lower()}"),
+        h("caption", None, f"{old} → {new}: {_ordered(names[by], lower=True)}"),
         h("thead", None, head),
         body,
     )
-    return section_markup(
-        f"by-{by}",
-        [title],
-        "corr-order",
-        h(
-            "p",
-            {"class": "hint"},
-            "The same table ",
-            h("a", {"href": f"#by-{other}"}, other_title.lower()),
-            "." if by == "old" else ", where each number links to its clause and each relation to its change.",
-        ),
-        t,
+    hint = (
+        _("The same table {ordered}.")
+        if by == "old"
+        else _("The same table {ordered}, where each number links to its clause and each relation to its change.")
     )
+    link = h("a", {"href": f"#by-{other}"}, _ordered(names[other], lower=True))
+    return section_markup(f"by-{by}", [title], "corr-order", h("p", {"class": "hint"}, phrase(hint, ordered=link)), t)
+
+
+def _ordered(edition: str, lower: bool = False) -> str:
+    """``Ordered by the 2007 number`` (``lower``: as it runs on in a sentence)."""
+    said = _("Ordered by the {edition} number").format(edition=edition)
+    return said[:1].lower() + said[1:] if lower else said
 
 
 def _filled(page: str, bodies: dict[str, list[Markup]]) -> str:

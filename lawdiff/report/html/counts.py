@@ -3,7 +3,8 @@
 Every change counts under exactly one kind; renumbered, moved and titles
 changed are counted apart, among those; the significance counts say how
 many rewordings are normative.  Shares are written by :func:`percent`, which
-never rounds a difference away.
+never rounds a difference away.  Every word is the interface's, in the glossary's
+words (:mod:`lawdiff.i18n.terms`); numbers take the language's decimal sign.
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from lawdiff.diff import Change, Comparison, Op
+from lawdiff.diff.extent import HEAT_NAMES
 from lawdiff.diff.vocabulary import Flag, Pattern
-from lawdiff.report.html.markup import Child, Markup, h
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import ngettext, terms
+from lawdiff.report.html.markup import Child, Markup, h, phrase
 from lawdiff.report.html.template import Template
+from lawdiff.report.text import number
+
+
+def percent_of(value: float, digits: int = 0) -> str:
+    """``73 %`` ("73%" in Dutch): a number of hundredths, with ``digits`` after the language's decimal sign."""
+    return _("{number} %").format(number=number(value, f".{digits}f"))
 
 
 def percent(x: float) -> str:
@@ -24,16 +34,34 @@ def percent(x: float) -> str:
     what is identical reads 100 % (or, for a share of change, 0 %).
     """
     if x <= 0:
-        return "0 %"
+        return percent_of(0)
     if x >= 1:
-        return "100 %"
+        return percent_of(100)
     whole = round(x * 100)
     if 0 < whole < 100:
-        return f"{whole} %"
+        return percent_of(whole)
     tenth = round(x * 100, 1)
     if 0 < tenth < 100:
-        return f"{tenth:.1f} %"
-    return "<0.1 %" if x < 0.5 else ">99.9 %"
+        return percent_of(tenth, 1)
+    return ("<" + percent_of(0.1, 1)) if x < 0.5 else (">" + percent_of(99.9, 1))
+
+
+def heat_name(level: int) -> str:
+    """How much an article changed (:data:`lawdiff.diff.article.HEAT_NAMES`), in words."""
+    name = HEAT_NAMES[level]
+    words = {
+        "identical": _("identical"),
+        "editorial only": terms.note("editorial only"),
+        "small change": _("small change"),
+        "substantial change": _("substantial change"),
+        "large change": _("large change"),
+    }
+    return words.get(name, name)
+
+
+def normative_count(n: int) -> str:
+    """``3 normative``: how many of an article's changes are normative."""
+    return ngettext("{n} normative", "{n} normative", n).format(n=n)
 
 
 # The kinds of change: each change is counted under exactly one of them.
@@ -54,20 +82,37 @@ FLAG_COUNTS = (
 OUTSIDE = ("outside_corpus", "outside the corpus")
 
 
+def count_word(key: str) -> str:
+    """The word of a count (a key of :data:`KIND_COUNTS`, :data:`FLAG_COUNTS` or :data:`OUTSIDE`) in the
+    interface's language: "modified" -> "gewijzigd", "title_changed" -> "opschriften gewijzigd"."""
+    if key == "title_changed":
+        return _("titles changed")
+    if key == OUTSIDE[0]:
+        return _("outside the corpus")
+    if key in ("renumbered", "moved"):
+        return terms.note(key)
+    return terms.kind(key)
+
+
 def editorial_note(key: str, editorial: Mapping[str, int]) -> str:
     k = editorial.get(key, 0)
-    return f" ({k} editorial only)" if k else ""
+    return " " + _("({n} editorial only)").format(n=k) if k else ""
+
+
+def stale_count(n: int) -> str:
+    """``{n} stale references``: the words of ``n`` stale references, ``{n}`` where the number goes."""
+    return ngettext("{n} stale reference", "{n} stale references", n)
 
 
 def counts_phrase(counts: Mapping[str, int], editorial: Mapping[str, int], stale: int = 0) -> str:
     """``5 modified (1 editorial only), 3 renumbered``: the counts that are not zero, in words."""
     parts = [
-        f"{counts[key]} {word}{editorial_note(key, editorial)}"
-        for key, word in (*KIND_COUNTS, OUTSIDE, *FLAG_COUNTS)
+        f"{counts[key]} {count_word(key)}{editorial_note(key, editorial)}"
+        for key, _word in (*KIND_COUNTS, OUTSIDE, *FLAG_COUNTS)
         if counts.get(key)
     ]
     if stale:
-        parts.append(f"{stale} stale reference{'s' if stale > 1 else ''}")
+        parts.append(stale_count(stale).format(n=stale))
     return ", ".join(parts)
 
 
@@ -135,9 +180,9 @@ def counts_list(
             "li",
             {"class": "zero" if counts.get(key, 0) == 0 else "n"},
             h("b", None, str(counts.get(key, 0))),
-            f" {word}{editorial_note(key, editorial)}",
+            f" {count_word(key)}{editorial_note(key, editorial)}",
         )
-        for key, word in KIND_COUNTS
+        for key, _word in KIND_COUNTS
     ]
     if counts.get(OUTSIDE[0]):
         kinds.append(
@@ -145,48 +190,49 @@ def counts_list(
                 "li",
                 {"class": "n"},
                 h("b", None, str(counts[OUTSIDE[0]])),
-                " added or removed where the other edition's corpus lacks the article or that part of it",
+                " " + _("added or removed where the other edition's corpus lacks the article or that part of it"),
             )
         )
-    flags: list[Child] = [h("li", {"class": "of"}, "of these:")]
-    for key, word in FLAG_COUNTS:
+    flags: list[Child] = [h("li", {"class": "of"}, _("of these:"))]
+    for key, _word in FLAG_COUNTS:
         n = counts.get(key, 0)
-        flags.append(h("li", {"class": "zero" if n == 0 else "n"}, h("b", None, str(n)), f" {word}"))
+        flags.append(h("li", {"class": "zero" if n == 0 else "n"}, h("b", None, str(n)), f" {count_word(key)}"))
     if stale:
-        flags.append(
-            h("li", {"class": "n stale"}, h("b", None, str(stale)), f" stale reference{'s' if stale > 1 else ''}")
-        )
+        flags.append(h("li", {"class": "n stale"}, phrase(stale_count(stale), n=h("b", None, str(stale)))))
     sig = _significance_list(significance) if significance is not None else None
     return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig)
 
 
 def _significance_list(significance: SignificanceCounts) -> Markup:
     """How many rewordings are normative, how many other changes of wording, and the flags raised."""
-    raised = [f"{n} {flag}" for flag, n in significance.flags.items() if n]
+    raised = [f"{n} {terms.flag(flag)}" for flag, n in significance.flags.items() if n]
     patterns = bool(significance.patterns)
+    normative, wording = significance.normative, significance.wording
     return h(
         "ul",
         {"class": "significance"},
-        h("li", {"class": "of"}, "of the rewordings:"),
+        h("li", {"class": "of"}, _("of the rewordings:")),
         h(
             "li",
-            {"class": "zero" if significance.normative == 0 else "n normative"},
-            h("b", None, str(significance.normative)),
-            " normative",
-            " (each drafting pattern counts once)" if patterns else None,
+            {"class": "zero" if normative == 0 else "n normative"},
+            phrase(ngettext("{n} normative", "{n} normative", normative), n=h("b", None, str(normative))),
+            " " + _("(each drafting pattern counts once)") if patterns else None,
         ),
         h(
             "li",
-            {"class": "zero" if significance.wording == 0 else "n"},
-            h("b", None, str(significance.wording)),
-            " other changes of wording",
+            {"class": "zero" if wording == 0 else "n"},
+            phrase(
+                ngettext("{n} other changes of wording", "{n} other changes of wording", wording),
+                n=h("b", None, str(wording)),
+            ),
         ),
-        h("li", {"class": "raised"}, f"(flags: {', '.join(raised)})") if raised else None,
+        h("li", {"class": "raised"}, _("(flags: {flags})").format(flags=", ".join(raised))) if raised else None,
     )
 
 
 _PATTERN = Template(
-    "<li>Drafting pattern, counted once: <b>{flag}</b> <del>{removed}</del> → <ins>{added}</ins> in {where}</li>",
+    '<li>{said} <b>{flag}</b> <del lang="{removed_lang}">{removed}</del> → <ins lang="{added_lang}">{added}</ins>'
+    " {where}</li>",
     block=True,
 )
 _PATTERNS = Template('<ul class="patterns">\n{items}</ul>', block=True)
@@ -201,6 +247,17 @@ def pattern_list(patterns: Iterable[Pattern], href: Callable[[str, str], str | N
         for i, (cid, address) in enumerate(zip(p.changes, p.addresses, strict=True)):
             link = href(cid, address)
             where.extend([", " if i else None, _LINK(href=link, text=address) if link else address])
-        added = " / ".join(p.added) or "(nothing)"
-        items.append(_PATTERN(flag=p.flag.value, removed=" ".join(p.removed), added=added, where=where))
+        # The words are the law's (lang="nl"); "(nothing)" is the interface's.
+        removed, added = " ".join(p.removed) or _("(nothing)"), " / ".join(p.added) or _("(nothing)")
+        items.append(
+            _PATTERN(
+                said=_("Drafting pattern, counted once:"),
+                flag=terms.flag(p.flag.value),
+                removed=removed,
+                removed_lang="nl" if p.removed else None,
+                added=added,
+                added_lang="nl" if p.added else None,
+                where=phrase(_("in {clauses}"), clauses=where),
+            )
+        )
     return _PATTERNS(items=items) if items else None

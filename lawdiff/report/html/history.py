@@ -16,11 +16,13 @@ from dataclasses import dataclass, field
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, History, Op, Step
 from lawdiff.diff.article import ArticleView
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.model import Clause, Edition, article_of
 from lawdiff.report.html.kind import addresses_arrow
 from lawdiff.report.html.law import Page, addr_chip, law_text
-from lawdiff.report.html.markup import Child, Markup, document, h, page_footer, span
-from lawdiff.report.html.nav import article_nav, title_span
+from lawdiff.report.html.markup import Child, Markup, document, h, page_footer, phrase, span
+from lawdiff.report.html.nav import article_name, article_nav, title_span
 from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, anchor, article_file, history_file
 from lawdiff.report.text import introduced
@@ -71,25 +73,33 @@ def history_page(site: Site, a: ArticleView) -> str:
             for s, ids in zip(shown, idents, strict=True)
         ],
     )
+    name = _("{article}: clause histories").format(article=article_name(a.number))
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, f"Article {a.number}: clause histories", " — " if a.title else None, title_span(a.title)),
+        h("h1", None, name, " — " if a.title else None, title_span(a.title)),
         h(
             "p",
             {"class": "lead"},
-            "Every clause of every edition, followed through all editions of the corpus: its address and wording in "
-            "each, and where it changed. A clause followed from each edition it is in has one history: it is shown "
-            "once, under the clause's name in each of them. Editions in which the wording stayed the same share "
-            "one line; each change links to its word differences on the article's page. ",
-            h("a", {"href": article_file(a.number).split("/")[1]}, f"Back to article {a.number}"),
+            _(
+                "Every clause of every edition, followed through all editions of the corpus: its address and wording "
+                "in each, and where it changed. A clause followed from each edition it is in has one history: it is "
+                "shown once, under the clause's name in each of them. Editions in which the wording stayed the same "
+                "share one line; each change links to its word differences on the article's page."
+            ),
+            " ",
+            h(
+                "a",
+                {"href": article_file(a.number).split("/")[1]},
+                _("Back to article {number}").format(number=a.number),
+            ),
             ".",
         ),
-        h("nav", {"class": "contents", "id": "contents", "aria-label": "Clauses on this page"}, toc),
+        h("nav", {"class": "contents", "id": "contents", "aria-label": _("Clauses on this page")}, toc),
         sections,
     )
     return document(
-        f"Article {a.number}: clause histories · lawdiff report",
+        _("{page} · lawdiff report").format(page=name),
         "../",
         "histories",
         article_nav(site, a, "../", history=True),
@@ -108,14 +118,14 @@ _SECTION = Template(
     block=True,
 )
 _TABLE = Template(
-    '<table class="hist">\n<thead>\n<tr><th scope="col">Editions</th><th scope="col">Change</th>'
-    '<th scope="col">Wording</th></tr>\n</thead>\n<tbody>\n{rows}</tbody>\n</table>\n',
+    '<table class="hist">\n<thead>\n<tr><th scope="col">{editions}</th><th scope="col">{change}</th>'
+    '<th scope="col">{wording}</th></tr>\n</thead>\n<tbody>\n{rows}</tbody>\n</table>\n',
     block=True,
 )
 # A history of one wording through every edition that holds it: one line, no table.
-_ONE = Template('<div class="hline"><p class="eds">The same wording in {editions}:</p>{wording}</div>\n', block=True)
+_ONE = Template('<div class="hline"><p class="eds">{said}</p>{wording}</div>\n', block=True)
 _NAME = Template('<span id="{ident}">{name}</span>')
-_INTRODUCED = Template('<p class="introduced">Current wording {when}.</p>', block=True)
+_INTRODUCED = Template('<p class="introduced">{said}</p>', block=True)
 
 
 def _section(s: _Shown, idents: list[str | None], rows: _Rows) -> Markup:
@@ -129,7 +139,9 @@ def _section(s: _Shown, idents: list[str | None], rows: _Rows) -> Markup:
         ident=idents[0],
         names=names,
         lines=rows.of(hist, idents[0]),
-        introduced=_INTRODUCED(when=introduced(hist)) if hist.introduced else None,
+        introduced=_INTRODUCED(said=_("Current wording {when}.").format(when=introduced(hist)))
+        if hist.introduced
+        else None,
     )
 
 
@@ -159,11 +171,10 @@ _ROW = Template(
     '<tr class="{cls}"><th scope="row">{editions}</th><td class="kind">{kind}</td><td>{wording}</td></tr>\n',
     block=True,
 )
-_STALE = Template('<span class="badge b-stale" title="kept: {kept}">stale reference</span>')
 _EDITION = Template('<a href="{href}">{edition}</a>')
 _HSTEP = Template('<div class="hstep"><div class="ch">{chip}</div>{text}</div>', block=True)
-_AS_BEFORE = Template('<p class="same-as">Wording as in {edition} {address}.</p>')
-_AS_ABOVE = Template('<p class="same-as">Wording as in <a href="{href}">{edition} {address}</a> above.</p>')
+_SAME_AS = Template('<p class="same-as">{said}</p>')
+_ABOVE = Template('<a href="{href}">{edition} {address}</a>')
 _DIFFERENCES = Template('<a class="wd" href="{href}" aria-label="{label}">{text}</a>')
 
 
@@ -187,8 +198,10 @@ class _Rows:
         lines = merged(hist.steps)
         first = lines[0][0]
         if len(lines) == 1 and first.in_corpus and first.addresses and not first.kinds:
-            return _ONE(editions=self._editions(lines[0]), wording=self._wording(first))
-        return _TABLE(rows=[self._line(line, hist) for line in lines])
+            said = phrase(_("The same wording in {editions}:"), editions=self._editions(lines[0]))
+            return _ONE(said=said, wording=self._wording(first))
+        rows = [self._line(line, hist) for line in lines]
+        return _TABLE(editions=_("Editions"), change=_("Change"), wording=_("Wording"), rows=rows)
 
     def _editions(self, line: list[Step]) -> list[Child]:
         """The editions of a line, each linked to the clause there where the line stands for several."""
@@ -214,23 +227,26 @@ class _Rows:
     def _absent(self, step: Step, hist: History) -> Markup:
         art = article_of(hist.start.partition(":")[2])
         edition = self.editions.get(step.edition)
-        what = "heading" if not art else "article"
+        said = (
+            _("the {edition} corpus does not hold this heading")
+            if not art
+            else _("the {edition} corpus does not hold this article")
+        )
         if art and edition is not None and edition.find(art) is not None:
-            what = "part of the article"  # it holds some of the article's sections' pages
-        return h("span", {"class": "none"}, f"the {step.edition} corpus does not hold this {what}")
+            # It holds some of the article's sections' pages.
+            said = _("the {edition} corpus does not hold this part of the article")
+        return h("span", {"class": "none"}, said.format(edition=step.edition))
 
     def _kind(self, step: Step) -> list[Child]:
         """The change cell: its badge, a stale reference's, the arrow of a renumbering, split or merge, and a
         link to the change's word differences on an article page."""
         if not step.kinds:
             return []
-        kind: list[Child] = [span(f"badge b-{step.kinds[0].value}", step.change)]
+        kind: list[Child] = [span(f"badge b-{step.kinds[0].value}", "+".join(terms.kind(k.value) for k in step.kinds))]
         stale = [r.old for ch in step.changes for r in ch.stale_references]
         if stale:
-            kind += [
-                " ",
-                h("span", {"class": "badge b-stale", "title": f"kept: {', '.join(stale)}"}, "stale reference"),
-            ]
+            kept = _("kept: {references}").format(references=", ".join(stale))
+            kind += [" ", h("span", {"class": "badge b-stale", "title": kept}, _("stale reference"))]
         for ch in step.changes:
             if ch.old and ch.new and (ch.renumbered or len(ch.old) + len(ch.new) > 2):
                 kind.append(h("div", {"class": "arrow"}, addresses_arrow(ch.old, ch.new)))
@@ -252,8 +268,8 @@ class _Rows:
         else:
             return None
         words = ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED)
-        what = "word differences" if words else "side by side"
-        shown = ", ".join(ch.new or ch.old) + (" (heading)" if ch.aspect is Aspect.TITLE else "")
+        what = _("word differences") if words else _("side by side")
+        shown = ", ".join(ch.new or ch.old) + (_(" (heading)") if ch.aspect is Aspect.TITLE else "")
         return _DIFFERENCES(
             href=f"{target.split('/')[1]}#change-{ch.id[:SHORT_ID]}",
             label=f"{what}: {edition} {shown}",
@@ -264,7 +280,7 @@ class _Rows:
         """The wording cell: each clause the history is in this edition, as its text stands there; a wording
         that another history of the page shows already is named and linked there (each wording once)."""
         if not step.addresses:
-            return [h("span", {"class": "none"}, "not present" if not step.kinds else "removed")]
+            return [h("span", {"class": "none"}, _("not present") if not step.kinds else terms.kind("removed"))]
         out: list[Child] = []
         for addr, txt in zip(step.addresses, step.texts, strict=True):
             chip = addr_chip(step.edition, addr, self.page.resolve(step.edition, addr))
@@ -273,7 +289,10 @@ class _Rows:
                 self.shown.setdefault(txt, (self.section, step.edition, addr))
                 out.append(_HSTEP(chip=chip, text=law_text("tx", [(Op.EQUAL, txt)])))
             elif where[0] == self.section:
-                out.append(_HSTEP(chip=chip, text=_AS_BEFORE(edition=where[1], address=where[2])))
+                said = _("Wording as in {edition} {address}.").format(edition=where[1], address=where[2])
+                out.append(_HSTEP(chip=chip, text=_SAME_AS(said=said)))
             else:
-                out.append(_HSTEP(chip=chip, text=_AS_ABOVE(href=f"#{where[0]}", edition=where[1], address=where[2])))
+                above = _ABOVE(href=f"#{where[0]}", edition=where[1], address=where[2])
+                said_above = phrase(_("Wording as in {clause} above."), clause=above)
+                out.append(_HSTEP(chip=chip, text=_SAME_AS(said=said_above)))
         return out

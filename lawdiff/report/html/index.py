@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from lawdiff.diff import SHORT_ID
 from lawdiff.diff.article import (
     HEAT_LARGE,
-    HEAT_NAMES,
     HEAT_SMALL,
     HEAT_SYMBOLS,
     ArticleView,
     PairTotal,
     PairView,
 )
+from lawdiff.i18n import N_, terms
+from lawdiff.i18n import gettext as _
 from lawdiff.model import chronological
 from lawdiff.report import article_ranges
 from lawdiff.report.html.correlation import pair_changes
@@ -23,16 +24,31 @@ from lawdiff.report.html.counts import (
     KIND_COUNTS,
     OUTSIDE,
     SignificanceCounts,
+    count_word,
     counts_phrase,
     editorial_note,
+    heat_name,
+    normative_count,
     pattern_list,
     percent,
+    percent_of,
     significance_counts,
 )
-from lawdiff.report.html.markup import Child, Markup, document, h, marks_legend, page_footer, scroll_box, section_markup
-from lawdiff.report.html.nav import title_span
+from lawdiff.report.html.markup import (
+    Child,
+    Markup,
+    document,
+    h,
+    marks_legend,
+    page_footer,
+    phrase,
+    scroll_box,
+    section_markup,
+)
+from lawdiff.report.html.nav import article_name, crumbs, title_span
 from lawdiff.report.html.review import matrix_cell
 from lawdiff.report.site import REVIEW_FILE, Listed, Site, article_file, correlation_file, pair_id
+from lawdiff.report.text import number
 
 
 def index_page(site: Site) -> str:
@@ -41,11 +57,11 @@ def index_page(site: Site) -> str:
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, "Spelregels voor wedstrijdbridge: changes " + span),
+        h("h1", None, _("Spelregels voor wedstrijdbridge: changes {editions}").format(editions=span)),
         h(
             "p",
             {"class": "lead"},
-            "The Dutch Laws of Duplicate Bridge, edition by edition: every article, aligned clause by clause. ",
+            _("The Dutch Laws of Duplicate Bridge, edition by edition: every article, aligned clause by clause.") + " ",
             marks_legend(),
         ),
         _editions_section(site),
@@ -53,10 +69,10 @@ def index_page(site: Site) -> str:
         _matrix_section(site),
     )
     return document(
-        f"Spelregels voor wedstrijdbridge {span} · lawdiff report",
+        _("Spelregels voor wedstrijdbridge {editions} · lawdiff report").format(editions=span),
         "",
         "index",
-        h("nav", {"class": "crumbs", "aria-label": "Report"}, "Index"),
+        crumbs(),
         main,
         page_footer(site.thresholds, site.compared),
     )
@@ -65,78 +81,79 @@ def index_page(site: Site) -> str:
 def _role(x: Listed, site: Site) -> list[Child]:
     """What the report does with a listed edition, in words."""
     if x.compared_as and not x.paired:
-        return ["in no pair compared (passed over): no article its corpus holds is compared with another edition's"]
+        return [_("in no pair compared (passed over): no article its corpus holds is compared with another edition's")]
     if x.compared_as and x.compared_as != x.edition.name:
-        return ["compared, as ", h("b", None, x.compared_as)]
+        return phrase(_("compared, as {edition}"), edition=h("b", None, x.compared_as))
     if x.compared_as:
-        return ["compared"]
+        return [_("compared")]
     # Another source of a year the report compares: say how to compare the two.
     year = x.edition.name.split("@", 1)[0]
     peer = next((y for y in site.editions if y.means == year), None)
     if "@" in x.edition.name and peer is not None:
-        return [
-            "not compared: another source of ",
-            year,
-            "; compare the two with ",
-            h(
-                "code",
-                None,
-                "lawdiff report " + " ".join(e.name for e in sorted((x.edition, peer.edition), key=chronological)),
-            ),
-        ]
-    return ["not compared in this report"]
+        both = " ".join(e.name for e in sorted((x.edition, peer.edition), key=chronological))
+        return phrase(
+            _("not compared: another source of {year}; compare the two with {command}"),
+            year=year,
+            command=h("code", None, "lawdiff report " + both),
+        )
+    return [_("not compared in this report")]
+
+
+_EDITION_HEADS = (
+    N_("Edition"),
+    N_("In this report"),
+    N_("Printing"),
+    N_("Articles"),
+    N_("Clauses"),
+    N_("Source files"),
+)
 
 
 def _editions_section(site: Site) -> Markup:
-    rows: list[Child] = []
-    for x in site.editions:
-        e = x.edition
-        clauses = sum(1 for _ in e.walk())
-        files = h(
-            "ul",
-            {"class": "files"},
-            [
-                h("li", None, h("code", None, s.file), f" ({s.format}, page ", h("span", {"lang": "nl"}, s.page), ")")
-                for s in e.sources
-            ],
-        )
-        rows.append(
-            h(
-                "tr",
-                {"class": "compared" if x.compared_as and x.paired else "listed"},
-                h("th", {"scope": "row"}, e.name),
-                h("td", None, _role(x, site)),
-                h("td", None, ", ".join(e.printings) or "not stated"),
-                h("td", None, article_ranges([a.address for a in e.articles()], "–") or "none"),
-                h("td", {"class": "num"}, str(clauses)),
-                h("td", None, files),
-            )
-        )
     table = h(
         "table",
         {"class": "editions"},
-        h("caption", None, "Every edition and source in the corpus, and whether this report compares it"),
-        h(
-            "thead",
-            None,
-            h(
-                "tr",
-                None,
-                [
-                    h("th", {"scope": "col"}, head)
-                    for head in ("Edition", "In this report", "Printing", "Articles", "Clauses", "Source files")
-                ],
-            ),
-        ),
-        h("tbody", None, rows),
+        h("caption", None, _("Every edition and source in the corpus, and whether this report compares it")),
+        h("thead", None, h("tr", None, [h("th", {"scope": "col"}, _(head)) for head in _EDITION_HEADS])),
+        h("tbody", None, [_edition_row(x, site) for x in site.editions]),
     )
     aliases: list[Child] = []
     for year, source in site.corpus.aliases().items():
-        why = site.corpus.choices.get(year, "the corpus settings' choice, or else the newer printing")
-        aliases.append(
-            h("p", {"class": "hint alias"}, h("b", None, year), " means ", h("b", None, source), f" ({why}).")
-        )
-    return section_markup("editions", ["Editions"], None, table, aliases)
+        why = site.corpus.choices.get(year) or _("the corpus settings' choice, or else the newer printing")
+        said = phrase(_("{year} means {source} ({why})."), year=h("b", None, year), source=h("b", None, source),
+                      why=why)  # fmt: skip
+        aliases.append(h("p", {"class": "hint alias"}, said))
+    return section_markup("editions", [_("Editions")], None, table, aliases)
+
+
+def _edition_row(x: Listed, site: Site) -> Markup:
+    """An edition of the corpus: its name, what the report does with it, its printings, articles, clauses and files."""
+    e = x.edition
+    clauses = sum(1 for _c in e.walk())
+    files = h(
+        "ul",
+        {"class": "files"},
+        [
+            h(
+                "li",
+                None,
+                h("code", None, s.file),
+                " ",
+                phrase(_("({format}, page {page})"), format=s.format, page=h("span", {"lang": "nl"}, s.page)),
+            )
+            for s in e.sources
+        ],
+    )
+    return h(
+        "tr",
+        {"class": "compared" if x.compared_as and x.paired else "listed"},
+        h("th", {"scope": "row"}, e.name),
+        h("td", None, _role(x, site)),
+        h("td", None, ", ".join(e.printings) or _("not stated")),
+        h("td", None, article_ranges([a.address for a in e.articles()], "–") or _("none")),
+        h("td", {"class": "num"}, str(clauses)),
+        h("td", None, files),
+    )
 
 
 def _pairs_section(site: Site) -> Markup:
@@ -144,25 +161,28 @@ def _pairs_section(site: Site) -> Markup:
     hint = h(
         "p",
         {"class": "hint"},
-        "Each article is compared between the editions of this corpus that hold it, one after the other; an "
-        "edition whose corpus lacks the article, or holds only some of its sections' pages between editions "
-        "that hold more of it, is passed over. "
-        "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
-        "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
-        "those same clauses again. Normative: a change whose words touch what the rule requires (a modal verb, "
-        "a negation, who acts, a number, a condition); a retargeted reference alone is not normative, and a clause "
-        "added or removed whole is counted as added or removed only. The same substitution made in several "
-        "clauses (a drafting pattern) is one normative change, listed below the table with its clauses.",
+        _(
+            "Each article is compared between the editions of this corpus that hold it, one after the other; an "
+            "edition whose corpus lacks the article, or holds only some of its sections' pages between editions "
+            "that hold more of it, is passed over. "
+            "Each clause counts once, under the kind of its change; an editorial-only change counts as modified "
+            "(or split, merged) and is named in brackets. Renumbered, moved and titles changed count some of "
+            "those same clauses again. Normative: a change whose words touch what the rule requires (a modal verb, "
+            "a negation, who acts, a number, a condition); a retargeted reference alone is not normative, and a "
+            "clause added or removed whole is counted as added or removed only. The same substitution made in "
+            "several clauses (a drafting pattern) is one normative change, listed below the table with its clauses."
+        ),
     )
+    heading: list[Child] = [_("Changes per pair of editions")]
     if not site.totals:
-        note = h("p", {"class": "note"}, "No article is held by two of these editions: there is nothing to compare.")
-        return section_markup("pairs", ["Changes per pair of editions"], None, hint, note)
+        nothing = _("No article is held by two of these editions: there is nothing to compare.")
+        return section_markup("pairs", heading, None, hint, h("p", {"class": "note"}, nothing))
     columns = _PairColumns.of(site.totals)
     order = [e.name for e in site.compared]
     table = h(
         "table",
         {"class": "totals"},
-        h("caption", None, "Counts of changes per pair of editions compared"),
+        h("caption", None, _("Counts of changes per pair of editions compared")),
         h("colgroup", None, h("col"), h("col")),
         h("colgroup", {"span": str(len(columns.kinds))}),
         h("colgroup", {"span": str(len(columns.flags) + columns.stale), "class": "flags"}),
@@ -172,10 +192,10 @@ def _pairs_section(site: Site) -> Markup:
     )
     return section_markup(
         "pairs",
-        ["Changes per pair of editions"],
+        heading,
         None,
         hint,
-        scroll_box("Counts of changes per pair of editions", table),
+        scroll_box(_("Counts of changes per pair of editions"), table),
         [_patterns(site, t) for t in site.totals],
         _review_hint(site),
     )
@@ -195,7 +215,8 @@ def _patterns(site: Site, t: PairTotal) -> list[Child]:
         pair_significance(site, t).patterns,
         lambda cid, _address: f"{pages[cid]}#change-{cid[:SHORT_ID]}" if cid in pages else None,
     )
-    return [h("h3", None, f"Drafting patterns {t.old.name} → {t.new.name}"), found] if found is not None else []
+    said = _("Drafting patterns {old} → {new}").format(old=t.old.name, new=t.new.name)
+    return [h("h3", None, said), found] if found is not None else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +238,7 @@ class _PairColumns:
         totals = list(totals)
         kinds: tuple[tuple[str, str], ...] = KIND_COUNTS
         if any(t.counts.get(OUTSIDE[0]) for t in totals):
-            kinds += (("outside_corpus", "Outside the corpus"),)
+            kinds += (OUTSIDE,)
         return cls(kinds, FLAG_COUNTS, any(t.stale for t in totals))
 
 
@@ -227,28 +248,28 @@ def _pairs_head(columns: _PairColumns) -> Markup:
     groups = h(
         "tr",
         None,
-        h("th", {"scope": "col", "rowspan": "2"}, "Editions"),
-        h("th", {"scope": "col", "rowspan": "2"}, "Articles"),
+        h("th", {"scope": "col", "rowspan": "2"}, _("Editions")),
+        h("th", {"scope": "col", "rowspan": "2"}, _("Articles")),
         h(
             "th",
             {"scope": "colgroup", "colspan": str(len(kinds)), "class": "group"},
-            "Kind of change (each clause once)",
+            _("Kind of change (each clause once)"),
         ),
         h(
             "th",
             {"scope": "colgroup", "colspan": str(len(flags) + stale), "class": "group flags"},
-            "Of these clauses",
+            _("Of these clauses"),
         ),
-        h("th", {"scope": "colgroup", "colspan": "2", "class": "group"}, "Differences"),
+        h("th", {"scope": "colgroup", "colspan": "2", "class": "group"}, _("Differences")),
     )
     heads = h(
         "tr",
         None,
-        [h("th", {"scope": "col", "class": "num"}, word.capitalize()) for _, word in kinds],
-        [h("th", {"scope": "col", "class": "num flag"}, word.capitalize()) for _, word in flags],
-        h("th", {"scope": "col", "class": "num flag"}, "Stale references") if stale else None,
-        h("th", {"scope": "col", "class": "num"}, "Normative"),
-        h("th", {"scope": "col", "class": "num"}, "Other wording"),
+        [h("th", {"scope": "col", "class": "num"}, count_word(key).capitalize()) for key, _w in kinds],
+        [h("th", {"scope": "col", "class": "num flag"}, count_word(key).capitalize()) for key, _w in flags],
+        h("th", {"scope": "col", "class": "num flag"}, _("Stale references")) if stale else None,
+        h("th", {"scope": "col", "class": "num"}, _("Normative")),
+        h("th", {"scope": "col", "class": "num"}, _("Other wording")),
     )
     return h("thead", None, groups, heads)
 
@@ -282,7 +303,9 @@ def _pair_head(t: PairTotal, between: list[str]) -> Markup:
         h(
             "span",
             {"class": "sub passed"},
-            f"{', '.join(between)} passed over: its corpus lacks these articles or holds them in part",
+            _("{editions} passed over: its corpus lacks these articles or holds them in part").format(
+                editions=", ".join(between)
+            ),
         )
         if between
         else None,
@@ -292,9 +315,9 @@ def _pair_head(t: PairTotal, between: list[str]) -> Markup:
             {
                 "class": "sub",
                 "href": correlation_file(t.old.name, t.new.name),
-                "aria-label": f"correlation table {t.old.name} → {t.new.name}",
+                "aria-label": _("correlation table {old} → {new}").format(old=t.old.name, new=t.new.name),
             },
-            "correlation table",
+            _("correlation table"),
         ),
     )
 
@@ -308,13 +331,9 @@ def _review_hint(site: Site) -> Markup | None:
     """Under the counts, when the report shows the committee's review: where its other decisions are."""
     if site.review is None:
         return None
-    return h(
-        "p",
-        {"class": "hint"},
-        "The committee's review is shown as it stood when this report was made; ",
-        h("a", {"href": REVIEW_FILE}, "decisions that sit on no change"),
-        " are listed apart.",
-    )
+    said = _("The committee's review is shown as it stood when this report was made; {decisions} are listed apart.")
+    decisions = h("a", {"href": REVIEW_FILE}, _("decisions that sit on no change"))
+    return h("p", {"class": "hint"}, phrase(said, decisions=decisions))
 
 
 def _matrix_section(site: Site) -> Markup:
@@ -322,32 +341,34 @@ def _matrix_section(site: Site) -> Markup:
     table = h(
         "table",
         {"class": "matrix", "id": "matrix"},
-        h("caption", None, "Where each article changed, and how much"),
+        h("caption", None, _("Where each article changed, and how much")),
         h(
             "thead",
             None,
             h(
                 "tr",
                 None,
-                h("th", {"scope": "col"}, "Article"),
+                h("th", {"scope": "col"}, _("Article")),
                 [h("th", {"scope": "col"}, e.name) for e in site.compared],
-                h("th", {"scope": "col"}, "Review") if site.review is not None else None,
+                h("th", {"scope": "col"}, _("Review")) if site.review is not None else None,
             ),
         ),
         h("tbody", None, [_matrix_row(site, a) for a in site.articles]),
     )
     return section_markup(
         "articles",
-        ["Articles × editions"],
+        [_("Articles × editions")],
         None,
         h(
             "p",
             {"class": "hint"},
-            "Each cell says how much the article changed from the previous edition that holds it: a symbol, "
-            "and the share of its words inserted or deleted, and how many of its changes are normative. "
-            "Follow a cell to its side-by-side view.",
+            _(
+                "Each cell says how much the article changed from the previous edition that holds it: a symbol, "
+                "and the share of its words inserted or deleted, and how many of its changes are normative. "
+                "Follow a cell to its side-by-side view."
+            ),
         ),
-        scroll_box("Articles by editions", table),
+        scroll_box(_("Articles by editions"), table),
         _legend(any(pv.heat.stale for a in site.articles for pv in a.pairs)),
     )
 
@@ -374,7 +395,7 @@ def _matrix_row(site: Site, a: ArticleView) -> Markup:
 
 
 def _absent_cell(edition: str) -> Markup:
-    return h("td", {"class": "cell none", "title": f"not in the {edition} corpus"}, "–")
+    return h("td", {"class": "cell none", "title": _("not in the {edition} corpus").format(edition=edition)}, "–")
 
 
 def _first_cell(number: str, edition: str) -> Markup:
@@ -383,13 +404,21 @@ def _first_cell(number: str, edition: str) -> Markup:
         "td",
         {
             "class": "cell first",
-            "title": f"{edition}: earliest edition of article {number} in the corpus",
+            "title": _("{edition}: earliest edition of article {number} in the corpus").format(
+                edition=edition, number=number
+            ),
         },
         h(
             "a",
             {"href": f"{article_file(number)}#synopsis"},
             h("span", {"aria-hidden": "true"}, "●"),
-            h("span", {"class": "vh"}, f"Article {number} in {edition}: the earliest in the corpus"),
+            h(
+                "span",
+                {"class": "vh"},
+                _("{article} in {edition}: the earliest in the corpus").format(
+                    article=article_name(number), edition=edition
+                ),
+            ),
         ),
     )
 
@@ -400,25 +429,24 @@ def _heat_cell(number: str, pv: PairView, site: Site) -> Markup:
     heat = pv.heat
     counts = counts_phrase(heat.counts, heat.editorial, heat.stale)
     normative = significance_counts(pv.changes, site.comparisons.get((old, new))).normative
+    level = heat_name(heat.level)
     return h(
         "td",
         {
             "class": f"cell h{heat.level}",
-            "title": f"{old} → {new}: {HEAT_NAMES[heat.level]}; {counts}",
+            "title": f"{old} → {new}: {level}; {counts}",
         },
         h(
             "a",
             {"href": f"{article_file(number)}#{pair_id(old, new)}"},
-            h(
-                "span",
-                {"class": "vh"},
-                f"Article {number}, {old} → {new}: {HEAT_NAMES[heat.level]}, ",
-            ),
+            h("span", {"class": "vh"}, f"{article_name(number)}, {old} → {new}: {level}, "),
             h("span", {"class": "sym", "aria-hidden": "true"}, HEAT_SYMBOLS[heat.level]),
             " ",
             h("span", {"class": "pct"}, percent(heat.share)),
-            h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " stale reference")) if heat.stale else None,
-            [" ", h("span", {"class": "nrm"}, f"{normative} normative")] if normative else None,
+            h("span", {"class": "stale"}, " !", h("span", {"class": "vh"}, " " + _("stale reference")))
+            if heat.stale
+            else None,
+            [" ", h("span", {"class": "nrm"}, normative_count(normative))] if normative else None,
         ),
     )
 
@@ -431,33 +459,36 @@ def _review_cell(site: Site, a: ArticleView) -> Markup | None:
 
 
 def _legend(stale: bool) -> Markup:
+    small, large = percent_of(round(HEAT_SMALL * 100)), percent_of(round(HEAT_LARGE * 100))
     meaning = (
-        "no difference",
-        "only editorial changes or new numbers",
-        f"less than {round(HEAT_SMALL * 100)} % of the words changed",
-        f"{round(HEAT_SMALL * 100)}–{round(HEAT_LARGE * 100)} % of the words changed",
-        f"{round(HEAT_LARGE * 100)} % of the words or more changed",
+        _("no difference"),
+        _("only editorial changes or new numbers"),
+        _("less than {share} of the words changed").format(share=small),
+        _("{low}–{high} of the words changed").format(low=number(round(HEAT_SMALL * 100)), high=large),
+        _("{share} of the words or more changed").format(share=large),
     )
     items: list[Child] = [
-        [h("dt", {"class": f"cell h{level}"}, sym), h("dd", None, f"{name}: {meaning[level]}")]
-        for level, (sym, name) in enumerate(zip(HEAT_SYMBOLS, HEAT_NAMES, strict=True))
+        [h("dt", {"class": f"cell h{level}"}, sym), h("dd", None, f"{heat_name(level)}: {meaning[level]}")]
+        for level, sym in enumerate(HEAT_SYMBOLS)
     ]
+    flags = ", ".join(terms.flag(f) for f in ("modal", "negation", "actor", "number", "condition"))
     items += [
         h("dt", {"class": "cell first"}, "●"),
-        h("dd", None, "the earliest edition in the corpus that holds the article"),
+        h("dd", None, _("the earliest edition in the corpus that holds the article")),
         h("dt", {"class": "cell none"}, "–"),
-        h("dd", None, "not in this edition's corpus"),
-        h("dt", {"class": "cell"}, h("span", {"class": "nrm"}, "3 normative")),
+        h("dd", None, _("not in this edition's corpus")),
+        h("dt", {"class": "cell"}, h("span", {"class": "nrm"}, normative_count(3))),
         h(
             "dd",
             None,
-            "how many of the changes are normative: a flag other than reference (modal, negation, actor, "
-            "number, condition)",
+            _("how many of the changes are normative: a flag other than {reference} ({flags})").format(
+                reference=terms.flag("reference"), flags=flags
+            ),
         ),
     ]
     if stale:
         items += [
             h("dt", {"class": "cell"}, h("span", {"class": "stale"}, "!")),
-            h("dd", None, "a reference kept as written although its target moved (stale): see the article page"),
+            h("dd", None, _("a reference kept as written although its target moved (stale): see the article page")),
         ]
-    return h("div", {"class": "legend-box"}, h("h3", None, "Legend"), h("dl", {"class": "legend"}, items))
+    return h("div", {"class": "legend-box"}, h("h3", None, _("Legend")), h("dl", {"class": "legend"}, items))

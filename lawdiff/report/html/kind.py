@@ -2,31 +2,51 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 
+from lawdiff import i18n
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, RefChange, Scope
 from lawdiff.diff.vocabulary import RefStatus, Signal
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.model import Edition, article_of
 from lawdiff.report.html.counts import percent
 from lawdiff.report.html.law import Page
-from lawdiff.report.html.markup import Child, Markup, h, span
+from lawdiff.report.html.markup import Child, Markup, h, phrase, span
+from lawdiff.report.text import number
 
-_KIND_WORD = {
-    "unchanged": "unchanged",
-    "modified": "modified",
-    "split": "split",
-    "merged": "merged",
-    "added": "added",
-    "removed": "removed",
-}
+
+def kind_word(kind: str, heading: bool = False) -> str:
+    """A kind of change in words ("modified", "gewijzigd"); of a heading's own change, "heading modified"."""
+    return _("heading {kind}").format(kind=terms.kind(kind)) if heading else terms.kind(kind)
+
+
+def step_word(word: str) -> str:
+    """A word of a synopsis's step (:attr:`lawdiff.diff.synopsis.SynopsisRow.steps`: a kind, "renumbered",
+    "stale reference", "heading changed", "not compared") in the interface's language."""
+    if word.startswith("heading "):
+        rest = word.removeprefix("heading ")
+        if rest == "changed":
+            return _("heading changed")
+        if rest == "changed (editorial)":
+            return _("heading changed (editorial)")
+        return kind_word(rest, heading=True)
+    if word == "stale reference":
+        return _("stale reference")
+    if word == "not compared":
+        return _("not compared")
+    if word in ("renumbered", "moved", "editorial only", "title changed"):
+        return terms.note(word)
+    return terms.kind(word)
 
 
 def _similarity(ch: Change) -> str:
     if ch.similarity >= 1:
         # A title changed, or a split cut the same words differently.
-        return "no word of the text changed"
-    return f"similarity {percent(ch.similarity)}"
+        return _("no word of the text changed")
+    return _("similarity {percent}").format(percent=percent(ch.similarity))
 
 
 def _ref_item(r: RefChange, page: Page, old: str, new: str, moved_to: tuple[str, ...] = ()) -> Markup:
@@ -34,44 +54,56 @@ def _ref_item(r: RefChange, page: Page, old: str, new: str, moved_to: tuple[str,
         href = page.resolve(edition, address)
         return h("a", {"href": href}, address) if href else h("span", None, address)
 
-    verdict = {True: "consistent", False: "not the successor of the old target", None: "not verifiable in this corpus"}
     if r.status is RefStatus.ADDED:
-        return h("li", {"class": "ref-added"}, "reference added: ", target(new, r.new))
+        return h("li", {"class": "ref-added"}, phrase(_("reference added: {target}"), target=target(new, r.new)))
     if r.status is RefStatus.REMOVED:
-        return h("li", {"class": "ref-removed"}, "reference removed: ", target(old, r.old))
+        return h("li", {"class": "ref-removed"}, phrase(_("reference removed: {target}"), target=target(old, r.old)))
     if r.status is RefStatus.KEPT:
         went: list[Child] = []
         for i, a in enumerate(moved_to):
             went.extend([", " if i else None, target(new, a)])
-        return h(
-            "li",
-            {"class": "ref-kept"},
-            "reference ",
-            target(old, r.old),
-            " kept as written, but ",
-            *(([f"{old} {r.old} is now {new} ", *went]) if went else [f"{old} {r.old} is no longer at {r.new}"]),
-            ": check the reference",
+        said = (
+            _("reference {target} kept as written, but {old} {address} is now {new} {targets}: check the reference")
+            if went
+            else _("reference {target} kept as written, but {old} {address} is no longer at {at}: check the reference")
         )
+        fields = {"target": target(old, r.old), "old": old, "address": r.old, "new": new, "targets": went, "at": r.new}
+        return h("li", {"class": "ref-kept"}, phrase(said, **fields))
+    verdict = {
+        True: _("consistent"),
+        False: _("not the successor of the old target"),
+        None: _("not verifiable in this corpus"),
+    }
     return h(
         "li",
         {"class": "ref-retargeted"},
-        "reference retargeted: ",
-        target(old, r.old),
-        " → ",
-        target(new, r.new),
-        f" ({verdict[r.consistent]})",
+        phrase(
+            _("reference retargeted: {old} → {new} ({verdict})"),
+            old=target(old, r.old),
+            new=target(new, r.new),
+            verdict=verdict[r.consistent],
+        ),
     )
 
 
 def _not_held(ch: Change) -> str:
     """What of a clause only one corpus holds the other lacks, as the study scoped it (:attr:`Change.scope`):
     the article, or (some of its sections' pages given) the part where the clause lies, or the heading (a
-    2017 section page prints none)."""
+    2017 section page prints none); said as a sentence whose ``{edition}`` is the other edition's name."""
+    heading = ch.aspect is Aspect.TITLE
     if not article_of(ch.article):  # a chapter's or part's heading, or a page outside the articles
-        return "this heading" if ch.aspect is Aspect.TITLE else "this page"
+        return (
+            _("the {edition} corpus does not hold this heading")
+            if heading
+            else _("the {edition} corpus does not hold this page")
+        )
     if ch.scope is Scope.NOT_HELD:
-        return "this article"
-    return "this heading" if ch.aspect is Aspect.TITLE else "this part of the article"
+        return _("the {edition} corpus does not hold this article")
+    return (
+        _("the {edition} corpus does not hold this heading")
+        if heading
+        else _("the {edition} corpus does not hold this part of the article")
+    )
 
 
 def addresses_arrow(old: tuple[str, ...], new: tuple[str, ...]) -> str:
@@ -95,36 +127,38 @@ def kind_cell(
     alignment's score and reasons) is behind a ``details`` disclosure, so that
     the column reads as the kind of change and what it touched.
     """
-    head = "heading " if ch.aspect is Aspect.TITLE else ""
+    heading = ch.aspect is Aspect.TITLE
+    badges = _badges(i18n.language())
     # What one corpus lacks is no addition or removal (the study's scope, lawdiff.diff.scope): it says so.
-    kind = ch.kind.value if ch.counterpart_in_corpus else "not-compared"
-    word = _KIND_WORD[ch.kind.value] if ch.counterpart_in_corpus else "not compared"
-    out: list[Child] = [span(f"badge b-{kind}", head + word)]
+    if ch.counterpart_in_corpus:
+        out: list[Child] = [span(f"badge b-{ch.kind.value}", kind_word(ch.kind.value, heading))]
+    else:
+        out = [span("badge b-not-compared", _("heading not compared") if heading else _("not compared"))]
     if ch.editorial_only:
-        out += [" ", _BADGE_EDITORIAL]
+        out += [" ", badges["editorial"]]
     if ch.stale_references:
-        out += [" ", _BADGE_STALE]
+        out += [" ", badges["stale"]]
     if ch.title_changed and ch.aspect is Aspect.TEXT:
-        out += [" ", _BADGE_TITLE]
+        out += [" ", badges["title"]]
     if ch.uncertain:
-        out += [" ", _BADGE_UNCERTAIN]
+        out += [" ", badges["uncertain"]]
     if ch.renumbered:
         out.append(
             h(
                 "div",
                 {"class": "renum"},
-                _BADGE_RENUMBERED,
+                badges["renumbered"],
                 " ",
                 h("span", {"class": "arrow"}, addresses_arrow(ch.old, ch.new)),
             )
         )
     if ch.moved:
-        out.append(h("div", {"class": "moved"}, _BADGE_MOVED, " ", _moves(ch, pv_old, pv_new, page)))
+        out.append(h("div", {"class": "moved"}, badges["moved"], " ", _moves(ch, pv_old, pv_new, page)))
     if ch.signals and ch.is_difference:
         out.append(flag_list(ch.signals, words=bool(ch.old and ch.new)))
     if not ch.scope.compared:
         other = pv_old if ch.new else pv_new
-        out.append(h("div", {"class": "note"}, f"the {other.name} corpus does not hold {_not_held(ch)}"))
+        out.append(h("div", {"class": "note"}, _not_held(ch).format(edition=other.name)))
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         moved = moved_targets or {}
@@ -145,15 +179,15 @@ def _more(ch: Change) -> Markup:
     if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
         items += [h("span", {"class": "sim"}, _similarity(ch)), _BR]
     if ch.uncertain:
-        items += [f"match score {ch.score:.2f}: {'; '.join(ch.reasons)}", _BR]
+        score = number(ch.score, ".2f")
+        items += [_("match score {score}: {reasons}").format(score=score, reasons="; ".join(ch.reasons)), _BR]
     if ch.pinned_by:
-        items += [f"linked by hand by {ch.pinned_by}", _BR]
+        items += [_("linked by hand by {name}").format(name=ch.pinned_by), _BR]
     if ch.id:
-        items += ["id ", h("code", None, ch.id[:SHORT_ID])]
-    return h("details", {"class": "more"}, _MORE, items)
+        items += [phrase(_("id {id}"), id=h("code", None, ch.id[:SHORT_ID]))]
+    return h("details", {"class": "more"}, _badges(i18n.language())["more"], items)
 
 
-_MORE = h("summary", None, "details")
 _BR = h("br")
 
 
@@ -174,19 +208,25 @@ def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
             h(
                 "li",
                 {"class": f"flag f-{s.flag.value}"},
-                span("fl", s.flag.value),
+                span("fl", terms.flag(s.flag.value)),
                 h("span", {"class": "w", "lang": "nl"}, shown) if shown else None,
             )
         )
-    return h("ul", {"class": "sig", "aria-label": "What the change touched"}, items)
+    return h("ul", {"class": "sig", "aria-label": _("What the change touched")}, items)
 
 
-_BADGE_EDITORIAL = h("span", {"class": "badge b-editorial"}, "editorial only")
-_BADGE_STALE = h("span", {"class": "badge b-stale"}, "stale reference")
-_BADGE_TITLE = h("span", {"class": "badge b-title"}, "title changed")
-_BADGE_RENUMBERED = h("span", {"class": "badge b-renumbered"}, "renumbered")
-_BADGE_MOVED = h("span", {"class": "badge b-moved"}, "moved")
-_BADGE_UNCERTAIN = h("span", {"class": "badge b-uncertain"}, "uncertain match")
+@functools.cache
+def _badges(lang: str) -> dict[str, Markup]:
+    """The badges the same on many rows, made once per language (``lang``: the language in force)."""
+    return {
+        "editorial": h("span", {"class": "badge b-editorial"}, terms.note("editorial only")),
+        "stale": h("span", {"class": "badge b-stale"}, _("stale reference")),
+        "title": h("span", {"class": "badge b-title"}, terms.note("title changed")),
+        "renumbered": h("span", {"class": "badge b-renumbered"}, terms.note("renumbered")),
+        "moved": h("span", {"class": "badge b-moved"}, terms.note("moved")),
+        "uncertain": h("span", {"class": "badge b-uncertain"}, _("uncertain match")),
+        "more": h("summary", None, _("details")),
+    }
 
 
 def _moves(ch: Change, old: Edition, new: Edition, page: Page) -> list[Child]:
@@ -195,13 +235,11 @@ def _moves(ch: Change, old: Edition, new: Edition, page: Page) -> list[Child]:
     def side(edition: Edition, addresses: tuple[str, ...]) -> list[Child]:
         out: list[Child] = []
         for art in dict.fromkeys(article_of(a) for a in addresses):
-            if out:
-                out.append(", ")
-            out.append(f"article {art} (")
+            clauses: list[Child] = []
             for i, a in enumerate(x for x in addresses if article_of(x) == art):
                 href = page.resolve(edition.name, a)
-                out.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
-            out.append(")")
+                clauses.extend([", " if i else None, h("a", {"href": href}, a) if href else a])
+            out.extend([", " if out else None, *phrase(_("article {number} ({clauses})"), number=art, clauses=clauses)])
         return out
 
-    return ["from ", *side(old, ch.old), " to ", *side(new, ch.new)]
+    return phrase(_("from {old} to {new}"), old=side(old, ch.old), new=side(new, ch.new))

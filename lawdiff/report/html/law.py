@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from lawdiff.diff import Op, Piece
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report import where
 from lawdiff.report.html.markup import Child, Markup, h
@@ -179,7 +180,7 @@ def printing_of(edition: Edition, file: str) -> str:
     return cached[1].get(file, "")
 
 
-_SOURCE = Template('<details class="src"><summary>source</summary>{where}</details>', block=True)
+_SOURCE = Template('<details class="src"><summary>{source}</summary>{where}</details>', block=True)
 
 
 def source_line(found: Iterable[tuple[Edition, Clause]], read_from: Callable[[Edition], str] = lambda _e: "") -> Markup:
@@ -194,7 +195,7 @@ def source_line(found: Iterable[tuple[Edition, Clause]], read_from: Callable[[Ed
     for e, c in found:
         loc = c.source
         if loc.file and loc.file == read_from(e):
-            place = f"line {loc.line}" if loc.line else loc.path or loc.file
+            place = _("line {line}").format(line=loc.line) if loc.line else loc.path or loc.file
         else:
             place = where(loc)
         places.setdefault((printing_of(e, loc.file), place), []).append(e.name)
@@ -202,7 +203,7 @@ def source_line(found: Iterable[tuple[Edition, Clause]], read_from: Callable[[Ed
         " · ".join([", ".join(names), *([printing] if printing else []), place])
         for (printing, place), names in places.items()
     ]
-    return _SOURCE(where="; ".join(said))
+    return _SOURCE(source=_("source"), where="; ".join(said))
 
 
 _CHIP = Template('<a class="addr" id="{ident}" href="{href}" aria-label="{edition} {address}">{address}</a>')
@@ -256,7 +257,8 @@ class ClauseRows:
             marker = f.marker or f.label or "*"
             href = fn_href(f)
             inner: Child = h("a", {"href": href}, marker) if href else marker
-            out.append((f.anchor, h("sup", {"class": "fnref", "title": f"footnote {f.address}"}, inner)))
+            title = _("footnote {address}").format(address=f.address)
+            out.append((f.anchor, h("sup", {"class": "fnref", "title": title}, inner)))
         return out
 
     def texts(

@@ -13,6 +13,10 @@ gives back a plain ``str``, which is escaped again.
 Building strings instead of an lxml tree makes the report several times
 faster to render (a tree of half a million elements was built, walked for
 line breaks and serialized); the output is the same HTML.
+
+The words around the law are the interface's (:mod:`lawdiff.i18n`): a page's
+``<html lang>`` is its language, and a sentence of the catalog with markup in
+its fields is written by :func:`phrase`.
 """
 
 from __future__ import annotations
@@ -20,14 +24,18 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
 
-from lawdiff import __version__, marks
+from lawdiff import __version__, i18n, marks
 from lawdiff.align import Thresholds
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import pgettext, terms
 from lawdiff.model import Edition
+from lawdiff.report.text import number
 
 
 class Markup(str):
@@ -54,15 +62,14 @@ Attrs = Mapping[str, str | bool | None]
 
 ASSETS = ("report.css", "report.js")
 GENERATOR = f"lawdiff {__version__}"
-# The line under a comparison (article page, pair section, compare page).
-MADE_BY = f"Made by {GENERATOR}: law text as read from the sources, never altered."
 
 
 def made_by(*editions: Edition) -> str:
-    """The running foot of a printed table: :data:`MADE_BY` and the editions it shows by the first 16
+    """The running foot of a printed table: what made it, and the editions it shows by the first 16
     digits of their SHA-256 (as the page's footer has them), so that every printed page says what it
     was made from."""
-    return MADE_BY + " Editions read: " + ", ".join(f"{e.name} {e.digest()[:16]}" for e in editions) + "."
+    said = _("Made by {generator}: law text as read from the sources, never altered. Editions read: {editions}.")
+    return said.format(generator=GENERATOR, editions=", ".join(f"{e.name} {e.digest()[:16]}" for e in editions))
 
 
 # ---------------------------------------------------------------------------
@@ -107,7 +114,8 @@ def text_html(text: str) -> str:
     for run, hidden in marks.runs(text):
         if hidden:
             name = marks.label(run)
-            out.append(f'<span class="hc" title="{name}: a character that shows nothing">{name}</span>')
+            title = escape_attribute(_("{name}: a character that shows nothing").format(name=name))
+            out.append(f'<span class="hc" title="{title}">{name}</span>')
         else:
             out.append(escape(run))
     out.append("</bdi>")
@@ -280,6 +288,24 @@ def raw_text(tag: str, text: str) -> Markup:
     return BlockMarkup(f"<{tag}>{text}</{tag}>")
 
 
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def phrase(template: str, **values: Child) -> list[Child]:
+    """A translated sentence with markup in its fields: ``phrase(_("Back to {link}."), link=h("a", ...))``;
+    the translation may put the fields in any order.  Text around them stays text (escaped by the
+    builder); a field the template does not name is left out, one it names but is not given stays as
+    written."""
+    out: list[Child] = []
+    at = 0
+    for m in _FIELD.finditer(template):
+        out.append(template[at : m.start()])
+        out.append(values.get(m.group(1), m.group(0)))
+        at = m.end()
+    out.append(template[at:])
+    return [part for part in out if part != ""]
+
+
 def scroll_box(label: str, content: Child) -> Markup:
     """A wide table in a box that scrolls sideways: focusable and named, so that a keyboard can scroll it."""
     return h("div", {"class": "scroll", "tabindex": "0", "role": "region", "aria-label": label}, content)
@@ -342,43 +368,90 @@ def _head(title: str, root: str, inline: bool) -> Markup:
 def document(title: str, root: str, body_class: str, *body: Child, inline: bool = False) -> str:
     """A whole page: doctype, ``<head>`` and a ``<body>`` of class ``body_class`` holding ``body``."""
     script = raw_text("script", asset("report.js")) if inline else None
+    lang = i18n.language()
     html = h(
         "html",
-        {"lang": "en"},
+        {"lang": lang},
         _head(title, root, inline),
-        h("body", {"class": body_class}, _SKIP, *body, script),
+        # The first thing a keyboard reaches: past the navigation, to the page's own content.
+        h(
+            "body",
+            {"class": body_class, "data-text": script_texts() if lang != i18n.DEFAULT else None},
+            h("a", {"class": "skip", "href": "#top"}, _("Skip to the content")),
+            *body,
+            script,
+        ),
     )
     return f"<!DOCTYPE html>\n{html}\n"
 
 
-# The first thing a keyboard reaches: past the navigation, to the page's own content.
-_SKIP = h("a", {"class": "skip", "href": "#top"}, "Skip to the content")
+def script_texts() -> str:
+    """What the report's script (``assets/report.js``) says, in the page's language: JSON in the body's
+    ``data-text``.  The script's own words are the English ones; an English page carries none."""
+    texts = {
+        "view": _("View"),
+        "onlyChanges": _("Show only changes"),
+        "allRows": _("all rows"),
+        "normative": _("normative changes"),
+        "flag": _("flag: {flag}"),
+        "review": _("review: {status}"),
+        "filter": _("Filter:"),
+        "keys": _("Keys"),
+        "nextPrevious": _(": next / previous change"),
+        "order": _("Order:"),
+        "bySignificance": _("most significant first"),
+        "byArticle": _("as in the article"),
+        "filterArticles": _("Filter articles: number or title"),
+        "filterLabel": _("Filter articles"),
+        "flags": {f: terms.flag(f) for f in ("modal", "negation", "actor", "number", "reference", "condition")},
+        "status": {s: terms.status(s) for s in ("open", "query", "accepted", "translation-fix", "rejected")},
+        "outdated": pgettext("decision", "outdated"),
+    }
+    return json.dumps(texts, ensure_ascii=False, sort_keys=True)
 
 
 def marks_legend() -> list[Child]:
     """How insertions and deletions look, as a lead sentence says it (index and compare pages)."""
-    return ["Insertions are ", h("ins", None, "underlined"), ", deletions ", h("del", None, "struck through"),
-            "; every change is labelled in words."]  # fmt: skip
+    return phrase(
+        _("Insertions are {underlined}, deletions {struck}; every change is labelled in words."),
+        underlined=h("ins", None, _("underlined")),
+        struck=h("del", None, _("struck through")),
+    )
 
 
 def page_footer(thresholds: Thresholds, editions: Iterable[Edition]) -> Markup:
     """What made the page: lawdiff's version, the thresholds and a SHA-256 of each edition's content, so that
     two readers can tell that their reports come from the same corpus and settings."""
-    values = ", ".join(f"{k} {v:g}" for k, v in thresholds.as_dict().items())
+    values = ", ".join(f"{k} {number(v)}" for k, v in thresholds.as_dict().items())
+    said = _(
+        "Editions read (the first 16 digits of the SHA-256 of each edition's content, whole in the JSON of"
+        " lawdiff compare): {editions}."
+    )
     return h(
         "footer",
         {"class": "site-footer"},
-        h("p", None, f"Made by {GENERATOR}. Law text is shown as read from the sources, never translated or altered."),
-        h("details", {"class": "thresholds"}, h("summary", None, "Alignment thresholds"), h("p", None, f"{values}.")),
+        h(
+            "p",
+            None,
+            _("Made by {generator}. Law text is shown as read from the sources, never translated or altered.").format(
+                generator=GENERATOR
+            ),
+        ),
+        h(
+            "details",
+            {"class": "thresholds"},
+            h("summary", None, _("Alignment thresholds")),
+            h("p", None, f"{values}."),
+        ),
         h(
             "p",
             {"class": "provenance"},
-            "Editions read (the first 16 digits of the SHA-256 of each edition's content, whole in the JSON of"
-            " lawdiff compare): ",
-            [
-                [", " if i else "", f"{e.name} ", h("code", {"title": e.digest()}, e.digest()[:16])]
-                for i, e in enumerate(editions)
-            ],
-            ".",
+            phrase(
+                said,
+                editions=[
+                    [", " if i else "", f"{e.name} ", h("code", {"title": e.digest()}, e.digest()[:16])]
+                    for i, e in enumerate(editions)
+                ],
+            ),
         ),
     )

@@ -16,7 +16,9 @@ made of:
   editions' names and sources, the thresholds, every article's number,
   title, editions and anchors, and which clauses have a history: the links
   and the navigation;
-* lawdiff's code (:func:`lawdiff.cache.key` holds its fingerprint).
+* the interface's language (:func:`lawdiff.i18n.language`): an English report
+  made after a Dutch one is English;
+* lawdiff's code and its compiled catalogs (:func:`lawdiff.cache.key` holds their fingerprint).
 
 A correlation table is kept by its pair's two editions whole and every change
 it lists.  The one thing a page shows of the whole corpus, each edition's
@@ -39,6 +41,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lawdiff import i18n
 from lawdiff.cache import Cache, key
 from lawdiff.diff.article import ArticleView, Node, PairTotal, PairView
 from lawdiff.diff.vocabulary import Change, History
@@ -100,7 +103,7 @@ class PageKeys:
         self._site = site_digest(self.site)
 
     def key(self, page: str, view: ArticleView) -> str:
-        """The key of the page ``page`` (``article`` or ``history``) of ``view``.
+        """The key of the page ``page`` (``article`` or ``history``) of ``view``, in the interface's language.
 
         An article page shows no history: its key holds none, so that keeping it never makes the article's
         histories (the history page makes them, in its own process: :meth:`Site.histories`).
@@ -110,8 +113,8 @@ class PageKeys:
         if memo is None or memo[0] is not view:
             memo = self._views[(view.number, with_histories)] = (view, self._view(view, with_histories))
         if page != "article" or (self.site.annotate is None and self.site.review is None):
-            return key(KIND, page, memo[1])
-        return key(KIND, page, memo[1], self._review(view))
+            return key(KIND, page, i18n.language(), memo[1])
+        return key(KIND, page, i18n.language(), memo[1], self._review(view))
 
     def _review(self, view: ArticleView) -> str:
         """What an article page shows of the committee's review: each change's note (its classes and markup:
@@ -164,7 +167,8 @@ class PageKeys:
         return repr(comp.patterns_of(pv.changes)) if comp is not None else ""
 
     def correlation(self, total: PairTotal) -> str:
-        """The key of a pair's correlation table: the pair's editions whole, and every change it lists."""
+        """The key of a pair's correlation table: the pair's editions whole, and every change it lists, in the
+        interface's language."""
         old, new = total.old, total.new
         changes, pages = pair_changes(self.site, old.name, new.name)
         shown = repr(
@@ -173,7 +177,7 @@ class PageKeys:
                 total.stale, self._digests(tuple(changes), {}), sorted(pages.items()),
             )
         )  # fmt: skip
-        return key(KIND, "correlation", self._site, shown, old.digest(), new.digest())
+        return key(KIND, "correlation", i18n.language(), self._site, shown, old.digest(), new.digest())
 
     def _digests(self, changes: tuple[Change, ...], seen: dict[int, Change]) -> list[str]:
         """The changes' digests; ``seen`` gathers the changes, whose addresses the key holds the articles of."""

@@ -6,13 +6,15 @@ from collections.abc import Callable, Iterable
 
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, word_diff
-from lawdiff.diff.article import HEAT_NAMES, HEAT_SYMBOLS, Heat, PairView
+from lawdiff.diff.article import HEAT_SYMBOLS, Heat, PairView
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report.html.context import PairContext, block_id
-from lawdiff.report.html.counts import counts_list, pattern_list, percent, significance_counts
+from lawdiff.report.html.counts import counts_list, heat_name, pattern_list, percent, significance_counts
 from lawdiff.report.html.kind import kind_cell
 from lawdiff.report.html.law import ClauseRows, Page, split_side
-from lawdiff.report.html.markup import Child, Markup, h, made_by, section_markup
+from lawdiff.report.html.markup import Child, Markup, h, made_by, phrase, section_markup
+from lawdiff.report.html.nav import article_name
 from lawdiff.report.html.runs import Runs
 from lawdiff.report.html.template import Template
 from lawdiff.report.site import Annotation, Annotator, Site, correlation_file, pair_id
@@ -79,7 +81,7 @@ def _table_head(ctx: PairContext, caption: Child, running: tuple[str, str] | Non
                 "tr",
                 None,
                 h("th", {"scope": "col", "class": "old"}, edition_head(ctx.old)),
-                h("th", {"scope": "col", "class": "kind"}, "Change"),
+                h("th", {"scope": "col", "class": "kind"}, _("Change")),
                 h("th", {"scope": "col", "class": "new"}, edition_head(ctx.new)),
             ),
         ),
@@ -109,11 +111,14 @@ def running_rows(head: str, foot: str, columns: int) -> tuple[Markup, Markup]:
 
 def left_right(number: str, old: str, new: str) -> list[Child]:
     """``Article 45: 2007 (left) and 2017 (right)``; the sides are not said where the columns stack (a phone)."""
-    return [f"{number}: {old} ", _LEFT, f" and {new} ", _RIGHT]
-
-
-_LEFT = h("span", {"class": "lr"}, "(left)")
-_RIGHT = h("span", {"class": "lr"}, "(right)")
+    return phrase(
+        _("{article}: {old} {left} and {new} {right}"),
+        article=number,
+        old=old,
+        new=new,
+        left=h("span", {"class": "lr"}, _("(left)")),
+        right=h("span", {"class": "lr"}, _("(right)")),
+    )
 
 
 _COLGROUP = h(
@@ -157,7 +162,7 @@ def _change_rows(
     if ch.kind is ChangeKind.UNCHANGED and len(olds) == len(news) == 1:
         # Renumbered or moved, its words as they were: they stand once, on the new side.
         old_segments = [(old_segments[0][0] if title_diff else [], [])]
-        same = _SAME_WORDING(edition=ctx.new.name)
+        same = _SAME_WORDING(said=_("Wording as in {edition}.").format(edition=ctx.new.name))
     old_blocks = _side_blocks(ctx, ctx.old.name, olds, old_segments, heading, page, renderers[0], chip, fns[0], same)
     new_blocks = _side_blocks(ctx, ctx.new.name, news, new_segments, heading, page, renderers[1], chip, fns[1])
     rows = _side_by_side(ch, ctx, page, old_blocks, new_blocks, note)
@@ -167,7 +172,7 @@ def _change_rows(
 
 
 _Segments = list[tuple[Op, str]]
-_SAME_WORDING = Template('<p class="same-as">Wording as in {edition}.</p>')
+_SAME_WORDING = Template('<p class="same-as">{said}</p>')
 
 
 def _clause_segments(
@@ -277,7 +282,8 @@ def _history_link(ch: Change, ctx: PairContext) -> Markup | None:
         for a in addresses:
             href = ctx.history(edition, a)
             if href:
-                return h("a", {"class": "hist", "href": href, "aria-label": f"history of {edition} {a}"}, "history")
+                label = _("history of {edition} {address}").format(edition=edition, address=a)
+                return h("a", {"class": "hist", "href": href, "aria-label": label}, _("history"))
     return None
 
 
@@ -286,7 +292,9 @@ def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int
     if not blocks:
         if i:
             return None
-        note = f"not in {edition.name}" if ch.counterpart_in_corpus else f"not in the {edition.name} corpus"
+        note = (_("not in {edition}") if ch.counterpart_in_corpus else _("not in the {edition} corpus")).format(
+            edition=edition.name
+        )
         return h(
             "td", {"class": f"{side} empty", "rowspan": str(n) if n > 1 else None}, h("span", {"class": "none"}, note)
         )
@@ -305,35 +313,20 @@ def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
         return site.href(edition, address, path)
 
     pair = f"{pv.old.name} → {pv.new.name}"
-    root = "../" if "/" in path else ""
-    links = h(
-        "p",
-        {"class": "pair-links"},
-        h("a", {"class": "print-link", "href": f"#print-{pid}"}, "Print this pair"),
-        " · ",
-        h("a", {"href": f"{root}{correlation_file(pv.old.name, pv.new.name)}"}, f"Correlation table {pair}"),
-    )
     # "Print this pair" leads to this (empty) target: while it is the page's
     # :target, the print stylesheet prints this section alone (see report.css).
     # A separate printable page per pair would double the report's size; a
     # target needs no script (report.js only opens the print dialog at once)
     # and the reader's own Ctrl-P prints what the screen says it will.
     target = h("span", {"class": "print-target", "id": f"print-{pid}"})
-    note = h(
-        "p",
-        {"class": "print-note"},
-        f"Printing this page now gives {pair} alone (Ctrl+P, or the browser's Print). ",
-        h("a", {"href": "#top"}, "Print the whole page instead"),
-        ".",
-    )
+    links, note = _pair_links(pv, pid, "../" if "/" in path else "")
+    name = article_name(number)
     running = (
-        f"Article {number} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
+        f"{name} · {pair} · {sources_line(pv.old, number)}; {sources_line(pv.new, number)}",
         made_by(pv.old, pv.new),
     )
     # The table first: the list of drafting patterns links to the rows it claims.
-    table = pair_table(
-        ctx, pv.changes, page, chip, left_right(f"Article {number}", pv.old.name, pv.new.name), site.annotate, running
-    )
+    table = pair_table(ctx, pv.changes, page, chip, left_right(name, pv.old.name, pv.new.name), site.annotate, running)
     significance = significance_counts(pv.changes, site.comparisons.get((pv.old.name, pv.new.name)))
 
     def shown(cid: str, address: str) -> str | None:
@@ -353,6 +346,32 @@ def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
     )
     page.ids.update({pid, f"{pid}-h", f"print-{pid}"})
     return section
+
+
+def _pair_links(pv: PairView, pid: str, root: str) -> tuple[Markup, Markup]:
+    """Under a pair's heading: "Print this pair" and its correlation table; and the note of what printing prints."""
+    old, new = pv.old.name, pv.new.name
+    links = h(
+        "p",
+        {"class": "pair-links"},
+        h("a", {"class": "print-link", "href": f"#print-{pid}"}, _("Print this pair")),
+        " · ",
+        h(
+            "a",
+            {"href": f"{root}{correlation_file(old, new)}"},
+            _("Correlation table {old} → {new}").format(old=old, new=new),
+        ),
+    )
+    note = h(
+        "p",
+        {"class": "print-note"},
+        phrase(
+            _("Printing this page now gives {pair} alone (Ctrl+P, or the browser's Print). {instead}."),
+            pair=f"{old} → {new}",
+            instead=h("a", {"href": "#top"}, _("Print the whole page instead")),
+        ),
+    )
+    return links, note
 
 
 def article_files(e: Edition, number: str) -> list[str]:
@@ -384,5 +403,7 @@ def heat_tag(heat: Heat) -> Markup:
     return h(
         "span",
         {"class": f"heat-tag h{heat.level}"},
-        f"{HEAT_SYMBOLS[heat.level]} {HEAT_NAMES[heat.level]}, {percent(heat.share)} of words changed",
+        _("{symbol} {level}, {share} of words changed").format(
+            symbol=HEAT_SYMBOLS[heat.level], level=heat_name(heat.level), share=percent(heat.share)
+        ),
     )

@@ -21,10 +21,14 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from lawdiff import i18n
 from lawdiff.diff import SHORT_ID, Change, Op, word_diff
 from lawdiff.diff.article import ArticleView
+from lawdiff.i18n import gettext as _
+from lawdiff.i18n import terms
 from lawdiff.report.html.law import law_text
 from lawdiff.report.html.markup import Child, Markup, document, h, page_footer, section_markup, span
+from lawdiff.report.html.nav import crumbs
 from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, article_file
 
 if TYPE_CHECKING:
@@ -49,8 +53,8 @@ def _clean(text: str) -> str:
 
 
 def _when(at: str) -> str:
-    """``2024-05-14T10:02:03.123456Z`` -> ``2024-05-14 10:02 UTC``."""
-    return f"{at[:10]} {at[11:16]} UTC" if len(at) >= 16 else at
+    """``2024-05-14T10:02:03.123456Z`` -> ``2024-05-14 10:02 UTC`` (``14 mei 2024 10:02 UTC``)."""
+    return f"{i18n.format_stamp(at)} UTC" if len(at) >= 16 else at
 
 
 def reviewed(ch: Change, decided: bool) -> bool:
@@ -89,9 +93,9 @@ def _status_line(status: str, assignee: str, d: Decision | None) -> Markup:
     return h(
         "p",
         {"class": "rstatus"},
-        span("vh", "Review: "),
-        span(f"rbadge s-{status}", status),  # the same few badges on every row: made once
-        f" · assigned to {_clean(assignee)}" if assignee else None,
+        span("vh", _("Review:") + " "),
+        span(f"rbadge s-{status}", terms.status(status)),  # the same few badges on every row: made once
+        " · " + _("assigned to {name}").format(name=_clean(assignee)) if assignee else None,
         h("span", {"class": "by"}, f" · {_clean(d.author)}, {_when(d.updated)}") if d is not None else None,
     )
 
@@ -99,7 +103,11 @@ def _status_line(status: str, assignee: str, d: Decision | None) -> Markup:
 def _outdated(d: Decision, ch: Change) -> Markup:
     """A decision made on an earlier text: that text, and what changed in it since (``<del>``/``<ins>``)."""
     texts: list[Child] = []
-    for side, made, now in (("old", d.old_texts, ch.old_texts), ("new", d.new_texts, ch.new_texts)):
+    sides = (
+        (_("the old text it was decided on, with the changes since"), d.old_texts, ch.old_texts),
+        (_("the new text it was decided on, with the changes since"), d.new_texts, ch.new_texts),
+    )
+    for said, made, now in sides:
         if made == now:
             continue
         pieces = word_diff("\n".join(made), "\n".join(now))
@@ -107,21 +115,12 @@ def _outdated(d: Decision, ch: Change) -> Markup:
             h(
                 "details",
                 {"class": "since"},
-                h("summary", None, f"the {side} text it was decided on, with the changes since"),
+                h("summary", None, said),
                 law_text("tx inline", [(p.op, p.text) for p in pieces]),
             )
         )
-    return h(
-        "div",
-        {"class": "outdated"},
-        h(
-            "p",
-            None,
-            h("b", None, "Outdated:"),
-            f" decided on an earlier text ({d.id[:SHORT_ID]}, {_when(d.updated)}).",
-        ),
-        texts,
-    )
+    earlier = _("decided on an earlier text ({id}, {when}).").format(id=d.id[:SHORT_ID], when=_when(d.updated))
+    return h("div", {"class": "outdated"}, h("p", None, h("b", None, _("Outdated:")), " " + earlier), texts)
 
 
 def _thread(comments: Iterable[Comment]) -> Markup | None:
@@ -130,22 +129,30 @@ def _thread(comments: Iterable[Comment]) -> Markup | None:
             "li",
             None,
             h("span", {"class": "who"}, _clean(c.author)),
-            f", {_when(c.created)}" + (f", edited {_when(c.edited)}" if c.edited else "") + ": ",
+            f", {_when(c.created)}"
+            + (", " + _("edited {when}").format(when=_when(c.edited)) if c.edited else "")
+            + ": ",
             h("span", {"class": "ctext"}, _clean(c.text)),
         )
         for c in comments
     ]
-    return h("ol", {"class": "thread", "aria-label": "Comments"}, items) if items else None
+    return h("ol", {"class": "thread", "aria-label": _("Comments")}, items) if items else None
 
 
 def _earlier(decisions: Sequence[Decision]) -> Markup | None:
     if not decisions:
         return None
+    said = _("{status} on {id} ({when}, {author})")
     return h(
         "p",
         {"class": "earlier"},
-        "Earlier: ",
-        "; ".join(f"{d.status.value} on {d.id[:SHORT_ID]} ({_when(d.updated)}, {_clean(d.author)})" for d in decisions),
+        _("Earlier:") + " ",
+        "; ".join(
+            said.format(
+                status=terms.status(d.status.value), id=d.id[:SHORT_ID], when=_when(d.updated), author=_clean(d.author)
+            )
+            for d in decisions
+        ),
     )
 
 
@@ -172,8 +179,8 @@ def article_tally(review: ReviewShown, a: ArticleView) -> dict[str, int]:
 
 def tally_text(t: dict[str, int]) -> str:
     """``3 open, 1 query, 5 decided (1 outdated)``."""
-    text = f"{t['open']} open, {t['query']} query, {t['decided']} decided"
-    return text + (f" ({t['outdated']} outdated)" if t["outdated"] else "")
+    text = _("{open} open, {query} query, {decided} decided").format(**t)
+    return text + (" " + _("({outdated} outdated)").format(**t) if t["outdated"] else "")
 
 
 def review_counts(site: Site, a: ArticleView) -> Markup | None:
@@ -183,10 +190,9 @@ def review_counts(site: Site, a: ArticleView) -> Markup | None:
     return h(
         "p",
         {"class": "review-counts"},
-        "Committee review, as of this report: ",
-        tally_text(article_tally(site.review, a)),
-        ". ",
-        h("a", {"href": f"../{REVIEW_FILE}"}, "Decisions that sit on no change"),
+        _("Committee review, as of this report: {counts}.").format(counts=tally_text(article_tally(site.review, a))),
+        " ",
+        h("a", {"href": f"../{REVIEW_FILE}"}, _("Decisions that sit on no change")),
         ".",
     )
 
@@ -203,7 +209,7 @@ def review_page(site: Site) -> str:
     where: Callable[[str], tuple[str, str] | None] = rows.get
     total = _total(site, site.review)
     outdated = [
-        _decision_item(o.decision, view, _link(where(o.change), f"now on change {o.change[:SHORT_ID]}"))
+        _decision_item(o.decision, view, _link(where(o.change), _("now on change {id}").format(id=o.change[:SHORT_ID])))
         for o in view.outdated
     ]
     orphaned = [_decision_item(d, view, None) for d in view.orphaned]
@@ -212,36 +218,43 @@ def review_page(site: Site) -> str:
     main = h(
         "main",
         {"id": "top", "tabindex": "-1"},
-        h("h1", None, "Committee review: decisions that sit on no change"),
+        h("h1", None, _("Committee review: decisions that sit on no change")),
         h(
             "p",
             {"class": "lead"},
-            "The review store as it stood when this report was made: ",
-            tally_text(total),
-            " over the report's changes. Each change's own decision is shown in its row; these are the ones "
-            "that are not, or not as made.",
+            _(
+                "The review store as it stood when this report was made: {counts} over the report's changes. Each "
+                "change's own decision is shown in its row; these are the ones that are not, or not as made."
+            ).format(counts=tally_text(total)),
         ),
         _part(
             "outdated",
-            "Outdated",
-            "Decided on an earlier text of a change: shown in the change's row beside the current text, never "
-            "applied to it.",
+            _("Outdated"),
+            _(
+                "Decided on an earlier text of a change: shown in the change's row beside the current text, never "
+                "applied to it."
+            ),
             outdated,
         ),
-        _part("orphaned", "Orphaned", "Their clauses are no longer in the editions compared.", orphaned),
-        _part("not-compared", "Not compared", "On a pair of editions this report does not compare.", not_compared),
+        _part("orphaned", _("Orphaned"), _("Their clauses are no longer in the editions compared."), orphaned),
+        _part(
+            "not-compared",
+            _("Not compared"),
+            _("On a pair of editions this report does not compare."),
+            not_compared,
+        ),
         _part(
             "stale-corrections",
-            "Hand corrections naming clauses that are gone",
-            "Corrections of the alignment that name a clause no edition of the corpus holds any more.",
+            _("Hand corrections naming clauses that are gone"),
+            _("Corrections of the alignment that name a clause no edition of the corpus holds any more."),
             stale,
         ),
     )
     return document(
-        "Committee review · lawdiff report",
+        _("Committee review · lawdiff report"),
         "",
         "review",
-        h("nav", {"class": "crumbs", "aria-label": "Report"}, h("a", {"href": "index.html"}, "Index"), " › Review"),
+        crumbs(_("Review")),
         main,
         page_footer(site.thresholds, site.compared),
     )
@@ -249,7 +262,7 @@ def review_page(site: Site) -> str:
 
 def _part(sid: str, title: str, hint: str, items: list[Markup]) -> Markup:
     """One section of the page: its title with the count, a hint of what it lists, the list (or "None.")."""
-    body: Child = h("ol", {"class": "decisions"}, items) if items else h("p", {"class": "note"}, "None.")
+    body: Child = h("ol", {"class": "decisions"}, items) if items else h("p", {"class": "note"}, _("None."))
     return section_markup(sid, [f"{title} ({len(items)})"], None, h("p", {"class": "hint"}, hint), body)
 
 
@@ -260,12 +273,14 @@ def _stale_item(s: StaleCorrection) -> Markup:
         "li",
         None,
         h("code", None, c.id[:SHORT_ID]),
-        f" {c.kind.value} ",
+        f" {terms.correction(c.kind.value)} ",
         ", ".join(f"{c.old_edition}:{a}" for a in c.old),
         " = " if c.kind.value == "pin" else " ≠ ",
         ", ".join(f"{c.new_edition}:{a}" for a in c.new),
-        f" (by {_clean(c.author)}, {_when(c.created)}): no longer in the corpus: ",
-        ", ".join(s.missing),
+        " "
+        + _("(by {author}, {when}): no longer in the corpus: {clauses}").format(
+            author=_clean(c.author), when=_when(c.created), clauses=", ".join(s.missing)
+        ),
     )
 
 
@@ -315,14 +330,14 @@ def _decision_item(d: Decision, view: ReviewView, now: Markup | None) -> Markup:
             None,
             h("code", None, d.id[:SHORT_ID]),
             " ",
-            h("span", {"class": f"rbadge s-{d.status.value}"}, d.status.value),
-            f" · {d.old_edition} → {d.new_edition} {d.kind} ",
+            h("span", {"class": f"rbadge s-{d.status.value}"}, terms.status(d.status.value)),
+            f" · {d.old_edition} → {d.new_edition} {terms.kind(d.kind)} ",
             where,
             f" · {_clean(d.author)}, {_when(d.updated)}",
-            f" · assigned to {_clean(d.assignee)}" if d.assignee else None,
+            " · " + _("assigned to {name}").format(name=_clean(d.assignee)) if d.assignee else None,
             [" · ", now] if now is not None else None,
         ),
-        h("p", {"class": "sl"}, "Made on:"),
+        h("p", {"class": "sl"}, _("Made on:")),
         made,
         _thread(view.comments.get(d.id, ())),
     )
@@ -334,5 +349,5 @@ def matrix_cell(review: ReviewShown, a: ArticleView) -> Markup:
     return h(
         "td",
         {"class": "rcount" + ("" if t["open"] + t["query"] else " done")},
-        f"{t['open']} open · {t['query']} query · {t['decided']} decided",
+        _("{open} open · {query} query · {decided} decided").format(**t),
     )

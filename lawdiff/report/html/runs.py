@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, RefStatus
+from lawdiff.i18n import ngettext
 from lawdiff.model import Clause
 from lawdiff.report.html.context import PairContext, block_id
 from lawdiff.report.html.law import ClauseRows, Page, addr_chip, kind_class
@@ -32,13 +33,6 @@ from lawdiff.report.html.template import Template
 UNCHANGED = "unchanged"
 RENUMBERED = "renumbered"
 
-# The words of a run's line; ``{n}`` clauses.
-_SAID = {
-    UNCHANGED: "{n} {clauses} unchanged",
-    RENUMBERED: "{n} {clauses} renumbered, wording unchanged",
-    # After a "renumbered" badge (the changes at a glance).
-    f"{RENUMBERED} after badge": "{n} {clauses}, wording unchanged",
-}
 
 _RUN = Template(
     '<tbody class="{classes}">\n<tr><td class="run" colspan="3"><details class="same">'
@@ -76,8 +70,15 @@ def run_kind(ch: Change) -> str | None:
 
 
 def said(kind: str, n: int) -> str:
-    """``12 clauses unchanged``, ``1 clause renumbered, wording unchanged``."""
-    return _SAID[kind].format(n=n, clauses="clause" if n == 1 else "clauses")
+    """``12 clauses unchanged``, ``1 clause renumbered, wording unchanged``; after a "renumbered" badge (the
+    changes at a glance, ``renumbered after badge``), ``3 clauses, wording unchanged``."""
+    if kind == UNCHANGED:
+        words = ngettext("{n} clause unchanged", "{n} clauses unchanged", n)
+    elif kind == RENUMBERED:
+        words = ngettext("{n} clause renumbered, wording unchanged", "{n} clauses renumbered, wording unchanged", n)
+    else:
+        words = ngettext("{n} clause, wording unchanged", "{n} clauses, wording unchanged", n)
+    return words.format(n=n)
 
 
 def first_words(text: str, words: int = 10) -> str:

@@ -12,9 +12,12 @@ from lawdiff.diff import Op
 from lawdiff.diff.article import ArticleView, Node, Part
 from lawdiff.diff.synopsis import NOT_COMPARED, SynopsisRow
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind, article_of
+from lawdiff.report.html.kind import step_word
 from lawdiff.report.html.law import ClauseRows, Page, source_line
-from lawdiff.report.html.markup import Child, Markup, h, made_by, scroll_box, section_markup
+from lawdiff.report.html.markup import Child, Markup, h, made_by, phrase, scroll_box, section_markup
+from lawdiff.report.html.nav import article_name
 from lawdiff.report.html.pair import article_files, edition_head, running_rows, sources_line
 from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, anchor, article_file, history_file, pair_id
@@ -23,44 +26,48 @@ _UNCHANGED = ("unchanged",)
 _CELL = Template('<td data-edition="{edition}" colspan="{span}">{step}{none}{blocks}</td>', block=True)
 _ROW = Template("<tr>\n{cells}</tr>", block=True)
 # A clause's address leads to its history (its anchor is the citation: the hint above the table says so).
-_CHIP = Template('<a class="addr" href="{href}" aria-label="{edition} {address}: history">{address}</a>')
-_SAME_IN = Template('<p class="same-in">Unchanged in {editions}.</p>')
+_CHIP = Template('<a class="addr" href="{href}" aria-label="{label}">{address}</a>')
+_SAME_IN = Template('<p class="same-in">{said}</p>')
 _SAME_EDITION = Template('<span id="{ident}">{edition}</span>')
-_WORDING_AS = Template('<p class="same-as">Wording as in {edition}.</p>')
-_READ_FROM = Template('<p class="hint">Read from {files}.</p>', block=True)
+_WORDING_AS = Template('<p class="same-as">{said}</p>')
+_READ_FROM = Template('<p class="hint">{said}</p>', block=True)
 
 
 def synopsis_section(site: Site, a: ArticleView, page: Page) -> Markup:
     """The synopsis of an article, with its running head and foot on paper and a hint of how it reads."""
     cells = _Cells(site, a, page)
+    name, file = article_name(a.number), article_file(a.number).split("/")[1]
     head, foot = running_rows(
-        f"Article {a.number} · synopsis · " + "; ".join(sources_line(e, a.number) for e in a.editions),
+        " · ".join([name, _("synopsis"), "; ".join(sources_line(e, a.number) for e in a.editions)]),
         made_by(*a.editions),
         len(a.editions),
     )
     table = h(
         "table",
         {"class": f"syn cols-{len(a.editions)}"},
-        h("caption", None, f"Article {a.number} in every edition of the corpus"),
+        h("caption", None, _("{article} in every edition of the corpus").format(article=name)),
         h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, edition_head(e)) for e in a.editions])),
         foot,
         h("tbody", None, [_ROW(cells=cells.row(row)) for row in a.synopsis]),
     )
     return section_markup(
         "synopsis",
-        ["Synopsis"],
+        [_("Synopsis")],
         "synopsis",
         h(
             "p",
             {"class": "hint"},
-            "Each line holds what corresponds across the editions; the label above a clause says how it changed "
-            "from the edition before, and a clause that stayed the same shares the cell of the edition before. "
-            "Every clause has a stable anchor: ",
-            h("code", None, f"{article_file(a.number).split('/')[1]}#{anchor(a.editions[-1].name, a.number)}"),
-            ".",
+            phrase(
+                _(
+                    "Each line holds what corresponds across the editions; the label above a clause says how it "
+                    "changed from the edition before, and a clause that stayed the same shares the cell of the "
+                    "edition before. Every clause has a stable anchor: {example}."
+                ),
+                example=h("code", None, f"{file}#{anchor(a.editions[-1].name, a.number)}"),
+            ),
         ),
-        scroll_box(f"Article {a.number} in every edition", table),
-        _READ_FROM(files="; ".join(sources_line(e, a.number) for e in a.editions)),
+        scroll_box(_("{article} in every edition").format(article=name), table),
+        _READ_FROM(said=_("Read from {files}.").format(files="; ".join(sources_line(e, a.number) for e in a.editions))),
     )
 
 
@@ -102,7 +109,9 @@ class _Cells:
             none = None
             if not cell:
                 prev_has = first > 0 and bool(row.cells[first - 1])
-                gone = f"not in the {e.name} corpus" if step == (NOT_COMPARED,) else f"not in {e.name}"
+                gone = (_("not in the {edition} corpus") if step == (NOT_COMPARED,) else _("not in {edition}")).format(
+                    edition=e.name
+                )
                 none = h("span", {"class": "none"}, gone if prev_has else "—")
             later = [(self.a.editions[i], row.cells[i][0]) for i in range(first + 1, end)]
             before = self.a.editions[first - 1].name if _same_words(self.a, row, first) else ""
@@ -128,12 +137,10 @@ class _Cells:
             # A clause of another article (moved here or away): a link, not a copy.
             href = self.site.href(e.name, c.address, self.page.path)
             addr = h("a", {"href": href}, c.address) if href else h("span", None, c.address)
-            return h(
-                "div",
-                {"class": "clause foreign"},
-                f"{'from' if e is self.a.editions[0] else 'in'} article {article_of(c.address)}: ",
-                addr,
-            )
+            said = _("in article {number}: {clause}")
+            if e is self.a.editions[0]:
+                said = _("from article {number}: {clause}")
+            return h("div", {"class": "clause foreign"}, phrase(said, number=article_of(c.address), clause=addr))
         ident = self.page.claim(anchor(e.name, c.address))
         title: list[tuple[Op, str]] | None = None
         text: list[tuple[Op, str]] | None = None
@@ -156,11 +163,15 @@ class _Cells:
             text,
             lambda f: f"#{anchor(e.name, f.address)}",
             note=[
-                _WORDING_AS(edition=before) if before else None,
+                _WORDING_AS(said=_("Wording as in {edition}.").format(edition=before)) if before else None,
                 self._same_in(same),
                 source_line([(e, c), *same], self._read_from),
             ],
-            chip=_CHIP(href=f"{self.hist}#{anchor(e.name, c.address)}", edition=e.name, address=c.address),
+            chip=_CHIP(
+                href=f"{self.hist}#{anchor(e.name, c.address)}",
+                label=_("{edition} {address}: history").format(edition=e.name, address=c.address),
+                address=c.address,
+            ),
         )
 
     def _same_in(self, same: list[tuple[Edition, Clause]]) -> Markup | None:
@@ -169,7 +180,7 @@ class _Cells:
         for i, (edition, clause) in enumerate(same):
             ident = self.page.claim(anchor(edition.name, clause.address))
             names.extend([", " if i else None, _SAME_EDITION(ident=ident, edition=edition.name)])
-        return _SAME_IN(editions=names) if names else None
+        return _SAME_IN(said=phrase(_("Unchanged in {editions}."), editions=names)) if names else None
 
     def _read_from(self, e: Edition) -> str:
         return self.files.get(e.name, "")
@@ -192,7 +203,7 @@ def _same_words(a: ArticleView, row: SynopsisRow, i: int) -> bool:
 
 def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Node, ...], ...], page: Page) -> Markup:
     """The kind of change into this cell, linked to its side-by-side row."""
-    step = ", ".join(words)
+    step = ", ".join(step_word(w) for w in words)
     prev, cur = a.editions[i - 1].name, a.editions[i].name
     # The new side's block, or for a removal the old side's.
     candidates = [(cur, n.address) for n in cells[i]] + [(prev, n.address) for n in cells[i - 1]]
@@ -201,5 +212,7 @@ def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Nod
     return h(
         "div",
         {"class": f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")},
-        h("a", {"href": f"#{target}", "title": f"{prev} → {cur}, side by side"}, step) if target else step,
+        h("a", {"href": f"#{target}", "title": _("{old} → {new}, side by side").format(old=prev, new=cur)}, step)
+        if target
+        else step,
     )
