@@ -37,6 +37,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lawdiff.diff.vocabulary import Piece
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_2007 = ROOT / "corpus" / "2007" / "wiki-Sjabloon-2007-45.txt"
@@ -132,39 +136,45 @@ def marked(path: Path) -> int:
     )
 
 
+def searched(old: str, new: str) -> tuple[Piece, ...]:
+    """diff-match-patch's own search on word characters, with its semantic cleanup: what word_diff made for
+    every clause before rapidfuzz's Indel (the reference of ``--ordinary`` and of tests/test_words_long.py)."""
+    from diff_match_patch import diff_match_patch
+
+    from lawdiff.diff.vocabulary import Op, Piece
+    from lawdiff.diff.words import TOKEN
+
+    vocab: dict[str, str] = {}
+
+    def encode(text: str) -> str:
+        return "".join(vocab.setdefault(t, chr(0xE000 + len(vocab))) for t in TOKEN.findall(text))
+
+    dmp = diff_match_patch()
+    dmp.Diff_Timeout = 0
+    diffs = dmp.diff_main(encode(old), encode(new), False)
+    dmp.diff_cleanupSemantic(diffs)
+    decode = {c: t for t, c in vocab.items()}
+    ops = {0: Op.EQUAL, 1: Op.INSERT, -1: Op.DELETE}
+    out: list[Piece] = []
+    for op, chars in diffs:
+        text = "".join(decode[c] for c in chars)
+        if out and out[-1].op is ops[op]:
+            out[-1] = Piece(ops[op], out[-1].text + text)
+        elif text:
+            out.append(Piece(ops[op], text))
+    return tuple(out)
+
+
 def ordinary(articles: int = 186, seed: int = 2017) -> None:
     """Clauses of ordinary length: the generator's editions of ``articles`` articles, 2007 -> 2017, every pair
     of two different texts the comparison diffs, against diff-match-patch's own search (what word_diff made
     before rapidfuzz's Indel); how many get the same difference, and the CPU time of each way."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import generate
-    from diff_match_patch import diff_match_patch
 
     from lawdiff.corpus import load
     from lawdiff.diff import changes
-    from lawdiff.diff.vocabulary import Op, Piece
-    from lawdiff.diff.words import _TOKEN, word_diff
-
-    def searched(old: str, new: str) -> tuple[Piece, ...]:
-        vocab: dict[str, str] = {}
-
-        def encode(text: str) -> str:
-            return "".join(vocab.setdefault(t, chr(0xE000 + len(vocab))) for t in _TOKEN.findall(text))
-
-        dmp = diff_match_patch()
-        dmp.Diff_Timeout = 0
-        diffs = dmp.diff_main(encode(old), encode(new), False)
-        dmp.diff_cleanupSemantic(diffs)
-        decode = {c: t for t, c in vocab.items()}
-        ops = {0: Op.EQUAL, 1: Op.INSERT, -1: Op.DELETE}
-        out: list[Piece] = []
-        for op, chars in diffs:
-            text = "".join(decode[c] for c in chars)
-            if out and out[-1].op is ops[op]:
-                out[-1] = Piece(ops[op], out[-1].text + text)
-            elif text:
-                out.append(Piece(ops[op], text))
-        return tuple(out)
+    from lawdiff.diff.words import word_diff
 
     with tempfile.TemporaryDirectory() as tmp:
         generate.write(generate.generate(articles=articles, seed=seed), Path(tmp))

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from benchscripts import bench_module, generator
-from diff_match_patch import diff_match_patch
 
 from lawdiff.corpus import Corpus
 from lawdiff.diff import anchors, words
@@ -42,7 +41,7 @@ def _case(kind: str, size: int, seed: int = 3) -> tuple[str, str, int]:
 @pytest.mark.parametrize("kind", ["draft", "repeated"])
 def test_long_clause_marks_about_what_changed(kind: str) -> None:
     old, new, changed = _case(kind, 60_000)
-    assert len(words._TOKEN.findall(old)) > words.SHORT_TOKENS  # the long path
+    assert len(words.TOKEN.findall(old)) > words.SHORT_TOKENS  # the long path
     pieces = word_diff(old, new)
     assert rebuild(pieces) == (old, new)
     assert changed <= _marked(pieces) <= 2 * changed
@@ -85,27 +84,7 @@ def test_matching_blocks_are_increasing_and_equal() -> None:
         i, j = x + n, y + n
 
 
-def _dmp_reference(old: str, new: str) -> tuple[Piece, ...]:
-    """diff-match-patch on word characters, as word_diff did for every clause before the long path."""
-    vocab: dict[str, str] = {}
-
-    def encode(text: str) -> str:
-        return "".join(vocab.setdefault(t, chr(0xE000 + len(vocab))) for t in words._TOKEN.findall(text))
-
-    dmp = diff_match_patch()
-    dmp.Diff_Timeout = 0
-    diffs = dmp.diff_main(encode(old), encode(new), False)
-    dmp.diff_cleanupSemantic(diffs)
-    decode = {c: t for t, c in vocab.items()}
-    ops = {0: Op.EQUAL, 1: Op.INSERT, -1: Op.DELETE}
-    out: list[Piece] = []
-    for op, chars in diffs:
-        text = "".join(decode[c] for c in chars)
-        if out and out[-1].op is ops[op]:
-            out[-1] = Piece(ops[op], out[-1].text + text)
-        elif text:
-            out.append(Piece(ops[op], text))
-    return tuple(out)
+_dmp_reference = bench_words.searched  # diff-match-patch on word characters, as word_diff did before
 
 
 def _changed_pairs(corpus: Corpus) -> list[tuple[str, str]]:

@@ -29,7 +29,7 @@ from lawdiff.diff.vocabulary import Op, Piece
 # ---------------------------------------------------------------------------
 # Word-level difference
 
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
+TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 # Tokens (words, runs of spaces, signs) of both sides together up to which each distinct token is a
 # character of its own (some thirty times the longest clause of the bundled corpus); past it, the
 # tokens of one side only share one character per side (see _long_diff).
@@ -41,7 +41,7 @@ def word_diff(old: str, new: str) -> tuple[Piece, ...]:
     """Difference of two texts on whole words, with semantic cleanup."""
     if old == new:
         return (Piece(Op.EQUAL, old),) if old else ()
-    old_tokens, new_tokens = _TOKEN.findall(old), _TOKEN.findall(new)
+    old_tokens, new_tokens = TOKEN.findall(old), TOKEN.findall(new)
     if len(old_tokens) + len(new_tokens) > SHORT_TOKENS:
         return _long_diff(old_tokens, new_tokens)
     vocab: dict[str, str] = {}
