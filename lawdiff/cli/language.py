@@ -53,8 +53,10 @@ def translated(text: str | None) -> str | None:
     return _(text) if text else text
 
 
-class Option(click.Option):
-    """An option whose help is said in the interface's language, when the help is shown."""
+class TranslatedHelp:
+    """A help text kept in English (the catalog's msgid) and said in the interface's language when read."""
+
+    _help: str | None
 
     @property
     def help(self) -> str | None:
@@ -63,6 +65,10 @@ class Option(click.Option):
     @help.setter
     def help(self, value: str | None) -> None:
         self._help = value
+
+
+class Option(TranslatedHelp, click.Option):
+    """An option whose help is said in the interface's language, when the help is shown."""
 
 
 def lang_option() -> Option:
@@ -77,20 +83,12 @@ def lang_option() -> Option:
     )
 
 
-class Command(click.Command):
+class Command(TranslatedHelp, click.Command):
     """A command whose help is in the interface's language, and which takes ``--lang``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.params.append(lang_option())
-
-    @property
-    def help(self) -> str | None:
-        return translated(self._help)
-
-    @help.setter
-    def help(self, value: str | None) -> None:
-        self._help = value
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         # click makes the help option once per command and keeps it (with its help in the language of the
