@@ -559,12 +559,18 @@ def test_hostile_text_is_safe() -> None:
     assert comment == "</w:t><w:t>\ufffd & <script>"
 
 
-def test_a_moved_clause_is_deleted_there_and_inserted_here() -> None:
+def moved_clauses() -> tuple[Edition, Edition]:
+    """Three sections whose texts each move one place on: every one a deletion there and an insertion here."""
     alpha = "De leider speelt een kaart uit de blinde door haar te noemen en legt haar open op tafel."
     beta = "Een tegenspeler die een kaart laat zien aan zijn partner krijgt een strafkaart van de arbiter."
     gamma = "Na de laatste slag legt elke speler zijn kaarten terug in het bord voor de volgende ronde."
     old = edition("2001", article("1", "Kaarten", section("1A", alpha), section("1B", beta), section("1C", gamma)))
     new = edition("2002", article("1", "Kaarten", section("1A", gamma), section("1B", alpha), section("1C", beta)))
+    return old, new
+
+
+def test_a_moved_clause_is_deleted_there_and_inserted_here() -> None:
+    old, new = moved_clauses()
     cmp = compare(old, new)
     data = docx(cmp, list(cmp.changes), old, new)
     check(data, old, new, list(cmp.changes))

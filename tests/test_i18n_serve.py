@@ -23,7 +23,7 @@ import docx as python_docx
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from test_docx import article, edition, section
+from test_docx import moved_clauses
 from test_serve import PAGE_45, Member, make
 from untranslated import left_in_english, page_texts
 from untranslated import untranslated as untranslated_in
@@ -188,11 +188,7 @@ def word_texts(data: bytes) -> list[str]:
 
 
 def test_the_redline_is_dutch_around_the_law_text(untranslated: dict[str, list[re.Pattern[str]]]) -> None:
-    alpha = "De leider speelt een kaart uit de blinde door haar te noemen en legt haar open op tafel."
-    beta = "Een tegenspeler die een kaart laat zien aan zijn partner krijgt een strafkaart van de arbiter."
-    gamma = "Na de laatste slag legt elke speler zijn kaarten terug in het bord voor de volgende ronde."
-    old = edition("2001", article("1", "Kaarten", section("1A", alpha), section("1B", beta), section("1C", gamma)))
-    new = edition("2002", article("1", "Kaarten", section("1A", gamma), section("1B", alpha), section("1C", beta)))
+    old, new = moved_clauses()
     cmp = compare(old, new)
     with i18n.use("nl"):
         data = docx(cmp, list(cmp.changes), old, new)
