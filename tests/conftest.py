@@ -39,6 +39,9 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+# First, before xdist's own hook of the same name reads the marks (run after it, the groups were
+# ignored and each browser module started its browser on both workers).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup``, the tests that share a fixture made once per module (or class), the
     browsers among them, run on one worker; every other test goes to whichever worker is free.  The
