@@ -272,6 +272,7 @@ def test_ctrl_c_just_after_a_fork_loses_no_child_and_prints_nothing_in_it(stage:
     """The signal is held while a process is forked and recorded: the parent stops and reaps every child
     it forked, and the child, which the signal reached too, says nothing (it printed a traceback of its
     own, and a child the parent had not yet recorded was left behind)."""
+    import signal
     import subprocess
 
     try:
@@ -280,6 +281,9 @@ def test_ctrl_c_just_after_a_fork_loses_no_child_and_prints_nothing_in_it(stage:
             capture_output=True,
             timeout=20,
             start_new_session=True,  # its own process group, which the driver interrupts whole
+            # Ctrl-C as a terminal delivers it, even where the tests run in the background (a shell's
+            # `&` starts them with SIGINT ignored, which Python would keep, raising nothing).
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
     except subprocess.TimeoutExpired:  # its output stays open while a child it lost sleeps on
         pytest.fail("a forked child outlived the interrupted command")
