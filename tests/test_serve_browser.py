@@ -34,6 +34,9 @@ class Served:
     def __init__(self, url: str, store: Path) -> None:
         self.url = url
         self.store = store
+        # The members' browser contexts, closed when the test ends: a page left open goes on
+        # listening for live updates (and costing CPU) through the tests after it.
+        self.contexts: list[Any] = []
 
 
 @pytest.fixture
@@ -44,9 +47,12 @@ def server(tmp_path: Path) -> Iterator[Served]:
     uv = make_server(started)
     thread = threading.Thread(target=serve, args=(started, uv), daemon=True)
     thread.start()
+    served = Served(started.url.rstrip("/"), store)
     try:
-        yield Served(started.url.rstrip("/"), store)
+        yield served
     finally:
+        for context in served.contexts:
+            context.close()
         uv.should_exit = True
         thread.join(timeout=30)
 
@@ -62,6 +68,7 @@ class Watch:
 
 def _member(browser: Any, served: Served, name: str, password: str = PASSWORD, **options: Any) -> tuple[Any, Watch]:
     context = browser.new_context(**{"viewport": {"width": 1400, "height": 1000}, **options})
+    served.contexts.append(context)
     page = context.new_page()
     watch = Watch(page)
     page.goto(f"{served.url}/articles/45.html")
