@@ -1,6 +1,6 @@
 """The committee report in a real headless browser: Debian's chromium, driven by Playwright.
 
-``scripts/test.sh`` installs both (``apt-get install chromium``, and
+``scripts/test.sh`` installs both (``apt-get install chromium-headless-shell``, and
 ``playwright`` from the test extra; never ``playwright install``, which
 downloads a browser of its own).  Without them these tests are skipped on a
 developer's machine, and fail on CI (``CI=true``), so that CI never passes by
