@@ -10,6 +10,8 @@ from __future__ import annotations
 import bisect
 import re
 
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
 from lawdiff.sources.mediawiki.lines import Frag
 
 # Parser functions and magic words: never expanded (they are site machinery).
@@ -68,7 +70,10 @@ class Located:
             if offset > start:
                 out.append(Frag(self.text[start:offset], self.line_at(start), self.title))
                 start = offset
-            note = f"the XML does not declare the entity {entity}: read as written (the wiki shows the character)"
+            note = Said(
+                N_("the XML does not declare the entity {entity}: read as written (the wiki shows the character)"),
+                entity=entity,
+            )
             out.append(Frag("", self.line_at(offset), self.title, note))
         out.append(Frag(self.text[start:end], self.line_at(start), self.title))
         return out
