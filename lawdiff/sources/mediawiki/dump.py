@@ -9,9 +9,8 @@ from typing import IO, Any
 from lxml import etree
 
 from lawdiff.errors import InputError
-from lawdiff.i18n import N_
 from lawdiff.i18n import gettext as _
-from lawdiff.i18n.said import Said
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.sniff import has_internal_subset, looks_like_export
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.xmlerrors import one_line
@@ -339,7 +338,6 @@ def unread_texts(elem: Any, read: Any, file: str, stray: bool = False) -> tuple[
     stood outside them.
     """
     out: list[tuple[int, str, str]] = []
-    # Translators: the why of a reader's note "{why}: 12 word(s) of {title} not read", on a MediaWiki export.
     for el in elem.iter("{*}text"):
         if el is read:
             continue
@@ -349,14 +347,14 @@ def unread_texts(elem: Any, read: Any, file: str, stray: bool = False) -> tuple[
         parent = el.getparent()
         where = _local(parent.tag) if parent is not None else ""
         if stray:
-            why = Said(N_("a <text> inside <{element}>, outside the page's revisions"), element=where)
+            why = reader_notes.text_outside_revisions(where)
         elif where == "revision":
-            why = Said(N_("a second <text> in the revision (the schema allows one; the first is read)"))
+            why = reader_notes.SECOND_TEXT
         elif where == "content":
             role = (parent.findtext("{*}role") or "").strip() or "unnamed"
-            why = Said(N_("the <text> of the revision's {role!r} slot (only the main slot is read)"), role=role)
+            why = reader_notes.slot_text(role)
         else:
-            why = Said(N_("a <text> inside <{element}>, where the export's schema has none"), element=where)
+            why = reader_notes.text_where_none(where)
         out.append((el.sourceline or elem.sourceline or 0, text, why))
     return tuple(out)
 

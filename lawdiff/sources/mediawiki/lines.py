@@ -9,18 +9,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from lawdiff.i18n import N_
-from lawdiff.i18n.said import Said
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.dump import MAX_REF_LINES
 from lawdiff.sources.normalize import normalize_inline
 from lawdiff.sources.wikitext import LinkSpan
 
 if TYPE_CHECKING:
     from lawdiff.sources.mediawiki.transclusion import Assembler
-
-# Translators: a reader's note: the page holds a wiki table, whose cells are read as lines of text.
-_TABLE = Said(N_("a table: read one cell per line"))
 
 # ---------------------------------------------------------------------------
 # Wikitext to rendered lines
@@ -318,7 +314,7 @@ class Converter:
             self.flush()
             self.in_table = True
             self.furniture.append(Furniture(s, loc, "table markup (the table is read one cell per line)"))
-            self.note(_TABLE)
+            self.note(reader_notes.TABLE)
         elif head == "-" and (m := _RULE.match(s)):
             self.counters = []
             self.emit([(m.group(), "")], loc)
@@ -360,11 +356,7 @@ class Converter:
                     # joins that one's heading to its last paragraph.  Read as
                     # the wiki shows it, and said.
                     shown = _clean(m.group("label")).strip()
-                    said = N_(
-                        "line {line}: the heading {heading!r} follows a single line break, so the wiki joins it to"
-                        " the paragraph before it (and so does lawdiff); a blank line before it would make it a heading"
-                    )
-                    self.note(Said(said, line=loc.line, heading=shown))
+                    self.note(reader_notes.joined_heading(loc.line, shown))
             else:
                 self.buf_loc = loc
             self.buf.extend(segs)
@@ -494,7 +486,7 @@ class Converter:
         bare = target.strip()
         if ns in (6, -2) and not bare.startswith(":"):
             self.furniture.append(Furniture(f"[[{inner}]]", loc, "image (not law text)"))
-            self.note(Said(N_("image {name} not read (not law text)"), name=bare))
+            self.note(reader_notes.image(bare))
             return self.plain(trail, loc)
         if ns == 14 and not bare.startswith(":"):
             self.furniture.append(Furniture(f"[[{inner}]]", loc, "category"))

@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from lawdiff.errors import InputError, LawdiffBug
-from lawdiff.i18n import N_
 from lawdiff.i18n import gettext as _
-from lawdiff.i18n.said import Said
 from lawdiff.model import article_of
 from lawdiff.sources.base import Fragment, Furniture, Loc, Page
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.dump import (
     DEFAULT_NAMESPACES,
     FORMAT,
@@ -303,9 +302,7 @@ class Assembler:
             # Counted and named, never dropped: its words are not placed, and check says why.
             loc = Loc(self.file, line, page.title)
             report.lost.append(Fragment(unread, loc))
-            words = len(unread.split())
-            not_read = Said(N_("{why}: {n} word(s) of {title} not read"), why=why, n=words, title=page.title)
-            report.notes.append((loc, not_read))
+            report.notes.append((loc, reader_notes.not_read(why, len(unread.split()), page.title)))
         text = page.revision.text
         located = Located(text, page.revision.line, page.title, page.revision.entities)
         ranges, comments = kept_ranges(text, transcluded=bool(chain))
@@ -347,9 +344,7 @@ class Assembler:
             return []
         target, key = self.lookup(name, TEMPLATE_NS, line)
         if target is None:
-            note = Said(
-                N_("transclusion of {page}: the dump has no such page, its text is missing here"), page=_display(key)
-            )
+            note = reader_notes.missing_page(_display(key))
             report.lost.append(Fragment(shown, loc))
             law = law_name(*key)
             if law is not None and article_of(law.scope):
@@ -358,8 +353,7 @@ class Assembler:
         if target.law is None and _TOC.match(target.name):
             reason = "table of contents"
             report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title} ({reason}, not expanded)"))
-            contents = Said(N_("{title} not expanded here (table of contents)"), title=target.title)
-            return [Frag("", line, page.title, contents)]
+            return [Frag("", line, page.title, reader_notes.contents_not_expanded(target.title))]
         # Any other template is expanded as the wiki shows it, law page or
         # not (a helper template such as Sjabloon:Voetnoot may hold text).
         if target.law is not None and target.law.kind == "container":
