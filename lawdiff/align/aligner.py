@@ -12,7 +12,17 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from lawdiff.align.certainty import with_certainty
-from lawdiff.align.links import COMMITTEE, METHOD_SAID, Alignment, Aspect, Corrections, Link, Method, Unit
+from lawdiff.align.links import (
+    COMMITTEE,
+    METHOD_SAID,
+    Alignment,
+    Aspect,
+    Corrections,
+    Link,
+    Method,
+    Unit,
+    set_by_hand,
+)
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.sentences import Sentences, best_sentence
 from lawdiff.align.space import Space, units
@@ -23,7 +33,6 @@ from lawdiff.align.thresholds import (
     Thresholds,
 )
 from lawdiff.align.titles import align_titles
-from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
 from lawdiff.model import Edition
 
@@ -458,8 +467,7 @@ class _Aligner:
             r: tuple[str, ...] = self.scorer.reasons(i, j, self.method.get((i, j)))
             how = self.method[(i, j)]
             if how is Method.PINNED:
-                # Translators: the first reason of a match the committee set by hand; {name}: who set it.
-                r = (Said(N_("set by hand by {name}"), name=self.pinned_by[(i, j)] or COMMITTEE), *r)
+                r = (set_by_hand(self.pinned_by[(i, j)]), *r)
             reason = joined(r, ", ")
             if how not in (Method.PAIR, Method.IDENTITY, Method.DECLARED):
                 reason = joined((reason, METHOD_SAID.get(how) or f"({how.value})"), " ")

@@ -48,6 +48,12 @@ METHOD_SAID: dict[Method, Said] = {
 COMMITTEE = Said(N_("the committee"))
 
 
+def set_by_hand(by: str) -> Said:
+    """The first reason of a match set by hand: who set it (:data:`COMMITTEE` when the correction names nobody)."""
+    # Translators: the first reason of a match the committee set by hand; {name}: who set it.
+    return Said(N_("set by hand by {name}"), name=by or COMMITTEE)
+
+
 @dataclass(frozen=True, slots=True)
 class Unit:
     """A clause as the alignment sees it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method
+from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method, set_by_hand
 from lawdiff.align.scoring import SAME_ADDRESS
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
@@ -160,9 +160,7 @@ def _assign(
     proposals: list[_Proposal], pinned: dict[int, tuple[int, str]]
 ) -> tuple[dict[int, tuple[int, float, str]], set[int]]:
     """Pins first, then the proposals best first, each heading used once."""
-    used_a: dict[int, tuple[int, float, str]] = {
-        x: (y, 1.0, Said(N_("set by hand by {name}"), name=by)) for x, (y, by) in pinned.items()
-    }
+    used_a: dict[int, tuple[int, float, str]] = {x: (y, 1.0, set_by_hand(by)) for x, (y, by) in pinned.items()}
     used_b: set[int] = {y for y, _ in pinned.values()}
     for s, x, y, why in proposals:
         if x in used_a or y in used_b:

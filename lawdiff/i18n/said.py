@@ -5,11 +5,11 @@ Two kinds of text are made long before: the aligner says why it matched two clau
 same address"), and the readers say what they noticed in a page ("text continued after a blank line,
 joined").  They are kept in the study and in the cache, and shown by renderers that run later, perhaps in
 another language (the served app speaks each member's).  So they are made as :class:`Said`: a ``str``
-whose value is the English text, as before (equal to it, written as it to JSON, hashed and pickled as
-it, so that nothing that stores or compares them changes), that also carries its catalog message and
-the values that fill it in.  A renderer that shows one to a person passes it through :func:`say`, which
-says it in the interface's language ("gedeelde woorden 0,87, zelfde adres"); JSON and CSV keep the
-English value.
+whose value is the English text, as before (equal to it, hashed and written to JSON as it, so that
+nothing that stores or compares them changes), that also carries its catalog message and the values
+that fill it in (kept through pickle: the cache, the pipes of forked processes).  A renderer that shows
+one to a person passes it through :func:`say`, which says it in the interface's language ("gedeelde
+woorden 0,87, zelfde adres"); JSON and CSV keep the English value.
 
 The messages are marked where they are made with :func:`~lawdiff.i18n.N_`
 (``Said(N_("shared words {score}"), score=0.87)``), so that Babel extracts them.
