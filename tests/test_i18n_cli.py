@@ -152,7 +152,9 @@ def dutch(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Result]:
         "show": ["show", "2017"],
         "show-clause": ["show", "1963:48"],
         "check": ["check", str(CORPUS / "2007")],
+        "check-notes": ["check", str(CORPUS / "1963")],
         "compare": ["compare", "2007", "2017", "--article", "45", "--all", "-v"],
+        "compare-uncertain": ["compare", "1963", "2007", "--article", "45"],
         "history": ["history", "1963:45(d)"],
         "correlate": ["correlate", "2007", "2017", "--article", "45"],
         "correlate-md": ["correlate", "2007", "2017", "--article", "45", "--format", "md"],
@@ -222,6 +224,17 @@ def test_compare_format_html_is_dutch(dutch: dict[str, Result]) -> None:
     assert english.stdout.startswith('<!DOCTYPE html>\n<html lang="en">')
     assert "Elke bepaling van 2007 naast haar tegenhanger in 2017." in page
     assert "Every clause of 2007 beside its counterpart in 2017." in english.stdout
+
+
+def test_the_readers_notes_and_the_reasons_of_a_match_are_dutch(dutch: dict[str, Result]) -> None:
+    """What the readers noticed and why the aligner matched two clauses are made with the corpus, in English,
+    and kept in the cache: they are said in Dutch where they are shown (``check``, ``show``, ``compare``)."""
+    notes = dutch["check-notes"].stdout
+    assert ":37: 43(c): tekst loopt door na een lege regel, als één geheel gelezen\n" in notes
+    assert ":105: 48.fn1: voetnootteken gedrukt als '!)', gelezen als 1)\n" in notes
+    assert "noot: voetnootteken gedrukt als '!)', gelezen als 1)" in dutch["show-clause"].stdout
+    why = "    waarom: gedeelde woorden 0,20, zelfde artikel (gat tussen koppelingen)\n"
+    assert why in dutch["compare-uncertain"].stdout
 
 
 def _english_markers() -> tuple[dict[str, str], set[tuple[str | None, str]]]:

@@ -3,10 +3,11 @@ and the pages kept in the cache by language.
 
 ``lawdiff --lang nl report`` is run once on the bundled corpus with a draft and a review store (every page
 the report has: the index, the article and history pages, a correlation table, ``review.html``), and
-``lawdiff --lang nl compare --format html`` once; each page is read as a reader reads it (the helpers of
-``tests/untranslated.py``: its text outside the law text, its labels, titles and placeholders, and the
-words of its script), and a message of the catalog that the report's code marks (:data:`SOURCES`) and
-that comes out in English fails the test.  The messages whose Dutch is the English word are a
+``lawdiff --lang nl compare --format html`` twice (the second of a pair with an uncertain match, whose
+reasons it shows); each page is read as a reader reads it (the helpers of ``tests/untranslated.py``: its
+text outside the law text, its labels, titles and placeholders, and the words of its script), and a
+message of the catalog that the report's code marks (:data:`SOURCES`) and that comes out in English
+fails the test.  The messages whose Dutch is the English word are a
 reviewed list (:data:`SAME_IN_DUTCH`).  The English pages are the golden files' (``tests/test_html.py``).
 """
 
@@ -27,8 +28,15 @@ from lawdiff.cli import main
 from lawdiff.report.html.markup import script_texts
 from lawdiff.review import CorrectionKind, open_for_writing
 
-# The code of the report's pages: every message it marks must come out in Dutch.
-SOURCES = ("lawdiff/report/html/*.py", "lawdiff/i18n/terms.py", "lawdiff/diff/correlate.py")
+# The code of the report's pages, and of the reasons of a match they show: every message it marks must come
+# out in Dutch.
+SOURCES = (
+    "lawdiff/report/html/*.py",
+    "lawdiff/i18n/terms.py",
+    "lawdiff/diff/correlate.py",
+    "lawdiff/align/*.py",
+    "lawdiff/diff/scope.py",
+)
 # Reviewed: the messages of those sources whose Dutch is the English word itself.
 SAME_IN_DUTCH = {
     "Synopsis",  # Dutch has the word (a synopsis of law texts)
@@ -69,7 +77,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (folder / "kept.txt").write_text(f"{kept} {len(list((folder / 'cache' / 'html').rglob('*.pickle')))}")
     page = run(["--lang", "nl", "compare", "2007", "2017", "--corpus", str(draft), "--format", "html"], env)
     (folder / "compare.html").write_text(page, encoding="utf-8")
-    return {"nl": folder / "nl", "en": folder / "en", "compare": folder / "compare.html", "kept": folder / "kept.txt"}
+    # An uncertain match (1963 45(a) -> 2007 45C1) shows the aligner's reasons.
+    page = run(["--lang", "nl", "compare", "1963", "2007", "--article", "45", "--format", "html"], env)
+    (folder / "compare-1963.html").write_text(page, encoding="utf-8")
+    return {
+        "nl": folder / "nl",
+        "en": folder / "en",
+        "compare": folder / "compare.html",
+        "compare-1963": folder / "compare-1963.html",
+        "kept": folder / "kept.txt",
+    }
 
 
 def pages(folder: Path) -> dict[str, str]:
@@ -80,6 +97,7 @@ def test_every_page_of_the_report_is_dutch_outside_the_law_text(reports: dict[st
     made = pages(reports["nl"])
     assert set(made) >= {"index.html", "review.html", "correlation-2007-2017.html", "articles/45-history.html"}
     made["compare.html"] = reports["compare"].read_text(encoding="utf-8")
+    made["compare-1963.html"] = reports["compare-1963"].read_text(encoding="utf-8")
     texts = [t for page in made.values() for t in page_texts(page)]
     left = left_in_english(texts, untranslated(SOURCES, SAME_IN_DUTCH))
     assert left == [], "\n".join(left)
@@ -90,6 +108,7 @@ def test_every_page_of_the_report_is_dutch_outside_the_law_text(reports: dict[st
     assert re.search(rf"Anne, \d{{1,2}} ({MONTHS}) \d{{4}} \d\d:\d\d UTC", said)
     assert "gelijkenis 99,8%" in said and "aanvaard" in said and "verouderd" in said
     assert "niet meer in het corpus: 2017:45Z9" in said  # the hand correction naming a clause that is gone
+    assert "koppelingsscore 0,28: gedeelde woorden 0,20, zelfde artikel (gat tussen koppelingen)" in said
 
 
 def test_law_text_says_it_is_dutch_and_the_interface_its_own_language(reports: dict[str, Path]) -> None:

@@ -12,7 +12,17 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from lawdiff.align.certainty import with_certainty
-from lawdiff.align.links import Alignment, Aspect, Corrections, Link, Method, Unit
+from lawdiff.align.links import (
+    COMMITTEE,
+    METHOD_SAID,
+    Alignment,
+    Aspect,
+    Corrections,
+    Link,
+    Method,
+    Unit,
+    set_by_hand,
+)
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.sentences import Sentences, best_sentence
 from lawdiff.align.space import Space, units
@@ -23,6 +33,7 @@ from lawdiff.align.thresholds import (
     Thresholds,
 )
 from lawdiff.align.titles import align_titles
+from lawdiff.i18n.said import Said, joined
 from lawdiff.model import Edition
 
 
@@ -451,15 +462,18 @@ class _Aligner:
         pairs = [(i, j) for i in olds for j in self.o2n.get(i, []) if j in news]
         methods = tuple(sorted({self.method[p] for p in pairs}, key=lambda m: m.value))
         score = min(self.scorer.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
-        reasons: list[str] = []
+        reasons: list[Said] = []
         for i, j in pairs:
-            r = self.scorer.reasons(i, j, self.method.get((i, j)))
-            tag = "" if len(pairs) == 1 else f"{self.old[i].address}->{self.new[j].address}: "
+            r: tuple[str, ...] = self.scorer.reasons(i, j, self.method.get((i, j)))
             how = self.method[(i, j)]
-            plain = how in (Method.PAIR, Method.IDENTITY, Method.DECLARED)
             if how is Method.PINNED:
-                r = (f"set by hand by {self.pinned_by[(i, j)] or 'the committee'}", *r)
-            reasons.append(tag + ", ".join(r) + ("" if plain else f" ({how.value})"))
+                r = (set_by_hand(self.pinned_by[(i, j)]), *r)
+            reason = joined(r, ", ")
+            if how not in (Method.PAIR, Method.IDENTITY, Method.DECLARED):
+                reason = joined((reason, METHOD_SAID.get(how) or f"({how.value})"), " ")
+            if len(pairs) > 1:
+                reason = joined((f"{self.old[i].address}->{self.new[j].address}: ", reason))
+            reasons.append(reason)
         return Link(
             Aspect.TEXT,
             tuple(self.old[i].address for i in olds),
@@ -467,7 +481,7 @@ class _Aligner:
             round(min(score, 1.0), 4),
             methods,
             tuple(reasons),
-            pinned_by=next((self.pinned_by[p] or "the committee" for p in pairs if p in self.pinned_by), ""),
+            pinned_by=next((self.pinned_by[p] or COMMITTEE for p in pairs if p in self.pinned_by), ""),
         )
 
     def _group_score(self, olds: list[int], news: list[int]) -> float:

@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 
 from lawdiff.align.thresholds import Thresholds
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
 from lawdiff.model import Kind
 from lawdiff.pickling import by_fields
 
@@ -27,6 +29,29 @@ class Method(enum.Enum):
     PIECE = "piece"  # a piece of a split or merge
     PINNED = "pinned"  # set by hand: the committee said these are the same clause
     TITLE = "title"  # headings paired
+
+
+# How a pair was matched, as its reasons say after the words' ("shared words 0.45 (gap)"); a pair matched by
+# words, identity or amendment says nothing more.
+METHOD_SAID: dict[Method, Said] = {
+    # Translators: after the reasons of a match made in order between two others, for lack of a better one.
+    Method.GAP: Said(N_("(gap)")),
+    # Translators: after the reasons of a match of a piece of a split or merged clause.
+    Method.PIECE: Said(N_("(piece)")),
+    # Translators: after the reasons of a match set by hand ("pinned").
+    Method.PINNED: Said(N_("(pinned)")),
+    # Translators: after the reasons of a match of two headings.
+    Method.TITLE: Said(N_("(title)")),
+}
+
+#: Who set a match by hand when the hand correction names nobody (:attr:`Link.pinned_by`).
+COMMITTEE = Said(N_("the committee"))
+
+
+def set_by_hand(by: str) -> Said:
+    """The first reason of a match set by hand: who set it (:data:`COMMITTEE` when the correction names nobody)."""
+    # Translators: the first reason of a match the committee set by hand; {name}: who set it.
+    return Said(N_("set by hand by {name}"), name=by or COMMITTEE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +79,9 @@ class Link:
     score: the evidence for the match (0 for additions and removals).
     methods: how its pairs were matched, in :class:`Method` order (empty
         when unmatched).
-    reasons: why the match was made, for the reader.
-    pinned_by: for a link set by hand, who set it.
+    reasons: why the match was made, for the reader (:class:`~lawdiff.i18n.said.Said`: English, said in the
+        reader's language where shown).
+    pinned_by: for a link set by hand, who set it (:data:`COMMITTEE` when the correction names nobody).
     certainty: the probability that the link is right (:mod:`lawdiff.align.certainty`);
         1 for an addition, a removal, an identity, a declared or a pinned link.
     """

@@ -25,6 +25,12 @@ from lawdiff.align.thresholds import (
     WIDER_SEARCH,
     Thresholds,
 )
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
+
+# The reasons every edition's links repeat, made once.
+SAME_ADDRESS = Said(N_("same address"))
+SAME_ARTICLE = Said(N_("same article"))
 
 # A text with a word has a vector; one without (a lone sign) has none, and no cosine with anything.
 _HAS_WORD = re.compile(r"\w")
@@ -135,25 +141,28 @@ class Scorer:
         self.score(i, j)
         return self.texts[(i, j)]
 
-    def reasons(self, i: int, j: int, method: Method | None) -> tuple[str, ...]:
-        """Why a pair linked by ``method`` goes together, in words."""
+    def reasons(self, i: int, j: int, method: Method | None) -> tuple[Said, ...]:
+        """Why a pair linked by ``method`` goes together, in words (said in the reader's language where shown)."""
         a, b = self.old[i], self.new[j]
         self.score(i, j)
-        out = [f"shared words {self.texts[(i, j)]:.2f}"]
+        words = self.texts[(i, j)]
+        # Translators: why the aligner matched two clauses; {score}: how much their words agree, 0 to 1.
+        out = [Said(N_("shared words {score}"), score=words)]
         if a.text == b.text:
-            out[0] = "same text"
+            out[0] = Said(N_("same text"))
         elif method is Method.DECLARED:
-            out[0] = f"replaced at its address by an amendment, words agree {self.texts[(i, j)]:.2f}"
+            out[0] = Said(N_("replaced at its address by an amendment, words agree {score}"), score=words)
         elif (i, j) in self.inside:
-            out[0] = f"one found inside the other {self.texts[(i, j)]:.2f}"
+            out[0] = Said(N_("one found inside the other {score}"), score=words)
         elif method is Method.IDENTITY:
-            out[0] = f"words agree {self.texts[(i, j)]:.2f}"
+            out[0] = Said(N_("words agree {score}"), score=words)
         if a.address == b.address:
-            out.append("same address")
+            out.append(SAME_ADDRESS)
         elif a.article and a.article == b.article:
-            out.append("same article")
+            out.append(SAME_ARTICLE)
         if a.refs and b.refs and _overlap(a.refs, b.refs) > 0:
-            out.append(f"same references {_overlap(a.refs, b.refs):.2f}")
+            # Translators: {share}: the share of their references the two clauses have in common, 0 to 1.
+            out.append(Said(N_("same references {share}"), share=_overlap(a.refs, b.refs)))
         return tuple(out)
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from lawdiff.align.links import Aspect, Corrections, Link, Method
+from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method, set_by_hand
+from lawdiff.align.scoring import SAME_ADDRESS
 from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said, joined
 from lawdiff.model import Clause, Edition, Kind, article_of
 
 # A proposal: (score, old heading's index, new heading's index, reason in words).
@@ -107,7 +110,7 @@ def _pinned(fixes: Corrections, a_titled: list[Clause], b_index: dict[str, int])
     pinned: dict[int, tuple[int, str]] = {}
     for pin in fixes.pins:
         if len(pin.old) == 1 and len(pin.new) == 1 and pin.old[0] in a_index and pin.new[0] in b_index:
-            pinned[a_index[pin.old[0]]] = (b_index[pin.new[0]], pin.by or "the committee")
+            pinned[a_index[pin.old[0]]] = (b_index[pin.new[0]], pin.by or COMMITTEE)
     return pinned
 
 
@@ -144,7 +147,10 @@ def _proposals(
         if not (same or sub > 0 or tsim >= t.title_min):
             continue
         s = tsim * 0.5 + sub + (t.address_bonus if same else 0.0)
-        why = f"title {tsim:.2f}, shared text below {sub:.2f}" + (", same address" if same else "")
+        # Translators: why two headings were matched; {score}: how alike their titles are, {share}: how much of
+        # the text below them the text alignment joins (both 0 to 1).
+        said = [Said(N_("title {score}"), score=tsim), Said(N_("shared text below {share}"), share=sub)]
+        why = joined([*said, SAME_ADDRESS] if same else said, ", ")
         if s >= t.title_min * 0.5:
             out.append((s, x, y, why))
     return out
@@ -154,7 +160,7 @@ def _assign(
     proposals: list[_Proposal], pinned: dict[int, tuple[int, str]]
 ) -> tuple[dict[int, tuple[int, float, str]], set[int]]:
     """Pins first, then the proposals best first, each heading used once."""
-    used_a: dict[int, tuple[int, float, str]] = {x: (y, 1.0, f"set by hand by {by}") for x, (y, by) in pinned.items()}
+    used_a: dict[int, tuple[int, float, str]] = {x: (y, 1.0, set_by_hand(by)) for x, (y, by) in pinned.items()}
     used_b: set[int] = {y for y, _ in pinned.values()}
     for s, x, y, why in proposals:
         if x in used_a or y in used_b:

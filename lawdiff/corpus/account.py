@@ -14,6 +14,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
+from lawdiff.i18n.said import joined
 from lawdiff.model import Loc
 from lawdiff.sources.base import Fragment
 from lawdiff.sources.build import Draft, PageTree, page_strings
@@ -250,4 +251,4 @@ def _drafts(drafts: list[Draft]) -> list[Draft]:
 
 
 def _draft_notes(drafts: list[Draft]) -> list[tuple[Loc, str]]:
-    return [(d.source, f"{d.address}: {n}") for d in _drafts(drafts) if d.notes for n in d.notes]
+    return [(d.source, joined((d.address, n), ": ")) for d in _drafts(drafts) if d.notes for n in d.notes]

@@ -22,6 +22,8 @@ from lawdiff.align.certainty import with_certainty
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.titles import align_titles
 from lawdiff.diff.vocabulary import Change, Comparison, Scope
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said, joined
 from lawdiff.model import Edition, article_of
 
 
@@ -63,7 +65,8 @@ class NotCompared:
 # Scope never hides a link
 
 # Why a link made across a corpus's scope was made, after the words' reasons (the aligner's "(gap)").
-ACROSS_PARTS = "(gap: the other corpus holds only part of the article)"
+# Translators: after the reasons of a match made where one corpus holds only some sections of an article.
+ACROSS_PARTS = Said(N_("(gap: the other corpus holds only part of the article)"))
 
 
 def linked_across_parts(
@@ -157,7 +160,7 @@ def _proposed(
             continue
         used_old.add(i)
         used_new.add(j)
-        why = ", ".join(scorer.reasons(i, j, Method.GAP)) + " " + ACROSS_PARTS
+        why = joined((joined(scorer.reasons(i, j, Method.GAP), ", "), ACROSS_PARTS), " ")
         score = round(min(scorer.score(i, j), 1.0), 4)
         out.append(Link(Aspect.TEXT, (a_units[i].address,), (b_units[j].address,), score, (Method.GAP,), (why,)))
     return out

@@ -17,6 +17,10 @@ inherited by the processes it forks); the served app sets it per request
 (:func:`use`, a context variable, so that two members reading in two
 languages at once each get their own).
 
+Text made long before it is shown, and kept in the cache (the alignment's reasons for a match, the
+readers' notes), is a :class:`lawdiff.i18n.said.Said`: English that carries its message, said in the
+reader's language by the renderer that shows it.
+
 Dates, numbers and the order of names follow the language (:func:`format_date`,
 :func:`format_percent`, :func:`sort_key`); clause addresses keep document order
 and are never sorted here.  JSON and CSV keys stay English: they are for programs.

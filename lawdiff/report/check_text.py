@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from lawdiff.corpus import Corpus, Dangling, PageCheck
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import terms
+from lawdiff.i18n.said import say
 from lawdiff.report import where
 from lawdiff.report.text import Style, number, plain
 
@@ -112,5 +113,5 @@ def _page_check(ch: PageCheck, style: Style) -> list[str]:
     for u in ch.unplaced:
         lines.append("  " + _("unplaced at {place}: {text}").format(place=where(u.loc), text=u.text))
     for loc, note in ch.notes:
-        lines.append("  " + _("note {place}: {note}").format(place=where(loc), note=note))
+        lines.append("  " + _("note {place}: {note}").format(place=where(loc), note=say(note)))
     return lines

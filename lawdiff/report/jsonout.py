@@ -52,7 +52,7 @@ def clause(c: Clause, edition: str = "", deep: bool = True) -> dict[str, Any]:
     if c.extra:
         out["extra"] = c.extra
     if c.notes:
-        out["notes"] = list(c.notes)
+        out["notes"] = [str(n) for n in c.notes]  # their English (a Said is a str subclass)
     out["footnotes"] = [clause(f, edition, deep) for f in c.footnotes]
     if deep:
         out["children"] = [clause(ch, edition, deep) for ch in c.children]
@@ -123,7 +123,7 @@ def page_check(ch: PageCheck) -> dict[str, Any]:
         "ratio": round(ch.ratio, 6),
         "unplaced": [{"source": loc(u.loc), "text": u.text} for u in ch.unplaced],
         "furniture": ch.furniture,
-        "notes": [{"source": loc(n[0]), "note": n[1]} for n in ch.notes],
+        "notes": [{"source": loc(n[0]), "note": str(n[1])} for n in ch.notes],
     }
 
 
@@ -249,12 +249,12 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         "uncertain": ch.uncertain,
         "certainty": ch.certainty,
         "method": ch.method,
-        "reasons": list(ch.reasons),
+        "reasons": [str(r) for r in ch.reasons],  # English (JSON is for programs)
         "old_texts": list(ch.old_texts),
         "new_texts": list(ch.new_texts),
         "counterpart_in_corpus": ch.counterpart_in_corpus,
         "scope": ch.scope.value,
-        "pinned_by": ch.pinned_by,
+        "pinned_by": str(ch.pinned_by),
         "flags": [{"flag": s.flag.value, "removed": list(s.removed), "added": list(s.added)} for s in ch.signals],
         "normative": ch.normative,
         "significance": ch.significance,

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from lawdiff.corpus import Corpus
 from lawdiff.i18n import N_, decimal_sign, format_stamp, ngettext, terms
 from lawdiff.i18n import gettext as _
+from lawdiff.i18n.said import say
 from lawdiff.model import Clause, Edition, Kind, article_of, natural_key
 from lawdiff.report import article_ranges, where
 
@@ -173,7 +174,7 @@ def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
         lines.append(f"{pad}{tag} " + " ".join(x for x in (c.label, paras[0]) if x))
         lines.extend(f"{pad}  {para}" for para in paras[1:])
     for n in c.notes:
-        lines.append(f"{pad}  " + _("note: {note}").format(note=n))
+        lines.append(f"{pad}  " + _("note: {note}").format(note=say(n)))
     if c.references:
         refs = ", ".join(f"{r.target} ({r.printed!r})" for r in c.references)
         lines.append(f"{pad}  " + _("references: {references}").format(references=refs))
@@ -184,7 +185,7 @@ def _body(c: Clause, depth: int, lines: list[str], style: Style) -> None:
         read = _(" (printed {label!r})").format(label=f.label) if f.label and f.marker and f.label != f.marker else ""
         lines.append(f"{pad}  {style(f'[{f.address}]', 'address')} {shown} {f.text}{read}")
         for n in f.notes:
-            lines.append(f"{pad}    " + _("note: {note}").format(note=n))
+            lines.append(f"{pad}    " + _("note: {note}").format(note=say(n)))
         if f.references:
             refs = ", ".join(f"{r.target} ({r.printed!r})" for r in f.references)
             lines.append(f"{pad}    " + _("references: {references}").format(references=refs))
@@ -358,7 +359,7 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
     if ch.significance:
         notes.append(_("significance {value}").format(value=number(ch.significance)))
     if ch.pinned_by:
-        notes.append(_("matched by hand by {name}").format(name=ch.pinned_by))
+        notes.append(_("matched by hand by {name}").format(name=say(ch.pinned_by)))
     elif ch.uncertain:
         notes.append(
             _("uncertain match: certainty {certainty} (evidence {score}), certain from {bar}").format(
@@ -388,7 +389,7 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
         # (An added or removed clause's flags name every word of its kind: the bracket says enough.)
         lines.append("    " + _("flags: {flags}").format(flags="; ".join(_signal_text(s) for s in ch.signals)))
     if ch.uncertain and ch.reasons and not ch.pinned_by:
-        lines.append("    " + _("why: {reasons}").format(reasons="; ".join(ch.reasons)))
+        lines.append("    " + _("why: {reasons}").format(reasons="; ".join(map(say, ch.reasons))))
     refs = [r for r in ch.references if r.status is not RefStatus.KEPT or r.consistent is False]
     if refs:
         lines.append("    " + _("references: {references}").format(references=", ".join(_ref_text(r) for r in refs)))

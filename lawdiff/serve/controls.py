@@ -20,6 +20,7 @@ from lawdiff import i18n
 from lawdiff.diff.vocabulary import Change
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import terms
+from lawdiff.i18n.said import say
 from lawdiff.report.html.markup import Child, Markup, h, phrase
 from lawdiff.report.site import Annotation, Annotator
 from lawdiff.review import Correction, CorrectionKind, Entry, ReviewView, State
@@ -238,7 +239,7 @@ def _state(ch: Change, entry: Entry, ctx: RowContext) -> Markup:
             )
         )
     if ch.pinned_by:
-        out.append(h("p", {"class": "rv-pinned"}, phrase(_("Matched by hand by {name}"), name=who(ch.pinned_by))))
+        out.append(h("p", {"class": "rv-pinned"}, phrase(_("Matched by hand by {name}"), name=who(say(ch.pinned_by)))))
     return h("div", {"class": "rv-head"}, out)
 
 

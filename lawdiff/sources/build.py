@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import deque
 
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
 from lawdiff.model.address import article_of, roman_to_int
 from lawdiff.model.clause import CONTAINER_KINDS, Kind, Loc
 from lawdiff.sources.base import Block, BlockKind, Container, Inline, InlineKind, LabelStyle, Page
@@ -20,6 +22,12 @@ from lawdiff.sources.wikiname import slug
 
 # The tree's values are imported from here too (their home was this module).
 __all__ = ["Draft", "PageTree", "build_page", "child_address", "link_spans", "page_strings"]
+
+# What the builder notes on a clause, said in the reader's language where shown (``show``, ``check``).
+# Translators: a reader's note: a clause's sentence broken by a blank line in the source was read as one.
+_JOINED = Said(N_("text continued after a blank line, joined"))
+# Translators: a reader's note on a footnote whose marker the clause's text does not hold.
+_NO_MARKER = Said(N_("no marker for this note in the text"))
 
 
 def child_address(parent: str, style: LabelStyle, key: str, article_rooted: bool) -> str:
@@ -84,8 +92,10 @@ class _Builder:
             while f"{draft.address}~{n}" in self.addresses:
                 n += 1
             self.next_duplicate[draft.address] = n + 1
-            draft.notes.append(f"the label {draft.label or draft.address!r} occurs twice here; this one is ~{n}")
-            self.notes.append((draft.source, f"duplicate address {draft.address}, kept as {draft.address}~{n}"))
+            label = draft.label or draft.address
+            draft.notes.append(Said(N_("the label {label!r} occurs twice here; this one is ~{n}"), label=label, n=n))
+            duplicate = Said(N_("duplicate address {address}, kept as {address}~{n}"), address=draft.address, n=n)
+            self.notes.append((draft.source, duplicate))
             draft.address = f"{draft.address}~{n}"
         self.addresses[draft.address] = draft
         return draft
@@ -170,7 +180,9 @@ class _Builder:
             handlers[block.kind](block)
         for number, waiting in self.pending.items():
             for draft, _ in waiting:
-                self.notes.append((draft.source, f"footnote marker {number} in {draft.address} has no note"))
+                address = draft.address
+                lone = Said(N_("footnote marker {number} in {address} has no note"), number=number, address=address)
+                self.notes.append((draft.source, lone))
         for draft in self.addresses.values():
             draft.join_text()
         return PageTree(self.page, self.roots, self.notes)
@@ -329,7 +341,7 @@ class _Builder:
         ):
             # 1963: an item's sentence broken by a blank line ("c. ... een
             # nalatigheid" / "om te voldoen aan een straf, ...").
-            top.notes.append("text continued after a blank line, joined")
+            top.notes.append(_JOINED)
             top.notes.extend(block.notes)
             self._place_text(top, block.text, block.inlines, " ")
             return
@@ -366,11 +378,12 @@ class _Builder:
             lo = self._article_index()
             owner = self.stack[lo] if lo >= 0 else self.stack[-1]
             marker = None
-            notes.append("no marker for this note in the text")
+            notes.append(_NO_MARKER)
         number = block.key
         if number.startswith("*"):
             number = self._star_number(owner, block)
-            notes.append(f"note marker printed as {block.label!r}, read as footnote {number}")
+            printed = N_("note marker printed as {label!r}, read as footnote {number}")
+            notes.append(Said(printed, label=block.label, number=number))
         addr = f"{owner.address}.fn{number}"
         draft = Draft(
             Kind.FOOTNOTE,

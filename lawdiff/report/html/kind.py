@@ -11,6 +11,7 @@ from lawdiff.diff import SHORT_ID, Change, ChangeKind, RefChange, Scope
 from lawdiff.diff.vocabulary import RefStatus, Signal
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import terms
+from lawdiff.i18n.said import say
 from lawdiff.model import Edition, article_of
 from lawdiff.report.html.counts import percent
 from lawdiff.report.html.law import Page
@@ -180,9 +181,9 @@ def _more(ch: Change) -> Markup:
         items += [h("span", {"class": "sim"}, _similarity(ch)), _BR]
     if ch.uncertain:
         score = number(ch.score, ".2f")
-        items += [_("match score {score}: {reasons}").format(score=score, reasons="; ".join(ch.reasons)), _BR]
+        items += [_("match score {score}: {reasons}").format(score=score, reasons="; ".join(map(say, ch.reasons))), _BR]
     if ch.pinned_by:
-        items += [_("linked by hand by {name}").format(name=ch.pinned_by), _BR]
+        items += [_("linked by hand by {name}").format(name=say(ch.pinned_by)), _BR]
     if ch.id:
         items += [phrase(_("id {id}"), id=h("code", None, ch.id[:SHORT_ID]))]
     return h("details", {"class": "more"}, _badges(i18n.language())["more"], items)

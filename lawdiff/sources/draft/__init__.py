@@ -44,6 +44,7 @@ from lawdiff.errors import InputError
 from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc, Page
 from lawdiff.sources.draft import text as typed
+from lawdiff.sources.draft.asides import ADDRESS_HEADING, address_headings, aside
 
 if TYPE_CHECKING:
     from lawdiff.sources.draft.render import Para
@@ -58,8 +59,6 @@ FORMAT_DOCX = "draft-docx"
 FORMAT_ODT = "draft-odt"
 FORMAT_TEXT = "draft-text"
 FORMATS = (FORMAT_DOCX, FORMAT_ODT, FORMAT_TEXT)
-# The reason of the furniture a redline's clause address headings are (``45C4(b)`` before each clause).
-ADDRESS_HEADING = "clause address heading (derived, not law text)"
 
 __all__ = [
     "FORMATS",
@@ -211,9 +210,9 @@ def set_aside(*furniture: Iterable[Furniture]) -> tuple[tuple[Loc, str], ...]:
         if f.reason == ADDRESS_HEADING:
             addresses.append(f)
         else:
-            notes.append((f.loc, f"set aside, {f.reason}: {json.dumps(f.text, ensure_ascii=False)}"))
+            notes.append((f.loc, aside(f.reason, json.dumps(f.text, ensure_ascii=False))))
     if addresses:
-        notes.append((addresses[0].loc, f"set aside, {len(addresses)} {ADDRESS_HEADING}, the first here"))
+        notes.append((addresses[0].loc, address_headings(len(addresses))))
     return tuple(notes)
 
 

@@ -40,6 +40,7 @@ from lxml import etree
 from lawdiff.errors import InputError
 from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft import asides
 from lawdiff.sources.draft.docx_fields import FURNITURE_FIELDS, Fields, field_kind
 from lawdiff.sources.draft.docx_package import (
     MC,
@@ -129,7 +130,7 @@ class DocxReader:
                 # Block-level revision wrappers (rare): their paragraphs carry their own marks.
                 self._blocks(el, raws)
             elif tag == q("altChunk"):
-                self.furniture.append(Furniture("", self._at(len(raws)), "embedded document part (altChunk, not read)"))
+                self.furniture.append(Furniture("", self._at(len(raws)), asides.ALT_CHUNK))
             elif tag == f"{{{MC}}}AlternateContent":
                 self._blocks(_alternative(el), raws)
 
@@ -178,7 +179,7 @@ class DocxReader:
             elif tag == f"{{{MC}}}AlternateContent":
                 self._inline(_alternative(el), raw, loc, shown)
             elif tag in (f"{{{M}}}oMath", f"{{{M}}}oMathPara") and shown:
-                self.furniture.append(Furniture("".join(str(x) for x in el.itertext()), loc, "equation (not read)"))
+                self.furniture.append(Furniture("".join(str(x) for x in el.itertext()), loc, asides.EQUATION))
 
     def _revision(self, el: etree._Element, raw: _Raw, loc: Loc, shown: bool) -> None:
         """A tracked insertion, deletion or move: read where this state keeps it, else listed as furniture."""
@@ -193,11 +194,8 @@ class DocxReader:
             text = "".join(texts(el))
             author = el.get(q("author"), "")
             state = "original" if inserted else "accepted"
-            by = f" by {author}" if author else ""
-            if tag in (q("moveFrom"), q("moveTo")):
-                reason = f"tracked move{by} (the moved text stands at its other place in the {state} text)"
-            else:
-                reason = f"tracked {'insertion' if inserted else 'deletion'}{by} (not in the {state} text)"
+            moved = tag in (q("moveFrom"), q("moveTo"))
+            reason = asides.tracked("move" if moved else "insertion" if inserted else "deletion", author, state)
             if text.strip():
                 self.furniture.append(Furniture(text, loc, reason))
             # A dropped revision still ends the fields it holds.
@@ -215,11 +213,11 @@ class DocxReader:
     def _simple_field(self, el: etree._Element, raw: _Raw, loc: Loc, shown: bool) -> None:
         instr = el.get(q("instr"), "").strip()
         if shown and instr:
-            self.furniture.append(Furniture(instr, loc, "field code"))
+            self.furniture.append(Furniture(instr, loc, asides.FIELD_CODE))
         if field_kind(instr) in FURNITURE_FIELDS:
             text = "".join(texts(el))
             if shown and text.strip():
-                self.furniture.append(Furniture(text, loc, f"field result ({field_kind(instr)}, not law text)"))
+                self.furniture.append(Furniture(text, loc, asides.field_result(field_kind(instr))))
             self._inline(el, raw, loc, shown=False)
         else:
             self._inline(el, raw, loc, shown)
@@ -260,7 +258,7 @@ class DocxReader:
                 if shown:
                     self._graphic(alt, loc)
             elif tag == q("pgNum") and shown:
-                self.furniture.append(Furniture("", loc, "page number"))
+                self.furniture.append(Furniture("", loc, asides.PAGE_NUMBER))
 
     def _run_text(self, text: str, sup: bool, raw: _Raw, loc: Loc, shown: bool) -> None:
         """A ``w:t`` (or ``w:delText``) of a run in superscript or not."""
@@ -284,7 +282,7 @@ class DocxReader:
         if ch and not 0xE000 <= ord(ch) <= 0xF8FF:
             self._text(ch, raw, loc, shown)
         elif shown:
-            self.furniture.append(Furniture(code, loc, "symbol in a symbol font (not read)"))
+            self.furniture.append(Furniture(code, loc, asides.SYMBOL))
 
     def _note_reference(self, el: etree._Element, raw: _Raw, loc: Loc) -> bool:
         """A footnote or endnote reference; whether the rest of its run's text was its custom mark."""
@@ -347,14 +345,14 @@ class DocxReader:
         boxes = list(el.iter(q("txbxContent")))
         if boxes:
             text = " ".join(" ".join(texts(p)) for box in boxes for p in box.iter(q("p")))
-            self.furniture.append(Furniture(text.strip(), loc, "text box (not read as law text)"))
+            self.furniture.append(Furniture(text.strip(), loc, asides.TEXT_BOX))
             return
         names = [d.get("descr") or d.get("name") or "" for d in el.iter(f"{{{WP}}}docPr")]
         if el.tag == q("object"):
-            self.furniture.append(Furniture(" ".join(names), loc, "embedded object (not read)"))
+            self.furniture.append(Furniture(" ".join(names), loc, asides.EMBEDDED_OBJECT))
             return
         linked = any(b.get(f"{{{R}}}link") for b in el.iter() if isinstance(b.tag, str) and b.tag.endswith("blip"))
-        reason = "linked image (never fetched)" if linked else "image"
+        reason = asides.LINKED_IMAGE if linked else asides.IMAGE
         self.furniture.append(Furniture(" ".join(n for n in names if n), loc, reason))
 
     # -- joins and numbering ------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft import asides
 
 # Fields whose result shows a fact of the document, not law text.
 FURNITURE_FIELDS = frozenset(
@@ -90,10 +91,10 @@ class Fields:
             f = self.open.pop()
             instr = "".join(f.instr).strip()
             if shown and instr:
-                self.furniture.append(Furniture(instr, loc, "field code"))
+                self.furniture.append(Furniture(instr, loc, asides.FIELD_CODE))
             text = "".join(f.shown)
             if shown and text.strip():
-                self.furniture.append(Furniture(text, loc, f"field result ({field_kind(instr)}, not law text)"))
+                self.furniture.append(Furniture(text, loc, asides.field_result(field_kind(instr))))
 
     def instr(self, text: str) -> None:
         """A piece of the innermost field's code (``w:instrText``), before its result."""

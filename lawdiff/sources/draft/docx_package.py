@@ -20,6 +20,7 @@ from lawdiff.errors import InputError
 from lawdiff.i18n import N_
 from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft import asides
 from lawdiff.sources.draft.zipsafe import SafeZip
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -195,15 +196,14 @@ def side_parts(z: SafeZip, pkg: Package, file: str) -> list[Furniture]:
             author = c.get(q("author"), "")
             text = " ".join(t for p in c.iter(q("p")) if (t := "".join(texts(p)).strip()))
             loc = Loc(file, 0, f"comment {c.get(q('id'), '')}")
-            by = f" by {author}" if author else ""
-            furniture.append(Furniture(text, loc, f"comment{by} (not law text)"))
+            furniture.append(Furniture(text, loc, asides.comment(author)))
     for part, kind in pkg.headers:
         if not z.has(part):
             continue
         root = z.xml(part)
         text = " ".join(t for p in root.iter(q("p")) if (t := "".join(texts(p)).strip()))
         if text:
-            furniture.append(Furniture(text, Loc(file, 0, part), f"page {kind} (not law text)"))
+            furniture.append(Furniture(text, Loc(file, 0, part), asides.page_part(kind)))
     for rels, tail, target in pkg.external:
-        furniture.append(Furniture(target, Loc(file, 0, rels), f"external {tail} (never fetched)"))
+        furniture.append(Furniture(target, Loc(file, 0, rels), asides.external(tail)))
     return furniture

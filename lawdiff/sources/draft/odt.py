@@ -36,6 +36,7 @@ from lxml import etree
 from lawdiff.errors import InputError
 from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft import asides
 from lawdiff.sources.draft.numbering import OdfCounter, odf_list_styles
 from lawdiff.sources.draft.odt_package import DC, OFFICE, XML, check_package, side_parts, t, text_of
 from lawdiff.sources.draft.odt_tokens import Flattener, Props, Token
@@ -203,8 +204,7 @@ class OdtReader:
             if self.accepted:
                 text = " ".join(text_of(p, " ") for p in region.content.iter(t("p"), t("h"))).strip()
                 if text:
-                    by = f" by {region.author}" if region.author else ""
-                    self.furniture.append(Furniture(text, loc, f"tracked deletion{by} (not in the accepted text)"))
+                    self.furniture.append(Furniture(text, loc, asides.tracked("deletion", region.author, "accepted")))
                 continue
             inner = list(self.tokens.blocks(region.content, None, loc, current.item if current else None))
             starts = [i for i, (k, _) in enumerate(inner) if k == "start"]
@@ -228,9 +228,9 @@ class OdtReader:
         joined = "".join(text).strip()
         if joined:
             region = self.regions.get(rid)
-            by = f" by {region.author}" if region and region.author else ""
+            author = region.author if region else ""
             loc = cur.props.loc if cur is not None else Loc(self.file, 0, f"change {rid}")
-            self.furniture.append(Furniture(joined, loc, f"tracked {what}{by} (not in the original text)"))
+            self.furniture.append(Furniture(joined, loc, asides.tracked(what, author, "original")))
 
     def _content(self, kind: str, value: object, cur: _Open) -> None:
         loc = cur.props.loc
@@ -246,12 +246,12 @@ class OdtReader:
             cur.notes.append(note)
         elif kind == "comment" and isinstance(value, etree._Element):
             creator = value.find(f"{{{DC}}}creator")
-            by = f" by {creator.text}" if creator is not None and creator.text else ""
+            author = creator.text if creator is not None and creator.text else ""
             text = " ".join(text_of(p).strip() for p in value.iter(t("p")))
-            self.furniture.append(Furniture(text.strip(), loc, f"comment{by} (not law text)"))
+            self.furniture.append(Furniture(text.strip(), loc, asides.comment(author)))
         elif kind == "field" and isinstance(value, etree._Element):
             name = etree.QName(value).localname
-            self.furniture.append(Furniture(text_of(value), loc, f"field {name} (not law text)"))
+            self.furniture.append(Furniture(text_of(value), loc, asides.odf_field(name)))
         elif kind == "frame" and isinstance(value, etree._Element):
             self.tokens.frame(value, loc)
 

@@ -15,6 +15,7 @@ from lawdiff.errors import InputError
 from lawdiff.i18n import N_
 from lawdiff.i18n import gettext as _
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft import asides
 from lawdiff.sources.draft.zipsafe import SafeZip
 
 OFFICE = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
@@ -99,5 +100,5 @@ def side_parts(styles: etree._Element | None, file: str) -> list[Furniture]:
                 if text:
                     where = Loc(file, 0, f"styles.xml {page.get(f'{{{STYLE}}}name', '')}")
                     kind = "header" if name.startswith("header") else "footer"
-                    furniture.append(Furniture(text, where, f"page {kind} (not law text)"))
+                    furniture.append(Furniture(text, where, asides.page_part(kind)))
     return furniture

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.draft import asides
 from lawdiff.sources.draft.numbering import OUTLINE_STYLE, OdfItem
 from lawdiff.sources.draft.odt_package import DRAW, OFFICE, TABLE, XLINK, XML, t, text_of
 from lawdiff.sources.draft.render import LABEL_BOOKMARK
@@ -164,11 +165,11 @@ class Flattener:
                          f"{{{TABLE}}}table-header-columns", f"{{{TABLE}}}table-columns"):  # fmt: skip
                 if tag == t("section") and (src := el.find(t("section-source"))) is not None:
                     href = src.get(f"{{{XLINK}}}href", "")
-                    self.furniture.append(Furniture(href, loc or Loc(self.file), "linked section (never fetched)"))
+                    self.furniture.append(Furniture(href, loc or Loc(self.file), asides.LINKED_SECTION))
                 yield from self.blocks(el, item, loc)
             elif tag in _INDEXES:
                 text = " ".join(text_of(p, " ") for p in el.iter(t("p")))
-                self.furniture.append(Furniture(text, loc or Loc(self.file), "table of contents or index"))
+                self.furniture.append(Furniture(text, loc or Loc(self.file), asides.INDEX))
             elif tag.startswith(f"{{{DRAW}}}"):
                 self.frame(el, loc or Loc(self.file))
             elif tag in (t("change-start"), t("change-end"), t("change")):
@@ -271,15 +272,15 @@ class Flattener:
         boxes = list(el.iter(f"{{{DRAW}}}text-box"))
         if boxes:
             text = " ".join(text_of(p) for b in boxes for p in b.iter(t("p")))
-            self.furniture.append(Furniture(text.strip(), loc, "text box (not read as law text)"))
+            self.furniture.append(Furniture(text.strip(), loc, asides.TEXT_BOX))
             return
         for img in el.iter(f"{{{DRAW}}}image"):
             href = img.get(f"{{{XLINK}}}href", "")
             linked = href and not self.z.has(href.lstrip("./"))
-            self.furniture.append(Furniture(href, loc, "linked image (never fetched)" if linked else "image"))
+            self.furniture.append(Furniture(href, loc, asides.LINKED_IMAGE if linked else asides.IMAGE))
             return
         name = el.get(f"{{{DRAW}}}name", "") or etree.QName(el).localname
-        self.furniture.append(Furniture(name, loc, "drawing (not read)"))
+        self.furniture.append(Furniture(name, loc, asides.DRAWING))
 
 
 def _count(value: str | None, default: int) -> int:

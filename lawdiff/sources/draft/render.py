@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass, replace
 
 from lawdiff.sources.base import Block, BlockKind, Container, Fragment, Furniture, Inline, InlineKind, Loc
-from lawdiff.sources.draft import ADDRESS_HEADING
+from lawdiff.sources.draft.asides import ADDRESS_HEADING
 from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, normalize_lines, superscript_number
 from lawdiff.sources.wikitext import read_lines
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from lawdiff.sources.base import Block, Fragment, Furniture, Loc
+from lawdiff.sources.draft import asides
 from lawdiff.sources.normalize import normalize_lines
 from lawdiff.sources.wikitext import read_lines
 
@@ -66,5 +67,5 @@ def read_typed(text: str, file: str) -> tuple[list[Block], list[Fragment], list[
     locs = [Loc(file, 0), *(Loc(file, i + 1) for i in range(len(lines)))]
     blocks, fragments, furniture = read_lines(rendered, file, locs)
     if found:
-        furniture.insert(0, Furniture(title, Loc(file, first + 1), "draft title"))
+        furniture.insert(0, Furniture(title, Loc(file, first + 1), asides.DRAFT_TITLE))
     return blocks, fragments, furniture, title

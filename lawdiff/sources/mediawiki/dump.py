@@ -10,6 +10,7 @@ from lxml import etree
 
 from lawdiff.errors import InputError
 from lawdiff.i18n import gettext as _
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.sniff import has_internal_subset, looks_like_export
 from lawdiff.sources.wikiname import PageName, parse_title
 from lawdiff.sources.xmlerrors import one_line
@@ -346,14 +347,14 @@ def unread_texts(elem: Any, read: Any, file: str, stray: bool = False) -> tuple[
         parent = el.getparent()
         where = _local(parent.tag) if parent is not None else ""
         if stray:
-            why = f"a <text> inside <{where}>, outside the page's revisions"
+            why = reader_notes.text_outside_revisions(where)
         elif where == "revision":
-            why = "a second <text> in the revision (the schema allows one; the first is read)"
+            why = reader_notes.SECOND_TEXT
         elif where == "content":
             role = (parent.findtext("{*}role") or "").strip() or "unnamed"
-            why = f"the <text> of the revision's {role!r} slot (only the main slot is read)"
+            why = reader_notes.slot_text(role)
         else:
-            why = f"a <text> inside <{where}>, where the export's schema has none"
+            why = reader_notes.text_where_none(where)
         out.append((el.sourceline or elem.sourceline or 0, text, why))
     return tuple(out)
 

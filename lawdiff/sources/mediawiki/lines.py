@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lawdiff.sources.base import Furniture, Loc
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.dump import MAX_REF_LINES
 from lawdiff.sources.normalize import normalize_inline
 from lawdiff.sources.wikitext import LinkSpan
@@ -313,7 +314,7 @@ class Converter:
             self.flush()
             self.in_table = True
             self.furniture.append(Furniture(s, loc, "table markup (the table is read one cell per line)"))
-            self.note("a table: read one cell per line")
+            self.note(reader_notes.TABLE)
         elif head == "-" and (m := _RULE.match(s)):
             self.counters = []
             self.emit([(m.group(), "")], loc)
@@ -355,10 +356,7 @@ class Converter:
                     # joins that one's heading to its last paragraph.  Read as
                     # the wiki shows it, and said.
                     shown = _clean(m.group("label")).strip()
-                    self.note(
-                        f"line {loc.line}: the heading {shown!r} follows a single line break, so the wiki joins it to"
-                        " the paragraph before it (and so does lawdiff); a blank line before it would make it a heading"
-                    )
+                    self.note(reader_notes.joined_heading(loc.line, shown))
             else:
                 self.buf_loc = loc
             self.buf.extend(segs)
@@ -488,7 +486,7 @@ class Converter:
         bare = target.strip()
         if ns in (6, -2) and not bare.startswith(":"):
             self.furniture.append(Furniture(f"[[{inner}]]", loc, "image (not law text)"))
-            self.note(f"image {bare} not read (not law text)")
+            self.note(reader_notes.image(bare))
             return self.plain(trail, loc)
         if ns == 14 and not bare.startswith(":"):
             self.furniture.append(Furniture(f"[[{inner}]]", loc, "category"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.lines import Frag
 
 # Parser functions and magic words: never expanded (they are site machinery).
@@ -68,8 +69,7 @@ class Located:
             if offset > start:
                 out.append(Frag(self.text[start:offset], self.line_at(start), self.title))
                 start = offset
-            note = f"the XML does not declare the entity {entity}: read as written (the wiki shows the character)"
-            out.append(Frag("", self.line_at(offset), self.title, note))
+            out.append(Frag("", self.line_at(offset), self.title, reader_notes.undeclared_entity(entity)))
         out.append(Frag(self.text[start:end], self.line_at(start), self.title))
         return out
 

@@ -10,6 +10,7 @@ from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.i18n import gettext as _
 from lawdiff.model import article_of
 from lawdiff.sources.base import Fragment, Furniture, Loc, Page
+from lawdiff.sources.mediawiki import notes as reader_notes
 from lawdiff.sources.mediawiki.dump import (
     DEFAULT_NAMESPACES,
     FORMAT,
@@ -301,7 +302,7 @@ class Assembler:
             # Counted and named, never dropped: its words are not placed, and check says why.
             loc = Loc(self.file, line, page.title)
             report.lost.append(Fragment(unread, loc))
-            report.notes.append((loc, f"{why}: {len(unread.split())} word(s) of {page.title} not read"))
+            report.notes.append((loc, reader_notes.not_read(why, len(unread.split()), page.title)))
         text = page.revision.text
         located = Located(text, page.revision.line, page.title, page.revision.entities)
         ranges, comments = kept_ranges(text, transcluded=bool(chain))
@@ -343,7 +344,7 @@ class Assembler:
             return []
         target, key = self.lookup(name, TEMPLATE_NS, line)
         if target is None:
-            note = f"transclusion of {_display(key)}: the dump has no such page, its text is missing here"
+            note = reader_notes.missing_page(_display(key))
             report.lost.append(Fragment(shown, loc))
             law = law_name(*key)
             if law is not None and article_of(law.scope):
@@ -352,7 +353,7 @@ class Assembler:
         if target.law is None and _TOC.match(target.name):
             reason = "table of contents"
             report.furniture.append(Furniture(shown, loc, f"transclusion of {target.title} ({reason}, not expanded)"))
-            return [Frag("", line, page.title, f"{target.title} not expanded here ({reason})")]
+            return [Frag("", line, page.title, reader_notes.contents_not_expanded(target.title))]
         # Any other template is expanded as the wiki shows it, law page or
         # not (a helper template such as Sjabloon:Voetnoot may hold text).
         if target.law is not None and target.law.kind == "container":

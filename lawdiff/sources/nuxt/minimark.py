@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
 from lawdiff.sources.base import (
     Block,
     BlockKind,
@@ -178,7 +180,7 @@ class Walker:
                     BlockKind.PARAGRAPH,
                     loc,
                     title=run.text.strip(),
-                    notes=(f"heading <{tag}> without a section label",),
+                    notes=(Said(N_("heading <{tag}> without a section label"), tag=tag),),
                 )
             )
 

@@ -9,7 +9,9 @@ from datetime import date, datetime
 from typing import Any
 
 from lawdiff.errors import InputError
+from lawdiff.i18n import N_
 from lawdiff.i18n import gettext as _
+from lawdiff.i18n.said import Said
 from lawdiff.sources.base import (
     Container,
     Loc,
@@ -84,8 +86,14 @@ def read(text: str, file: str, edition_hint: str = "") -> list[Page]:
 
 def _note_surrogates(page: Page, replaced: tuple[int, ...]) -> Page:
     """Say where lone surrogates were read as U+FFFD: on the blocks that show one, else the first block."""
-    where = ", ".join(f"$[{i}]" for i in replaced[:5]) + (f" and {len(replaced) - 5} more" if len(replaced) > 5 else "")
-    note = f"the JSON holds a lone surrogate (\\ud800-\\udfff, no character) in {where}: read as U+FFFD (\ufffd)"
+    where: str = ", ".join(f"$[{i}]" for i in replaced[:5])
+    if len(replaced) > 5:
+        where = Said(N_("{places} and {n} more"), places=where, n=len(replaced) - 5)
+    # Translators: {where}: the places in the JSON ("$[12], $[40]"); the escapes and U+FFFD as they are.
+    note = Said(
+        N_("the JSON holds a lone surrogate (\\ud800-\\udfff, no character) in {where}: read as U+FFFD (\ufffd)"),
+        where=where,
+    )
     blocks = list(page.blocks)
     hits = [i for i, b in enumerate(blocks) if "\ufffd" in b.text or "\ufffd" in b.title] or [0][: len(blocks)]
     for i in hits:

@@ -13,6 +13,8 @@ from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
 from lawdiff.sources.base import Fragment, Inline, InlineKind
 from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number, take_out
 from lawdiff.sources.wikitext.patterns import NOTE
@@ -155,7 +157,11 @@ class Inlines:
             for m in _FUSED_MARK.finditer(text):
                 word, num = m.group("word"), m.group("num")
                 if num in self.note_numbers and word[-1].islower():
-                    note = f"footnote marker {num} printed against the word {word!r}, taken out as a marker"
+                    note = Said(
+                        N_("footnote marker {number} printed against the word {word!r}, taken out as a marker"),
+                        number=num,
+                        word=word,
+                    )
                     found.append((m.start("num"), m.end(), num, num, note))
         if self.note_stars and "*)" in text:
             for m in _STAR_MARK.finditer(text):

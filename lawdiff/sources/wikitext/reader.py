@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from lawdiff.errors import LawdiffBug
+from lawdiff.i18n import N_
+from lawdiff.i18n.said import Said
 from lawdiff.sources.base import Block, BlockKind, Fragment, Furniture, LabelStyle, Loc
 from lawdiff.sources.normalize import SUPERSCRIPT_DIGITS, superscript_number
 from lawdiff.sources.wikiname import PageName, parse_title
@@ -30,6 +32,10 @@ from lawdiff.sources.wikitext.patterns import (
     is_title_text,
     short_article,
 )
+
+# What the reader sets aside as no law text, and why: a typed or rendered draft lists them as page notes.
+_FOOTNOTE_RULE = Said(N_("footnote rule"))
+_LIST_BULLET = Said(N_("list bullet"))
 
 
 class WikitextReader(Inlines):
@@ -130,7 +136,7 @@ class WikitextReader(Inlines):
         head = line[0]
         if head == "-" and RULE.match(line):
             self.in_notes = True
-            self.furniture.append(Furniture(line, loc, "footnote rule"))
+            self.furniture.append(Furniture(line, loc, _FOOTNOTE_RULE))
             return
         # (A note starts with its number, "!", "*" or a superscript digit: no other line is tried.)
         note = NOTE.match(line) if head.isdecimal() or head in _NOTE_HEADS else None
@@ -224,7 +230,8 @@ class WikitextReader(Inlines):
         if bang:
             if not number:
                 number = "1"
-            notes = (f"note marker printed as {note.group('mark')!r}, read as {number})",)
+            printed = N_("note marker printed as {mark!r}, read as {number})")
+            notes = (Said(printed, mark=note.group("mark"), number=number),)
         self.pending.take(number)
         self.fragments.append(Fragment(line, loc))
         text, inlines, marked = self.text_with_markers(note.group("rest"))
@@ -243,7 +250,7 @@ class WikitextReader(Inlines):
 
     def _dash(self, rest: str, loc: Loc) -> None:
         """A ``- `` list item: ``- (a) text`` is item (a), ``- 1. text`` (1987) item 1, else unlabeled."""
-        self.furniture.append(Furniture("-", loc, "list bullet"))
+        self.furniture.append(Furniture("-", loc, _LIST_BULLET))
         self.fragments.append(Fragment(rest, loc))
         if p := PAREN.match(rest):
             self.add(
