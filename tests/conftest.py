@@ -28,6 +28,7 @@ os.environ.pop("LAWDIFF_REVIEW", None)
 os.environ["LAWDIFF_LANG"] = "en"
 
 from chromium import launch, unavailable
+from office import Office, start
 
 from lawdiff.corpus import Corpus, load
 
@@ -102,6 +103,13 @@ def bundled_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = CliRunner().invoke(main, ["report", "-o", str(folder)])
     assert result.exit_code == 0, result.output
     return folder
+
+
+@pytest.fixture(scope="session")
+def office(tmp_path_factory: pytest.TempPathFactory) -> Office:
+    """Headless LibreOffice from a profile made once per session (``tests/office.py``), or the test
+    skipped (failed on CI)."""
+    return start(tmp_path_factory.mktemp("office") / "profile")
 
 
 @pytest.fixture(scope="module")

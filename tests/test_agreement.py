@@ -15,7 +15,6 @@ import itertools
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from benchscripts import generator
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from office import Office
 from test_docx import check
 
 from lawdiff.cli import main
@@ -102,20 +102,14 @@ def _words(data: bytes, accept: bool) -> list[str]:
     return " ".join(p.text for p in view(parts(data)["word/document.xml"], accept)).split()
 
 
-def test_libreoffice_accepts_and_rejects_three_generated_redlines(tmp_path: Path) -> None:
+def test_libreoffice_accepts_and_rejects_three_generated_redlines(tmp_path: Path, office: Office) -> None:
     # LibreOffice's own Accept all and Reject all leave the words the in-process reading does: the
     # compared text of each side (three corpora: each LibreOffice run costs seconds).  Its paragraph
     # styles can differ from Word's reading around wholly deleted and inserted paragraphs (a heading
     # paragraph can come out as text, on main as well), as README's "Known" says of 1963 -> 2007: the
     # words are what this checks.
-    from test_roundtrip import RESOLVE, _soffice
-
     from lawdiff.report.docx import docx
 
-    soffice = _soffice()
-    profile = f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}"
-    subprocess.run([soffice, profile, "--headless", "--terminate_after_init"], capture_output=True, timeout=180)
-    (tmp_path / "profile" / "user" / "basic" / "Standard" / "Module1.xba").write_text(RESOLVE, encoding="utf-8")
     for seed in (1, 2, 3):
         corpus = generated_corpus(seed, 2)
         old, new = corpus.editions[1], corpus.editions[2]
@@ -125,8 +119,7 @@ def test_libreoffice_accepts_and_rejects_three_generated_redlines(tmp_path: Path
         path.write_bytes(data)
         for command, accept in (("AcceptAllTrackedChanges", True), ("RejectAllTrackedChanges", False)):
             out = tmp_path / f"{command}-{seed}.docx"
-            macro = f'macro:///Standard.Module1.Resolve("{path}","{out}","{command}")'
-            subprocess.run([soffice, profile, "--headless", macro], capture_output=True, timeout=180)
+            office.resolve(path, out, command)
             assert out.exists(), command
             resolved = out.read_bytes()
             assert _words(resolved, True) == _words(resolved, False), "a tracked change was left"

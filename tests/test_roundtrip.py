@@ -15,14 +15,12 @@ of ``benchmarks/generate.py``; whole editions and one article.
 from __future__ import annotations
 
 import itertools
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from benchscripts import generator as _generator
 from click.testing import CliRunner
+from office import Office
 from test_docx import context
 from test_versions import amendment_corpus
 
@@ -192,55 +190,19 @@ def test_generated_full_size_editions_read_back(
 # LibreOffice's own Accept all and Reject all
 
 
-# A Basic macro (LibreOffice runs it headless from a profile of the test's own):
-# open a document, accept or reject every tracked change, save it as .docx.
-RESOLVE = """<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">
-<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">
-Sub Resolve(src As String, dst As String, what As String)
-  Dim args(0) As New com.sun.star.beans.PropertyValue
-  args(0).Name = &quot;Hidden&quot;
-  args(0).Value = True
-  doc = StarDesktop.loadComponentFromURL(ConvertToURL(src), &quot;_blank&quot;, 0, args())
-  disp = createUnoService(&quot;com.sun.star.frame.DispatchHelper&quot;)
-  disp.executeDispatch(doc.getCurrentController().getFrame(), &quot;.uno:&quot; &amp; what, &quot;&quot;, 0, Array())
-  Dim out(0) As New com.sun.star.beans.PropertyValue
-  out(0).Name = &quot;FilterName&quot;
-  out(0).Value = &quot;MS Word 2007 XML&quot;
-  doc.storeToURL(ConvertToURL(dst), out())
-  doc.close(True)
-End Sub
-</script:module>
-"""
-
-
-def _soffice() -> str:
-    soffice = shutil.which("soffice") or shutil.which("libreoffice")
-    if soffice is None:
-        if os.environ.get("CI", "").lower() in ("true", "1"):
-            pytest.fail("CI must run the LibreOffice tests (scripts/test.sh installs libreoffice-writer-nogui)")
-        pytest.skip("LibreOffice is not installed")
-    return soffice
-
-
 # 1963 -> 2007 is left out: LibreOffice 7.4's Reject all joins a paragraph that
 # ends in an insertion with the next kept one when two or more wholly inserted
 # paragraphs stand between them (Word's reading keeps them apart).  1963 -> 1997
 # compares nothing (the two corpora hold no article in common): its redline is empty.
 @pytest.mark.parametrize("pair", [("2007", "2017")], ids="-".join)
 def test_libreoffice_accept_all_and_reject_all_give_the_editions(
-    corpus: Corpus, tmp_path: Path, pair: tuple[str, str]
+    corpus: Corpus, tmp_path: Path, pair: tuple[str, str], office: Office
 ) -> None:
-    soffice = _soffice()
-    profile = f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}"
-    subprocess.run([soffice, profile, "--headless", "--terminate_after_init"], capture_output=True, timeout=180)
-    (tmp_path / "profile" / "user" / "basic" / "Standard" / "Module1.xba").write_text(RESOLVE, encoding="utf-8")
     old, new = corpus.edition(pair[0]), corpus.edition(pair[1])
     path = write_redline(tmp_path, *pair, None)
     for command, edition in (("AcceptAllTrackedChanges", new), ("RejectAllTrackedChanges", old)):
         out = tmp_path / f"{command}.docx"
-        macro = f'macro:///Standard.Module1.Resolve("{path}","{out}","{command}")'
-        subprocess.run([soffice, profile, "--headless", macro], capture_output=True, timeout=180)
+        office.resolve(path, out, command)
         assert out.exists(), command
         # No tracked change is left: the accepted reading is the only one.
         read = from_pages(read_draft(out, edition.name))
