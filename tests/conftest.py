@@ -40,14 +40,35 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+# The modules that take longest (their browsers, LibreOffice, the growth checks, the generated corpora),
+# longest first: scheduled first, so that while one worker holds a long group the other takes the many
+# short tests, and no long module is left to run alone at the end.
+FIRST = (
+    "tests/test_serve_browser.py",
+    "tests/test_browser_report.py",
+    "tests/test_hostile.py",
+    "tests/test_agreement.py",
+    "tests/test_linear_wikitext.py",
+    "tests/test_cache_differential.py",
+    "tests/test_roundtrip.py",
+    "tests/test_html.py",
+    "tests/test_smoke.py",
+    "tests/test_browser.py",
+    "tests/test_fetch_wiki.py",
+)
+
+
 # First, before xdist's own hook of the same name reads the marks (run after it, the groups were
 # ignored and each browser module started its browser on both workers).
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under ``--dist loadgroup``, the tests that share a fixture made once per module (or class), the
-    browsers among them, run on one worker; every other test goes to whichever worker is free.  The
-    browser modules are groups of their own, so that they share the workers (a minute and a half of
-    browser tests on one worker held the whole run).  Without xdist the mark does nothing."""
+    browsers among them, run on one worker; every other test goes to whichever worker is free, the
+    longest modules (:data:`FIRST`) first.  The browser modules are groups of their own, so that they
+    share the workers (a minute and a half of browser tests on one worker held the whole run).
+    Without xdist the mark does nothing."""
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))  # stable: the rest keep their order
     for item in items:
         # pytest has no public name for the fixtures a test uses with their scopes; plugins read this one.
         defs = getattr(item, "_fixtureinfo", None)
