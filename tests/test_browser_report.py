@@ -115,7 +115,8 @@ def test_a_dutch_page_has_no_axe_violation_and_its_script_and_print_words_are_du
     browser: Any, reviewed: Path
 ) -> None:
     """``lawdiff --lang nl report``: the article page with the review, checked as the English pages are above;
-    report.js says its words in Dutch (the body's data-text) and an insertion is announced in Dutch."""
+    report.js says its words in Dutch (the body's data-text), an insertion is announced in Dutch, and the
+    printed sheets are numbered in Dutch."""
     folder = reviewed.parent
     dutch = _report(
         folder / "nl",
@@ -140,6 +141,13 @@ def test_a_dutch_page_has_no_axe_violation_and_its_script_and_print_words_are_du
     result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
     assert [f"{v['id']}: {v['nodes'][0]['target']}" for v in result["violations"]] == []
     assert watch.errors == []
+    # Printed, each sheet is numbered in Dutch ("pagina 1 van 5", report.css on a page whose lang is nl).
+    pdf = folder / "nl-45.pdf"
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True, margin=DIALOG_MARGINS)
+    sheets = [s for s in _pdf_text(pdf).split("\f") if s.strip()]
+    assert sheets
+    for i, sheet in enumerate(sheets, 1):
+        assert f"pagina {i} van {len(sheets)}" in sheet, i
     context.close()
 
 
