@@ -68,13 +68,11 @@ if ! cmp -s pyproject.toml .venv-test/pyproject.installed; then
     "$PY" -m pip install --quiet --disable-pip-version-check -e '.[test]'
     cp pyproject.toml .venv-test/pyproject.installed
 fi
-# Python's compiled modules kept between runs, in .venv-test/pycache (out of the tree), even where the
-# environment says not to write them (PYTHONDONTWRITEBYTECODE=1): without them every process of the
-# tests (each pytest worker, each command a test starts) compiled lawdiff from its source again, which
-# was more than half of importing it.
+# Python's compiled modules written and kept (beside the sources, in __pycache__, which git ignores),
+# even where the environment says not to write them (PYTHONDONTWRITEBYTECODE=1): without them every
+# process of the tests (each pytest worker, each command a test starts) compiled lawdiff from its
+# source again, more than half of importing it.
 unset PYTHONDONTWRITEBYTECODE
-PYTHONPYCACHEPREFIX="$(pwd)/.venv-test/pycache"
-export PYTHONPYCACHEPREFIX
 # One pytest worker per CPU (pytest-xdist); tests that share a fixture made once
 # per module, and the browser tests, stay together on one worker (tests/conftest.py).
 "$PY" -m pytest -q -n logical --dist loadgroup
