@@ -17,7 +17,7 @@ from lawdiff.corpus.files import corpus_files, default_corpus, unreadable
 from lawdiff.corpus.settings import read_settings
 from lawdiff.corpus.timeline import Corpus, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
-from lawdiff.forked import collector_paused, jobs, map_beside
+from lawdiff.forked import collector_paused, jobs
 from lawdiff.i18n import gettext as _
 from lawdiff.sources import iter_file
 from lawdiff.sources.build import PageTree
@@ -191,7 +191,12 @@ def _read_files(
             # Named by the path as given (Unreadable.error), where the message must lead the user.
             return Unreadable(exc.what, exc.place, exc.fix)
 
-    out.update(zip(todo, map_beside(read, todo, sizes, processes), strict=True))
+    if processes > 1:
+        from lawdiff.forked import map_beside
+
+        out.update(zip(todo, map_beside(read, todo, sizes, processes), strict=True))
+    else:  # (without loading the pools, nor multiprocessing)
+        out.update((i, read(i)) for i in todo)
     return [out[i] for i in range(len(files))]
 
 

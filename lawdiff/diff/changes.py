@@ -21,8 +21,6 @@ from lawdiff.diff.vocabulary import (
     Scope,
     change_id,
 )
-from lawdiff.diff.words import word_diff
-from lawdiff.forked import map_beside
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # ---------------------------------------------------------------------------
@@ -31,6 +29,14 @@ from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # The word difference of two texts: :func:`~lawdiff.diff.words.word_diff`, or the same read from a memo.
 WordDiff = Callable[[str, str], tuple[Piece, ...]]
+
+
+def word_diff(old: str, new: str) -> tuple[Piece, ...]:
+    """:func:`lawdiff.diff.words.word_diff`, its module (and diff-match-patch and rapidfuzz with it) loaded
+    when the first difference is made: two editions that kept every text need none."""
+    from lawdiff.diff.words import word_diff as made
+
+    return made(old, new)
 
 # Fewer links than this are described in the one process: a forked process and its changes sent back
 # cost about a hundredth of a second, what describing a thousand links (a fifth of them changed) saves.
@@ -87,10 +93,13 @@ def describe(
     def one(item: tuple[Link, bool]) -> Change:
         return _signalled(describer.change(*item), old, new)
 
-    if len(todo) < FORK_MIN_LINKS:
-        processes = 1
-    # The links dealt in turn (a share of each article's unchanged and changed clauses to each process).
-    changes = map_beside(one, todo, [1] * len(todo), processes)
+    if len(todo) < FORK_MIN_LINKS or processes <= 1:
+        changes = [one(item) for item in todo]  # (without loading the pools, nor multiprocessing)
+    else:
+        from lawdiff.forked import map_beside
+
+        # The links dealt in turn (a share of each article's unchanged and changed clauses to each process).
+        changes = map_beside(one, todo, [1] * len(todo), processes)
     order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
     # The drafting patterns of the pair, then each change's score (which weighs a pattern once).

@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
-from lawdiff.diff.changes import WordDiff, compare
+from lawdiff.diff.changes import WordDiff, compare, word_diff
 from lawdiff.diff.vocabulary import Change, Comparison
-from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
-from lawdiff.forked import can_fork, collector_paused, forked_map, jobs
+from lawdiff.forked import can_fork, collector_paused, jobs
 from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, article_of, chronological, natural_key, parent_address, spellings
 
@@ -116,6 +115,7 @@ class Study:
             else:
                 todo.append((old, new))
         if workers > 1 and len(todo) > 1 and can_fork():
+            from lawdiff.forked import forked_map  # here: one pair's comparison loads no pool
 
             def compare_one(k: int) -> Comparison:  # in a worker, which inherits the study and the pairs
                 old, new = todo[k]
