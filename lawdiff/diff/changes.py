@@ -38,6 +38,7 @@ def word_diff(old: str, new: str) -> tuple[Piece, ...]:
 
     return made(old, new)
 
+
 # Fewer links than this are described in the one process: a forked process and its changes sent back
 # cost about a hundredth of a second, what describing a thousand links (a fifth of them changed) saves.
 FORK_MIN_LINKS = 1000
