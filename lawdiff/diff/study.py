@@ -43,12 +43,19 @@ class PairIndex:
         by_old: dict[str, list[int]] = {}
         by_new: dict[str, list[int]] = {}
         by_article: dict[str, list[int]] = {}
+        articles: dict[str, str] = {}  # article_of, once per address (both sides share most of them)
         for i, ch in enumerate(changes):
             for a in ch.old:
                 by_old.setdefault(a, []).append(i)
             for a in ch.new:
                 by_new.setdefault(a, []).append(i)
-            for art in dict.fromkeys([ch.article, *(article_of(a) for a in ch.old + ch.new)]):
+            touched = [ch.article]
+            for a in ch.old + ch.new:
+                art = articles.get(a)
+                if art is None:
+                    art = articles[a] = article_of(a)
+                touched.append(art)
+            for art in dict.fromkeys(touched):
                 if art:
                     by_article.setdefault(art, []).append(i)
         return PairIndex(
