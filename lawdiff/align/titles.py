@@ -32,7 +32,9 @@ def align_titles(
         # Where the text below the heading went.
         a_dest: set[str] = set()
         for address in a_sub:
-            a_dest |= dest.get(address, set())
+            went = dest.get(address)
+            if went:
+                a_dest |= went
         found = kept.proposal(x, a, a_dest, a_sub, dest)
         proposals.extend([found] if found else _proposals(x, a, a_dest, a_sub, heads, dest, forbidden, t))
     proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
@@ -91,20 +93,39 @@ def titled_below(edition: Edition) -> tuple[list[Clause], list[set[str]]]:
 
 
 class _NewHeadings:
-    """The new edition's headings, indexed for the search of an old heading's counterparts."""
+    """The new edition's headings, indexed for the search of an old heading's counterparts.
+
+    What only the search needs (which headings hold an address, the titles of each level) is made when
+    the first heading is searched for, and where the text below a heading came from when first asked:
+    two editions that kept their headings search for none."""
 
     def __init__(self, b_titled: list[Clause], below: list[set[str]], src: dict[str, set[str]]) -> None:
         self.titled = b_titled
         self.subtree: dict[str, set[str]] = {c.address: sub for c, sub in zip(b_titled, below, strict=True)}
-        # Where the text below each heading came from.
-        self.src: dict[str, set[str]] = {
-            address: {o for addr in subtree for o in src.get(addr, ())} for address, subtree in self.subtree.items()
-        }
+        self.index = {b.address: y for y, b in enumerate(b_titled)}
+        self._src = src
+        self._sources: dict[str, set[str]] = {}
         self.holders: dict[str, list[int]] = defaultdict(list)
+        self.choices: dict[int, dict[int, str]] = {}
+        self.by_article: dict[str, dict[int, str]] = defaultdict(dict)
+        self._indexed = False
+
+    def source(self, address: str) -> set[str]:
+        """Where the text below the heading at ``address`` came from."""
+        found = self._sources.get(address)
+        if found is None:
+            src = self._src
+            found = self._sources[address] = {o for addr in self.subtree[address] for o in src.get(addr, ())}
+        return found
+
+    def _index_for_search(self) -> None:
+        if self._indexed:
+            return
+        self._indexed = True
+        b_titled = self.titled
         for y, b in enumerate(b_titled):
             for addr in self.subtree[b.address]:
                 self.holders[addr].append(y)
-        self.index = {b.address: y for y, b in enumerate(b_titled)}
         by_level: dict[int, list[int]] = defaultdict(list)
         for y, b in enumerate(b_titled):
             by_level[_level(b.kind)].append(y)
@@ -113,7 +134,6 @@ class _NewHeadings:
         # article's text went (a search through every heading would grow with the square of the
         # editions).
         self.choices = {level: {y: b_titled[y].title for y in ys} for level, ys in by_level.items()}
-        self.by_article: dict[str, dict[int, str]] = defaultdict(dict)
         for y in by_level.get(2, []):
             self.by_article[article_of(b_titled[y].address)][y] = b_titled[y].title
 
@@ -123,6 +143,7 @@ class _NewHeadings:
         # rapidfuzz is imported where it is used: reading a store or --help need not load it.
         from rapidfuzz import fuzz, process
 
+        self._index_for_search()
         cands: set[int] = set()
         if a.address in self.index:
             cands.add(self.index[a.address])
@@ -205,7 +226,7 @@ class _Kept:
             return None
         if a.text and b.text and b.address not in dest.get(a.address, ()):
             return None
-        if not a_dest or a_dest != heads.subtree[b.address] or heads.src[b.address] != a_sub:
+        if not a_dest or a_dest != heads.subtree[b.address] or heads.source(b.address) != a_sub:
             return None
         return (self.score, x, y, _kept_heading())
 
@@ -251,7 +272,7 @@ def _proposals(
             # for a new subject (2007 23, 2017 23) is no retitling.
             continue
         tsim = fuzz.ratio(a.title, b.title) / 100
-        sub = _shared_text(a_dest, heads.subtree[b.address], heads.src[b.address], a_sub)
+        sub = _shared_text(a_dest, heads.subtree[b.address], heads.source(b.address), a_sub)
         same = a.address == b.address
         if not (same or sub > 0 or tsim >= t.title_min):
             continue
