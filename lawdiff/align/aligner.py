@@ -461,6 +461,11 @@ class _Aligner:
     def _group_link(self, olds: list[int], news: list[int]) -> Link:
         if len(olds) == 1 and len(news) == 1 and (olds[0], news[0]) not in self.pinned_by:
             return self._pair_link(olds[0], news[0])
+        return self.group_link(olds, news)
+
+    def group_link(self, olds: list[int], news: list[int]) -> Link:
+        """The link of a group of matched units (a split, a merge, a pair set by hand, or any pair: the
+        short way of :meth:`_pair_link` must give what this gives)."""
         pairs = [(i, j) for i in olds for j in self.o2n.get(i, []) if j in news]
         methods = tuple(sorted({self.method[p] for p in pairs}, key=lambda m: m.value))
         score = min(self.scorer.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
