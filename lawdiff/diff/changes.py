@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
+from lawdiff.align.space import walked
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.scope import linked_across_parts
 from lawdiff.diff.significance import patterns, rank, reference_signals, significance
@@ -67,8 +68,9 @@ def describe(
     ``processes``: with more than one, and links enough to be worth it, the changes are made by this
     process and forked ones (:func:`~lawdiff.forked.map_beside`), the same records in the same order.
     """
-    old_articles = {a.address for a in old.articles()} | set(alignment.old_articles)
-    new_articles = {a.address for a in new.articles()} | set(alignment.new_articles)
+    # (The edition walked as a list, not through a generator per level: Edition.articles walks it so.)
+    old_articles = {c.address for c in walked(old) if c.kind is Kind.ARTICLE} | set(alignment.old_articles)
+    new_articles = {c.address for c in walked(new) if c.kind is Kind.ARTICLE} | set(alignment.new_articles)
     text_links = [link for link in alignment.links if link.aspect is Aspect.TEXT]
     title_links = [link for link in alignment.links if link.aspect is Aspect.TITLE]
     folded: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
