@@ -19,7 +19,10 @@ RSS (``ru_maxrss`` of the command and its waited-for children).  The commands of
 turn (A B A B ...) and a ratio is the median of the per-run ratios, for CPU time (steady on a
 shared machine) and for wall time (what a user waits).  The baseline is ``difflib.HtmlDiff``
 of the same editions flattened to lines (the pages' lines without their titles), in a process of
-its own, writing its HTML.
+its own, writing its HTML.  lawdiff runs with its bytecode, as ``pip install`` leaves it: its modules
+are compiled first into a pycache folder of the run (``PYTHONPYCACHEPREFIX``, with
+``PYTHONDONTWRITEBYTECODE`` unset for the timed commands), and each command runs once untimed before
+its timed runs, so that no timed run compiles a module (of lawdiff, the standard library or a package).
 
 The figures (each printed beside the issue's target):
 
@@ -116,6 +119,13 @@ def installed_env(work: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def warm(cmd: Sequence[str], env: dict[str, str]) -> None:
+    """Run ``cmd`` once, untimed, before its timed runs: with ``PYTHONPYCACHEPREFIX`` set, Python reads the
+    bytecode of every module (the standard library's and the installed packages' too) from that folder
+    only, so the first run of a command compiles and writes what it imports that no run before it did."""
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
 def measure(cmd: Sequence[str], env: dict[str, str]) -> Run:
     """Run ``cmd`` once in a fresh measuring process; exit codes 0 and 1 (differences found) pass."""
     done = subprocess.run([PY, "-c", _MEASURE, *cmd], capture_output=True, text=True, env=env, check=True)
@@ -134,6 +144,8 @@ def in_turn(
 ) -> dict[str, list[Run]]:
     """Each command ``runs`` times, in turn (A B A B ...); ``before(name)`` may set up a run (and give its env)."""
     out: dict[str, list[Run]] = {name: [] for name in commands}
+    for name, cmd in commands.items():
+        warm(cmd, (before(name) if before else None) or env)
     for _ in range(runs):
         for name, cmd in commands.items():
             extra = before(name) if before else None

@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_cost import _DIFFLIB, PY, Run, installed_env, measure, ratio, summary  # noqa: E402
+from bench_cost import _DIFFLIB, PY, Run, installed_env, measure, ratio, summary, warm  # noqa: E402
 from heldout import DEFAULT_ARTICLES, DEFAULT_SEED, HeldOut, build_corpus, seed_lines  # noqa: E402
 
 LAWDIFF = (PY, "-m", "lawdiff.cli")
@@ -52,6 +52,8 @@ def in_turn(commands: dict[str, tuple[Sequence[str], dict[str, str]]], runs: int
     here = Path.cwd()
     os.chdir(cwd)
     try:
+        for cmd, env in commands.values():
+            warm(cmd, env)
         for _ in range(runs):
             for name, (cmd, env) in commands.items():
                 out[name].append(measure(cmd, env))

@@ -2,22 +2,35 @@
 
 Word differences and the flags of words are made only for pairs whose texts differ; the aligner makes
 no word vectors for two editions whose every clause kept its text.  Spies count the calls on the
-bundled corpus and on a small held-out corpus (``benchmarks/heldout.py``).
+bundled corpus and on a small held-out corpus (``benchmarks/heldout.py``).  The short ways an unchanged
+clause takes (a one-to-one link, a kept heading proposed without a search, a change's id written
+string by string) give what the long ways give; comparing two editions that kept every text loads
+neither the word differences' engine nor the pools.
 """
 
 from __future__ import annotations
 
+import gc
+import hashlib
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from benchscripts import bench_module
+from benchscripts import BENCHMARKS, bench_module
+from click.testing import CliRunner
 
 import lawdiff.diff.changes as changes
-from lawdiff.align import align
+from lawdiff.align import Aspect, align, aligner, titles
 from lawdiff.align import scoring as scoring_module
+from lawdiff.cli import main as cli_main
 from lawdiff.corpus import load
 from lawdiff.diff import Change, ChangeKind, Piece, word_diff
+from lawdiff.diff.vocabulary import CHANGE_ID_VERSION, change_id
 from lawdiff.model import Edition
+
+ROOT = BENCHMARKS.parent
 
 heldout = bench_module("heldout")
 
@@ -85,3 +98,127 @@ def test_identical_editions_make_no_vectors(tmp_path: Path, monkeypatch: pytest.
     linked = [link for link in alignment.links if link.old and link.new]
     assert linked and all(link.old == link.new and link.score == 1.0 for link in linked)
     assert all("same text" in link.reasons[0] for link in linked if link.aspect.value == "text")
+
+
+# --- the short ways give what the long ways give --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def held_pairs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Edition, Edition]]:
+    """The bundled corpus's pairs, and a held-out few-change, many-change and identical pair."""
+    out = _pairs()
+    for kind in ("few", "many", "identical"):
+        held = heldout.build_corpus(tmp_path_factory.mktemp(kind), 12, kind)
+        corpus = load([held.corpus])
+        out.append((corpus.edition("2007"), corpus.edition("2017")))
+    return out
+
+
+def test_one_to_one_links_made_the_short_way_are_the_group_links(
+    held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pair matched alone (most links, most of them a clause that kept its text) is linked by
+    ``_pair_link``, its reasons made once per kind: the same links as the general ``group_link``."""
+    short = [align(old, new) for old, new in held_pairs]
+    monkeypatch.setattr(aligner._Aligner, "_pair_link", lambda self, i, j: self.group_link([i], [j]))
+    long = [align(old, new) for old, new in held_pairs]
+    assert short == long
+    assert all(
+        link.reasons == other.reasons
+        for a, b in zip(short, long, strict=True)
+        for link, other in zip(a.links, b.links, strict=True)
+    )
+    kept = [link for a in short for link in a.links if link.old and link.new and link.old == link.new]
+    assert len(kept) > 100
+
+
+def test_kept_headings_found_without_a_search_are_those_the_search_finds(
+    held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A heading that kept its place, title and text is proposed without a title search
+    (``titles._Kept``): the alignment is the one the search gives."""
+    short = [align(old, new) for old, new in held_pairs]
+    monkeypatch.setattr(titles._Kept, "proposal", lambda *_: None)
+    long = [align(old, new) for old, new in held_pairs]
+    assert short == long
+
+
+def test_kept_headings_need_no_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    held = heldout.build_corpus(tmp_path, 5, "identical")
+    corpus = load([held.corpus])
+
+    def refused(*_: object) -> None:
+        raise AssertionError("a heading that kept its place, title and text searched for")
+
+    monkeypatch.setattr(titles, "_proposals", refused)
+    alignment = align(corpus.edition("2007"), corpus.edition("2017"))
+    headings = [link for link in alignment.links if link.aspect.value == "title"]
+    assert headings and all(link.old == link.new and link.methods for link in headings)
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("a", "b"),
+        ('de "regel" \\ ook', "tab\there, newline\nthere"),
+        ("\x00\x1f control", "é ’ \u2028 <script>&amp;"),
+        ("", ""),
+    ],
+)
+def test_change_id_is_the_hash_of_the_json_it_names(texts: tuple[str, str]) -> None:
+    """The id's payload, written string by string, is the JSON of its parts as json.dumps writes it."""
+    old_texts, new_texts = (texts[0],), (texts[1],)
+    for aspect in Aspect:
+        for old, new in ((("45A",), ("45A",)), (("45A", "45B"), ("45C",)), ((), ("1",))):
+            for o_texts, n_texts in ((old_texts, new_texts), (old_texts, old_texts), ((), new_texts + old_texts)):
+                parts = [CHANGE_ID_VERSION, "2007", "2017@wiki", aspect.value, list(old), list(new)]
+                payload = json.dumps([*parts, list(o_texts), list(n_texts)], ensure_ascii=False, separators=(",", ":"))
+                expected = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
+                assert change_id("2007", "2017@wiki", aspect, old, new, o_texts, n_texts) == expected
+
+
+# --- what compare loads and keeps ---------------------------------------------------------------------
+
+_LOADED = (
+    "import sys, runpy\n"
+    "sys.argv = ['lawdiff', 'compare', '2007', '2017', '--corpus', sys.argv[1], '--no-cache', '--no-review']\n"
+    "try:\n"
+    "    runpy.run_module('lawdiff.cli', run_name='__main__')\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "wanted = ('diff_match_patch', 'rapidfuzz', 'multiprocessing', 'lawdiff.forked.share')\n"
+    "print('loaded:', *[m for m in wanted if m in sys.modules], file=sys.stderr)\n"
+)
+
+
+def _loaded(corpus: Path) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _LOADED, str(corpus)], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    line = next(line for line in done.stderr.splitlines() if line.startswith("loaded:"))
+    return set(line.split()[1:])
+
+
+def test_comparing_what_did_not_change_loads_no_word_difference_nor_pool(tmp_path: Path) -> None:
+    """Two editions that kept every text: no word difference is made, so neither its engine
+    (diff-match-patch, rapidfuzz) is loaded, nor the pools (multiprocessing) for work done in one process."""
+    same = heldout.build_corpus(tmp_path / "same", 3, "identical")
+    assert _loaded(same.corpus) == set()
+    few = heldout.build_corpus(tmp_path / "few", 3, "few")
+    assert {"diff_match_patch", "rapidfuzz"} <= _loaded(few.corpus)
+
+
+def test_compare_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:
+    """compare runs with the collector off and freezes what it made (forked.collector_paused_for_command);
+    the collector is on again after it."""
+    held = heldout.build_corpus(tmp_path, 3, "few")
+    before = gc.get_freeze_count()
+    try:
+        result = CliRunner().invoke(
+            cli_main, ["compare", "2007", "2017", "--corpus", str(held.corpus), "--no-cache", "--no-review"]
+        )
+        assert result.exit_code == 0, result.output
+        assert gc.isenabled()
+        assert gc.get_freeze_count() > before
+    finally:
+        gc.unfreeze()

@@ -100,12 +100,14 @@ def test_a_corpus_read_in_several_processes_is_the_one_read_in_one(monkeypatch: 
     monkeypatch.setenv("LAWDIFF_JOBS", "3")
     monkeypatch.setattr(reading, "FORK_MIN_BYTES", 0)
     asked: list[int] = []
+    real = forked.map_beside
 
     def counted(work, items, weights, processes):  # type: ignore[no-untyped-def]
         asked.append(processes)
-        return forked.map_beside(work, items, weights, processes)
+        return real(work, items, weights, processes)
 
-    monkeypatch.setattr(reading, "map_beside", counted)
+    # The reader loads the pool where it forks (from lawdiff.forked, when a corpus is large enough).
+    monkeypatch.setattr(forked, "map_beside", counted)
     shared = load()
     assert asked == [3] and shared == alone
 

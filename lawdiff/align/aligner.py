@@ -459,6 +459,13 @@ class _Aligner:
         return sorted(olds), sorted(news)
 
     def _group_link(self, olds: list[int], news: list[int]) -> Link:
+        if len(olds) == 1 and len(news) == 1 and (olds[0], news[0]) not in self.pinned_by:
+            return self._pair_link(olds[0], news[0])
+        return self.group_link(olds, news)
+
+    def group_link(self, olds: list[int], news: list[int]) -> Link:
+        """The link of a group of matched units (a split, a merge, a pair set by hand, or any pair: the
+        short way of :meth:`_pair_link` must give what this gives)."""
         pairs = [(i, j) for i in olds for j in self.o2n.get(i, []) if j in news]
         methods = tuple(sorted({self.method[p] for p in pairs}, key=lambda m: m.value))
         score = min(self.scorer.score(i, j) for i, j in pairs) if len(pairs) == 1 else self._group_score(olds, news)
@@ -483,6 +490,17 @@ class _Aligner:
             tuple(reasons),
             pinned_by=next((self.pinned_by[p] or COMMITTEE for p in pairs if p in self.pinned_by), ""),
         )
+
+    def _pair_link(self, i: int, j: int) -> Link:
+        """The link of one old unit matched to one new unit and to nothing else, not by hand: what
+        :meth:`_group_link` makes of it, made the short way (most links of two editions are such pairs,
+        most of them of a clause that kept its text)."""
+        how = self.method[(i, j)]
+        reason = self.scorer.said(i, j, how)
+        if how not in (Method.PAIR, Method.IDENTITY, Method.DECLARED):
+            reason = joined((reason, METHOD_SAID.get(how) or f"({how.value})"), " ")
+        score = round(min(self.scorer.score(i, j), 1.0), 4)
+        return Link(Aspect.TEXT, (self.old[i].address,), (self.new[j].address,), score, (how,), (reason,))
 
     def _group_score(self, olds: list[int], news: list[int]) -> float:
         if len(olds) == 1:

@@ -147,11 +147,17 @@ def probability(x: Sequence[float], weights: Sequence[float] = WEIGHTS, bias: fl
 
 def certainty(link: Link, sides: Sides) -> float:
     """The probability that ``link`` is right, rounded to 3 places (see the module docstring)."""
+    given = _given(link)
+    return round(probability(features(link, sides)), 3) if given is None else given
+
+
+def _given(link: Link) -> float | None:
+    """The certainty of a link that the model does not weigh (see the module docstring), else None."""
     if not (link.old and link.new) or _CERTAIN_METHODS.intersection(link.methods):
         return 1.0
     if link.aspect is Aspect.TITLE:
         return round(link.score, 3)
-    return round(probability(features(link, sides)), 3)
+    return None
 
 
 def with_certainty(
@@ -163,10 +169,16 @@ def with_certainty(
 ) -> list[Link]:
     """The links, each with its certainty (``text``: the text links, when ``links`` are headings';
     ``counts``: the word counts of the texts, by text, when the aligner made them)."""
-    sides = Sides(old, new, text or links, counts)
+    # Both editions' units by address, made when a link is first weighed: two editions whose clauses all
+    # kept their texts have only links that are certain by how they were made.
+    sides: Sides | None = None
     out: list[Link] = []
     for link in links:
-        p = certainty(link, sides)
+        p = _given(link)
+        if p is None:
+            if sides is None:
+                sides = Sides(old, new, text or links, counts)
+            p = round(probability(features(link, sides)), 3)
         # Most links keep the certainty they were made with (1: an identity, an addition): no copy of them.
         out.append(link if p == link.certainty else replace(link, certainty=p))
     return out

@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from lawdiff.align.thresholds import Thresholds
+from lawdiff.frozen import slot_init
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said
 from lawdiff.model import Kind
@@ -54,6 +55,7 @@ def set_by_hand(by: str) -> Said:
     return Said(N_("set by hand by {name}"), name=by or COMMITTEE)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Unit:
     """A clause as the alignment sees it."""
@@ -69,6 +71,7 @@ class Unit:
 
 
 @by_fields
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Link:
     """One aligned group: old addresses -> new addresses.

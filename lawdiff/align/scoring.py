@@ -26,7 +26,7 @@ from lawdiff.align.thresholds import (
     Thresholds,
 )
 from lawdiff.i18n import N_
-from lawdiff.i18n.said import Said
+from lawdiff.i18n.said import Said, joined
 
 # The reasons every edition's links repeat, made once.
 SAME_ADDRESS = Said(N_("same address"))
@@ -47,6 +47,8 @@ class Scorer:
         self.scores: dict[tuple[int, int], float] = {}
         self.texts: dict[tuple[int, int], float] = {}
         self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
+        # The reasons of a pair that kept its text, in one Said, by what they depend on (see :meth:`said`).
+        self._kept: dict[tuple[bool, bool, float], Said] = {}
 
     @property
     def made_space(self) -> Space | None:
@@ -164,6 +166,21 @@ class Scorer:
             # Translators: {share}: the share of their references the two clauses have in common, 0 to 1.
             out.append(Said(N_("same references {share}"), share=_overlap(a.refs, b.refs)))
         return tuple(out)
+
+    def said(self, i: int, j: int, method: Method | None) -> Said:
+        """The reasons of a pair (:meth:`reasons`) joined into one, as a link lists them.
+
+        Most pairs of two editions kept their text, and their reasons then depend only on whether the
+        address and the article are the same and on the references they share: made once for each such
+        case (an unchanged clause costs a look-up, not three messages and their join)."""
+        a, b = self.old[i], self.new[j]
+        if a.text != b.text:
+            return joined(self.reasons(i, j, method), ", ")
+        key = (a.address == b.address, bool(a.article) and a.article == b.article, _overlap(a.refs, b.refs))
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = joined(self.reasons(i, j, method), ", ")
+        return found
 
 
 def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> float:

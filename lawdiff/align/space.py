@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+import weakref
 from collections import Counter
 from itertools import chain
 
@@ -15,30 +16,59 @@ _WORD = re.compile(r"\w+")
 
 
 def units(edition: Edition) -> list[Unit]:
-    """The clauses with own text, in document order."""
+    """The clauses with own text, in document order.
+
+    Made once per edition (an edition is compared with the one before it and the one after it, and a
+    corpus held in part is aligned twice), and kept beside it while it lives."""
+    made = _UNITS.get(id(edition))
+    if made is None:
+        made = _UNITS[id(edition)] = tuple(_units(edition))
+        weakref.finalize(edition, _UNITS.pop, id(edition), None)
+    return list(made)
+
+
+# Each edition's units, by the edition's identity (hashing an edition would hash its whole tree).
+_UNITS: dict[int, tuple[Unit, ...]] = {}
+
+
+def _units(edition: Edition) -> list[Unit]:
     out: list[Unit] = []
-    for clause in edition.walk():
+    for clause in walked(edition):
         if clause.text:
-            out.append(_unit(clause, len(out)))
+            refs = clause.references
+            out.append(
+                Unit(
+                    clause.address,
+                    article_of(clause.address),
+                    len(out),
+                    clause.text,
+                    clause.title,
+                    clause.kind,
+                    tuple(dict.fromkeys([r.target for r in refs])) if refs else (),
+                    parent_address(clause.address),
+                )
+            )
+    return out
+
+
+def walked(edition: Edition) -> list[Clause]:
+    """The edition's clauses in document order, as :meth:`Edition.walk` gives them, in a list made without
+    a generator per level (a walk's every clause passes up through the generators of all above it)."""
+    out: list[Clause] = []
+
+    def visit(c: Clause) -> None:
+        out.append(c)
+        out.extend(c.footnotes)
+        for child in c.children:
+            visit(child)
+
+    for top in edition.clauses:
+        visit(top)
     return out
 
 
 def titled(edition: Edition) -> list[Clause]:
-    return [c for c in edition.walk() if c.title]
-
-
-def _unit(clause: Clause, position: int) -> Unit:
-    refs = tuple(dict.fromkeys(r.target for r in clause.references))
-    return Unit(
-        clause.address,
-        article_of(clause.address),
-        position,
-        clause.text,
-        clause.title,
-        clause.kind,
-        refs,
-        parent_address(clause.address),
-    )
+    return [c for c in walked(edition) if c.title]
 
 
 def weight(count: int, idf: float) -> float:

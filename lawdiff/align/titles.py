@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method, set_by_hand
 from lawdiff.align.scoring import SAME_ADDRESS
-from lawdiff.align.space import titled
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
@@ -19,15 +19,24 @@ _Proposal = tuple[float, int, int, str]
 def align_titles(
     old: Edition, new: Edition, text_links: list[Link], t: Thresholds, corrections: Corrections | None = None
 ) -> list[Link]:
-    a_titled = titled(old)
+    a_titled, a_below = titled_below(old)
     dest, src = _text_flow(text_links)
-    heads = _NewHeadings(titled(new), src)
+    heads = _NewHeadings(*titled_below(new), src)
     fixes = corrections or Corrections()
     forbidden = {(f.old, f.new) for f in fixes.forbids}
     pinned = _pinned(fixes, a_titled, heads.index)
+    kept = _Kept(a_titled, heads, pinned, forbidden, t)
     proposals: list[_Proposal] = []
     for x, a in enumerate(a_titled):
-        proposals.extend(_proposals(x, a, heads, dest, forbidden, t))
+        a_sub = a_below[x]
+        # Where the text below the heading went.
+        a_dest: set[str] = set()
+        for address in a_sub:
+            went = dest.get(address)
+            if went:
+                a_dest |= went
+        found = kept.proposal(x, a, a_dest, a_sub, dest)
+        proposals.extend([found] if found else _proposals(x, a, a_dest, a_sub, heads, dest, forbidden, t))
     proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
     used_a, used_b = _assign(proposals, pinned)
     return _title_links(a_titled, heads.titled, used_a, used_b, pinned)
@@ -45,21 +54,78 @@ def _text_flow(text_links: list[Link]) -> tuple[dict[str, set[str]], dict[str, s
     return dest, src
 
 
-class _NewHeadings:
-    """The new edition's headings, indexed for the search of an old heading's counterparts."""
+def titled_below(edition: Edition) -> tuple[list[Clause], list[set[str]]]:
+    """The edition's titled clauses in document order (:func:`~lawdiff.align.space.titled`), each with the
+    addresses of the clauses with own text in its walk (itself, its footnotes, what is under it).
 
-    def __init__(self, b_titled: list[Clause], src: dict[str, set[str]]) -> None:
+    A clause's walk is a run of the edition's walk: the edition is walked once and each heading's run
+    read off it, where walking each heading's subtree again took a fifth of the alignment of two
+    editions that kept their texts."""
+    flat: list[Clause] = []
+    heads: list[Clause] = []
+    spans: list[list[int]] = []
+
+    def visit(c: Clause) -> None:
+        start = len(flat)
+        flat.append(c)
+        span = None
+        if c.title:
+            heads.append(c)
+            span = [start, 0]
+            spans.append(span)
+        for note in c.footnotes:
+            flat.append(note)
+            if note.title:  # a footnote's walk is not the edition's (which passes over what is under it)
+                heads.append(note)
+                spans.append([-1, 0])
+        for child in c.children:
+            visit(child)
+        if span is not None:
+            span[1] = len(flat)
+
+    for top in edition.clauses:
+        visit(top)
+    below: list[set[str]] = []
+    for c, (start, end) in zip(heads, spans, strict=True):
+        run = c.walk() if start < 0 else flat[start:end]
+        below.append({d.address for d in run if d.text})
+    return heads, below
+
+
+class _NewHeadings:
+    """The new edition's headings, indexed for the search of an old heading's counterparts.
+
+    What only the search needs (which headings hold an address, the titles of each level) is made when
+    the first heading is searched for, and where the text below a heading came from when first asked:
+    two editions that kept their headings search for none."""
+
+    def __init__(self, b_titled: list[Clause], below: list[set[str]], src: dict[str, set[str]]) -> None:
         self.titled = b_titled
-        self.subtree: dict[str, set[str]] = {c.address: {d.address for d in c.walk() if d.text} for c in b_titled}
-        # Where the text below each heading came from.
-        self.src: dict[str, set[str]] = {
-            address: {o for addr in subtree for o in src.get(addr, ())} for address, subtree in self.subtree.items()
-        }
+        self.subtree: dict[str, set[str]] = {c.address: sub for c, sub in zip(b_titled, below, strict=True)}
+        self.index = {b.address: y for y, b in enumerate(b_titled)}
+        self._src = src
+        self._sources: dict[str, set[str]] = {}
         self.holders: dict[str, list[int]] = defaultdict(list)
+        self.choices: dict[int, dict[int, str]] = {}
+        self.by_article: dict[str, dict[int, str]] = defaultdict(dict)
+        self._indexed = False
+
+    def source(self, address: str) -> set[str]:
+        """Where the text below the heading at ``address`` came from."""
+        found = self._sources.get(address)
+        if found is None:
+            src = self._src
+            found = self._sources[address] = {o for addr in self.subtree[address] for o in src.get(addr, ())}
+        return found
+
+    def _index_for_search(self) -> None:
+        if self._indexed:
+            return
+        self._indexed = True
+        b_titled = self.titled
         for y, b in enumerate(b_titled):
             for addr in self.subtree[b.address]:
                 self.holders[addr].append(y)
-        self.index = {b.address: y for y, b in enumerate(b_titled)}
         by_level: dict[int, list[int]] = defaultdict(list)
         for y, b in enumerate(b_titled):
             by_level[_level(b.kind)].append(y)
@@ -68,7 +134,6 @@ class _NewHeadings:
         # article's text went (a search through every heading would grow with the square of the
         # editions).
         self.choices = {level: {y: b_titled[y].title for y in ys} for level, ys in by_level.items()}
-        self.by_article: dict[str, dict[int, str]] = defaultdict(dict)
         for y in by_level.get(2, []):
             self.by_article[article_of(b_titled[y].address)][y] = b_titled[y].title
 
@@ -78,6 +143,7 @@ class _NewHeadings:
         # rapidfuzz is imported where it is used: reading a store or --help need not load it.
         from rapidfuzz import fuzz, process
 
+        self._index_for_search()
         cands: set[int] = set()
         if a.address in self.index:
             cands.add(self.index[a.address])
@@ -114,23 +180,87 @@ def _pinned(fixes: Corrections, a_titled: list[Clause], b_index: dict[str, int])
     return pinned
 
 
+class _Kept:
+    """The proposal of a heading that kept its place, its title and the text below it, found without a
+    search: it outscores every other proposal of either heading, so the search would find it first and
+    the others could not be taken (two editions that kept their headings need no title compared).
+
+    Such a heading (old ``x``) has the same address as one new heading (``y``), the same title (title
+    similarity 1), of the same level, and the text alignment joins all of the text below the one to all
+    of that below the other (shared text 1).  Its score, ``0.5 + 1 + address_bonus``, is then above any
+    other proposal's of ``x`` or ``y``: another pair of either lacks the same address, and scores at most
+    ``0.5 + 1``; another heading of the same address on the same side (an edition that gives one twice)
+    could tie, so an address given twice takes the search.  Pins, forbidden pairs, and an address bonus
+    that is not positive (a threshold set so) take the search too.
+    """
+
+    def __init__(
+        self,
+        a_titled: list[Clause],
+        heads: _NewHeadings,
+        pinned: dict[int, tuple[int, str]],
+        forbidden: set[tuple[str, str]],
+        t: Thresholds,
+    ) -> None:
+        self.heads = heads
+        self.forbidden = forbidden
+        self.pinned_new = {y for y, _ in pinned.values()}
+        self.pinned_old = set(pinned)
+        self.once_old = _once(a_titled)
+        self.once_new = _once(heads.titled)
+        self.score = 1.0 * 0.5 + 1.0 + t.address_bonus  # as _proposals adds it up, title 1 and text 1
+        self.on = round(self.score, 9) > round(1.0 * 0.5 + 1.0, 9) and self.score >= t.title_min * 0.5
+
+    def proposal(
+        self, x: int, a: Clause, a_dest: set[str], a_sub: set[str], dest: dict[str, set[str]]
+    ) -> _Proposal | None:
+        """The proposal of old heading ``a`` (index ``x``) when it is such a heading (see the class), else None."""
+        if not self.on or x in self.pinned_old or a.address not in self.once_old:
+            return None
+        heads = self.heads
+        y = heads.index.get(a.address)
+        if y is None or y in self.pinned_new or a.address not in self.once_new:
+            return None
+        b = heads.titled[y]
+        if b.title != a.title or _level(a.kind) != _level(b.kind) or (a.address, b.address) in self.forbidden:
+            return None
+        if a.text and b.text and b.address not in dest.get(a.address, ()):
+            return None
+        if not a_dest or a_dest != heads.subtree[b.address] or heads.source(b.address) != a_sub:
+            return None
+        return (self.score, x, y, _kept_heading())
+
+
+def _once(headings: list[Clause]) -> set[str]:
+    """The addresses that only one of ``headings`` has."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for c in headings:
+        (twice if c.address in seen else seen).add(c.address)
+    return seen - twice
+
+
+@functools.cache
+def _kept_heading() -> Said:
+    """Why a heading that kept its place, title and text was matched, as :func:`_proposals` says it."""
+    said = [Said(N_("title {score}"), score=1.0), Said(N_("shared text below {share}"), share=1.0), SAME_ADDRESS]
+    return joined(said, ", ")
+
+
 def _proposals(
     x: int,
     a: Clause,
+    a_dest: set[str],
+    a_sub: set[str],
     heads: _NewHeadings,
     dest: dict[str, set[str]],
     forbidden: set[tuple[str, str]],
     t: Thresholds,
 ) -> list[_Proposal]:
-    """The new headings old heading ``a`` (index ``x``) may pair with, scored."""
+    """The new headings old heading ``a`` (index ``x``) may pair with, scored (``a_dest``: where the text
+    below it went; ``a_sub``: the addresses of that text)."""
     from rapidfuzz import fuzz
 
-    a_dest: set[str] = set()
-    a_sub: set[str] = set()
-    for d in a.walk():
-        if d.text:
-            a_dest |= dest.get(d.address, set())
-            a_sub.add(d.address)
     out: list[_Proposal] = []
     for y in sorted(heads.candidates(a, a_dest, t)):
         b = heads.titled[y]
@@ -142,7 +272,7 @@ def _proposals(
             # for a new subject (2007 23, 2017 23) is no retitling.
             continue
         tsim = fuzz.ratio(a.title, b.title) / 100
-        sub = _shared_text(a_dest, heads.subtree[b.address], heads.src[b.address], a_sub)
+        sub = _shared_text(a_dest, heads.subtree[b.address], heads.source(b.address), a_sub)
         same = a.address == b.address
         if not (same or sub > 0 or tsim >= t.title_min):
             continue

@@ -94,8 +94,13 @@ def compare(
 
     # A Word document carries the time it was made: never an answer to keep.
     options = (old, new, articles, show_all, verbose, fmt, overrides, coloured, sort)
-    answer = make()[0] if fmt == "docx" else inputs.answer("compare", options, make)
-    emit(answer.rendered, output, fmt, answer.coloured)
+    from lawdiff.forked import collector_paused_for_command
+
+    # The corpus, the comparison and its index are made once and kept to the end: no pass of the
+    # collector over them finds anything to free.
+    with collector_paused_for_command():
+        answer = make()[0] if fmt == "docx" else inputs.answer("compare", options, make)
+        emit(answer.rendered, output, fmt, answer.coloured)
     if exit_code and answer.differs:
         sys.exit(1)
 

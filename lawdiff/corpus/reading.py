@@ -6,6 +6,7 @@ into editions by :mod:`lawdiff.corpus.timeline`.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -17,7 +18,7 @@ from lawdiff.corpus.files import corpus_files, default_corpus, unreadable
 from lawdiff.corpus.settings import read_settings
 from lawdiff.corpus.timeline import Corpus, from_trees, read_page
 from lawdiff.errors import InputError, UsageError
-from lawdiff.forked import collector_paused, jobs, map_beside
+from lawdiff.forked import collector_paused, jobs
 from lawdiff.i18n import gettext as _
 from lawdiff.sources import iter_file
 from lawdiff.sources.build import PageTree
@@ -152,8 +153,13 @@ def _years(names: Iterable[str]) -> set[str] | None:
 def _sniff_year(path: Path) -> str | None:
     """The year of the edition a file holds, when its first line says it (a wiki page title); else None."""
     try:
-        with path.open("rb") as fh:
-            head = fh.read(512)
+        # The file's first bytes by the system's calls: pathlib's and io's wrappers cost twice the reading
+        # (every file of a corpus is sniffed when two editions are compared).
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            head = os.read(fd, 512)
+        finally:
+            os.close(fd)
     except OSError:
         return None  # read_file will say what is wrong
     first = head.decode("utf-8", "replace").lstrip("\ufeff").split("\n", 1)[0].strip()
@@ -191,7 +197,12 @@ def _read_files(
             # Named by the path as given (Unreadable.error), where the message must lead the user.
             return Unreadable(exc.what, exc.place, exc.fix)
 
-    out.update(zip(todo, map_beside(read, todo, sizes, processes), strict=True))
+    if processes > 1:
+        from lawdiff.forked import map_beside
+
+        out.update(zip(todo, map_beside(read, todo, sizes, processes), strict=True))
+    else:  # (without loading the pools, nor multiprocessing)
+        out.update((i, read(i)) for i in todo)
     return [out[i] for i in range(len(files))]
 
 

@@ -18,6 +18,8 @@ which it touched), ``significance`` (flags, drafting patterns, the score),
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lawdiff.diff.changes import compare, describe
 from lawdiff.diff.editorial import TERMINOLOGY, canonical, editorial_only
 from lawdiff.diff.history import history
@@ -38,7 +40,14 @@ from lawdiff.diff.vocabulary import (
     Scope,
     Step,
 )
-from lawdiff.diff.words import rebuild, word_diff
+from lawdiff.lazy import loader
+
+if TYPE_CHECKING:
+    from lawdiff.diff.words import rebuild, word_diff
+
+# The word differences' engine (diff-match-patch, rapidfuzz), loaded when first asked for: comparing two
+# editions that kept every text makes no word difference.
+__getattr__ = loader(globals(), {"rebuild": "lawdiff.diff.words", "word_diff": "lawdiff.diff.words"})
 
 __all__ = [
     "SHORT_ID",

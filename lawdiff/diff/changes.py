@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
+from lawdiff.align.space import walked
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.scope import linked_across_parts
 from lawdiff.diff.significance import patterns, rank, reference_signals, significance
@@ -21,8 +22,6 @@ from lawdiff.diff.vocabulary import (
     Scope,
     change_id,
 )
-from lawdiff.diff.words import word_diff
-from lawdiff.forked import map_beside
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # ---------------------------------------------------------------------------
@@ -31,6 +30,15 @@ from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # The word difference of two texts: :func:`~lawdiff.diff.words.word_diff`, or the same read from a memo.
 WordDiff = Callable[[str, str], tuple[Piece, ...]]
+
+
+def word_diff(old: str, new: str) -> tuple[Piece, ...]:
+    """:func:`lawdiff.diff.words.word_diff`, its module (and diff-match-patch and rapidfuzz with it) loaded
+    when the first difference is made: two editions that kept every text need none."""
+    from lawdiff.diff.words import word_diff as made
+
+    return made(old, new)
+
 
 # Fewer links than this are described in the one process: a forked process and its changes sent back
 # cost about a hundredth of a second, what describing a thousand links (a fifth of them changed) saves.
@@ -60,8 +68,9 @@ def describe(
     ``processes``: with more than one, and links enough to be worth it, the changes are made by this
     process and forked ones (:func:`~lawdiff.forked.map_beside`), the same records in the same order.
     """
-    old_articles = {a.address for a in old.articles()} | set(alignment.old_articles)
-    new_articles = {a.address for a in new.articles()} | set(alignment.new_articles)
+    # (The edition walked as a list, not through a generator per level: Edition.articles walks it so.)
+    old_articles = {c.address for c in walked(old) if c.kind is Kind.ARTICLE} | set(alignment.old_articles)
+    new_articles = {c.address for c in walked(new) if c.kind is Kind.ARTICLE} | set(alignment.new_articles)
     text_links = [link for link in alignment.links if link.aspect is Aspect.TEXT]
     title_links = [link for link in alignment.links if link.aspect is Aspect.TITLE]
     folded: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
@@ -82,14 +91,18 @@ def describe(
             continue
         todo.append((link, True))
 
-    def one(item: tuple[Link, bool]) -> Change:
-        link, with_title = item
-        return _signalled(_change(link, old, new, alignment, old_articles, new_articles, with_title, diff), old, new)
+    describer = _Describer(old, new, alignment, old_articles, new_articles, diff)
 
-    if len(todo) < FORK_MIN_LINKS:
-        processes = 1
-    # The links dealt in turn (a share of each article's unchanged and changed clauses to each process).
-    changes = map_beside(one, todo, [1] * len(todo), processes)
+    def one(item: tuple[Link, bool]) -> Change:
+        return _signalled(describer.change(*item), old, new)
+
+    if len(todo) < FORK_MIN_LINKS or processes <= 1:
+        changes = [one(item) for item in todo]  # (without loading the pools, nor multiprocessing)
+    else:
+        from lawdiff.forked import map_beside
+
+        # The links dealt in turn (a share of each article's unchanged and changed clauses to each process).
+        changes = map_beside(one, todo, [1] * len(todo), processes)
     order_old, order_new = old.positions(), new.positions()
     changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
     # The drafting patterns of the pair, then each change's score (which weighs a pattern once).
@@ -219,62 +232,95 @@ def _difference(old_text: str, new_text: str, diff: WordDiff) -> tuple[tuple[Pie
     return pieces, _ratio(old_text, new_text, pieces)
 
 
-def _change(
-    link: Link,
-    old: Edition,
-    new: Edition,
-    alignment: Alignment,
-    old_articles: set[str],
-    new_articles: set[str],
-    with_title: bool,
-    diff: WordDiff,
-) -> Change:
-    """The change record of one link: its kind, its word difference, and what became of its references."""
-    olds = [c for c in (old.find(a) for a in link.old) if c is not None]
-    news = [c for c in (new.find(a) for a in link.new) if c is not None]
-    title_aspect = link.aspect is Aspect.TITLE
-    old_texts, new_texts, old_title, new_title = _compared(title_aspect, olds, news, with_title)
-    old_text, new_text = "\n".join(old_texts), "\n".join(new_texts)
-    title_changed = with_title and bool(olds) and bool(news) and old_title != new_title
-    kind = _kind(link, old_text == new_text and not title_changed)
-    both = bool(link.old) and bool(link.new)
-    renumbered = both and set(link.old) != set(link.new)
-    old_arts = {article_of(a) for a in link.old}
-    new_arts = {article_of(a) for a in link.new}
-    moved = both and old_arts != new_arts
-    pieces, similarity = _difference(old_text, new_text, diff)
-    editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
-    addresses = link.new or link.old
-    article = article_of(addresses[0]) or addresses[0]
-    counterpart = _counterpart(link, olds, news, old_arts, new_arts, old, new, old_articles, new_articles)
-    scope = Scope.COMPARED if counterpart else _outside(link, old_articles, new_articles)
-    return Change(
-        kind=kind,
-        aspect=link.aspect,
-        old=link.old,
-        new=link.new,
-        article=article,
-        renumbered=renumbered,
-        moved=moved,
-        title_changed=title_changed,
-        old_title=old_title,
-        new_title=new_title,
-        similarity=similarity,
-        editorial_only=editorial,
-        diff=pieces,
-        references=() if title_aspect else _references(olds, news, old, new, alignment),
-        score=link.score,
-        uncertain=both and link.certainty < alignment.thresholds.certain,
-        certainty=link.certainty,
-        methods=link.methods,
-        reasons=link.reasons,
-        old_texts=old_texts,
-        new_texts=new_texts,
-        counterpart_in_corpus=counterpart,
-        scope=scope,
-        pinned_by=link.pinned_by,
-        id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
-    )
+class _Describer:
+    """What the change records of one pair's links are made from, and what they look up again and again
+    (the article of an address, where a reference's target went)."""
+
+    def __init__(
+        self,
+        old: Edition,
+        new: Edition,
+        alignment: Alignment,
+        old_articles: set[str],
+        new_articles: set[str],
+        diff: WordDiff,
+    ) -> None:
+        self.old = old
+        self.new = new
+        self.alignment = alignment
+        self.old_articles = old_articles
+        self.new_articles = new_articles
+        self.diff = diff
+        self.successors = _Successors(old, new, alignment)
+        self.certain = alignment.thresholds.certain
+        self._articles: dict[str, str] = {}
+
+    def article(self, address: str) -> str:
+        """:func:`~lawdiff.model.article_of`, once per address (both sides of a pair share most of them)."""
+        found = self._articles.get(address)
+        if found is None:
+            found = self._articles[address] = article_of(address)
+        return found
+
+    def change(self, link: Link, with_title: bool) -> Change:
+        """The change record of one link: its kind, its word difference, and what became of its references."""
+        old, new = self.old, self.new
+        olds = _clauses(old, link.old)
+        news = _clauses(new, link.new)
+        title_aspect = link.aspect is Aspect.TITLE
+        old_texts, new_texts, old_title, new_title = _compared(title_aspect, olds, news, with_title)
+        old_text = old_texts[0] if len(old_texts) == 1 else "\n".join(old_texts)
+        new_text = new_texts[0] if len(new_texts) == 1 else "\n".join(new_texts)
+        title_changed = with_title and bool(olds) and bool(news) and old_title != new_title
+        kind = _kind(link, old_text == new_text and not title_changed)
+        both = bool(link.old) and bool(link.new)
+        renumbered = both and set(link.old) != set(link.new)
+        old_arts = {self.article(a) for a in link.old}
+        new_arts = {self.article(a) for a in link.new}
+        moved = both and old_arts != new_arts
+        pieces, similarity = _difference(old_text, new_text, self.diff)
+        editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
+        addresses = link.new or link.old
+        article = self.article(addresses[0]) or addresses[0]
+        counterpart = both or _counterpart(
+            link, olds, news, old_arts, new_arts, old, new, self.old_articles, self.new_articles
+        )
+        scope = Scope.COMPARED if counterpart else _outside(link, self.old_articles, self.new_articles)
+        return Change(
+            kind=kind,
+            aspect=link.aspect,
+            old=link.old,
+            new=link.new,
+            article=article,
+            renumbered=renumbered,
+            moved=moved,
+            title_changed=title_changed,
+            old_title=old_title,
+            new_title=new_title,
+            similarity=similarity,
+            editorial_only=editorial,
+            diff=pieces,
+            references=() if title_aspect else _references(olds, news, self.successors),
+            score=link.score,
+            uncertain=both and link.certainty < self.certain,
+            certainty=link.certainty,
+            methods=link.methods,
+            reasons=link.reasons,
+            old_texts=old_texts,
+            new_texts=new_texts,
+            counterpart_in_corpus=counterpart,
+            scope=scope,
+            pinned_by=link.pinned_by,
+            id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
+        )
+
+
+def _clauses(edition: Edition, addresses: tuple[str, ...]) -> list[Clause]:
+    """The clauses at ``addresses`` that the edition holds, in their order."""
+    if len(addresses) == 1:
+        found = edition.find(addresses[0])
+        return [found] if found is not None else []
+    return [c for c in (edition.find(a) for a in addresses) if c is not None]
 
 
 def _compared(
@@ -283,11 +329,11 @@ def _compared(
     """What a change compares: each side's texts (their titles, for a heading's
     link), and the titles folded into a one-to-one text change (``with_title``)."""
     if title_aspect:
-        old_texts = tuple(c.title for c in olds)
-        new_texts = tuple(c.title for c in news)
+        old_texts = tuple([c.title for c in olds])
+        new_texts = tuple([c.title for c in news])
     else:
-        old_texts = tuple(c.text for c in olds)
-        new_texts = tuple(c.text for c in news)
+        old_texts = tuple([c.text for c in olds])
+        new_texts = tuple([c.text for c in news])
     old_title = olds[0].title if with_title and len(olds) == 1 else ""
     new_title = news[0].title if with_title and len(news) == 1 else ""
     return old_texts, new_texts, old_title, new_title
@@ -348,27 +394,44 @@ def _editorial(old_text: str, new_text: str, old_title: str, new_title: str, tit
     ) or (old_text == new_text and title_changed and editorial_only(old_title, new_title))
 
 
-def _references(
-    olds: list[Clause], news: list[Clause], old: Edition, new: Edition, alignment: Alignment
-) -> tuple[RefChange, ...]:
-    old_refs = [r.target for c in olds for r in c.references]
-    new_refs = [r.target for c in news for r in c.references]
-    out: list[RefChange] = []
+class _Successors:
+    """Where the target of a reference went, asked for once per target of a pair (the same targets are
+    cited by clause after clause, and again by the clause's new self)."""
 
-    def successors(target: str) -> tuple[str, ...] | None:
+    def __init__(self, old: Edition, new: Edition, alignment: Alignment) -> None:
+        self.old = old
+        self.new = new
+        self.alignment = alignment
+        self.found: dict[str, tuple[str, ...] | None] = {}
+
+    def __call__(self, target: str) -> tuple[str, ...] | None:
+        if target in self.found:
+            return self.found[target]
+        found = self.found[target] = self._successors(target)
+        return found
+
+    def _successors(self, target: str) -> tuple[str, ...] | None:
         """Where the target went, or None when the old edition does not hold it or the new one's corpus
         does not hold its place (an article it lacks, another section's page)."""
-        clause = old.find(target)
-        if clause is None or not new.holds(target):
+        clause = self.old.find(target)
+        if clause is None or not self.new.holds(target):
             return None
-        succ = alignment.successors(target)
-        there = new.find(target)
+        succ = self.alignment.successors(target)
+        there = self.new.find(target)
         if not succ and not clause.text and there is not None and not (clause.title and there.heading_given):
             # An untitled clause without own text (45C4) is not aligned
             # itself, nor a heading whose place prints none (a 2017 section
             # page): its address surviving is what a reference needs.
             return (target,)
         return succ
+
+
+def _references(olds: list[Clause], news: list[Clause], successors: _Successors) -> tuple[RefChange, ...]:
+    old_refs = [r.target for c in olds for r in c.references]
+    new_refs = [r.target for c in news for r in c.references]
+    if not old_refs and not new_refs:
+        return ()
+    out: list[RefChange] = []
 
     remaining_new = list(new_refs)
     pending_old: list[str] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from importlib import resources
@@ -13,8 +14,9 @@ from typing import Any
 LEXICON_FILE = "lexicon.toml"
 
 
+@functools.cache
 def lexicon() -> dict[str, Any]:
-    """The word lists shipped beside this module (``lexicon.toml``).
+    """The word lists shipped beside this module (``lexicon.toml``), read once (do not change them).
 
     Terminology for the editorial test; modal, negation, actor, number and
     condition words for :mod:`lawdiff.diff.significance`.

@@ -168,6 +168,8 @@ def _numbers(tokens: Words, text: str, spans: list[tuple[int, int]]) -> list[tup
 
 def _difference(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What one side has that the other lacks, compared by canonical form, kept as printed."""
+    if not old or not new:  # most lists find nothing on a side: nothing there to weigh against
+        return tuple(printed for _, printed in old), tuple(printed for _, printed in new)
     lost = Counter(c for c, _ in old)
     gained = Counter(c for c, _ in new)
     common = lost & gained

@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
-from lawdiff.diff.changes import WordDiff, compare
+from lawdiff.diff.changes import WordDiff, compare, word_diff
 from lawdiff.diff.vocabulary import Change, Comparison
-from lawdiff.diff.words import word_diff
 from lawdiff.errors import UsageError
-from lawdiff.forked import can_fork, collector_paused, forked_map, jobs
+from lawdiff.forked import can_fork, collector_paused, jobs
 from lawdiff.i18n import gettext as _
 from lawdiff.model import Edition, article_of, chronological, natural_key, parent_address, spellings
 
@@ -44,12 +43,19 @@ class PairIndex:
         by_old: dict[str, list[int]] = {}
         by_new: dict[str, list[int]] = {}
         by_article: dict[str, list[int]] = {}
+        articles: dict[str, str] = {}  # article_of, once per address (both sides share most of them)
         for i, ch in enumerate(changes):
             for a in ch.old:
                 by_old.setdefault(a, []).append(i)
             for a in ch.new:
                 by_new.setdefault(a, []).append(i)
-            for art in dict.fromkeys([ch.article, *(article_of(a) for a in ch.old + ch.new)]):
+            touched = [ch.article]
+            for a in ch.old + ch.new:
+                art = articles.get(a)
+                if art is None:
+                    art = articles[a] = article_of(a)
+                touched.append(art)
+            for art in dict.fromkeys(touched):
                 if art:
                     by_article.setdefault(art, []).append(i)
         return PairIndex(
@@ -116,6 +122,7 @@ class Study:
             else:
                 todo.append((old, new))
         if workers > 1 and len(todo) > 1 and can_fork():
+            from lawdiff.forked import forked_map  # here: one pair's comparison loads no pool
 
             def compare_one(k: int) -> Comparison:  # in a worker, which inherits the study and the pairs
                 old, new = todo[k]

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lawdiff.align import Alignment, Aspect, Method, Thresholds
+from lawdiff.frozen import slot_init
 from lawdiff.pickling import by_fields
 
 # ---------------------------------------------------------------------------
@@ -36,6 +37,7 @@ class Op(enum.Enum):
 
 
 @by_fields
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Piece:
     """A run of the word-level difference: kept, inserted or deleted text."""
@@ -54,6 +56,7 @@ class RefStatus(enum.Enum):
 
 
 @by_fields
+@slot_init
 @dataclass(frozen=True, slots=True)
 class RefChange:
     """What became of one cross-reference.
@@ -88,6 +91,7 @@ class Flag(enum.Enum):
 
 
 @by_fields
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Signal:
     """One flag of a change and the words that raised it.
@@ -144,13 +148,32 @@ def change_id(
     texts, and of nothing else: the same inputs give the same id on every
     run and machine, whatever else changed in the corpus or the thresholds.
     """
-    parts = [CHANGE_ID_VERSION, old_edition, new_edition, aspect.value, list(old), list(new)]
-    payload = _ID_JSON.encode([*parts, list(old_texts), list(new_texts)])
+    head = _HEADS.get((old_edition, new_edition, aspect))
+    if head is None:
+        head = _HEADS[(old_edition, new_edition, aspect)] = ",".join(
+            map(_string, (CHANGE_ID_VERSION, old_edition, new_edition, aspect.value))
+        )
+    # A clause kept as it was has the same addresses and texts on both sides: each written once.
+    old_list = _strings(old)
+    new_list = old_list if new == old else _strings(new)
+    old_text = _strings(old_texts)
+    new_text = old_text if new_texts == old_texts else _strings(new_texts)
+    payload = f"[{head},[{old_list}],[{new_list}],[{old_text}],[{new_text}]]"
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
 
 
-# json.dumps with these options makes an encoder per call; one made once writes the same bytes.
-_ID_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+def _strings(strings: tuple[str, ...]) -> str:
+    """The items of a JSON list of strings (most lists of an id hold one)."""
+    return _string(strings[0]) if len(strings) == 1 else ",".join(map(_string, strings))
+
+
+# The id's payload is the JSON of [version, old edition, new edition, aspect, [old addresses], [new addresses],
+# [old texts], [new texts]] as ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` writes it:
+# made here from each string's JSON (the function the encoder itself calls for each string, in C), not by
+# the encoder, which sets itself up again for every call (an id is made for every clause of every pair).
+_string = json.encoder.encode_basestring
+# The leading strings of a pair's ids, made once per pair and aspect.
+_HEADS: dict[tuple[str, str, Aspect], str] = {}
 
 
 class Scope(enum.Enum):
@@ -166,6 +189,7 @@ class Scope(enum.Enum):
 
 
 @by_fields
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Change:
     """One change between two editions.
@@ -268,6 +292,7 @@ class Change:
 
 
 @by_fields
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Pattern:
     """A drafting pattern: the same substitution made in several changes of one pair of editions.

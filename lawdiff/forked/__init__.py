@@ -27,7 +27,8 @@ batches in order through a pipe each (a large export read by ``check``).
 :func:`jobs`: how many processes, as ``LAWDIFF_JOBS`` or the processors say.
 
 :func:`collector_paused`: the cyclic garbage collector off for a stage that
-makes many objects and no cycles.
+makes many objects and no cycles; :func:`collector_paused_for_command`: off for a whole command
+(``compare``), what it made left out of the passes after it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lawdiff.forked.beside import Pending, RemoteTraceback, beside
-from lawdiff.forked.control import POOLS, STAGES, can_fork, collector_paused, interrupts_held, jobs, pooled, shares
+from lawdiff.forked.control import (
+    POOLS,
+    STAGES,
+    can_fork,
+    collector_paused,
+    collector_paused_for_command,
+    interrupts_held,
+    jobs,
+    pooled,
+    shares,
+)
 from lawdiff.lazy import loader
 
 if TYPE_CHECKING:
@@ -66,6 +77,7 @@ __all__ = [
     "beside",
     "can_fork",
     "collector_paused",
+    "collector_paused_for_command",
     "forked_map",
     "interrupts_held",
     "jobs",

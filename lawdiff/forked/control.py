@@ -32,6 +32,28 @@ def collector_paused() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def collector_paused_for_command() -> Iterator[None]:
+    """The cyclic garbage collector off for a whole command, and what the command made left out of every
+    pass after it (``gc.freeze``), the pass Python makes as its process exits included.
+
+    :func:`collector_paused` turns the collector back on when its block ends, and the first object made
+    after that starts a pass over every object the block made: a command of several paused stages
+    (``compare``: reading, comparing, indexing) paid a pass over the corpus after each, and Python's last
+    pass at exit over everything again, a twentieth of ``compare``'s time.  Frozen objects are still freed
+    by reference counting; only a cycle among them is never collected, in a process that goes on after
+    the command (tests run commands in theirs).
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if paused:
+            gc.enable()
+
+
+@contextlib.contextmanager
 def frozen(freeze: bool) -> Iterator[None]:
     """What the workers inherit frozen out of the collector's passes while they run (``freeze``): each pass
     over the inherited plan cost a report's page worker a third of a second at 744 articles, and touched,
