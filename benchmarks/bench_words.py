@@ -11,13 +11,19 @@ a corpus folder of two editions (2026, 2027) in a temporary folder:
   ``--mb`` megabytes.
 
 Each case runs ``lawdiff check --corpus DIR --no-cache`` (reading both sides) and
-``lawdiff compare 2026 2027 --corpus DIR --no-cache --format json -o FILE``, each a fresh process,
-and prints their wall and CPU times (user + system of the process), the compare's peak memory
-(maxrss), and the words the difference marks changed (deleted and inserted words in the JSON's
-pieces) against the words the edit changed.  Targets: compare at most 2x check (CPU), at most
+``lawdiff compare 2026 2027 --corpus DIR --no-cache --format json -o FILE`` in turn (check, compare,
+check, compare ...), each a fresh process, ``--runs`` times, and prints their CPU times (user +
+system of the process; the least and the most), the median of the per-run ratios, the compare's peak
+memory (maxrss), and the words the difference marks changed (deleted and inserted words in the
+JSON's pieces) against the words the edit changed.  Targets: compare at most 2x check (CPU), at most
 300 MB, at most 2x the words changed.
 
-Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1]``.
+lawdiff runs with its modules byte-compiled first, as ``pip install`` leaves them (into a pycache
+folder of the run; a machine with ``PYTHONDONTWRITEBYTECODE`` set would otherwise compile every module
+from source in every process, a tenth of a second no installed lawdiff pays).  ``--lawdiff DIR``
+runs the lawdiff of another checkout (an older commit, for a before/after figure).
+
+Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1] [--runs 3]``.
 
 ``--ordinary``: clauses of ordinary length instead: every pair of two different texts that the comparison
 of the generator's 2007 and 2017 editions (186 articles) diffs, by rapidfuzz's ``Indel`` (now) and by
@@ -32,6 +38,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -115,11 +122,28 @@ def write_case(folder: Path, kind: str, size: int, rng: random.Random) -> int:
     return changed
 
 
-def run(args: list[str]) -> tuple[float, float, int, int]:
-    """Wall seconds, CPU seconds (user + system), peak memory in MB and exit code of one lawdiff process."""
+def installed_env(work: Path, checkout: Path = ROOT) -> dict[str, str]:
+    """The environment of the lawdiff processes: the checkout's lawdiff first on the path, its modules
+    byte-compiled first into a pycache folder under ``work``, as ``pip install`` leaves them."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+    env["PYTHONPATH"] = os.pathsep.join(x for x in (str(checkout), env.get("PYTHONPATH", "")) if x)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(checkout / "lawdiff")], check=True, env=env, capture_output=True
+    )
+    return env
+
+
+def run(args: list[str], env: dict[str, str] | None = None, checkout: Path = ROOT) -> tuple[float, float, int, int]:
+    """Wall seconds, CPU seconds (user + system), peak memory in MB and exit code of one lawdiff process
+    (run in the checkout, whose lawdiff ``python -m`` imports first)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "lawdiff.cli", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [sys.executable, "-m", "lawdiff.cli", *args],
+        cwd=checkout,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
     )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
@@ -206,33 +230,53 @@ def main() -> None:
     parser.add_argument("--wiki-mb", type=float, default=1.0, help="size of the wiki line (MB)")
     parser.add_argument("--only", nargs="*", default=["draft", "wiki", "repeated"])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--runs", type=int, default=3, help="runs of each command per case, in turn")
+    parser.add_argument("--lawdiff", type=Path, default=ROOT, help="the checkout whose lawdiff runs")
     parser.add_argument("--ordinary", action="store_true", help="only the generator's clauses of ordinary length")
     args = parser.parse_args()
     if args.ordinary:
         ordinary()
         return
-    print("| case | size | check wall / CPU | compare wall / CPU | CPU ratio | compare MB | words marked / changed |")
+    print("| case | size | check CPU | compare CPU | CPU ratio (median) | compare MB | words marked / changed |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for kind in args.only:
-        rng = random.Random(args.seed)
-        size = int((args.wiki_mb if kind == "wiki" else args.mb) * 1_000_000)
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp) / "corpus"
-            folder.mkdir()
-            changed = write_case(folder, kind, size, rng)
-            out = Path(tmp) / "compare.json"
-            cw, cc, _, code = run(["check", "--corpus", str(folder), "--no-cache"])
+    with tempfile.TemporaryDirectory() as work:
+        args.lawdiff = args.lawdiff.resolve()
+        env = installed_env(Path(work), args.lawdiff)
+        for kind in args.only:
+            case(kind, args, env)
+
+
+def case(kind: str, args: argparse.Namespace, env: dict[str, str]) -> None:
+    """Write one case, run check and compare in turn ``args.runs`` times, print its row."""
+    rng = random.Random(args.seed)
+    size = int((args.wiki_mb if kind == "wiki" else args.mb) * 1_000_000)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "corpus"
+        folder.mkdir()
+        changed = write_case(folder, kind, size, rng)
+        out = Path(tmp) / "compare.json"
+        checks: list[float] = []
+        compares: list[float] = []
+        peak = 0
+        for _ in range(args.runs):
+            _, cc, _, code = run(["check", "--corpus", str(folder), "--no-cache"], env, args.lawdiff)
             if code not in (0, 1):
                 sys.exit(f"{kind}: check exited {code}")
-            args_ = ["compare", "2026", "2027", "--corpus", str(folder), "--no-cache", "--format", "json"]
-            w, c, mb, code = run([*args_, "-o", str(out)])
+            compare = ["compare", "2026", "2027", "--corpus", str(folder), "--no-cache", "--format", "json"]
+            _, c, mb, code = run([*compare, "-o", str(out)], env, args.lawdiff)
             if code not in (0, 1):
                 sys.exit(f"{kind}: compare exited {code}")
-            n = marked(out)
-            print(
-                f"| {kind} | {size / 1e6:.1f} MB | {cw:.2f} / {cc:.2f} s | {w:.2f} / {c:.2f} s | {c / cc:.2f} |"
-                f" {mb} | {n:,} / {changed:,} ({n / changed:.2f}) |"
-            )
+            checks.append(cc)
+            compares.append(c)
+            peak = max(peak, mb)
+        ratio = statistics.median(c / cc for c, cc in zip(compares, checks, strict=True))
+        n = marked(out)
+        print(
+            f"| {kind} | {size / 1e6:.1f} MB | {min(checks):.2f}-{max(checks):.2f} s"
+            f" | {min(compares):.2f}-{max(compares):.2f} s | {ratio:.2f} |"
+            f" {peak} | {n:,} / {changed:,} ({n / changed:.2f}) |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

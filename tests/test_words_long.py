@@ -1,9 +1,14 @@
-"""Word differences at bounded cost (issue 24, item 4): long clauses are matched by anchors and windows.
+"""Word differences at bounded cost (issue 24, item 4): long clauses are walked, or matched by anchors.
 
 The benchmark (``benchmarks/bench_words.py``) times the three long cases at megabytes; here they run
-at a size just past diff-match-patch's own search, and at a tiny size with the matching's limits
-made small, so that anchors, windows and leaves all run.  What is checked is the shape: both texts
-rebuilt, and no more than twice the words marked changed that the edit changed.
+at a size just past the short path, walked (:func:`lawdiff.diff.anchors.gaps`), and at a tiny size
+with the walk's and the anchors' limits made small, so that resynchronizing far, giving up, anchors,
+windows and leaves all run.  What is checked is the shape: both texts rebuilt, pieces of whole
+tokens, and no more than twice the words marked changed that the edit changed.
+
+The stages after the difference read a long clause's changed pieces, not its whole texts; each such
+shortcut is checked here against the whole reading it replaces: the editorial test, the share of
+words changed, the flags, the alignment's word counts, the JSON of the pieces.
 """
 
 from __future__ import annotations
@@ -12,15 +17,21 @@ import itertools
 import json
 import random
 import re
+import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from benchscripts import bench_module, generator
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from lawdiff import jsontext
+from lawdiff.align import space
 from lawdiff.corpus import Corpus
-from lawdiff.diff import anchors, words
-from lawdiff.diff.vocabulary import Op, Piece
-from lawdiff.diff.words import rebuild, word_diff
+from lawdiff.diff import anchors, editorial, sides, significance, words
+from lawdiff.diff.vocabulary import Aspect, Change, ChangeKind, Op, Piece
+from lawdiff.diff.words import TOKEN, rebuild, word_diff
 
 bench_words = bench_module("bench_words")
 
@@ -49,14 +60,37 @@ def test_long_clause_marks_about_what_changed(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["draft", "repeated"])
 def test_anchors_windows_and_leaves_at_a_tiny_size(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(words, "SHORT_TOKENS", 0)
     monkeypatch.setattr(anchors, "LEAF_CELLS", 400)
     monkeypatch.setattr(anchors, "WINDOW", 24)
     monkeypatch.setattr(anchors, "SAMPLE_TARGET", 8)
     old, new, changed = _case(kind, 6_000)
-    pieces = word_diff(old, new)
+    pieces = words._long_diff(TOKEN.findall(old), TOKEN.findall(new))
     assert rebuild(pieces) == (old, new)
     assert changed <= _marked(pieces) <= 2 * changed
+
+
+@pytest.mark.parametrize("kind", ["draft", "repeated"])
+def test_a_walk_at_a_tiny_size_resyncs_far_and_joins_gaps(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(words, "SHORT_TOKENS", 0)
+    monkeypatch.setattr(anchors, "KEY", 6)
+    monkeypatch.setattr(anchors, "KEYS", 2)
+    monkeypatch.setattr(anchors, "NEAR_KEYS", 3)
+    monkeypatch.setattr(anchors, "REACH", 16)
+    monkeypatch.setattr(anchors, "STEP", 4)
+    old, new, changed = _case(kind, 6_000)
+    pieces = word_diff(old, new)
+    _check_pieces(old, new, pieces)
+    assert changed <= _marked(pieces) <= 2 * changed
+
+
+def test_texts_that_differ_in_many_places_are_matched_by_anchors() -> None:
+    rng = random.Random(9)
+    old = bench_words.words_of("draft", 60_000, rng)
+    new, _ = bench_words.edit(old, rng, rate=0.3)
+    a, b = " ".join(old), " ".join(new)
+    assert anchors.gaps(a, b, words.WALKED_SHARE) is None  # the walk gives up
+    assert word_diff(a, b) == words._long_diff(TOKEN.findall(a), TOKEN.findall(b))
+    assert anchors.gaps(a, b) is not None  # without a share to keep to, it walks on
 
 
 def test_a_large_insertion_and_a_moved_block_between_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,11 +102,214 @@ def test_a_large_insertion_and_a_moved_block_between_anchors(monkeypatch: pytest
     inserted = [f"nieuw{i}" for i in range(300)]
     new = base[:1000] + inserted + base[1000:2000] + base[3000:] + base[2000:3000]
     old_text, new_text = " ".join(base), " ".join(new)
-    pieces = word_diff(old_text, new_text)
-    assert rebuild(pieces) == (old_text, new_text)
-    # The insertion is marked as such (the moved block is a deletion and an insertion).
-    assert any(p.op is Op.INSERT and p.text.strip().startswith("nieuw0") for p in pieces)
-    assert _marked(pieces) <= 300 + 2 * 1000 + 50
+    for pieces in (word_diff(old_text, new_text), words._long_diff(TOKEN.findall(old_text), TOKEN.findall(new_text))):
+        assert rebuild(pieces) == (old_text, new_text)
+        # The insertion is marked as such (the moved block is a deletion and an insertion).
+        assert any(p.op is Op.INSERT and p.text.strip().startswith("nieuw0") for p in pieces)
+        assert _marked(pieces) <= 300 + 2 * 1000 + 50
+
+
+def test_a_long_insertion_and_deletion_among_few_changes_are_walked() -> None:
+    rng = random.Random(7)
+    old = bench_words.words_of("draft", 200_000, rng)
+    new, changed = bench_words.edit(old, rng)
+    inserted = [f"in{w}" for w in bench_words.words_of("draft", 20_000, random.Random(9))]
+    new = new[:100] + inserted + new[100:]
+    del new[len(new) // 2 : len(new) // 2 + 2000]
+    a, b = " ".join(old), " ".join(new)
+    found = anchors.gaps(a, b, words.WALKED_SHARE)
+    assert found is not None
+    pieces = word_diff(a, b)
+    _check_pieces(a, b, pieces)
+    assert _marked(pieces) <= changed + len(inserted) + 2000 + 20
+
+
+def test_a_walk_places_an_edit_of_a_repeated_word_as_the_cleanup_does() -> None:
+    """A word said twice and once more or once less: diff-match-patch's cleanup puts the insertion or the
+    deletion after the copies (as far right as the text repeats it); the walk does the same, so that the
+    whole difference is the one the anchors and the cleanup make of the whole text."""
+    rng = random.Random(11)
+    old = bench_words.words_of("draft", 60_000, rng)
+    new = list(old)
+    for k in range(len(old) - 40, 40, -97):
+        old[k + 1] = old[k + 2] = old[k]  # said three times
+        new[k + 1] = new[k + 2] = new[k]
+        if k % 2:
+            del new[k + 1]  # said twice
+        else:
+            new.insert(k, new[k])  # said four times
+    a, b = " ".join(old), " ".join(new)
+    assert anchors.gaps(a, b, words.WALKED_SHARE) is not None
+    walked = word_diff(a, b)
+    assert walked == words._long_diff(TOKEN.findall(a), TOKEN.findall(b))
+    assert all(p.op is Op.EQUAL or p.text.endswith(" ") for p in walked)
+
+
+def test_a_gaps_deletion_moves_right_as_far_as_the_text_repeats_it() -> None:
+    """A gap whose sides agree at their start (two gaps joined): what is left of it, a deletion, moves right
+    over the copies of its word after it, as the cleanup moves it, and no further than the next gap."""
+    old, new = "P x y y y Q z", "P x y y Q w"
+    out = words._Pieces()
+    # The gap old[2:6] "x y " / new[2:4] "x "; the equal run after it ends at old[12] (the next gap).
+    end = words._gap(old, new, (2, 6, 2, 4), 12 - 6, out)
+    out.equal(old[end:12])
+    assert out.done() == [Piece(Op.EQUAL, "x y y "), Piece(Op.DELETE, "y "), Piece(Op.EQUAL, "Q ")]
+    out = words._Pieces()
+    end = words._gap(old, new, (2, 6, 2, 4), 3, out)  # the next gap two characters after this one
+    assert out.done() == [Piece(Op.EQUAL, "x y "), Piece(Op.DELETE, "y ")] and end == 8
+
+
+def _check_pieces(old: str, new: str, pieces: tuple[Piece, ...]) -> None:
+    """Both texts rebuilt; no empty piece, none beside one of its kind, no insertion before a deletion; each
+    side's pieces of whole tokens (the side's tokens are those of its pieces in turn)."""
+    assert rebuild(pieces) == (old, new)
+    assert all(p.text for p in pieces)
+    for x, y in itertools.pairwise(pieces):
+        assert x.op is not y.op
+        assert not (x.op is Op.INSERT and y.op is Op.DELETE)
+    for text, drop in ((old, Op.INSERT), (new, Op.DELETE)):
+        mine = [p.text for p in pieces if p.op is not drop]
+        assert TOKEN.findall(text) == [t for piece in mine for t in TOKEN.findall(piece)]
+
+
+_VOCAB = ["de", "kaart", "speler", "moet", "niet-aangeduide", "1)", "12", "maat", "partner", "van", "wordt", "geacht"]
+_SEPARATORS = [" ", " ", " ", " ", ", ", ". ", "  ", "\n", " (", ") "]
+
+
+@st.composite
+def _long_pair(draw: st.DrawFn) -> tuple[str, str]:
+    """A text of a few thousand words (from a small vocabulary, or repeated) and the same with some edits."""
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    n = draw(st.integers(1500, 4000))
+    period = draw(st.sampled_from([0, 7, 25]))
+    seq = [rng.choice(_VOCAB) for _ in range(period or n)]
+    tokens = [seq[k % len(seq)] for k in range(n)]
+    seps = [rng.choice(_SEPARATORS) for _ in range(n)]
+    old = "".join(w + s for w, s in zip(tokens, seps, strict=True))
+    edited = list(zip(tokens, seps, strict=True))
+    for _ in range(draw(st.integers(1, 60))):
+        k = rng.randrange(len(edited))
+        what = rng.random()
+        if what < 0.3:
+            del edited[k]
+        elif what < 0.6:
+            edited.insert(k, (rng.choice([*_VOCAB, "Nieuw", "13"]), rng.choice(_SEPARATORS)))
+        else:
+            edited[k] = (rng.choice([*_VOCAB, "Anders"]), edited[k][1])
+    return old, "".join(w + s for w, s in edited)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_long_pair())
+def test_a_walk_makes_pieces_of_whole_tokens(pair: tuple[str, str]) -> None:
+    old, new = pair
+    assert words._many_tokens(old, new)
+    _check_pieces(old, new, word_diff(old, new))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab é\u00e9-", max_size=40), st.text(alphabet="ab é-", max_size=40), st.data())
+def test_common_from_is_the_common_start(a: str, b: str, data: st.DataObject) -> None:
+    i = data.draw(st.integers(0, len(a)))
+    j = data.draw(st.integers(0, len(b)))
+    n = 0
+    while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n]:
+        n += 1
+    assert anchors.common_from(a, i, b, j) == n
+    assert anchors.common_from(a * 50, i, a * 50, i) == len(a) * 50 - i
+
+
+# ---------------------------------------------------------------------------
+# The stages after the difference: from the changed pieces, the same as from the whole texts
+
+
+@settings(max_examples=100, deadline=None)
+@given(_long_pair())
+def test_the_editorial_test_from_the_pieces_is_the_whole_test(pair: tuple[str, str]) -> None:
+    old, new = pair
+    for a, b in ((old, new), (old, old.replace("maat", "partner")), (old, old.upper()), (old + "Σ", new + "Σ")):
+        if a != b:
+            assert editorial.editorial_only(a, b, word_diff(a, b)) == (editorial.canonical(a) == editorial.canonical(b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab -_.1é\n", max_size=8), min_size=1, max_size=8))
+def test_words_counted_in_joined_pieces_are_those_of_each_piece(texts: list[str]) -> None:
+    assert significance._words_in(texts) == sum(len(sides.WORD.findall(t)) for t in texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab AB_-.,1\u00e9\u0130\u03a3\u03c3\u0307 \t\n\u00a0", max_size=60))
+def test_the_alignment_counts_the_words_of_a_split_text_in_order(text: str) -> None:
+    want = Counter(map(sys.intern, space.words(text)))
+    got = space._word_counts(text)
+    assert list(got.items()) == list(want.items())
+
+
+def _change(pieces: tuple[Piece, ...]) -> Change:
+    old, new = rebuild(pieces)
+    return Change(
+        kind=ChangeKind.MODIFIED,
+        aspect=Aspect.TEXT,
+        old=("45A",),
+        new=("45A",),
+        article="45",
+        renumbered=False,
+        moved=False,
+        title_changed=False,
+        old_title="",
+        new_title="",
+        similarity=0.5,
+        editorial_only=False,
+        diff=pieces,
+        references=(),
+        score=1.0,
+        uncertain=False,
+        methods=(),
+        reasons=(),
+        old_texts=(old,),
+        new_texts=(new,),
+        counterpart_in_corpus=True,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(_long_pair())
+def test_a_long_sides_flags_from_its_telling_changes_are_those_of_all(pair: tuple[str, str]) -> None:
+    """A long side is read only around the changes that touch a word of the lists (or alone, a word with a
+    digit): the same flags as reading around every change."""
+    pieces = word_diff(*pair)
+    change = _change(pieces)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(significance, "LONG_SIDE", 200)
+        mp.setattr(sides, "LONG_SIDE", 200)
+        read = significance.significance(change)
+        mp.setattr(significance, "_read", lambda text, touched, skip: (sides.words_of(text, touched, skip), []))
+        assert read == significance.significance(change)
+
+
+def test_the_share_of_words_changed_of_a_long_difference() -> None:
+    old, new, _ = _case("draft", 60_000)
+    pieces = word_diff(old, new)
+    assert sum(len(p.text) for p in pieces) > 2 * sides.LONG_SIDE  # the joined reading
+    changed = total = 0
+    for p in pieces:
+        n = len(sides.WORD.findall(p.text))
+        total += n if p.op is not Op.EQUAL else 2 * n
+        changed += n if p.op is not Op.EQUAL else 0
+    assert significance._share_changed(pieces) == changed / total
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["equal", "insert", "delete"]), st.text(max_size=6)), max_size=6), st.data())
+def test_pairs_of_strings_are_written_as_the_standard_library_writes_them(
+    pairs: list[tuple[str, str]], data: st.DataObject
+) -> None:
+    doc = {"diff": jsontext.StrPairs(pairs), "n": [1, {"deep": jsontext.StrPairs(pairs)}]}
+    assert jsontext.dumps(doc) == json.dumps(doc, ensure_ascii=False, indent=2)
+    # Where the writer leaves the whole document to the standard library, the same text too.
+    doc["odd"] = {1: "a key that is a number"}
+    assert jsontext.dumps(doc) == json.dumps(doc, ensure_ascii=False, indent=2)
 
 
 def test_matching_blocks_are_increasing_and_equal() -> None:

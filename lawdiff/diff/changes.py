@@ -279,7 +279,7 @@ class _Describer:
         new_arts = {self.article(a) for a in link.new}
         moved = both and old_arts != new_arts
         pieces, similarity = _difference(old_text, new_text, self.diff)
-        editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed)
+        editorial = both and _editorial(old_text, new_text, old_title, new_title, title_changed, pieces)
         addresses = link.new or link.old
         article = self.article(addresses[0]) or addresses[0]
         counterpart = both or _counterpart(
@@ -385,11 +385,14 @@ def _kind(link: Link, same: bool) -> ChangeKind:
     return ChangeKind.UNCHANGED if same else ChangeKind.MODIFIED
 
 
-def _editorial(old_text: str, new_text: str, old_title: str, new_title: str, title_changed: bool) -> bool:
-    """Whether what changed (the text, the folded title, or both) changed only editorially."""
+def _editorial(
+    old_text: str, new_text: str, old_title: str, new_title: str, title_changed: bool, pieces: tuple[Piece, ...]
+) -> bool:
+    """Whether what changed (the text, the folded title, or both) changed only editorially (``pieces``: the
+    texts' word difference)."""
     return (
         old_text != new_text
-        and editorial_only(old_text, new_text)
+        and editorial_only(old_text, new_text, pieces)
         and (not title_changed or canonical(old_title) == canonical(new_title))
     ) or (old_text == new_text and title_changed and editorial_only(old_title, new_title))
 

@@ -33,16 +33,12 @@ class Words(NamedTuple):
 
 def side(pieces: Sequence[Piece], keep: Op) -> tuple[str, list[tuple[int, int]]]:
     """One side's text and the spans of it that the difference touched (deleted or inserted), in order."""
-    text: list[str] = []
-    touched: list[tuple[int, int]] = []
-    at = 0
-    for p in pieces:
-        if p.op is Op.EQUAL or p.op is keep:
-            text.append(p.text)
-            if p.op is keep:
-                touched.append((at, at + len(p.text)))
-            at += len(p.text)
-    return "".join(text), touched
+    drop = Op.INSERT if keep is Op.DELETE else Op.DELETE
+    mine = [p for p in pieces if p.op is not drop]
+    texts = [p.text for p in mine]
+    ends = list(itertools.accumulate(map(len, texts)))
+    touched = [(end - len(t), end) for p, t, end in zip(mine, texts, ends, strict=True) if p.op is keep]
+    return "".join(texts), touched
 
 
 # A side longer than this is read only around what changed (CONTEXT characters on each side of each
@@ -72,10 +68,12 @@ def _stretches(text: str, touched: list[tuple[int, int]], skip: int) -> list[tup
 
 def words_of(text: str, touched: list[tuple[int, int]], skip: int) -> Words:
     """The words of a side from ``skip`` on, each marked changed when the difference touched any of its
-    characters; for a long side only those near a change (:func:`_stretches`)."""
+    characters; for a long side only those near a change (:func:`_stretches`), each stretch read as
+    :func:`_whole` reads a side."""
     if len(text) <= LONG_SIDE:
         return _whole(text, touched, skip)
-    starts = [s for s, _ in touched]
+    span_starts = [s for s, _ in touched]
+    span_ends = [e for _, e in touched]
     out = Words([], [], [], [])
     for lo, hi in _stretches(text, touched, skip):
         if out.words:
@@ -83,15 +81,27 @@ def words_of(text: str, touched: list[tuple[int, int]], skip: int) -> Words:
             out.ends.append(0)
             out.words.append(_GAP)
             out.changed.append(False)
-        for m in WORD.finditer(text, lo, hi):
-            start, end = m.span()
-            if (start == lo and WORD.match(text, lo - 1) and lo > skip) or (end == hi and WORD.match(text, hi)):
-                continue  # a word cut by the stretch's edge
-            k = bisect.bisect_left(starts, end) - 1  # the last touched span starting before the word's end
-            out.starts.append(start)
-            out.ends.append(end)
-            out.words.append(m.group().lower())
-            out.changed.append(k >= 0 and touched[k][1] > start)
+        parts = _AT_WORDS.split(text[lo:hi])
+        places = list(itertools.accumulate(map(len, parts), initial=lo))
+        starts, ends, words = places[1:-1:2], places[2::2], parts[1::2]
+        # The words cut by the stretch's edges are left out.
+        first, last = 0, len(words)
+        if last and starts[0] == lo and lo > skip and WORD.match(text, lo - 1):
+            first = 1
+        if last > first and ends[-1] == hi and WORD.match(text, hi):
+            last -= 1
+        if first or last < len(words):
+            starts, ends, words = starts[first:last], ends[first:last], words[first:last]
+        changed = [False] * len(words)
+        # The touched spans that overlap the stretch mark the words they overlap.
+        for n in range(bisect.bisect_right(span_ends, lo), bisect.bisect_left(span_starts, hi)):
+            s, e = touched[n]
+            for k in range(bisect.bisect_right(ends, s), bisect.bisect_left(starts, e)):
+                changed[k] = True
+        out.starts.extend(starts)
+        out.ends.extend(ends)
+        out.words.extend(map(str.lower, words))
+        out.changed.extend(changed)
     return out
 
 

@@ -25,14 +25,15 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
+from lawdiff.diff.sides import LONG_SIDE, Words, side, words_of
 from lawdiff.diff.sides import WORD as _WORD
-from lawdiff.diff.sides import Words, side, words_of
 from lawdiff.diff.vocabulary import (
     NORMATIVE,
     Change,
@@ -112,6 +113,48 @@ def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]
 
 _LONG_INDEX = _by_first_word(_LONG)
 _BY_WORD = _by_word()
+# Each phrase's canonical form (:func:`canonical`), as a flag records it.
+_CANONICAL = {p: canonical(" ".join(p)) for phrases in WORD_LISTS.values() for p in phrases}
+# Every word of the lists: a change that touches none of them (nor a digit) raises no flag of the lists.
+_LISTED = frozenset(_BY_WORD) | frozenset(w for phrases in WORD_LISTS.values() for p in phrases for w in p)
+
+
+def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Of a long side's touched spans, those that may raise a flag, in two lists: those that touch a word of
+    the lists (read with the words around them, a phrase's other words), and those that touch only words
+    with a digit (``number``, read alone: no phrase of the lists holds them).
+
+    The others raise nothing and are not read at all, nor the words around them: a paragraph of
+    megabytes whose changes touch only ordinary words costs the changes' own words.  A span whose edge
+    may cut a word (a compound, "niet-aangeduide") goes to the first list, its word not being read here.
+    """
+    listed: list[tuple[int, int]] = []
+    numeral: list[tuple[int, int]] = []
+    for s, e in touched:
+        if _may_cut(text, s) or _may_cut(text, e):
+            listed.append((s, e))
+            continue
+        digits = False
+        for w in _WORD.findall(text, s, e):
+            low = w.lower()
+            if low in _LISTED:
+                listed.append((s, e))
+                break
+            digits = digits or bool(_DIGIT.search(low))
+        else:
+            if digits:
+                numeral.append((s, e))
+    return listed, numeral
+
+
+def _may_cut(text: str, at: int) -> bool:
+    """Whether a word (:data:`_WORD`: compounds joined by hyphens) may run on across place ``at``: a word's
+    character or a hyphen on both sides of it."""
+    pair = text[at - 1 : at + 1] if at else ""
+    if len(pair) < 2 or not (pair.isalnum() or "-" in pair or "_" in pair):
+        return False
+    before, after = pair[0], pair[1]
+    return (before.isalnum() or before in "-_") and (after.isalnum() or after in "-_")
 
 
 def _claimed(tokens: Words) -> set[int]:
@@ -122,8 +165,10 @@ def _claimed(tokens: Words) -> set[int]:
     """
     claimed: set[int] = set()
     words = tokens.words
-    for i, word in enumerate(words):
-        for phrase in _LONG_INDEX.get(word, ()):
+    # Only the words that start a phrase of several words are looked at (picked out in C).
+    for i in itertools.compress(range(len(words)), map(_LONG_INDEX.__contains__, words)):
+        word = words[i]
+        for phrase in _LONG_INDEX[word]:
             n = len(phrase)
             if tuple(words[i : i + n]) == phrase:
                 claimed.update(range(i, i + n))
@@ -140,8 +185,10 @@ def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tup
     out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in WORD_LISTS}
     free = dict.fromkeys(WORD_LISTS, 0)  # per list, the first token not taken by a phrase it found
     words, changed = tokens.words, tokens.changed
-    for i, word in enumerate(words):
-        for flag, phrases in _BY_WORD.get(word, ()):
+    # Only the words that start a phrase of some list are looked at (picked out in C).
+    for i in itertools.compress(range(len(words)), map(_BY_WORD.__contains__, words)):
+        word = words[i]
+        for flag, phrases in _BY_WORD[word]:
             if i < free[flag]:
                 continue
             for phrase in phrases:
@@ -151,19 +198,42 @@ def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tup
                 if tuple(words[i : i + n]) == phrase:
                     if any(changed[i : i + n]):
                         printed = text[tokens.starts[i] : tokens.ends[i + n - 1]]
-                        out[flag].append((canonical(" ".join(phrase)), printed))
+                        out[flag].append((_CANONICAL[phrase], printed))
                     free[flag] = i + n
                     break
     return out
 
 
-def _numbers(tokens: Words, text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
-    """Touched digits outside the cross-references' spans."""
+def _numbers(
+    tokens: Words, numerals: list[tuple[int, int, str]], text: str, spans: list[tuple[int, int]]
+) -> list[tuple[str, str]]:
+    """Touched digits outside the cross-references' spans, in the order of the text: among the words read
+    (``tokens``) and the touched words with a digit read alone (``numerals``: start, end, word)."""
+    starts, ends, words, _ = tokens
+    found = [(starts[k], ends[k], words[k]) for k in itertools.compress(range(len(words)), tokens.changed)]
+    if numerals:
+        found = sorted(found + numerals)
     return [
         (word, text[start:end])
-        for start, end, word, changed in zip(*tokens, strict=True)
-        if changed and _DIGIT.search(word) and not any(s < end and start < e for s, e in spans)
+        for start, end, word in found
+        if _DIGIT.search(word) and not any(s < end and start < e for s, e in spans)
     ]
+
+
+def _read(text: str, touched: list[tuple[int, int]], skip: int) -> tuple[Words, list[tuple[int, int, str]]]:
+    """A side's words to look for the lists' phrases in (:func:`~lawdiff.diff.sides.words_of`), from
+    ``skip`` on, and the touched words with a digit read alone (start, end, word; for a long side, see
+    :func:`_telling`)."""
+    if len(text) <= LONG_SIDE:
+        return words_of(text, touched, skip), []
+    listed, numeral = _telling(text, touched)
+    numerals = [
+        (m.start(), m.end(), m.group().lower())
+        for s, e in numeral
+        for m in _WORD.finditer(text, max(s, skip), e)
+        if _DIGIT.search(m.group())
+    ]
+    return words_of(text, listed, skip), numerals
 
 
 def _difference(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -255,12 +325,10 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     old_text, old_touched = side(pieces, Op.DELETE)
     new_text, new_touched = side(pieces, Op.INSERT)
     title = change.aspect is Aspect.TITLE
-    old_tokens = words_of(
-        old_text, old_touched, 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
-    )
-    new_tokens = words_of(
-        new_text, new_touched, 0 if title else _lead_in_skip(pieces, Op.INSERT, _lead_in(old, change.old))
-    )
+    old_skip = 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
+    new_skip = 0 if title else _lead_in_skip(pieces, Op.INSERT, _lead_in(old, change.old))
+    old_tokens, old_numerals = _read(old_text, old_touched, old_skip)
+    new_tokens, new_numerals = _read(new_text, new_touched, new_skip)
     old_spans = _spans(change.old_texts, None if title else _clauses(old, change.old))
     new_spans = _spans(change.new_texts, None if title else _clauses(new, change.new))
     old_found = _matches(old_tokens, old_text, _claimed(old_tokens))
@@ -272,8 +340,8 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
             continue
         lost, gained = old_found[flag], new_found[flag]
         if flag is Flag.NUMBER:
-            lost += _numbers(old_tokens, old_text, old_spans)
-            gained += _numbers(new_tokens, new_text, new_spans)
+            lost += _numbers(old_tokens, old_numerals, old_text, old_spans)
+            gained += _numbers(new_tokens, new_numerals, new_text, new_spans)
         removed, added = _difference(lost, gained)
         if removed or added:
             out.append(Signal(flag, removed, added))
@@ -376,13 +444,60 @@ def patterns(changes: Sequence[Change]) -> tuple[Pattern, ...]:
 
 
 def _share_changed(pieces: Sequence[Piece]) -> float:
-    """The share of a difference's words (both sides together) that were deleted or inserted."""
+    """The share of a difference's words (both sides together) that were deleted or inserted, each piece's
+    words counted in it alone."""
+    texts = [p.text for p in pieces]
+    if len(pieces) > 2 and sum(map(len, texts)) > 2 * LONG_SIDE:
+        changed = _words_in([p.text for p in pieces if p.op is not Op.EQUAL])
+        total = _words_in([p.text for p in pieces if p.op is not Op.INSERT])
+        total += _words_in([p.text for p in pieces if p.op is not Op.DELETE])
+        return changed / total if total else 0.0
     changed = total = 0
     for p in pieces:
         n = len(_WORD.findall(p.text))
         total += n if p.op is not Op.EQUAL else 2 * n
         changed += n if p.op is not Op.EQUAL else 0
     return changed / total if total else 0.0
+
+
+# Each Latin-1 character's class for :func:`_words_in`: w (a word's), h (a hyphen) or o (any other).
+_CLASSES = bytes(
+    ord("w") if (chr(c).isalnum() or c == ord("_")) else ord("h") if c == ord("-") else ord("o") for c in range(256)
+)
+_W, _H = ord("w"), ord("h")
+
+
+def _words_in(texts: list[str]) -> int:
+    """How many words (:data:`_WORD`) the texts hold, each counted in itself: ``sum(len(_WORD.findall(t)))``.
+
+    A side of megabytes in a few passes in C: its texts joined, their characters turned into classes
+    (``bytes.translate``), the words' starts counted as class patterns (a word character after any other
+    but a hyphen that follows a word character), then told apart where two texts meet.  Outside
+    Latin-1, text by text.
+    """
+    text = "".join(texts)
+    try:
+        c = text.encode("latin-1").translate(_CLASSES)
+    except UnicodeEncodeError:
+        return sum(len(_WORD.findall(t)) for t in texts)
+    # The words' starts in the joined text (after a hyphen only where there is one).
+    n = c.count(b"ow") + c.startswith(b"w")
+    hyphens = b"h" in c
+    if hyphens:
+        n += c.count(b"ohw") + c.count(b"hhw") + c.startswith(b"hw")
+    # Where a text starts (at s), a word of its own starts at s if c[s] is a word's, and at s + 1 if c[s + 1]
+    # is and c[s] is not; in the joined text, those depend on what goes before s.
+    starts = [s for s, t in zip(itertools.accumulate(map(len, texts), initial=0), texts, strict=False) if s and t]
+    if not hyphens:
+        return n + sum([c[s] == _W and c[s - 1] == _W for s in starts])
+    ends = set(itertools.accumulate(map(len, texts)))
+    for s in starts:
+        alone = c[s] == _W
+        joined = alone and (c[s - 1] != _W and (c[s - 1] != _H or (s < 2 or c[s - 2] != _W)))
+        n += alone - joined
+        if s + 1 not in ends and s + 1 < len(c) and c[s + 1] == _W and c[s] == _H and c[s - 1] == _W:
+            n += 1  # alone a start, joined a compound's part
+    return n
 
 
 def rank(change: Change, found: Sequence[Pattern] = ()) -> float:

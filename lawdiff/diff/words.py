@@ -5,16 +5,22 @@ with ``Diff_Timeout = 0`` so that the result never depends on the machine's
 speed.
 
 Each distinct token (a word, a run of spaces, a sign) becomes one character, so
-that the matching and the cleanup run on strings.  The tokens are matched by
-:func:`lawdiff.diff.anchors.matching_blocks`: the common prefix and suffix, then
-rapidfuzz's ``Indel`` (the longest common subsequence, bit-parallel, in C) for a
-clause of ordinary length, anchors and windows in about linear time for a longer
-one (a typed draft's paragraph of megabytes).  diff-match-patch then merges the
-runs and makes its semantic cleanup, as it did after its own search, which it no
-longer makes: Myers' bisection in Python cost twice the time for the same
-difference on 98 % of the generator's changed clauses; the others are another
-longest common subsequence of the same length, listed in
-``tests/golden/words/ordinary.json``.
+that the matching and the cleanup run on strings.  The tokens of a clause of
+ordinary length are matched by :func:`lawdiff.diff.anchors.matching_blocks`: the
+common prefix and suffix, then rapidfuzz's ``Indel`` (the longest common
+subsequence, bit-parallel, in C).  diff-match-patch then merges the runs and
+makes its semantic cleanup, as it did after its own search, which it no longer
+makes: Myers' bisection in Python cost twice the time for the same difference on
+98 % of the generator's changed clauses; the others are another longest common
+subsequence of the same length, listed in ``tests/golden/words/ordinary.json``.
+
+A longer clause (a typed draft's paragraph of megabytes) is not made into tokens
+at all where its two texts differ in a few places: they are walked
+(:func:`lawdiff.diff.anchors.gaps`), compared in C, and only the gaps between
+their equal runs are made into tokens and diffed, each as the cleanup would have
+left it in the whole text (:func:`_walked`).  Two long texts that differ in many
+places are matched by anchors and windows in about linear time, as tokens
+(:func:`_long_diff`).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ import re
 
 from diff_match_patch import diff_match_patch
 
-from lawdiff.diff.anchors import matching_blocks
+from lawdiff.diff.anchors import Gap, back_to_boundary, common_from, gaps, matching_blocks
 from lawdiff.diff.vocabulary import Op, Piece
 
 # ---------------------------------------------------------------------------
@@ -41,9 +47,26 @@ def word_diff(old: str, new: str) -> tuple[Piece, ...]:
     """Difference of two texts on whole words, with semantic cleanup."""
     if old == new:
         return (Piece(Op.EQUAL, old),) if old else ()
-    old_tokens, new_tokens = TOKEN.findall(old), TOKEN.findall(new)
-    if len(old_tokens) + len(new_tokens) > SHORT_TOKENS:
-        return _long_diff(old_tokens, new_tokens)
+    if _many_tokens(old, new):
+        return _walked(old, new)
+    return _short(TOKEN.findall(old), TOKEN.findall(new))
+
+
+def _many_tokens(old: str, new: str) -> bool:
+    """Whether two texts hold more than :data:`SHORT_TOKENS` tokens together, without making them where
+    that is plain: never for texts of fewer characters; always for texts of more words (the first
+    words, split in C, are enough to tell)."""
+    if len(old) + len(new) <= SHORT_TOKENS:
+        return False
+    words = len(old.split(None, SHORT_TOKENS)) + len(new.split(None, SHORT_TOKENS))
+    if words > SHORT_TOKENS:
+        return True  # each word holds a token at least
+    return len(TOKEN.findall(old)) + len(TOKEN.findall(new)) > SHORT_TOKENS
+
+
+def _short(old_tokens: list[str], new_tokens: list[str]) -> tuple[Piece, ...]:
+    """The difference of two token lists of ordinary length: each distinct token a character, matched,
+    merged and cleaned up as diff-match-patch's own search's result was."""
     vocab: dict[str, str] = {}
 
     def encode(tokens: list[str]) -> str:
@@ -154,3 +177,181 @@ def rebuild(pieces: tuple[Piece, ...]) -> tuple[str, str]:
     old = "".join(p.text for p in pieces if p.op is not Op.INSERT)
     new = "".join(p.text for p in pieces if p.op is not Op.DELETE)
     return old, new
+
+
+# ---------------------------------------------------------------------------
+# Long texts: walked, each gap made into tokens on its own
+
+# Gaps (see :func:`lawdiff.diff.anchors.gaps`) that an equal run of at most as many tokens as the changes on
+# each side of it separates are diffed together, so that diff-match-patch's cleanup joins them as it would
+# have in the whole text; a run longer than this many characters is never taken to be that short.
+JOIN_CHARS = 1024
+# Past this share of the characters walked in gaps that hold both sides (see gaps()), two long texts are
+# not walked on but matched by anchors.
+WALKED_SHARE = 0.1
+# An edit diffed with the text after it, of about this many characters, so that it may move into it as
+# the cleanup moves edits (to the right, where they start and end a word).
+AFTER = 64
+
+
+def _walked(old: str, new: str) -> tuple[Piece, ...]:
+    """The difference of two long texts: walked to their gaps (:func:`lawdiff.diff.anchors.gaps`), whose
+    tokens alone are made; the text between the gaps is kept whole, never made into tokens.
+
+    A gap is joined to the one before where the equal run between them holds no more tokens than the
+    changes on each side of it (diff-match-patch's cleanup would make them one change).
+    """
+    found = gaps(old, new, WALKED_SHARE)
+    if found is None:
+        # Texts that differ in many places (or little text in many repeats, where a walk may lose its way):
+        # made into tokens and matched by anchors, as a whole.
+        return _long_diff(TOKEN.findall(old), TOKEN.findall(new))
+    out = _Pieces()
+    i = 0
+    spans = _joined(old, new, found)
+    for n, (i0, i1, j0, j1) in enumerate(spans):
+        out.equal(old[i:i0])
+        # An edit may move into the equal text after it, never through it.
+        reach = (spans[n + 1][0] if n + 1 < len(spans) else len(old)) - i1
+        i = _gap(old, new, (i0, i1, j0, j1), reach, out)
+    out.equal(old[i:])
+    return tuple(out.done())
+
+
+def _joined(old: str, new: str, found: list[Gap]) -> list[Gap]:
+    """The gaps, each joined to the one before where the equal run between them holds no more tokens than
+    the changes on each side of it (most gaps are a word or two apart from the next by many)."""
+    out: list[Gap] = []
+    sizes: list[int] = []  # per gap kept, the tokens of its larger side
+    for gap in found:
+        i0, i1, j0, j1 = gap
+        if out:
+            p0, p1, q0, _ = out[-1]
+            size = _tokens(old[i0:i1], new[j0:j1])
+            most = min(sizes[-1], size)
+            between = old[p1:i0] if i0 - p1 <= JOIN_CHARS else ""
+            if between and len(between.split(None, most)) <= most and len(TOKEN.findall(between)) <= most:
+                out[-1] = (p0, i1, q0, j1)
+                sizes[-1] = _tokens(old[p0:i1], new[q0:j1])
+                continue
+            sizes.append(size)
+        else:
+            sizes.append(_tokens(old[i0:i1], new[j0:j1]))
+        out.append(gap)
+    return out
+
+
+def _tokens(a: str, b: str) -> int:
+    """The tokens of the larger side of a gap (a word and its space: two, without making them)."""
+    return max(
+        2 if len(side) > 1 and side[-1] == " " and side[:-1].isalnum() else len(TOKEN.findall(side)) for side in (a, b)
+    )
+
+
+def _gap(old: str, new: str, gap: Gap, reach: int, out: _Pieces) -> int:
+    """The pieces of one gap, added to ``out``; where the old text goes on from, equal to the new (past the
+    gap where an edit moved into the equal text after it, by fewer than ``reach`` characters).
+
+    Without their common first and last tokens, two sides that share no token are deleted and inserted
+    whole, as the cleanup leaves them; an insertion or a deletion alone moves to the right as far as the
+    text after it repeats it (the cleanup's move); sides that share a token are diffed as a short text,
+    with some of the text after them.
+    """
+    i0, i1, j0, j1 = gap
+    ga, gb = old[i0:i1], new[j0:j1]
+    # Mostly one word and its space for another, or taken away, or put in.
+    if ga[-1:] == " " == gb[-1:] and ga != gb and ga[:-1].isalnum() and gb[:-1].isalnum():
+        out.add(Op.DELETE, ga[:-1])
+        out.add(Op.INSERT, gb[:-1])
+        return i1 - 1
+    a, b = TOKEN.findall(ga), TOKEN.findall(gb)
+    na, nb = len(a), len(b)
+    p = 0
+    while p < na and p < nb and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < na - p and q < nb - p and a[na - 1 - q] == b[nb - 1 - q]:
+        q += 1
+    da, db = a[p : na - q], b[p : nb - q]
+    if da and db and not set(da).isdisjoint(db):
+        # Context after the gap, to a boundary, that an edit may move into.
+        after = max(0, min(AFTER, reach - 1))
+        after -= back_to_boundary(old, i1 + after, old, i1 + after, i1)
+        for piece in _fine(old[i0 : i1 + after], new[j0 : j1 + after]):
+            out.add(piece.op, piece.text)
+        return i1 + after
+    head = len("".join(a[:p]))
+    x, y = i0 + head, j0 + head
+    out.equal(old[i0:x])
+    deleted, inserted = "".join(da), "".join(db)
+    if deleted and inserted:
+        out.add(Op.DELETE, deleted)
+        out.add(Op.INSERT, inserted)
+        return x + len(deleted)
+    if deleted:
+        m = _slide(old, x, x + len(deleted), i1 + reach)
+        out.equal(old[x : x + m])
+        out.add(Op.DELETE, old[x + m : x + m + len(deleted)])
+        return x + m + len(deleted)
+    m = _slide(new, y, y + len(inserted), j1 + reach)
+    out.equal(new[y : y + m])
+    out.add(Op.INSERT, new[y + m : y + m + len(inserted)])
+    return x + m
+
+
+def _slide(text: str, x: int, y: int, end: int) -> int:
+    """How far an edit ``text[x:y]`` (a deletion from the old text, an insertion into the new) moves to the
+    right: as far as the text after it repeats it, to a token boundary, leaving a token before ``end``
+    (where the equal text after it ends): diff-match-patch's cleanup moves such an edit there."""
+    if text[x : x + 1] != text[y : y + 1]:
+        return 0
+    m = min(common_from(text, x, text, y), end - y - 1)
+    if m <= 0:
+        return 0
+    return m - back_to_boundary(text, x + m, text, y + m, x)
+
+
+def _fine(old: str, new: str) -> tuple[Piece, ...]:
+    """The difference of the two sides of a gap, made into tokens: as a short text without the merge
+    that a long one goes without (see :func:`_cleaned`); as a long one by anchors where it is long."""
+    old_tokens, new_tokens = TOKEN.findall(old), TOKEN.findall(new)
+    if len(old_tokens) + len(new_tokens) > SHORT_TOKENS:
+        return _long_diff(old_tokens, new_tokens)
+    vocab: dict[str, str] = {}
+    a = "".join(vocab.setdefault(t, _char(len(vocab))) for t in old_tokens)
+    b = "".join(vocab.setdefault(t, _char(len(vocab))) for t in new_tokens)
+    return _cleaned(a, b, old_tokens, new_tokens, merge=False)
+
+
+class _Pieces:
+    """Pieces as they are made: equal texts gathered and joined once, an edit beside one of its kind joined."""
+
+    def __init__(self) -> None:
+        self.pieces: list[Piece] = []
+        self._equal: list[str] = []
+
+    def equal(self, text: str) -> None:
+        if text:
+            self._equal.append(text)
+
+    def add(self, op: Op, text: str) -> None:
+        if op is Op.EQUAL:
+            if text:
+                self._equal.append(text)
+            return
+        if not text:
+            return
+        pieces = self.pieces
+        if self._equal:
+            pieces.append(Piece(Op.EQUAL, "".join(self._equal)))
+            self._equal.clear()
+        elif pieces and pieces[-1].op is op:
+            pieces[-1] = Piece(op, pieces[-1].text + text)
+            return
+        pieces.append(Piece(op, text))
+
+    def done(self) -> list[Piece]:
+        if self._equal:
+            self.pieces.append(Piece(Op.EQUAL, "".join(self._equal)))
+            self._equal.clear()
+        return self.pieces

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lawdiff import __version__, jsontext
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
-from lawdiff.diff import Change, Comparison, History
+from lawdiff.diff import Change, Comparison, History, Op
 from lawdiff.model import Clause, Edition, natural_key
 from lawdiff.sources.base import Loc
 
@@ -225,6 +225,9 @@ def history(h: History, thresholds: Thresholds, editions: Iterable[Edition]) -> 
     )
 
 
+_OPS = {op: op.value for op in Op}
+
+
 def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
     """A change as the JSON schema (schemas/compare.schema.json) describes it (``review``: with its decision)."""
     out: dict[str, Any] = {
@@ -241,7 +244,7 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         "new_title": ch.new_title,
         "similarity": ch.similarity,
         "editorial_only": ch.editorial_only,
-        "diff": [[p.op.value, p.text] for p in ch.diff],
+        "diff": jsontext.StrPairs([(_OPS[p.op], p.text) for p in ch.diff]),
         "references": [
             {"status": r.status.value, "old": r.old, "new": r.new, "consistent": r.consistent} for r in ch.references
         ],
