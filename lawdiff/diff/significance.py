@@ -448,9 +448,9 @@ def _share_changed(pieces: Sequence[Piece]) -> float:
     words counted in it alone."""
     texts = [p.text for p in pieces]
     if len(pieces) > 2 and sum(map(len, texts)) > 2 * LONG_SIDE:
+        # The equal pieces are on both sides: read once, counted twice.
         changed = _words_in([p.text for p in pieces if p.op is not Op.EQUAL])
-        total = _words_in([p.text for p in pieces if p.op is not Op.INSERT])
-        total += _words_in([p.text for p in pieces if p.op is not Op.DELETE])
+        total = 2 * _words_in([p.text for p in pieces if p.op is Op.EQUAL]) + changed
         return changed / total if total else 0.0
     changed = total = 0
     for p in pieces:
