@@ -432,7 +432,11 @@ class _Aligner:
                 seen_old.add(i)
                 out.append(Link(Aspect.TEXT, (self.old[i].address,), (), 0.0, (), ()))
                 continue
-            group_old, group_new = self._component(i)
+            js = self.o2n[i]
+            if len(js) == 1 and len(self.n2o[js[0]]) == 1:  # a pair matched alone: its own component
+                group_old, group_new = [i], js
+            else:
+                group_old, group_new = self._component(i)
             seen_old.update(group_old)
             seen_new.update(group_new)
             out.append(self._group_link(group_old, group_new))

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method, set_by_hand
 from lawdiff.align.scoring import SAME_ADDRESS
+from lawdiff.align.space import walked_runs
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
@@ -58,37 +59,17 @@ def titled_below(edition: Edition) -> tuple[list[Clause], list[set[str]]]:
     """The edition's titled clauses in document order (:func:`~lawdiff.align.space.titled`), each with the
     addresses of the clauses with own text in its walk (itself, its footnotes, what is under it).
 
-    A clause's walk is a run of the edition's walk: the edition is walked once and each heading's run
-    read off it, where walking each heading's subtree again took a fifth of the alignment of two
-    editions that kept their texts."""
-    flat: list[Clause] = []
+    A clause's walk is a run of the edition's walk (:func:`~lawdiff.align.space.walked_runs`): each
+    heading's run is read off it, where walking each heading's subtree again took a fifth of the alignment
+    of two editions that kept their texts."""
+    clauses, ends = walked_runs(edition)
     heads: list[Clause] = []
-    spans: list[list[int]] = []
-
-    def visit(c: Clause) -> None:
-        start = len(flat)
-        flat.append(c)
-        span = None
+    below: list[set[str]] = []
+    for i, c in enumerate(clauses):
         if c.title:
             heads.append(c)
-            span = [start, 0]
-            spans.append(span)
-        for note in c.footnotes:
-            flat.append(note)
-            if note.title:  # a footnote's walk is not the edition's (which passes over what is under it)
-                heads.append(note)
-                spans.append([-1, 0])
-        for child in c.children:
-            visit(child)
-        if span is not None:
-            span[1] = len(flat)
-
-    for top in edition.clauses:
-        visit(top)
-    below: list[set[str]] = []
-    for c, (start, end) in zip(heads, spans, strict=True):
-        run = c.walk() if start < 0 else flat[start:end]
-        below.append({d.address for d in run if d.text})
+            run = c.walk() if ends[i] < 0 else clauses[i : ends[i]]
+            below.append({d.address for d in run if d.text})
     return heads, below
 
 
