@@ -22,7 +22,7 @@ from benchscripts import BENCHMARKS, bench_module
 from click.testing import CliRunner
 
 import lawdiff.diff.changes as changes
-from lawdiff.align import Aspect, align, aligner, titles
+from lawdiff.align import Aspect, Corrections, Forbid, Pin, align, aligner, titles
 from lawdiff.align import scoring as scoring_module
 from lawdiff.cli import main as cli_main
 from lawdiff.corpus import load
@@ -222,3 +222,17 @@ def test_compare_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()
+
+
+def test_kept_headings_under_the_committees_corrections(
+    held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pins and forbidden pairs take the search (a pinned heading, a forbidden kept pair): the same
+    alignment with the shortcut as without it."""
+    old, new = held_pairs[2]  # the held-out few-change pair
+    fixes = Corrections(pins=(Pin(("3",), ("4",)), Pin(("4",), ("3",))), forbids=(Forbid("5", "5"),))
+    short = align(old, new, corrections=fixes)
+    monkeypatch.setattr(titles._Kept, "proposal", lambda *_: None)
+    assert align(old, new, corrections=fixes) == short
+    titled = {(link.old, link.new) for link in short.links if link.aspect is Aspect.TITLE}
+    assert (("3",), ("4",)) in titled and (("5",), ("5",)) not in titled
