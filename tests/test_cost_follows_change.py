@@ -18,17 +18,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from benchscripts import BENCHMARKS, bench_module
+from benchscripts import BENCHMARKS, bench_module, generator
 from click.testing import CliRunner
 
 import lawdiff.diff.changes as changes
-from lawdiff.align import Aspect, align, aligner, titles
+from lawdiff.align import Aspect, Corrections, Forbid, Pin, align, aligner, titles
 from lawdiff.align import scoring as scoring_module
 from lawdiff.cli import main as cli_main
-from lawdiff.corpus import load
+from lawdiff.corpus import from_pages, load
 from lawdiff.diff import Change, ChangeKind, Piece, word_diff
 from lawdiff.diff.vocabulary import CHANGE_ID_VERSION, change_id
 from lawdiff.model import Edition
+from lawdiff.sources import read_text
 
 ROOT = BENCHMARKS.parent
 
@@ -105,12 +106,17 @@ def test_identical_editions_make_no_vectors(tmp_path: Path, monkeypatch: pytest.
 
 @pytest.fixture(scope="module")
 def held_pairs(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Edition, Edition]]:
-    """The bundled corpus's pairs, and a held-out few-change, many-change and identical pair."""
+    """The bundled corpus's pairs, a held-out few-change, many-change and identical pair, and a pair of
+    the generator's editions (clauses renumbered, moved, split and merged with their words)."""
     out = _pairs()
     for kind in ("few", "many", "identical"):
         held = heldout.build_corpus(tmp_path_factory.mktemp(kind), 12, kind)
         corpus = load([held.corpus])
         out.append((corpus.edition("2007"), corpus.edition("2017")))
+    made = generator().generate(articles=20, years=(2007, 2017), seed=3, lexicon=generator().seed_lexicon())
+    pages = [p for e in made.editions for name, t in e.pages for p in read_text(t, f"{e.name}/{name}", e.name)]
+    generated = from_pages(pages)
+    out.append((generated.edition("2007"), generated.edition("2017")))
     return out
 
 
@@ -130,6 +136,20 @@ def test_one_to_one_links_made_the_short_way_are_the_group_links(
     )
     kept = [link for a in short for link in a.links if link.old and link.new and link.old == link.new]
     assert len(kept) > 100
+
+
+def test_kept_clauses_described_the_short_way_are_described_as_any_change(
+    held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clause linked to one clause whose text it kept is described by ``_kept``: the same change
+    records as the general description."""
+    alignments = [align(old, new) for old, new in held_pairs]
+    short = [changes.describe(old, new, a) for (old, new), a in zip(held_pairs, alignments, strict=True)]
+    monkeypatch.setattr(changes._Describer, "_kept", lambda self, link, a, b: self._described(link, False))
+    long = [changes.describe(old, new, a) for (old, new), a in zip(held_pairs, alignments, strict=True)]
+    assert short == long
+    kept = [ch for c in short for ch in c.changes if ch.kind is ChangeKind.UNCHANGED]
+    assert len(kept) > 100 and any(ch.moved for ch in kept) and any(ch.renumbered for ch in kept)
 
 
 def test_kept_headings_found_without_a_search_are_those_the_search_finds(
@@ -222,3 +242,17 @@ def test_compare_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()
+
+
+def test_kept_headings_under_the_committees_corrections(
+    held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pins and forbidden pairs take the search (a pinned heading, a forbidden kept pair): the same
+    alignment with the shortcut as without it."""
+    old, new = held_pairs[2]  # the held-out few-change pair
+    fixes = Corrections(pins=(Pin(("3",), ("4",)), Pin(("4",), ("3",))), forbids=(Forbid("5", "5"),))
+    short = align(old, new, corrections=fixes)
+    monkeypatch.setattr(titles._Kept, "proposal", lambda *_: None)
+    assert align(old, new, corrections=fixes) == short
+    titled = {(link.old, link.new) for link in short.links if link.aspect is Aspect.TITLE}
+    assert (("3",), ("4",)) in titled and (("5",), ("5",)) not in titled

@@ -368,6 +368,12 @@ class _Aligner:
             self._gap_pair(old_by_art[a_art], new_by_art[b_art])
 
     def _gap_pair(self, old_ids: list[int], new_ids: list[int]) -> None:
+        # Only the units left alone can pair in a gap: an article pair with none on a side has no gap to fill
+        # (most articles of two editions), and the gaps are read off those left alone.
+        lone_old = [i for i in old_ids if i not in self.o2n]
+        lone_new = [j for j in new_ids if j not in self.n2o]
+        if not lone_old or not lone_new:
+            return
         # Anchors: matches inside this article pair, in document order.
         new_set = set(new_ids)
         anchors = sorted((i, j) for i in old_ids for j in self.o2n.get(i, []) if j in new_set)
@@ -378,8 +384,8 @@ class _Aligner:
                 bounds.append((i, j))
         bounds.append((10**9, 10**9))
         for (i0, j0), (i1, j1) in itertools.pairwise(bounds):
-            gap_old = [i for i in old_ids if i0 < i < i1 and i not in self.o2n]
-            gap_new = [j for j in new_ids if j0 < j < j1 and j not in self.n2o]
+            gap_old = [i for i in lone_old if i0 < i < i1 and i not in self.o2n]
+            gap_new = [j for j in lone_new if j0 < j < j1 and j not in self.n2o]
             if gap_old and gap_new:
                 for i, j in self._order_pairs(gap_old, gap_new):
                     self._link(i, j, Method.GAP)
@@ -432,7 +438,11 @@ class _Aligner:
                 seen_old.add(i)
                 out.append(Link(Aspect.TEXT, (self.old[i].address,), (), 0.0, (), ()))
                 continue
-            group_old, group_new = self._component(i)
+            js = self.o2n[i]
+            if len(js) == 1 and len(self.n2o[js[0]]) == 1:  # a pair matched alone: its own component
+                group_old, group_new = [i], js
+            else:
+                group_old, group_new = self._component(i)
             seen_old.update(group_old)
             seen_new.update(group_new)
             out.append(self._group_link(group_old, group_new))

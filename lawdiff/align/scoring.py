@@ -176,7 +176,8 @@ class Scorer:
         a, b = self.old[i], self.new[j]
         if a.text != b.text:
             return joined(self.reasons(i, j, method), ", ")
-        key = (a.address == b.address, bool(a.article) and a.article == b.article, _overlap(a.refs, b.refs))
+        shared = _overlap(a.refs, b.refs) if a.refs and b.refs else 0.0  # (0 too when a side has none)
+        key = (a.address == b.address, bool(a.article) and a.article == b.article, shared)
         found = self._kept.get(key)
         if found is None:
             found = self._kept[key] = joined(self.reasons(i, j, method), ", ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -16,55 +17,75 @@ _WORD = re.compile(r"\w+")
 
 
 def units(edition: Edition) -> list[Unit]:
-    """The clauses with own text, in document order.
-
-    Made once per edition (an edition is compared with the one before it and the one after it, and a
-    corpus held in part is aligned twice), and kept beside it while it lives."""
-    made = _UNITS.get(id(edition))
-    if made is None:
-        made = _UNITS[id(edition)] = tuple(_units(edition))
-        weakref.finalize(edition, _UNITS.pop, id(edition), None)
-    return list(made)
-
-
-# Each edition's units, by the edition's identity (hashing an edition would hash its whole tree).
-_UNITS: dict[int, tuple[Unit, ...]] = {}
-
-
-def _units(edition: Edition) -> list[Unit]:
+    """The clauses with own text, in document order (from the edition's walk, made once: :func:`walked`)."""
     out: list[Unit] = []
-    for clause in walked(edition):
+    for clause in _walk(edition).clauses:
         if clause.text:
             refs = clause.references
-            out.append(
-                Unit(
-                    clause.address,
-                    article_of(clause.address),
-                    len(out),
-                    clause.text,
-                    clause.title,
-                    clause.kind,
-                    tuple(dict.fromkeys([r.target for r in refs])) if refs else (),
-                    parent_address(clause.address),
-                )
-            )
+            article, parent = _places(clause.address)
+            targets = tuple(dict.fromkeys([r.target for r in refs])) if refs else ()
+            out.append(Unit(clause.address, article, len(out), clause.text, clause.title, clause.kind, targets, parent))
     return out
 
 
-def walked(edition: Edition) -> list[Clause]:
-    """The edition's clauses in document order, as :meth:`Edition.walk` gives them, in a list made without
-    a generator per level (a walk's every clause passes up through the generators of all above it)."""
-    out: list[Clause] = []
+def walked(edition: Edition) -> tuple[Clause, ...]:
+    """The edition's clauses in document order, as :meth:`Edition.walk` gives them, walked once per edition
+    into a tuple without a generator per level (a walk's every clause passes up through the generators of
+    all above it)."""
+    return _walk(edition).clauses
 
-    def visit(c: Clause) -> None:
-        out.append(c)
-        out.extend(c.footnotes)
-        for child in c.children:
-            visit(child)
 
-    for top in edition.clauses:
-        visit(top)
-    return out
+def walked_runs(edition: Edition) -> tuple[tuple[Clause, ...], tuple[int, ...]]:
+    """:func:`walked`, and for each clause where the run of its own walk (:meth:`Clause.walk`) ends among
+    them: ``clauses[i:ends[i]]`` is the walk of ``clauses[i]``; -1 for a footnote, whose walk (what is under
+    it) the edition's walk passes over."""
+    walk = _walk(edition)
+    return walk.clauses, walk.ends
+
+
+class _Walk:
+    """An edition walked once: its clauses in document order, and where each one's walk ends among them.
+
+    Kept beside the edition while it lives (an edition is compared with the one before it and the one
+    after it; its units, its headings and its articles are each read off it): a tuple of references to
+    clauses the edition holds anyway."""
+
+    def __init__(self, edition: Edition) -> None:
+        clauses: list[Clause] = []
+        ends: list[int] = []
+
+        def visit(c: Clause) -> None:
+            at = len(clauses)
+            clauses.append(c)
+            ends.append(0)
+            clauses.extend(c.footnotes)
+            ends.extend([-1] * len(c.footnotes))
+            for child in c.children:
+                visit(child)
+            ends[at] = len(clauses)
+
+        for top in edition.clauses:
+            visit(top)
+        self.clauses = tuple(clauses)
+        self.ends = tuple(ends)
+
+
+def _walk(edition: Edition) -> _Walk:
+    made = _WALKS.get(id(edition))
+    if made is None:
+        made = _WALKS[id(edition)] = _Walk(edition)
+        weakref.finalize(edition, _WALKS.pop, id(edition), None)
+    return made
+
+
+# Each edition walked, by the edition's identity (hashing an edition would hash its whole tree).
+_WALKS: dict[int, _Walk] = {}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _places(address: str) -> tuple[str, str]:
+    """The article and the parent of an address: the editions of a corpus share most of their addresses."""
+    return article_of(address), parent_address(address)
 
 
 def titled(edition: Edition) -> list[Clause]:

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method, set_by_hand
 from lawdiff.align.scoring import SAME_ADDRESS
+from lawdiff.align.space import walked_runs
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
@@ -25,21 +26,28 @@ def align_titles(
     fixes = corrections or Corrections()
     forbidden = {(f.old, f.new) for f in fixes.forbids}
     pinned = _pinned(fixes, a_titled, heads.index)
-    kept = _Kept(a_titled, heads, pinned, forbidden, t)
+    kept = _Kept(a_titled, heads, pinned, forbidden, t, dest, src)
     proposals: list[_Proposal] = []
     for x, a in enumerate(a_titled):
         a_sub = a_below[x]
-        # Where the text below the heading went.
-        a_dest: set[str] = set()
-        for address in a_sub:
-            went = dest.get(address)
-            if went:
-                a_dest |= went
-        found = kept.proposal(x, a, a_dest, a_sub, dest)
-        proposals.extend([found] if found else _proposals(x, a, a_dest, a_sub, heads, dest, forbidden, t))
+        found = kept.proposal(x, a, a_sub)
+        if found is not None:
+            proposals.append(found)
+            continue
+        proposals.extend(_proposals(x, a, _went(a_sub, dest), a_sub, heads, dest, forbidden, t))
     proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
     used_a, used_b = _assign(proposals, pinned)
     return _title_links(a_titled, heads.titled, used_a, used_b, pinned)
+
+
+def _went(addresses: set[str], dest: dict[str, set[str]]) -> set[str]:
+    """Where the text at ``addresses`` went."""
+    out: set[str] = set()
+    for address in addresses:
+        went = dest.get(address)
+        if went:
+            out |= went
+    return out
 
 
 def _text_flow(text_links: list[Link]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
@@ -58,37 +66,17 @@ def titled_below(edition: Edition) -> tuple[list[Clause], list[set[str]]]:
     """The edition's titled clauses in document order (:func:`~lawdiff.align.space.titled`), each with the
     addresses of the clauses with own text in its walk (itself, its footnotes, what is under it).
 
-    A clause's walk is a run of the edition's walk: the edition is walked once and each heading's run
-    read off it, where walking each heading's subtree again took a fifth of the alignment of two
-    editions that kept their texts."""
-    flat: list[Clause] = []
+    A clause's walk is a run of the edition's walk (:func:`~lawdiff.align.space.walked_runs`): each
+    heading's run is read off it, where walking each heading's subtree again took a fifth of the alignment
+    of two editions that kept their texts."""
+    clauses, ends = walked_runs(edition)
     heads: list[Clause] = []
-    spans: list[list[int]] = []
-
-    def visit(c: Clause) -> None:
-        start = len(flat)
-        flat.append(c)
-        span = None
+    below: list[set[str]] = []
+    for i, c in enumerate(clauses):
         if c.title:
             heads.append(c)
-            span = [start, 0]
-            spans.append(span)
-        for note in c.footnotes:
-            flat.append(note)
-            if note.title:  # a footnote's walk is not the edition's (which passes over what is under it)
-                heads.append(note)
-                spans.append([-1, 0])
-        for child in c.children:
-            visit(child)
-        if span is not None:
-            span[1] = len(flat)
-
-    for top in edition.clauses:
-        visit(top)
-    below: list[set[str]] = []
-    for c, (start, end) in zip(heads, spans, strict=True):
-        run = c.walk() if start < 0 else flat[start:end]
-        below.append({d.address for d in run if d.text})
+            run = c.walk() if ends[i] < 0 else clauses[i : ends[i]]
+            below.append({d.address for d in run if d.text})
     return heads, below
 
 
@@ -201,9 +189,15 @@ class _Kept:
         pinned: dict[int, tuple[int, str]],
         forbidden: set[tuple[str, str]],
         t: Thresholds,
+        dest: dict[str, set[str]],
+        src: dict[str, set[str]],
     ) -> None:
         self.heads = heads
         self.forbidden = forbidden
+        self.dest = dest
+        # The addresses whose text went to the same address and nowhere else, and came from nowhere else:
+        # below a heading whose every text stayed so, the text went where it was (the most usual case).
+        self.in_place = {o for o, went in dest.items() if len(went) == 1 and o in went and src.get(o) == went}
         self.pinned_new = {y for y, _ in pinned.values()}
         self.pinned_old = set(pinned)
         self.once_old = _once(a_titled)
@@ -211,10 +205,9 @@ class _Kept:
         self.score = 1.0 * 0.5 + 1.0 + t.address_bonus  # as _proposals adds it up, title 1 and text 1
         self.on = round(self.score, 9) > round(1.0 * 0.5 + 1.0, 9) and self.score >= t.title_min * 0.5
 
-    def proposal(
-        self, x: int, a: Clause, a_dest: set[str], a_sub: set[str], dest: dict[str, set[str]]
-    ) -> _Proposal | None:
-        """The proposal of old heading ``a`` (index ``x``) when it is such a heading (see the class), else None."""
+    def proposal(self, x: int, a: Clause, a_sub: set[str]) -> _Proposal | None:
+        """The proposal of old heading ``a`` (index ``x``, with the text at ``a_sub`` below it) when it is such
+        a heading (see the class), else None."""
         if not self.on or x in self.pinned_old or a.address not in self.once_old:
             return None
         heads = self.heads
@@ -224,9 +217,16 @@ class _Kept:
         b = heads.titled[y]
         if b.title != a.title or _level(a.kind) != _level(b.kind) or (a.address, b.address) in self.forbidden:
             return None
-        if a.text and b.text and b.address not in dest.get(a.address, ()):
+        if a.text and b.text and b.address not in self.dest.get(a.address, ()):
             return None
-        if not a_dest or a_dest != heads.subtree[b.address] or heads.source(b.address) != a_sub:
+        b_sub = heads.subtree[b.address]
+        if not a_sub:
+            return None
+        if a_sub == b_sub and a_sub <= self.in_place:
+            # Where the text went and where the new text came from are then the same addresses.
+            return (self.score, x, y, _kept_heading())
+        a_dest = _went(a_sub, self.dest)
+        if not a_dest or a_dest != b_sub or heads.source(b.address) != a_sub:
             return None
         return (self.score, x, y, _kept_heading())
 

@@ -264,6 +264,14 @@ class _Describer:
 
     def change(self, link: Link, with_title: bool) -> Change:
         """The change record of one link: its kind, its word difference, and what became of its references."""
+        if link.aspect is Aspect.TEXT and len(link.old) == 1 and len(link.new) == 1 and not with_title:
+            a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
+            if a is not None and b is not None and a.text == b.text:
+                return self._kept(link, a, b)
+        return self._described(link, with_title)
+
+    def _described(self, link: Link, with_title: bool) -> Change:
+        """:meth:`change` of any link (what :meth:`_kept` gives for a clause that kept its text, and more)."""
         old, new = self.old, self.new
         olds = _clauses(old, link.old)
         news = _clauses(new, link.new)
@@ -312,6 +320,40 @@ class _Describer:
             scope=scope,
             pinned_by=link.pinned_by,
             id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
+        )
+
+    def _kept(self, link: Link, a: Clause, b: Clause) -> Change:
+        """:meth:`change` of one clause linked to one clause whose text it kept (no title folded in): most
+        changes of a pair, made without what a difference needs (a clause that moved or was renumbered
+        with its words is such a change too)."""
+        old_article, new_article = self.article(link.old[0]), self.article(link.new[0])
+        texts = (a.text,)
+        return Change(
+            kind=ChangeKind.UNCHANGED,
+            aspect=Aspect.TEXT,
+            old=link.old,
+            new=link.new,
+            article=new_article or link.new[0],
+            renumbered=link.old != link.new,
+            moved=old_article != new_article,
+            title_changed=False,
+            old_title="",
+            new_title="",
+            similarity=1.0,
+            editorial_only=False,
+            diff=(Piece(Op.EQUAL, a.text),) if a.text else (),
+            references=_references([a], [b], self.successors),
+            score=link.score,
+            uncertain=link.certainty < self.certain,
+            certainty=link.certainty,
+            methods=link.methods,
+            reasons=link.reasons,
+            old_texts=texts,
+            new_texts=(b.text,),
+            counterpart_in_corpus=True,
+            scope=Scope.COMPARED,
+            pinned_by=link.pinned_by,
+            id=change_id(self.old.name, self.new.name, Aspect.TEXT, link.old, link.new, texts, texts),
         )
 
 

@@ -2,8 +2,9 @@
 
 A :class:`Study` holds the editions of a run and the comparisons between
 them.  Each comparison of a pair is computed once, on first use, and indexed
-once: by the old and the new addresses of its changes and by the articles they
-touch.  Histories (:mod:`lawdiff.diff.history`) and the per-article views of the
+once, when first looked up (``compare`` of one pair looks nothing up): by the old
+and the new addresses of its changes and by the articles they touch.
+Histories (:mod:`lawdiff.diff.history`) and the per-article views of the
 report (:mod:`lawdiff.diff.article`) are walks over those indexes, so that
 their cost grows with what they show, not with the size of the comparisons.
 
@@ -180,12 +181,18 @@ class Study:
         """Take a comparison computed elsewhere (read from the cache)."""
         key = (comparison.old, comparison.new)
         self._comparisons[key] = comparison
-        with collector_paused():
-            self._indexes[key] = PairIndex.of(comparison.changes)
+        self._indexes.pop(key, None)  # made again from this comparison when first looked up
 
     def index(self, old: Edition, new: Edition) -> PairIndex:
         self.compare(old, new)
-        return self._indexes[(old.name, new.name)]
+        return self._index((old.name, new.name))
+
+    def _index(self, key: tuple[str, str]) -> PairIndex:
+        found = self._indexes.get(key)
+        if found is None:
+            with collector_paused():
+                found = self._indexes[key] = PairIndex.of(self._comparisons[key].changes)
+        return found
 
     def timeline(self, edition: Edition) -> list[Edition]:
         """The study's editions in order, with ``edition`` standing in for its year's edition
@@ -216,7 +223,7 @@ class Study:
         there are any, else the heading changes.
         """
         comp = self.compare(old, new)
-        idx = self._indexes[(old.name, new.name)]
+        idx = self._index((old.name, new.name))
         hits: set[int] = set()
         for a in old_side:
             hits.update(idx.by_old.get(a, ()))
@@ -231,7 +238,7 @@ class Study:
     def touching(self, old: Edition, new: Edition, article: str) -> tuple[Change, ...]:
         """The changes of a pair touching ``article`` on either side, in the comparison's order."""
         comp = self.compare(old, new)
-        return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
+        return tuple(comp.changes[i] for i in self._index((old.name, new.name)).by_article.get(article, ()))
 
 
 def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
