@@ -206,7 +206,7 @@ _LOADED = (
     "    runpy.run_module('lawdiff.cli', run_name='__main__')\n"
     "except SystemExit:\n"
     "    pass\n"
-    "wanted = ('diff_match_patch', 'rapidfuzz', 'multiprocessing', 'lawdiff.forked.share')\n"
+    "wanted = ('diff_match_patch', 'rapidfuzz', 'multiprocessing', 'lawdiff.forked.share', 'tomllib')\n"
     "print('loaded:', *[m for m in wanted if m in sys.modules], file=sys.stderr)\n"
 )
 
@@ -221,11 +221,12 @@ def _loaded(corpus: Path) -> set[str]:
 
 def test_comparing_what_did_not_change_loads_no_word_difference_nor_pool(tmp_path: Path) -> None:
     """Two editions that kept every text: no word difference is made, so neither its engine
-    (diff-match-patch, rapidfuzz) is loaded, nor the pools (multiprocessing) for work done in one process."""
+    (diff-match-patch, rapidfuzz) is loaded, nor the lexicon of the flags (tomllib), nor the pools
+    (multiprocessing) for work done in one process."""
     same = heldout.build_corpus(tmp_path / "same", 3, "identical")
     assert _loaded(same.corpus) == set()
     few = heldout.build_corpus(tmp_path / "few", 3, "few")
-    assert {"diff_match_patch", "rapidfuzz"} <= _loaded(few.corpus)
+    assert {"diff_match_patch", "rapidfuzz", "tomllib"} <= _loaded(few.corpus)
 
 
 def test_compare_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:

@@ -25,9 +25,11 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
@@ -87,11 +89,6 @@ def _load() -> dict[Flag, tuple[tuple[str, ...], ...]]:
     }
 
 
-WORD_LISTS = _load()
-# The phrases of several words, of all lists, longest first.
-_LONG = tuple(sorted({p for ps in WORD_LISTS.values() for p in ps if len(p) > 1}, key=lambda p: (-len(p), p)))
-
-
 def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The phrases by their first word, each list in the order given: a token looks only at its own."""
     index: dict[str, list[tuple[str, ...]]] = {}
@@ -100,18 +97,53 @@ def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tupl
     return {w: tuple(ps) for w, ps in index.items()}
 
 
-def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]]:
+def _by_word(word_lists: dict[Flag, tuple[tuple[str, ...], ...]]) -> dict[str, tuple[_Starting, ...]]:
     """Each word, the lists with phrases that start with it, and those phrases in their list's order:
     the tokens of a change are read once for all lists."""
-    index: dict[str, list[tuple[Flag, tuple[tuple[str, ...], ...]]]] = {}
-    for flag, phrases in WORD_LISTS.items():
+    index: dict[str, list[_Starting]] = {}
+    for flag, phrases in word_lists.items():
         for word, starting in _by_first_word(phrases).items():
             index.setdefault(word, []).append((flag, starting))
     return {w: tuple(entries) for w, entries in index.items()}
 
 
-_LONG_INDEX = _by_first_word(_LONG)
-_BY_WORD = _by_word()
+# A list's phrases that start with one word.
+_Starting = tuple[Flag, tuple[tuple[str, ...], ...]]
+
+
+class _Lists(NamedTuple):
+    """The word lists and what is read off them, made when a change's words are first weighed (comparing
+    two editions that kept every text reads no lexicon)."""
+
+    word_lists: dict[Flag, tuple[tuple[str, ...], ...]]
+    # The phrases of several words, of all lists, longest first, by their first word.
+    long_index: dict[str, tuple[tuple[str, ...], ...]]
+    by_word: dict[str, tuple[_Starting, ...]]
+    # The deeming phrases of the modal list (lexicon.toml's ``statements``): in a pattern's key they
+    # count as no modal at all, so that "moet" -> "wordt geacht" and "moet" -> "is" are one shift.
+    statements: frozenset[str]
+
+
+@functools.cache
+def _lists() -> _Lists:
+    word_lists = _load()
+    long = tuple(sorted({p for ps in word_lists.values() for p in ps if len(p) > 1}, key=lambda p: (-len(p), p)))
+    statements = frozenset(canonical(w) for w in lexicon()["modal"]["statements"])
+    return _Lists(word_lists, _by_first_word(long), _by_word(word_lists), statements)
+
+
+if TYPE_CHECKING:
+    WORD_LISTS: dict[Flag, tuple[tuple[str, ...], ...]]
+    STATEMENTS: frozenset[str]
+
+
+def __getattr__(name: str) -> object:
+    """``WORD_LISTS`` and ``STATEMENTS``, read from the lexicon when first asked for."""
+    if name == "WORD_LISTS":
+        return _lists().word_lists
+    if name == "STATEMENTS":
+        return _lists().statements
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _claimed(tokens: Words) -> set[int]:
@@ -122,8 +154,9 @@ def _claimed(tokens: Words) -> set[int]:
     """
     claimed: set[int] = set()
     words = tokens.words
+    long_index = _lists().long_index
     for i, word in enumerate(words):
-        for phrase in _LONG_INDEX.get(word, ()):
+        for phrase in long_index.get(word, ()):
             n = len(phrase)
             if tuple(words[i : i + n]) == phrase:
                 claimed.update(range(i, i + n))
@@ -137,11 +170,13 @@ def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tup
     Each list reads the tokens from left to right, a phrase found taking its
     words from the list's further phrases (longest first); all lists in one pass.
     """
-    out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in WORD_LISTS}
-    free = dict.fromkeys(WORD_LISTS, 0)  # per list, the first token not taken by a phrase it found
+    lists = _lists()
+    out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in lists.word_lists}
+    free = dict.fromkeys(lists.word_lists, 0)  # per list, the first token not taken by a phrase it found
+    by_word = lists.by_word
     words, changed = tokens.words, tokens.changed
     for i, word in enumerate(words):
-        for flag, phrases in _BY_WORD.get(word, ()):
+        for flag, phrases in by_word.get(word, ()):
             if i < free[flag]:
                 continue
             for phrase in phrases:
@@ -296,9 +331,6 @@ def flags(change: Change, old: Edition | None = None, new: Edition | None = None
 # ---------------------------------------------------------------------------
 # Drafting patterns and the score
 
-# The deeming phrases of the modal list (lexicon.toml's ``statements``): in a pattern's key they
-# count as no modal at all, so that "moet" -> "wordt geacht" and "moet" -> "is" are one shift.
-STATEMENTS = frozenset(canonical(w) for w in lexicon()["modal"]["statements"])
 # What a flag weighs in a change's score: how much a change of such words may change the rule.
 FLAG_WEIGHTS = {
     Flag.MODAL: 1.0,
@@ -326,7 +358,7 @@ def _pattern_key(s: Signal) -> tuple[Flag, tuple[str, ...], tuple[str, ...]] | N
     removed = tuple(sorted(canonical(w) for w in s.removed))
     added = tuple(sorted(canonical(w) for w in s.added))
     if s.flag is Flag.MODAL:
-        return (s.flag, removed, tuple(w for w in added if w not in STATEMENTS))
+        return (s.flag, removed, tuple(w for w in added if w not in _lists().statements))
     return (s.flag, removed, added) if added else None
 
 
