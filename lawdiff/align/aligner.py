@@ -49,7 +49,8 @@ def align(
     of editions; a pin replaces whatever the aligner would have linked its
     clauses to, and the rest is aligned around it.
     """
-    a_units, b_units = units(old), units(new)
+    places: dict[str, tuple[str, str]] = {}  # (the two editions share most addresses)
+    a_units, b_units = units(old, places), units(new, places)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
     found = aligner.run()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import sys
@@ -16,13 +15,20 @@ from lawdiff.model import Clause, Edition, article_of, parent_address
 _WORD = re.compile(r"\w+")
 
 
-def units(edition: Edition) -> list[Unit]:
-    """The clauses with own text, in document order (from the edition's walk, made once: :func:`walked`)."""
+def units(edition: Edition, places: dict[str, tuple[str, str]] | None = None) -> list[Unit]:
+    """The clauses with own text, in document order (from the edition's walk, made once: :func:`walked`).
+
+    ``places``: each address's article and parent as found so far, shared by the two editions of a pair
+    (they share most of their addresses)."""
+    places = {} if places is None else places
     out: list[Unit] = []
     for clause in _walk(edition).clauses:
         if clause.text:
             refs = clause.references
-            article, parent = _places(clause.address)
+            found = places.get(clause.address)
+            if found is None:
+                found = places[clause.address] = (article_of(clause.address), parent_address(clause.address))
+            article, parent = found
             targets = tuple(dict.fromkeys([r.target for r in refs])) if refs else ()
             out.append(Unit(clause.address, article, len(out), clause.text, clause.title, clause.kind, targets, parent))
     return out
@@ -80,12 +86,6 @@ def _walk(edition: Edition) -> _Walk:
 
 # Each edition walked, by the edition's identity (hashing an edition would hash its whole tree).
 _WALKS: dict[int, _Walk] = {}
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _places(address: str) -> tuple[str, str]:
-    """The article and the parent of an address: the editions of a corpus share most of their addresses."""
-    return article_of(address), parent_address(address)
 
 
 def titled(edition: Edition) -> list[Clause]:

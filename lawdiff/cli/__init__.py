@@ -183,6 +183,9 @@ def run() -> None:
     an exit handler. Tests call :func:`main` in their own process, so this is
     for the command itself (and ``python -m lawdiff``).
     """
+    from lawdiff.forked import process_ends_with_command
+
+    process_ends_with_command()  # (what a command made need not be walked by the collector as Python exits)
     try:
         main(prog_name="lawdiff")
     finally:

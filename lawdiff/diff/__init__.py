@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lawdiff.diff.changes import compare, describe
-from lawdiff.diff.editorial import TERMINOLOGY, canonical, editorial_only
+from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.history import history
 from lawdiff.diff.scope import NotCompared, compared, scope_of
 from lawdiff.diff.significance import ranked
@@ -43,11 +43,16 @@ from lawdiff.diff.vocabulary import (
 from lawdiff.lazy import loader
 
 if TYPE_CHECKING:
+    from lawdiff.diff.editorial import TERMINOLOGY
     from lawdiff.diff.words import rebuild, word_diff
 
 # The word differences' engine (diff-match-patch, rapidfuzz), loaded when first asked for: comparing two
 # editions that kept every text makes no word difference.
-__getattr__ = loader(globals(), {"rebuild": "lawdiff.diff.words", "word_diff": "lawdiff.diff.words"})
+# The terminology pairs read from the lexicon when first asked for.
+__getattr__ = loader(
+    globals(),
+    {"rebuild": "lawdiff.diff.words", "word_diff": "lawdiff.diff.words", "TERMINOLOGY": "lawdiff.diff.editorial"},
+)
 
 __all__ = [
     "SHORT_ID",

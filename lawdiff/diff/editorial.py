@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lawdiff.diff.vocabulary import Op, Piece
 
@@ -25,16 +24,32 @@ def lexicon() -> dict[str, Any]:
     Terminology for the editorial test; modal, negation, actor, number and
     condition words for :mod:`lawdiff.diff.significance`.
     """
+    import tomllib  # here: comparing two editions that kept every text reads no lexicon
+
     return tomllib.loads((resources.files("lawdiff.diff") / LEXICON_FILE).read_text("utf-8"))
 
 
 # ---------------------------------------------------------------------------
 # Editorial differences
 
-# Terminology that changed between printings without changing the rule: each
-# pair is read as one word for the "editorial only" test (never in output).
-# The pairs live in lexicon.toml, with the other word lists.
-TERMINOLOGY: tuple[tuple[str, str], ...] = tuple((a, b) for a, b in lexicon()["terminology"]["pairs"])
+
+@functools.cache
+def terminology() -> tuple[tuple[str, str], ...]:
+    """Terminology that changed between printings without changing the rule: each pair is read as one word
+    for the "editorial only" test (never in output).  The pairs live in lexicon.toml, with the other word
+    lists (``TERMINOLOGY``: the same, read when first asked for)."""
+    return tuple((a, b) for a, b in lexicon()["terminology"]["pairs"])
+
+
+if TYPE_CHECKING:
+    TERMINOLOGY: tuple[tuple[str, str], ...]
+
+
+def __getattr__(name: str) -> object:
+    if name == "TERMINOLOGY":
+        return terminology()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _CANON_WORD = re.compile(r"\w+")
 
@@ -44,23 +59,24 @@ def canonical(text: str) -> str:
     words: list[str] = _CANON_WORD.findall(text.lower())
     if len(words) == 1:
         # One word (a flag's word, many times a change): only a word of the pairs is put in another's place.
-        return _ONE_WORD.get(words[0], words[0])
+        return _one_word().get(words[0], words[0])
     return _replaced(words)
 
 
 def _replaced(words: list[str]) -> str:
     joined = " " + " ".join(words) + " "
-    for a, b in TERMINOLOGY:
+    for a, b in terminology():
         joined = joined.replace(f" {b} ", f" {a} ")
     return joined.strip()
 
 
-# The canonical form of each word of the pairs (any other word is its own).
-_ONE_WORD = {w: _replaced([w]) for pair in TERMINOLOGY for entry in pair for w in _CANON_WORD.findall(entry.lower())}
+@functools.cache
+def _one_word() -> dict[str, str]:
+    """The canonical form of each word of the pairs (any other word is its own); its keys are the words
+    of the terminology pairs, the only words canonical() puts others in the place of."""
+    return {w: _replaced([w]) for pair in terminology() for entry in pair for w in _CANON_WORD.findall(entry.lower())}
 
 
-# The words of the terminology pairs: the only words canonical() puts others in the place of.
-_TERMS = frozenset(_ONE_WORD)
 # The one letter whose lower case depends on the letters around it (a final sigma).
 _SIGMA = "\u03a3"
 
@@ -95,4 +111,5 @@ def _words_differ(old: str, new: str, pieces: Sequence[Piece]) -> bool:
     inserted = "\n".join([p.text for p in pieces if p.op is Op.INSERT]).lower()
     balance = Counter(_CANON_WORD.findall(deleted))
     balance.subtract(_CANON_WORD.findall(inserted))
-    return any(n and w not in _TERMS for w, n in balance.items())
+    terms = _one_word()
+    return any(n and w not in terms for w, n in balance.items())

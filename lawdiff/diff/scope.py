@@ -94,7 +94,8 @@ def linked_across_parts(
     if not (old.held_in_part() or new.held_in_part()):
         return alignment
     text = [link for link in alignment.links if link.aspect is Aspect.TEXT]
-    a_units, b_units = units(old), units(new)
+    places: dict[str, tuple[str, str]] = {}  # (the two editions share most addresses)
+    a_units, b_units = units(old, places), units(new, places)
     t = alignment.thresholds
     proposed = _proposed(_Leftovers(old, new, text), a_units, b_units, t, corrections or Corrections())
     pairs = {(link.old, link.new) for link in proposed}

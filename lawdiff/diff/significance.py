@@ -25,10 +25,12 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
@@ -88,11 +90,6 @@ def _load() -> dict[Flag, tuple[tuple[str, ...], ...]]:
     }
 
 
-WORD_LISTS = _load()
-# The phrases of several words, of all lists, longest first.
-_LONG = tuple(sorted({p for ps in WORD_LISTS.values() for p in ps if len(p) > 1}, key=lambda p: (-len(p), p)))
-
-
 def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
     """The phrases by their first word, each list in the order given: a token looks only at its own."""
     index: dict[str, list[tuple[str, ...]]] = {}
@@ -101,22 +98,60 @@ def _by_first_word(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tupl
     return {w: tuple(ps) for w, ps in index.items()}
 
 
-def _by_word() -> dict[str, tuple[tuple[Flag, tuple[tuple[str, ...], ...]], ...]]:
+def _by_word(word_lists: dict[Flag, tuple[tuple[str, ...], ...]]) -> dict[str, tuple[_Starting, ...]]:
     """Each word, the lists with phrases that start with it, and those phrases in their list's order:
     the tokens of a change are read once for all lists."""
-    index: dict[str, list[tuple[Flag, tuple[tuple[str, ...], ...]]]] = {}
-    for flag, phrases in WORD_LISTS.items():
+    index: dict[str, list[_Starting]] = {}
+    for flag, phrases in word_lists.items():
         for word, starting in _by_first_word(phrases).items():
             index.setdefault(word, []).append((flag, starting))
     return {w: tuple(entries) for w, entries in index.items()}
 
 
-_LONG_INDEX = _by_first_word(_LONG)
-_BY_WORD = _by_word()
-# Each phrase's canonical form (:func:`canonical`), as a flag records it.
-_CANONICAL = {p: canonical(" ".join(p)) for phrases in WORD_LISTS.values() for p in phrases}
-# Every word of the lists: a change that touches none of them (nor a digit) raises no flag of the lists.
-_LISTED = frozenset(_BY_WORD) | frozenset(w for phrases in WORD_LISTS.values() for p in phrases for w in p)
+# A list's phrases that start with one word.
+_Starting = tuple[Flag, tuple[tuple[str, ...], ...]]
+
+
+class _Lists(NamedTuple):
+    """The word lists and what is read off them, made when a change's words are first weighed (comparing
+    two editions that kept every text reads no lexicon)."""
+
+    word_lists: dict[Flag, tuple[tuple[str, ...], ...]]
+    # The phrases of several words, of all lists, longest first, by their first word.
+    long_index: dict[str, tuple[tuple[str, ...], ...]]
+    by_word: dict[str, tuple[_Starting, ...]]
+    # The deeming phrases of the modal list (lexicon.toml's ``statements``): in a pattern's key they
+    # count as no modal at all, so that "moet" -> "wordt geacht" and "moet" -> "is" are one shift.
+    statements: frozenset[str]
+    # Each phrase's canonical form (:func:`canonical`), as a flag records it.
+    canonical: dict[tuple[str, ...], str]
+    # Every word of the lists: a change that touches none of them (nor a digit) raises no flag of the lists.
+    listed: frozenset[str]
+
+
+@functools.cache
+def _lists() -> _Lists:
+    word_lists = _load()
+    long = tuple(sorted({p for ps in word_lists.values() for p in ps if len(p) > 1}, key=lambda p: (-len(p), p)))
+    statements = frozenset(canonical(w) for w in lexicon()["modal"]["statements"])
+    by_word = _by_word(word_lists)
+    canonicals = {p: canonical(" ".join(p)) for phrases in word_lists.values() for p in phrases}
+    listed = frozenset(by_word) | frozenset(w for phrases in word_lists.values() for p in phrases for w in p)
+    return _Lists(word_lists, _by_first_word(long), by_word, statements, canonicals, listed)
+
+
+if TYPE_CHECKING:
+    WORD_LISTS: dict[Flag, tuple[tuple[str, ...], ...]]
+    STATEMENTS: frozenset[str]
+
+
+def __getattr__(name: str) -> object:
+    """``WORD_LISTS`` and ``STATEMENTS``, read from the lexicon when first asked for."""
+    if name == "WORD_LISTS":
+        return _lists().word_lists
+    if name == "STATEMENTS":
+        return _lists().statements
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -128,6 +163,7 @@ def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int,
     megabytes whose changes touch only ordinary words costs the changes' own words.  A span whose edge
     may cut a word (a compound, "niet-aangeduide") goes to the first list, its word not being read here.
     """
+    listed_words = _lists().listed
     listed: list[tuple[int, int]] = []
     numeral: list[tuple[int, int]] = []
     for s, e in touched:
@@ -137,7 +173,7 @@ def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int,
         digits = False
         for w in _WORD.findall(text, s, e):
             low = w.lower()
-            if low in _LISTED:
+            if low in listed_words:
                 listed.append((s, e))
                 break
             digits = digits or bool(_DIGIT.search(low))
@@ -165,10 +201,11 @@ def _claimed(tokens: Words) -> set[int]:
     """
     claimed: set[int] = set()
     words = tokens.words
+    long_index = _lists().long_index
     # Only the words that start a phrase of several words are looked at (picked out in C).
-    for i in itertools.compress(range(len(words)), map(_LONG_INDEX.__contains__, words)):
+    for i in itertools.compress(range(len(words)), map(long_index.__contains__, words)):
         word = words[i]
-        for phrase in _LONG_INDEX[word]:
+        for phrase in long_index[word]:
             n = len(phrase)
             if tuple(words[i : i + n]) == phrase:
                 claimed.update(range(i, i + n))
@@ -182,13 +219,15 @@ def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tup
     Each list reads the tokens from left to right, a phrase found taking its
     words from the list's further phrases (longest first); all lists in one pass.
     """
-    out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in WORD_LISTS}
-    free = dict.fromkeys(WORD_LISTS, 0)  # per list, the first token not taken by a phrase it found
+    lists = _lists()
+    out: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in lists.word_lists}
+    free = dict.fromkeys(lists.word_lists, 0)  # per list, the first token not taken by a phrase it found
+    by_word = lists.by_word
     words, changed = tokens.words, tokens.changed
     # Only the words that start a phrase of some list are looked at (picked out in C).
-    for i in itertools.compress(range(len(words)), map(_BY_WORD.__contains__, words)):
+    for i in itertools.compress(range(len(words)), map(by_word.__contains__, words)):
         word = words[i]
-        for flag, phrases in _BY_WORD[word]:
+        for flag, phrases in by_word[word]:
             if i < free[flag]:
                 continue
             for phrase in phrases:
@@ -198,7 +237,7 @@ def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tup
                 if tuple(words[i : i + n]) == phrase:
                     if any(changed[i : i + n]):
                         printed = text[tokens.starts[i] : tokens.ends[i + n - 1]]
-                        out[flag].append((_CANONICAL[phrase], printed))
+                        out[flag].append((lists.canonical[phrase], printed))
                     free[flag] = i + n
                     break
     return out
@@ -364,9 +403,6 @@ def flags(change: Change, old: Edition | None = None, new: Edition | None = None
 # ---------------------------------------------------------------------------
 # Drafting patterns and the score
 
-# The deeming phrases of the modal list (lexicon.toml's ``statements``): in a pattern's key they
-# count as no modal at all, so that "moet" -> "wordt geacht" and "moet" -> "is" are one shift.
-STATEMENTS = frozenset(canonical(w) for w in lexicon()["modal"]["statements"])
 # What a flag weighs in a change's score: how much a change of such words may change the rule.
 FLAG_WEIGHTS = {
     Flag.MODAL: 1.0,
@@ -394,7 +430,7 @@ def _pattern_key(s: Signal) -> tuple[Flag, tuple[str, ...], tuple[str, ...]] | N
     removed = tuple(sorted(canonical(w) for w in s.removed))
     added = tuple(sorted(canonical(w) for w in s.added))
     if s.flag is Flag.MODAL:
-        return (s.flag, removed, tuple(w for w in added if w not in STATEMENTS))
+        return (s.flag, removed, tuple(w for w in added if w not in _lists().statements))
     return (s.flag, removed, added) if added else None
 
 

@@ -45,6 +45,7 @@ from lawdiff.forked.control import (
     interrupts_held,
     jobs,
     pooled,
+    process_ends_with_command,
     shares,
 )
 from lawdiff.lazy import loader
@@ -83,5 +84,6 @@ __all__ = [
     "jobs",
     "map_beside",
     "pooled",
+    "process_ends_with_command",
     "shares",
 ]
