@@ -188,6 +188,23 @@ def test_forked_map_yields_every_job_once_made_by_its_workers() -> None:
     assert not multiprocessing.active_children()
 
 
+def test_forked_map_results_refer_to_the_shared_objects_instead_of_copying_them() -> None:
+    # The texts a comparison quotes are the parent's own, not copies (lawdiff.forked.wire); a string of the
+    # same value that is not shared (made in the worker) comes back as a copy, and twice the same object once.
+    shared = [f"text of clause {i} " * 20 for i in range(300)]
+    shared.insert(5, shared[7])  # the same object named twice (two editions' texts)
+
+    def work(i: int) -> tuple[str, str, list[str], str, int]:
+        made = "".join(["made ", str(i)])
+        return shared[i], shared[i], [shared[299 - i], made], made, os.getpid()
+
+    made = dict(forked.forked_map(work, 30, 2, shared=shared))
+    assert sorted(made) == list(range(30))
+    for i, (a, b, (c, mine), again, pid) in made.items():
+        assert a is shared[i] and b is shared[i] and c is shared[299 - i] and pid != os.getpid()
+        assert mine == f"made {i}" and mine is again and all(mine is not s for s in shared)
+
+
 def test_forked_map_a_failed_job_stops_the_run_and_its_error_is_raised_here() -> None:
     told: list[bool] = []
 

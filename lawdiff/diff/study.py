@@ -125,7 +125,9 @@ class Study:
 
             # A process per comparison, up to twice the workers: three pairs on two workers took two
             # rounds, the second with one processor idle; three processes share both to the end.
-            made = dict(forked_map(compare_one, len(todo), min(len(todo), 2 * workers)))
+            # The texts a comparison quotes are the editions': sent back as references to the parent's own.
+            quoted = [s for e in {e.name: e for pair in todo for e in pair}.values() for s in quoted_by(e)]
+            made = dict(forked_map(compare_one, len(todo), min(len(todo), 2 * workers), shared=quoted))
             for k in range(len(todo)):  # in the pairs' order, as the loop below would store them
                 self._store(made[k], todo)
         for old, new in todo:
@@ -225,6 +227,12 @@ class Study:
         """The changes of a pair touching ``article`` on either side, in the comparison's order."""
         comp = self.compare(old, new)
         return tuple(comp.changes[i] for i in self._indexes[(old.name, new.name)].by_article.get(article, ()))
+
+
+def quoted_by(edition: Edition) -> list[str]:
+    """What a comparison of the edition quotes of it: each clause's address, title and text (see
+    :meth:`Study.prepare`)."""
+    return [s for c in edition.walk() for s in (c.address, c.title, c.text) if s]
 
 
 def timeline_with(editions: tuple[Edition, ...], edition: Edition) -> list[Edition]:
