@@ -6,7 +6,7 @@ import contextlib
 import multiprocessing
 import os
 import pickle
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import IO, Any, TypeVar
@@ -39,12 +39,15 @@ def forked_map(
     on_failure: Callable[[], None] | None = None,
     freeze: bool = False,
     shared: Sequence[object] = (),
+    makers: Mapping[Callable[..., Any], Callable[..., Any]] | None = None,
 ) -> Iterator[tuple[int, R]]:
     """``(i, work(i))`` for each ``i`` in ``range(count)``, made by ``processes`` forked workers and yielded
     as each is done (in no fixed order).  ``work`` may be a closure over what the workers need: they
     inherit it.  ``freeze``: the parent's objects frozen out of the collector's passes while they run.
     ``shared``: objects this process holds that the results quote (an edition's texts): the workers
     inherit them, and a result refers to them instead of carrying a copy (:mod:`lawdiff.forked.wire`).
+    ``makers``: what this process makes the results' objects with, by the class a pickle names (a maker
+    that makes each value once).
 
     Each worker has a pipe of its own: the parent hands it the next job when it sends a result, so that
     no queue, lock or thread is shared (``Pool.terminate()`` waited forever on its task queue's lock,
@@ -54,7 +57,7 @@ def forked_map(
     ends the iteration (Ctrl-C, a consumer that stops, an error of the consumer's) kills the workers.
     """
     with frozen(freeze), collector_paused():
-        yield from _forked_map(work, count, processes, on_failure, Wire(shared))
+        yield from _forked_map(work, count, processes, on_failure, Wire(shared, makers))
 
 
 def _forked_map(

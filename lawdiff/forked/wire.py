@@ -12,6 +12,10 @@ when the pool starts (``shared``), numbered in the order given, and a result ref
 * the parent's unpickler reads first a prelude the worker sends before the result, which puts each
   shared object of the parent's own in that place (one persistent reference per object).
 
+``makers`` go further: a class (or function) a result is made of, and what the parent makes it with
+instead, such as a maker that makes each value once (a word difference's pieces, the same few words
+throughout a comparison).
+
 A result is pickled whole in the worker before anything is sent (one that does not pickle is told in
 words, as before), and read by the parent from the pipe frame by frame: the parent never holds the
 pickled bytes of a comparison at once (some 12 MB at 744 articles, each left as a hole in its memory that
@@ -23,7 +27,7 @@ from __future__ import annotations
 import io
 import pickle
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
 # The prelude: for each shared object, its number, a persistent reference to it (BINPERSID), its place in
@@ -35,30 +39,34 @@ _OPS = (ord(pickle.BININT), ord(pickle.BINPERSID), ord(b"\x94"), ord(pickle.POP)
 
 class Wire:
     """The pickling of one pool's results: ``shared``, the objects the parent and its workers both hold (the
-    worker inherited them at the fork), sent by reference."""
+    worker inherited them at the fork), sent by reference; ``makers``: what the parent makes the results'
+    objects with, by the class or function a pickle names (see the module)."""
 
-    def __init__(self, shared: Sequence[object] = ()) -> None:
+    def __init__(
+        self, shared: Sequence[object] = (), makers: Mapping[Callable[..., Any], Callable[..., Any]] | None = None
+    ) -> None:
+        self.makers = dict(makers or {})
         # Each object once (two editions hold one string where their texts agree): the pickler's memo holds
         # each once, and the places of both memos must agree.
         self.shared = list({id(o): o for o in shared}.values())
-        self._memo: dict[int, tuple[int, object]] | None = None
+        self._prelude_made: bytes | None = None
 
-    def dumps(self, message: object) -> bytes:
-        """``message`` pickled, after the prelude (in a worker)."""
+    def dumps(self, message: object) -> memoryview:
+        """``message`` pickled, after the prelude (in a worker): a view of the pickle, not a copy of it."""
         out = io.BytesIO()
-        if self.shared:
-            out.write(self._prelude())
         pickler = pickle.Pickler(out, protocol=_PROTOCOL)
         if self.shared:
-            if self._memo is None:
-                self._memo = {id(o): (i, o) for i, o in enumerate(self.shared)}
-            pickler.memo = self._memo  # copied into the pickler's own table
+            if self._prelude_made is None:
+                self._prelude_made = self._prelude()
+            out.write(self._prelude_made)
+            # Copied into the pickler's own table, and let go: a dictionary of 130,000 objects' places is 16 MB.
+            pickler.memo = {id(o): (i, o) for i, o in enumerate(self.shared)}
         pickler.dump(message)
-        return out.getvalue()
+        return out.getbuffer()
 
     def load(self, file: IO[bytes]) -> Any:
         """The next message from ``file`` (in the parent), read frame by frame."""
-        unpickler = pickle.Unpickler(file)
+        unpickler = _Unpickler(file, self.makers) if self.makers else pickle.Unpickler(file)
         if self.shared:
             unpickler.persistent_load = self.shared.__getitem__  # type: ignore[method-assign]
             unpickler.load()  # the prelude: each shared object in its place of the memo
@@ -69,3 +77,15 @@ class Wire:
         return b"".join(
             [bytes([ord(pickle.PROTO), _PROTOCOL]), *(_ONE.pack(b, i, q, m, p) for i in range(len(self.shared))), b"N."]
         )
+
+
+class _Unpickler(pickle.Unpickler):
+    """An unpickler that makes with ``makers`` what a pickle names (asked once per name and pickle)."""
+
+    def __init__(self, file: IO[bytes], makers: dict[Callable[..., Any], Callable[..., Any]]) -> None:
+        super().__init__(file)
+        self._makers = makers
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = super().find_class(module, name)
+        return self._makers.get(found, found)

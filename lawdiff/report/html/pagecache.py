@@ -148,7 +148,7 @@ class PageKeys:
                      sorted(pv.moved_targets.items()), self._patterns(pv)]
                     for pv in view.pairs
                 ],
-                [[self._nodes(row.cells, addresses), row.steps] for row in view.synopsis],
+                [[self._nodes(row.cells, addresses), row.steps] for row in self.site.synopsis(view)],
                 [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in histories],
             ],
             ensure_ascii=False,
