@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import sys
@@ -188,6 +189,42 @@ def test_forked_map_yields_every_job_once_made_by_its_workers() -> None:
     pids = {pid for _, pid in made.values()}
     assert len(pids) == 3 and os.getpid() not in pids
     assert not multiprocessing.active_children()
+
+
+def test_forked_map_results_refer_to_the_shared_objects_instead_of_copying_them() -> None:
+    # The texts a comparison quotes are the parent's own, not copies (lawdiff.forked.wire); a string of the
+    # same value that is not shared (made in the worker) comes back as a copy, and twice the same object once.
+    shared = [f"text of clause {i} " * 20 for i in range(300)]
+    shared.insert(5, shared[7])  # the same object named twice (two editions' texts)
+
+    def work(i: int) -> tuple[str, str, list[str], str, int]:
+        made = "".join(["made ", str(i)])
+        return shared[i], shared[i], [shared[299 - i], made], made, os.getpid()
+
+    made = dict(forked.forked_map(work, 30, 2, shared=shared))
+    assert sorted(made) == list(range(30))
+    for i, (a, b, (c, mine), again, pid) in made.items():
+        assert a is shared[i] and b is shared[i] and c is shared[299 - i] and pid != os.getpid()
+        assert mine == f"made {i}" and mine is again and all(mine is not s for s in shared)
+
+
+def test_comparisons_made_in_workers_are_those_made_here_and_quote_the_editions_texts() -> None:
+    from lawdiff.diff import Study
+
+    corpus = load()
+    alone = Study(corpus.select())
+    pairs = list(itertools.pairwise(alone.editions))
+    made_here = [alone.compare(old, new) for old, new in pairs]
+    shared = Study(corpus.select())
+    shared.prepare(pairs, 2)
+    made = [shared.compare(old, new) for old, new in pairs]
+    assert made == made_here
+    texts = {id(s) for e in alone.editions for c in e.walk() for s in (c.text, c.title)}
+    quoted = [t for comp in made for ch in comp.changes for t in ch.old_texts + ch.new_texts if t]
+    assert quoted and all(id(t) in texts for t in quoted)  # the parent's own texts, not copies
+    # The short pieces of the differences, equal, are one object.
+    pieces = [p for comp in made for ch in comp.changes for p in ch.diff if len(p.text) <= 32]
+    assert len({id(p) for p in pieces}) == len({(p.op, p.text) for p in pieces}) < len(pieces)
 
 
 def test_forked_map_a_failed_job_stops_the_run_and_its_error_is_raised_here() -> None:

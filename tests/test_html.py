@@ -34,6 +34,7 @@ from lawdiff.corpus import Corpus, default_corpus, load
 from lawdiff.diff import Change, Op, Piece, Study, compare, word_diff
 from lawdiff.diff import article as article_facts
 from lawdiff.errors import LawdiffBug
+from lawdiff.model import article_of
 from lawdiff.report import html, site
 
 HERE = Path(__file__).parent
@@ -348,11 +349,40 @@ def test_removed_clauses_stand_where_they_stood_in_the_old_edition() -> None:
     assert rows[-1][0] in {"added", "modified"}
 
 
+@pytest.mark.parametrize("held_out", [False, True], ids=["bundled", "held-out"])
+def test_an_articles_anchors_are_those_of_its_synopsis_made_when_its_page_is(held_out: bool, tmp_path: Path) -> None:
+    # The plan holds no synopsis (each page makes its own): the anchors every page links to are read off the
+    # editions, and are the synopsis's clauses' own.
+    if held_out:
+        from benchscripts import bench_module
+
+        corpus = load([bench_module("heldout").build_corpus(tmp_path, 6, "many").corpus])
+    else:
+        corpus = load([CORPUS])
+    planned = site.plan(corpus)
+    study = Study(corpus.select())
+    for view in planned.articles:
+        assert view.synopsis == ()
+        made = article_facts.article_view(study, view.number, histories=False)
+        assert planned.synopsis(view) == made.synopsis != ()
+        shown = {
+            site.anchor(node.edition, node.address)
+            for row in made.synopsis
+            for cell in row.cells
+            for node in cell
+            if article_of(node.address) == view.number
+        }
+        assert planned.anchors(view.number) == shown
+
+
 def test_synopsis_lines_up_a_split_and_its_pieces(corpus: Corpus) -> None:
-    a45 = site.plan(corpus).article("45")
+    planned = site.plan(corpus)
+    a45 = planned.article("45")
     assert a45 is not None
     line = next(
-        r for r in a45.synopsis if [n.address for n in r.cells[0]] == ["45"] and r.cells[0][0].part.value == "body"
+        r
+        for r in planned.synopsis(a45)
+        if [n.address for n in r.cells[0]] == ["45"] and r.cells[0][0].part.value == "body"
     )
     assert [n.address for n in line.cells[1]] == ["45A", "45B"]
     assert line.steps[1][0] == "split"
@@ -430,7 +460,7 @@ def test_a_failed_run_leaves_the_previous_report_and_no_half_written_one(
     def boom(_site: site.Site) -> str:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(html, "index_page", boom)
+    monkeypatch.setattr(html, "index_pieces", boom)  # the index as the report writes it (in pieces)
     with pytest.raises(RuntimeError, match="disk full"):
         corpus = load([CORPUS])
         html.write_report(corpus, Study(corpus.select()), out)

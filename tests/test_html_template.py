@@ -9,7 +9,7 @@ from lxml import html as lxml_html
 
 from lawdiff import marks
 from lawdiff.errors import LawdiffBug
-from lawdiff.report.html.markup import BlockMarkup, Markup, h
+from lawdiff.report.html.markup import BlockMarkup, Markup, Splices, h
 from lawdiff.report.html.template import Template, join
 
 ROW = Template('<tr class="{cls}" id="{ident}"><td title="{title}">{text}</td><td>{more}</td></tr>', block=True)
@@ -91,3 +91,21 @@ def test_a_template_is_filled_with_exactly_its_holes_and_text_takes_text() -> No
     # A hole may stand in several places, filled with one value.
     twice = Template('<a href="#{id_}" id="{id_}">{id_}</a>')
     assert twice(id_="x&y") == '<a href="#x&amp;y" id="x&amp;y">x&amp;y</a>'
+
+
+def test_rows_spliced_into_a_page_as_it_is_written_are_the_rows_built_in_place() -> None:
+    rows = [ROW(cls="r", ident=f"i{i}", title="t", text=f"<{i}> & more", more=None) for i in range(5)]
+    in_place = h("div", None, h("table", None, h("tbody", None, rows)), h("table", None, h("tbody", None, rows[:1])))
+    held = Splices()
+    page = h(
+        "div",
+        None,
+        h("table", None, h("tbody", None, held.hold(rows))),
+        h("table", None, h("tbody", None, held.hold(rows[:1]))),
+    )
+    pieces = held.pieces(page)
+    assert "".join(pieces) == in_place and len(pieces) > 2 * len(rows)
+    with pytest.raises(LawdiffBug):
+        held.hold([])  # an empty body has no line break in it: it is written as it is, not held
+    with pytest.raises(LawdiffBug):
+        held.hold([Markup("<b>x</b>")])  # only block elements, which the builder puts a line break after

@@ -42,8 +42,8 @@ def made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The pages made (not read from the cache), as ``article 10``, ``history 10``, ``correlation``."""
     out: list[str] = []
 
-    def spy(page: str, make: Callable[..., str]) -> Callable[..., str]:
-        def made_here(site: Any, what: Any) -> str:
+    def spy(page: str, make: Callable[..., Any]) -> Callable[..., Any]:
+        def made_here(site: Any, what: Any) -> Any:
             out.append(f"{page} {what.number}" if page != "correlation" else page)
             return make(site, what)
 
@@ -51,7 +51,8 @@ def made(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     monkeypatch.setattr(html_report, "article_page", spy("article", html_report.article_page))
     monkeypatch.setattr(html_report, "history_page", spy("history", html_report.history_page))
-    monkeypatch.setattr(html_report, "correlation_page", spy("correlation", html_report.correlation_page))
+    # A correlation table is written as its pieces (lawdiff.report.html.markup.Splices).
+    monkeypatch.setattr(html_report, "correlation_pieces", spy("correlation", html_report.correlation_pieces))
     yield out
 
 

@@ -113,6 +113,31 @@ def test_a_said_crosses_from_a_forked_worker_whole() -> None:
     assert all(type(s) is Said and s.msgid.startswith("footnote marker") for s in made)
 
 
+def _reasons_of_a_worker(_i: int) -> list[Said]:
+    scored = joined((Said(N_("shared words {score}"), score=0.2049), SAME_ARTICLE), ", ")
+    kept = joined((Said(N_("same text")), SAME_ADDRESS), ", ")
+    named = Said(N_("set by hand by {name}"), name="Anna")
+    return [scored, kept, named, SAME_ADDRESS, scored]
+
+
+@pytest.mark.skipif(not forked.can_fork(), reason="processes cannot be forked here")
+def test_saids_read_back_made_once_are_the_same_saids() -> None:
+    from lawdiff.i18n.said import made_once
+
+    results = [r for _, r in forked.forked_map(_reasons_of_a_worker, 3, 2, makers=made_once())]
+    first, *others = results
+    for got in results:
+        assert got == _reasons_of_a_worker(0)  # the same words, messages and fields as made here
+        assert [(s.msgid, s.values) for s in got] == [(s.msgid, s.values) for s in first]
+        assert all(type(s) is Said for s in got)
+        # A Said without fields is this process's own; one read again without a score is made once.
+        assert got[3] is SAME_ADDRESS and got[1].values[1] is SAME_ADDRESS
+        assert got[1] is first[1] and got[2] is first[2]
+        assert got[0] is got[4]  # one object in the worker is one here
+    # A score makes a Said of its own: two workers' equal scored reasons are two objects.
+    assert first[0] is not others[0][0] and first[0].values[0].values == (0.2049,)
+
+
 def test_json_keeps_the_english_and_its_fast_writer() -> None:
     """The JSON outputs write a reason or note's English as a plain str, which jsontext writes itself."""
     assert jsontext.dumps({"reasons": [str(reason())]}) == json.dumps(

@@ -53,6 +53,7 @@ __all__ = [
     "Part",
     "SynopsisRow",
     "article_numbers",
+    "article_synopsis",
     "article_view",
     "article_views",
     "compared_in",
@@ -153,9 +154,9 @@ def compared_in(editions: Iterable[Edition], number: str) -> tuple[tuple[Edition
     return tuple(kept), tuple(e for e in found if e not in kept)
 
 
-def article_view(study: Study, number: str, histories: bool = True) -> ArticleView:
+def article_view(study: Study, number: str, histories: bool = True, synopses: bool = True) -> ArticleView:
     """The article across the study's editions that hold it; ``histories=False``: without its clause histories
-    (see :func:`article_histories`)."""
+    (see :func:`article_histories`); ``synopses=False``: without its synopsis (:func:`article_synopsis`)."""
     hs, passed_over = compared_in(study.editions, number)
     if not hs:
         raise LawdiffBug(f"article {number} was asked for, but no edition of the study holds it")
@@ -165,9 +166,16 @@ def article_view(study: Study, number: str, histories: bool = True) -> ArticleVi
         changes = _reading_order(old.positions(), study.touching(old, new, number))
         moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in ch.stale_references}
         pairs.append(PairView(old, new, changes, heat(changes), moved))
-    rows = synopsis(number, hs, pairs)
+    rows = synopsis(number, hs, pairs) if synopses else ()
     hist = _histories(study, number, hs) if histories else ()
     return ArticleView(number, _article(hs[-1], number).title, hs, tuple(pairs), rows, hist, passed_over)
+
+
+def article_synopsis(view: ArticleView) -> tuple[SynopsisRow, ...]:
+    """A view's synopsis (:attr:`ArticleView.synopsis`), made now for a view made without it: a report makes
+    each article's synopsis where it makes the article's page, so that no process holds them all (12 MB at
+    744 articles, from the plan to the end of the report)."""
+    return view.synopsis or synopsis(view.number, view.editions, list(view.pairs))
 
 
 def article_histories(study: Study, view: ArticleView) -> tuple[tuple[Edition, Clause, History], ...]:
@@ -199,19 +207,21 @@ def article_views(
     workers: int = 1,
     keep_walks: bool = True,
     histories: bool = True,
+    synopses: bool = True,
 ) -> tuple[ArticleView, ...]:
     """The views of ``numbers`` (all articles of the study's editions when None); the comparisons
     they need are made first, ``workers`` at a time (:meth:`Study.prepare`).  ``keep_walks=False``: the
     histories are in the views now, and the walks that made them (:attr:`Study.walks`, a memo of 13 MB at
     744 articles) are dropped, for a caller that asks for no more histories (a report's pages, whose
     processes would each carry them).  ``histories=False``: the views without their histories
-    (:func:`article_histories` makes them later)."""
+    (:func:`article_histories` makes them later); ``synopses=False``: without their synopses
+    (:func:`article_synopsis`)."""
     wanted = article_numbers(study.editions) if numbers is None else list(numbers)
     study.prepare(pairs_of(study.editions, wanted), workers)
     out: list[ArticleView] = []
     with collector_paused():
         for i, n in enumerate(wanted):
-            out.append(article_view(study, n, histories))
+            out.append(article_view(study, n, histories, synopses))
             if progress is not None:
                 progress(i + 1, len(wanted))
     if not keep_walks:

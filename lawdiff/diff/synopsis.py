@@ -194,7 +194,8 @@ def _row(
             continue
         chs = step_changes.get((name, _key(r)), [])
         if chs:
-            steps.append(_step_words(chs))
+            words = _step_words(chs)
+            steps.append(_STEPS.setdefault(words, words))
         elif cells[i] and not cells[i - 1]:
             steps.append(("added",))
         elif cells[i - 1] and not cells[i]:
@@ -202,6 +203,11 @@ def _row(
         else:
             steps.append(())
     return SynopsisRow(cells, tuple(steps))
+
+
+# The words of the steps made so far, each once: a few dozen, standing on a report's every line
+# (``("unchanged",)``, ``("modified", "editorial only")``).
+_STEPS: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def _key(node: Node) -> str:

@@ -12,7 +12,9 @@ place of the stopped ones (Ctrl-C in a report, about one time in thirty).
 
 :func:`forked_map`: jobs handed to a few workers one at a time, each result
 yielded as it comes (the report's pages, its comparisons); a job that fails
-stops the others, Ctrl-C kills them.
+stops the others, Ctrl-C kills them.  A result is read from the pipe as it
+comes, and what the parent and the workers both hold (an edition's texts) is
+sent as a reference to the parent's own (:mod:`lawdiff.forked.wire`).
 
 :func:`map_beside`: a loop whose items are shared between this process and
 forked ones, each sending its results at the end, for work too short to pay

@@ -24,7 +24,15 @@ from typing import TYPE_CHECKING
 
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus
-from lawdiff.diff.article import ArticleView, PairTotal, article_histories, article_views, pair_totals
+from lawdiff.diff.article import (
+    ArticleView,
+    PairTotal,
+    SynopsisRow,
+    article_histories,
+    article_synopsis,
+    article_views,
+    pair_totals,
+)
 from lawdiff.diff.study import Study
 from lawdiff.diff.vocabulary import Change, Comparison, History
 from lawdiff.model import Clause, Edition, article_of, parent_address
@@ -79,6 +87,11 @@ def correlation_file(old: str, new: str) -> str:
 
 
 REVIEW_FILE = "review.html"  # the decisions that sit on no change of the report
+
+# The links :meth:`Site.href` keeps worked out: those of a page or two, each asked for again and again
+# while the page is made.  A correlation table asks once for every clause of its pair: 56,000 kept
+# links held 20 MB at 744 articles from the first table to the end of the report.
+_TARGETS_KEPT = 1 << 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,12 +167,16 @@ class Site:
     _index: dict[str, ArticleView] = field(default_factory=dict, compare=False, repr=False)
     _anchors: dict[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
     _targets: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict, compare=False, repr=False)
+    _synopses: dict[str, tuple[ArticleView, tuple[SynopsisRow, ...]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def article(self, number: str) -> ArticleView | None:
         return self._by_number().get(number)
 
     def anchors(self, number: str) -> frozenset[str]:
-        """The canonical anchors an article's page carries: those of the clauses of its synopsis.
+        """The canonical anchors an article's page carries: those of the clauses of its synopsis, which are
+        its clauses with a title or a text in each edition that the article is compared in.
 
         Worked out when a page first links into the article, and kept for a few hundred articles at a time:
         held for every article from the plan on, they were 6 MB at 744 articles in every process.
@@ -168,16 +185,27 @@ class Site:
         if known is None:
             view = self.article(number)
             known = frozenset(
-                anchor(node.edition, node.address)
-                for row in (view.synopsis if view is not None else ())
-                for cell in row.cells
-                for node in cell
-                if article_of(node.address) == number
+                anchor(e.name, c.address)
+                for e in (view.editions if view is not None else ())
+                for c in _clauses(e, number)
+                if (c.text or c.title) and article_of(c.address) == number
             )
             if len(self._anchors) >= 256:
                 self._anchors.clear()
             self._anchors[number] = known
         return known
+
+    def synopsis(self, view: ArticleView) -> tuple[SynopsisRow, ...]:
+        """The synopsis of an article (:attr:`ArticleView.synopsis`), made now where the plan left it out; the
+        last few made are kept (a page and its key in the cache both read it)."""
+        if view.synopsis:
+            return view.synopsis
+        known = self._synopses.get(view.number)
+        if known is None or known[0] is not view:
+            if len(self._synopses) >= 4:
+                self._synopses.clear()
+            known = self._synopses[view.number] = (view, article_synopsis(view))
+        return known[1]
 
     def histories(self, view: ArticleView) -> Histories:
         """The clause histories of an article (:attr:`ArticleView.histories`), made now where the plan left
@@ -203,8 +231,8 @@ class Site:
             found = self._targets[key]
         else:
             found = self._target(edition, address)
-            if len(self._targets) >= 1 << 16:
-                self._targets.clear()  # the clauses of a few pages' links: each is asked for again and again
+            if len(self._targets) >= _TARGETS_KEPT:
+                self._targets.clear()
             self._targets[key] = found
         if found is None:
             return None
@@ -239,6 +267,12 @@ class Site:
         if clause is None or not (clause.text or clause.title):
             return None
         return f"{_relative(page, history_file(number))}#{anchor(edition, address)}"
+
+
+def _clauses(edition: Edition, number: str) -> Iterable[Clause]:
+    """The clauses of an edition's article, in document order (none where the edition lacks it)."""
+    art = edition.find(number)
+    return art.walk() if art is not None else ()
 
 
 def _relative(page: str, target: str) -> str:
@@ -283,9 +317,10 @@ def plan(
     ``progress(done, total)`` is called once per article planned.
     """
     study = study or Study(corpus.select())
-    # Without the histories: each history page makes its article's, in the process that makes the page, so
-    # that no process holds them all (36 MB at 744 articles, before the pages' processes are forked).
-    views = article_views(study, progress=progress, workers=jobs("compare"), histories=False)
+    # Without the histories and the synopses: each page makes its article's, in the process that makes the
+    # page, so that no process holds them all (36 MB and 12 MB at 744 articles, before the pages' processes
+    # are forked).
+    views = article_views(study, progress=progress, workers=jobs("compare"), histories=False, synopses=False)
     totals = pair_totals(study, views)
     paired = {e.name for t in totals for e in (t.old, t.new)}
     return Site(

@@ -31,10 +31,10 @@ from lawdiff.diff.study import Study
 from lawdiff.report.files import MANIFEST, Item, check_target, jobs, write_site
 from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
-from lawdiff.report.html.correlation import correlation_page
+from lawdiff.report.html.correlation import correlation_page, correlation_pieces
 from lawdiff.report.html.counts import KIND_COUNTS, percent
 from lawdiff.report.html.history import history_page
-from lawdiff.report.html.index import index_page
+from lawdiff.report.html.index import index_page, index_pieces
 from lawdiff.report.html.law import Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, asset, escape, h, sha256_hex
 from lawdiff.report.html.pagecache import PageKeys, kept
@@ -53,6 +53,7 @@ __all__ = [
     "article_page",
     "asset",
     "comparison",
+    "correlation_page",
     "escape",
     "h",
     "history_page",
@@ -81,18 +82,18 @@ def pages(site: Site, cache: Cache | None = None) -> list[Item]:
     if cache is not None and cache.folder is not None:
         keys = PageKeys(site)
 
-    def page(rel: str, make: Callable[[], str], key_of: Callable[[PageKeys], str]) -> Item:
+    def page(rel: str, make: Callable[[], str | list[str]], key_of: Callable[[PageKeys], str]) -> Item:
         if keys is None or cache is None:
             return rel, make
         return rel, functools.partial(kept, cache, keys, functools.partial(key_of, keys), make)
 
     # The pages over the whole report first: the largest, and the ones read back least often; made first,
     # they share the processes with the articles' pages rather than keep one busy at the end.
-    out.append(("index.html", functools.partial(index_page, site)))
+    out.append(("index.html", functools.partial(index_pieces, site)))
     if site.review is not None:
         out.append((REVIEW_FILE, functools.partial(review_page, site)))
     for t in site.totals:
-        out.append(page(correlation_file(t.old.name, t.new.name), functools.partial(correlation_page, site, t),
+        out.append(page(correlation_file(t.old.name, t.new.name), functools.partial(correlation_pieces, site, t),
                         functools.partial(PageKeys.correlation, total=t)))  # fmt: skip
     for a in site.articles:
         out.append(page(article_file(a.number), functools.partial(article_page, site, a),
@@ -106,7 +107,10 @@ def render(site: Site) -> Iterator[tuple[str, str]]:
     """Every file of the report made in this process, sorted by path: (path, content)."""
     for path, content in sorted(pages(site), key=lambda item: item[0]):
         made = content() if callable(content) else content
-        yield path, made if isinstance(made, str) else made.decode("utf-8")
+        if isinstance(made, bytes):
+            yield path, made.decode("utf-8")
+        else:
+            yield path, made if isinstance(made, str) else "".join(made)
 
 
 def write_report(

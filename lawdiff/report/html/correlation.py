@@ -16,19 +16,15 @@ from typing import Literal
 from lawdiff.diff import SHORT_ID, Change
 from lawdiff.diff import correlate as table
 from lawdiff.diff.article import PairTotal, PairView
-from lawdiff.errors import LawdiffBug
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import ngettext
 from lawdiff.report import article_ranges
-from lawdiff.report.html.markup import BlockMarkup, Child, Markup, document, h, page_footer, phrase, section_markup
+from lawdiff.report.html.markup import Child, Markup, Splices, document, h, page_footer, phrase, section_markup
 from lawdiff.report.html.nav import crumbs
 from lawdiff.report.html.template import Template
 from lawdiff.report.site import Site, article_file, correlation_file
 
 _NONE = h("span", {"class": "none"}, "—")
-# Where each order's rows go (see :func:`_body`); law text is escaped, so that no
-# "<!--" of a source can be taken for one.
-_PLACEHOLDERS = (BlockMarkup("<!--rows by old-->"), BlockMarkup("<!--rows by new-->"))
 
 
 def pair_changes(site: Site, old: str, new: str) -> tuple[list[Change], dict[str, str]]:
@@ -47,6 +43,11 @@ def pair_changes(site: Site, old: str, new: str) -> tuple[list[Change], dict[str
 
 
 def correlation_page(site: Site, total: PairTotal) -> str:
+    return "".join(correlation_pieces(site, total))
+
+
+def correlation_pieces(site: Site, total: PairTotal) -> list[str]:
+    """The page of :func:`correlation_page` as pieces to write one after the other (:class:`Splices`)."""
     old, new = total.old.name, total.new.name
     path = correlation_file(old, new)
     changes, pages = pair_changes(site, old, new)
@@ -55,10 +56,10 @@ def correlation_page(site: Site, total: PairTotal) -> str:
     # rows by the new number stand without their links, which would double the page for nothing.
     made = [_row(site, path, pages, old, new, group) for group in runs(rows)]
     by_new = [_plain_row(group) for group in runs(sorted(rows, key=table.by_new))]
-    # Each order's rows stand in the page as a placeholder row, replaced by the rows themselves when the
-    # page is joined: the table is some 5 MB at 744 articles, and building it inside the elements around
-    # it copied it once per element (45 MB at a time, the report's peak memory).
-    bodies: dict[str, list[Markup]] = {}
+    # Each order's rows stand in the page as a placeholder row, replaced by the rows themselves as the page
+    # is written: the table is some 5 MB at 744 articles, and building it inside the elements around it
+    # copied it once per element (45 MB at a time, the report's peak memory).
+    bodies = Splices()
     name = _("Correlation table {old} → {new}").format(old=old, new=new)
     main = h(
         "main",
@@ -95,7 +96,7 @@ def correlation_page(site: Site, total: PairTotal) -> str:
         main,
         page_footer(site.thresholds, site.compared),
     )
-    return _filled(page, bodies)
+    return bodies.pieces(page)
 
 
 def _summary(rows: Iterable[table.Row]) -> str:
@@ -183,13 +184,9 @@ def _plain_row(group: list[table.Row]) -> Markup:
     )
 
 
-def _body(rows: list[Markup], bodies: dict[str, list[Markup]]) -> Markup:
-    """An order's ``<tbody>``: a placeholder row, its rows kept in ``bodies`` for :func:`_filled`."""
-    if not rows:
-        return h("tbody", None)
-    mark = _PLACEHOLDERS[len(bodies)]
-    bodies[mark] = rows
-    return h("tbody", None, mark)
+def _body(rows: list[Markup], bodies: Splices) -> Markup:
+    """An order's ``<tbody>``: a placeholder row, its rows held in ``bodies``."""
+    return h("tbody", None, bodies.hold(rows) if rows else None)
 
 
 def _order_section(old: str, new: str, by: Literal["old", "new"], body: Markup) -> Markup:
@@ -226,19 +223,3 @@ def _ordered(edition: str, lower: bool = False) -> str:
     """``Ordered by the 2007 number`` (``lower``: as it runs on in a sentence)."""
     said = _("Ordered by the {edition} number").format(edition=edition)
     return said[:1].lower() + said[1:] if lower else said
-
-
-def _filled(page: str, bodies: dict[str, list[Markup]]) -> str:
-    """The page with each placeholder row replaced by its rows, a line break after each as the builder puts
-    it (the placeholder is followed by one already)."""
-    pieces: list[str] = []
-    rest = page
-    for mark, rows in bodies.items():
-        before, found, rest = rest.partition(mark)
-        if not found:
-            raise LawdiffBug(f"the correlation table's placeholder {mark!r} is not in the page")
-        pieces.append(before)
-        for i, row in enumerate(rows):
-            pieces.extend(("\n", row) if i else (row,))
-    pieces.append(rest)
-    return "".join(pieces)

@@ -37,6 +37,7 @@ from lawdiff.report.html.counts import (
 from lawdiff.report.html.markup import (
     Child,
     Markup,
+    Splices,
     document,
     h,
     marks_legend,
@@ -52,6 +53,13 @@ from lawdiff.report.text import number
 
 
 def index_page(site: Site) -> str:
+    return "".join(index_pieces(site))
+
+
+def index_pieces(site: Site) -> list[str]:
+    """The page of :func:`index_page` as pieces to write one after the other: the matrix's rows are spliced
+    in as it is written (:class:`Splices`)."""
+    matrix = Splices()
     first, last = site.compared[0].name, site.compared[-1].name
     span = first if first == last else f"{first}–{last}"
     main = h(
@@ -66,9 +74,9 @@ def index_page(site: Site) -> str:
         ),
         _editions_section(site),
         _pairs_section(site),
-        _matrix_section(site),
+        _matrix_section(site, matrix),
     )
-    return document(
+    page = document(
         _("Spelregels voor wedstrijdbridge {editions} · lawdiff report").format(editions=span),
         "",
         "index",
@@ -76,6 +84,7 @@ def index_page(site: Site) -> str:
         main,
         page_footer(site.thresholds, site.compared),
     )
+    return matrix.pieces(page)
 
 
 def _role(x: Listed, site: Site) -> list[Child]:
@@ -336,7 +345,7 @@ def _review_hint(site: Site) -> Markup | None:
     return h("p", {"class": "hint"}, phrase(said, decisions=decisions))
 
 
-def _matrix_section(site: Site) -> Markup:
+def _matrix_section(site: Site, matrix: Splices) -> Markup:
     """The articles-by-editions matrix: how much each article changed in each edition, with its legend."""
     table = h(
         "table",
@@ -353,7 +362,7 @@ def _matrix_section(site: Site) -> Markup:
                 h("th", {"scope": "col"}, _("Review")) if site.review is not None else None,
             ),
         ),
-        h("tbody", None, [_matrix_row(site, a) for a in site.articles]),
+        h("tbody", None, matrix.hold(rows) if (rows := [_matrix_row(site, a) for a in site.articles]) else None),
     )
     return section_markup(
         "articles",

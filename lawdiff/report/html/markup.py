@@ -265,6 +265,49 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
     return (BlockMarkup if info.block else Markup)("".join(parts))
 
 
+class Splices:
+    """Long runs of rows kept out of the elements around them while a page is built, and spliced into the
+    page as it is written (the index's matrix, a correlation table's rows).
+
+    Built inside the elements around it, a table of 744 articles was copied once per element (``tbody``,
+    ``table``, ``section``, ``main``, ``body``, ``html``, the document), tens of MB made and dropped, which
+    left the process that much larger to the end of the report.  Here each run stands in the page as a
+    placeholder comment (:meth:`hold`; law text is escaped, so no ``<!--`` of a source can be taken for
+    one), and :meth:`pieces` gives the page as its pieces with each run in its place, to be written one
+    after the other: the same bytes as the rows built in place.
+    """
+
+    __slots__ = ("_runs",)
+
+    def __init__(self) -> None:
+        self._runs: dict[str, list[Markup]] = {}
+
+    def hold(self, rows: list[Markup]) -> BlockMarkup:
+        """A placeholder for ``rows``: block elements (``<tr>``), the children of one element, as :func:`h`
+        would write them there (a line break before the first and after each).  Not for no rows (the
+        element is then empty)."""
+        if not rows or any(type(r) is not BlockMarkup for r in rows):
+            raise LawdiffBug("only a run of block elements is held out of a page")
+        mark = BlockMarkup(f"<!--rows {len(self._runs)}-->")
+        self._runs[mark] = rows
+        return mark
+
+    def pieces(self, page: str) -> list[str]:
+        """The page with each placeholder replaced by its rows, a line break between two (the placeholder
+        has one after it already), as pieces to write one after the other."""
+        out: list[str] = []
+        rest = page
+        for mark, rows in self._runs.items():
+            before, found, rest = rest.partition(mark)
+            if not found:
+                raise LawdiffBug(f"the placeholder {mark!r} of a run of rows is not in the page")
+            out.append(before)
+            for i, row in enumerate(rows):
+                out.extend(("\n", row) if i else (row,))
+        out.append(rest)
+        return out
+
+
 @functools.cache
 def span(cls: str, text: str) -> Markup:
     """``<span class="cls">text</span>``, made once: a badge or a flag, the same on thousands of rows.

@@ -38,7 +38,7 @@ import hashlib
 import json
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lawdiff import i18n
@@ -148,7 +148,7 @@ class PageKeys:
                      sorted(pv.moved_targets.items()), self._patterns(pv)]
                     for pv in view.pairs
                 ],
-                [[self._nodes(row.cells, addresses), row.steps] for row in view.synopsis],
+                [[self._nodes(row.cells, addresses), row.steps] for row in self.site.synopsis(view)],
                 [[e.name, c.address, self._history(h, addresses, seen)] for e, c, h in histories],
             ],
             ensure_ascii=False,
@@ -242,7 +242,7 @@ def filled(data: bytes, site: Site) -> bytes:
     return _HOLE.sub(lambda m: digests[m.group(2)] if m.group(1) == b"F" else digests[m.group(2)][:16], data)
 
 
-def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[], str]) -> bytes:
+def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[], str | Sequence[str]]) -> bytes:
     """The page whose key ``page()`` gives (UTF-8), read from ``cache`` when it holds it, else made and kept.
 
     Kept compressed: a report's pages are some 200 KB per article, and shrink to a seventh.
@@ -252,7 +252,9 @@ def kept(cache: Cache, keys: PageKeys, page: Callable[[], str], make: Callable[[
     if isinstance(hit, bytes):
         with contextlib.suppress(zlib.error, KeyError):
             return filled(zlib.decompress(hit), keys.site)
-    data = utf8(make())  # a file name that is not UTF-8 as its escape, as the files hold it
+    made = make()
+    # A file name that is not UTF-8 as its escape, as the files hold it; a page in pieces joined.
+    data = utf8(made) if isinstance(made, str) else b"".join(utf8(piece) for piece in made)
     parts = _punched(data, keys.site)
     if parts is not None:
         packer = zlib.compressobj(1)

@@ -48,7 +48,7 @@ def synopsis_section(site: Site, a: ArticleView, page: Page) -> Markup:
         h("caption", None, _("{article} in every edition of the corpus").format(article=name)),
         h("thead", None, head, h("tr", None, [h("th", {"scope": "col"}, edition_head(e)) for e in a.editions])),
         foot,
-        h("tbody", None, [_ROW(cells=cells.row(row)) for row in a.synopsis]),
+        h("tbody", None, [_ROW(cells=cells.row(row)) for row in site.synopsis(a)]),
     )
     return section_markup(
         "synopsis",
