@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.vocabulary import Change, ChangeKind
-from lawdiff.model import Edition, article_of
+from lawdiff.model import Edition
 
 if TYPE_CHECKING:
     # Only a type here: article.py builds the pairs and imports this module.
@@ -60,6 +60,7 @@ class SynopsisRow:
 
 # The words of a step whose clause only one of its two editions' corpora holds.
 NOT_COMPARED = "not compared"
+_UNCHANGED = ("unchanged",)
 
 
 def synopsis(
@@ -74,7 +75,7 @@ def synopsis(
     step_changes = _changes_by_line(pairs, lines)
     groups = lines.groups(position)
     names = [e.name for e in editions]
-    return tuple(_row(r, groups[r], names, position, step_changes) for r in _line_order(groups, names, position))
+    return tuple(_row(r, groups[r], names, step_changes) for r in _line_order(groups, names, position))
 
 
 class _Lines:
@@ -96,14 +97,15 @@ class _Lines:
         if ra != rb:
             # The older node roots the set, so that the result does not
             # depend on the order of the unions.
-            if (ra.edition, ra.address, ra.part.value) > (rb.edition, rb.address, rb.part.value):
+            # (A node is a tuple of strings: its part a string enum, compared as its value.)
+            if ra > rb:
                 ra, rb = rb, ra
             self.parent[rb] = ra
 
     def groups(self, position: dict[Node, tuple[int, int]]) -> dict[Node, list[Node]]:
         """Each line's root -> its nodes, by edition and document order."""
         groups: dict[Node, list[Node]] = {}
-        for node in sorted(self.parent, key=lambda x: (x.edition, position.get(x, (0, 0)), x.address, x.part.value)):
+        for node in sorted(self.parent, key=lambda x: (x.edition, position.get(x, (0, 0)), x.address, x.part)):
             groups.setdefault(self.find(node), []).append(node)
         return groups
 
@@ -117,12 +119,18 @@ def _own_nodes(number: str, editions: tuple[Edition, ...], lines: _Lines) -> dic
         if art is None:
             continue
         base = e.positions()
+        name, parent = e.name, lines.parent
         for c in art.walk():
-            parts = ([_part(c.address, True)] if c.title else []) + ([Part.BODY] if c.text else [])
-            for part in sorted(set(parts), key=lambda x: x is not Part.HEAD):
-                node = Node(e.name, c.address, part)
-                lines.find(node)
-                position[node] = (base[c.address], 0 if part is Part.HEAD else 1)
+            # An article's title (a heading line of its own) first, then the clause's title and text as one.
+            head = bool(c.title) and _part(c.address, True) is Part.HEAD
+            if head:
+                node = Node(name, c.address, Part.HEAD)
+                parent.setdefault(node, node)  # a line of its own
+                position[node] = (base[c.address], 0)
+            if c.text or (c.title and not head):
+                node = Node(name, c.address, Part.BODY)
+                parent.setdefault(node, node)
+                position[node] = (base[c.address], 1)
     return position
 
 
@@ -143,14 +151,14 @@ def _join_changes(pairs: list[PairView], lines: _Lines, position: dict[Node, tup
                     lines.union(a, b)
 
 
-def _changes_by_line(pairs: list[PairView], lines: _Lines) -> dict[tuple[str, str], list[Change]]:
-    """(new edition, line's key) -> the changes of that step on that line."""
-    step_changes: dict[tuple[str, str], list[Change]] = {}
+def _changes_by_line(pairs: list[PairView], lines: _Lines) -> dict[tuple[str, Node], list[Change]]:
+    """(new edition, line's root) -> the changes of that step on that line."""
+    step_changes: dict[tuple[str, Node], list[Change]] = {}
     for pv in pairs:
         for ch in pv.changes:
             for nodes in _change_nodes(ch, pv.old.name, pv.new.name):
                 if nodes:
-                    step_changes.setdefault((pv.new.name, _key(lines.find(nodes[0]))), []).append(ch)
+                    step_changes.setdefault((pv.new.name, lines.find(nodes[0])), []).append(ch)
     return step_changes
 
 
@@ -182,17 +190,20 @@ def _row(
     r: Node,
     nodes: list[Node],
     names: list[str],
-    position: dict[Node, tuple[int, int]],
-    step_changes: dict[tuple[str, str], list[Change]],
+    step_changes: dict[tuple[str, Node], list[Change]],
 ) -> SynopsisRow:
     """One line (root ``r``): its nodes per edition, and the words for each step."""
-    cells = tuple(tuple(sorted((x for x in nodes if x.edition == name), key=lambda x: position[x])) for name in names)
+    # The line's nodes come in edition and document order (_Lines.groups): each edition's, in its order.
+    by_edition: dict[str, list[Node]] = {}
+    for x in nodes:
+        by_edition.setdefault(x.edition, []).append(x)
+    cells = tuple(tuple(by_edition.get(name, ())) for name in names)
     steps: list[tuple[str, ...]] = []
     for i, name in enumerate(names):
         if i == 0:
             steps.append(())
             continue
-        chs = step_changes.get((name, _key(r)), [])
+        chs = step_changes.get((name, r), [])
         if chs:
             words = _step_words(chs)
             steps.append(_STEPS.setdefault(words, words))
@@ -210,14 +221,11 @@ def _row(
 _STEPS: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
-def _key(node: Node) -> str:
-    return f"{node.edition}\x00{node.address}\x00{node.part.value}"
-
-
 def _part(address: str, title: bool) -> Part:
     # An article's title is a heading line of its own (1963 prints the
     # article's opening text under it); a section's title and text are one.
-    return Part.HEAD if title and address == article_of(address) else Part.BODY
+    # (An address that is its own article's number is its digits alone, or nothing: article_of.)
+    return Part.HEAD if title and (address.isdecimal() or not address) else Part.BODY
 
 
 def _change_nodes(ch: Change, old: str, new: str) -> list[list[Node]]:
@@ -234,6 +242,17 @@ def _change_nodes(ch: Change, old: str, new: str) -> list[list[Node]]:
 def _step_words(changes: list[Change]) -> tuple[str, ...]:
     """``("split", "renumbered", "heading added")``: the change of one line between two editions, kind first;
     ``("not compared",)`` where the corpus of one of them does not hold the line's place."""
+    if len(changes) == 1:
+        # Most lines: one clause's text kept as it was.
+        ch = changes[0]
+        if (
+            ch.counterpart_in_corpus
+            and ch.kind is ChangeKind.UNCHANGED
+            and ch.aspect is Aspect.TEXT
+            and not (ch.renumbered or ch.moved or ch.title_changed)
+            and not any(r.stale for r in ch.references)
+        ):
+            return _UNCHANGED
     compared = [ch for ch in changes if ch.counterpart_in_corpus]
     if not compared:
         return (NOT_COMPARED,)

@@ -78,10 +78,11 @@ def made_by(*editions: Edition) -> str:
 # Characters XML and HTML cannot hold; a source could hold them, and a
 # report must still be written: they show as U+FFFD.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-# What a text child cannot hold as it is: markup characters, what XML refuses, and the characters a
+# What a text child (TEXT_SPECIAL) or an attribute value (ATTR_SPECIAL) cannot hold as it is: markup characters,
+# what XML refuses, and the characters a
 # reader cannot see (:data:`lawdiff.marks.HIDDEN`: controls, bidirectional marks and overrides).
-_TEXT_SPECIAL = re.compile(f"[&<>\ufffe\uffff{marks.HIDDEN.pattern[1:-1]}]")
-_ATTR_SPECIAL = re.compile(f'[&<>"\ufffe\uffff{marks.HIDDEN.pattern[1:-1]}]')
+TEXT_SPECIAL = re.compile(f"[&<>\ufffe\uffff{marks.HIDDEN.pattern[1:-1]}]")
+ATTR_SPECIAL = re.compile(f'[&<>"\ufffe\uffff{marks.HIDDEN.pattern[1:-1]}]')
 
 
 def _clean(text: str) -> str:
@@ -90,7 +91,7 @@ def _clean(text: str) -> str:
 
 def escape(text: str) -> str:
     """``text`` as HTML text: ``&``, ``<``, ``>`` escaped, characters HTML cannot hold as U+FFFD."""
-    if _TEXT_SPECIAL.search(text) is None:  # most law text: one scan, no copy
+    if TEXT_SPECIAL.search(text) is None:  # most law text: one scan, no copy
         return text
     return _clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -98,7 +99,7 @@ def escape(text: str) -> str:
 def escape_attribute(value: str) -> str:
     """``value`` for a double-quoted attribute: ``"`` escaped as well, and a hidden character written
     as its escape (``\\u202e``: an attribute holds no markup to draw a mark with)."""
-    if _ATTR_SPECIAL.search(value) is None:
+    if ATTR_SPECIAL.search(value) is None:
         return value
     return escape(marks.escape(value)).replace('"', "&quot;")
 
@@ -124,7 +125,7 @@ def text_html(text: str) -> str:
 
 def text_child(text: str) -> str:
     """A text child as HTML (:func:`text_html`), at the cost of one scan where there is nothing to escape."""
-    return text if _TEXT_SPECIAL.search(text) is None else text_html(text)
+    return text if TEXT_SPECIAL.search(text) is None else text_html(text)
 
 
 # ---------------------------------------------------------------------------
@@ -188,7 +189,7 @@ def _start(tag: str, attrs: Attrs) -> str:
             _name(key)
         if value is True:
             out += f" {key}"
-        elif _ATTR_SPECIAL.search(value) is None:
+        elif ATTR_SPECIAL.search(value) is None:
             out += f' {key}="{value}"'
         else:
             out += f' {key}="{escape_attribute(value)}"'
@@ -258,7 +259,7 @@ def h(tag: str, attrs: Attrs | None = None, *children: Child) -> Markup:
             blank = False
         elif child:  # a plain string (None and "" add nothing)
             text: str = child  # type: ignore[assignment]
-            parts.append(text if _TEXT_SPECIAL.search(text) is None else text_html(text))
+            parts.append(text if TEXT_SPECIAL.search(text) is None else text_html(text))
             if blank and not text.isspace():
                 blank = False
     parts.append(info.end)

@@ -26,7 +26,16 @@ import re
 from collections.abc import Callable, Iterable
 
 from lawdiff.errors import LawdiffBug
-from lawdiff.report.html.markup import BlockMarkup, Child, Markup, escape_attribute, text_child
+from lawdiff.report.html.markup import (
+    ATTR_SPECIAL,
+    TEXT_SPECIAL,
+    BlockMarkup,
+    Child,
+    Markup,
+    escape_attribute,
+    text_child,
+    text_html,
+)
 
 _HOLE = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 _NAME = re.compile(r"[a-z][a-z0-9-]*")
@@ -110,16 +119,23 @@ class Template:
         self._fill = _compiled(parts, source[pos:], BlockMarkup if block else Markup)
 
     def __call__(self, **values: Child | bool) -> Markup:
+        # The values are handed over as the dictionary they came in (not unpacked into arguments again).
         try:
-            return self._fill(**values)
-        except TypeError as exc:
-            if len(values) != len(self.names) or not self.names.issuperset(values):
-                raise LawdiffBug(f"a template's holes are {sorted(self.names)}, given {sorted(values)}") from exc
-            raise
+            if len(values) == len(self.names):
+                return self._fill(values)
+        except KeyError:
+            pass
+        raise LawdiffBug(f"a template's holes are {sorted(self.names)}, given {sorted(values)}")
 
 
 def _compiled(parts: list[tuple[str, str, int, str]], tail: str, make: type[Markup]) -> Callable[..., Markup]:
-    """The function that fills a template's holes (see :class:`Template`)."""
+    """The function that fills a template's holes from a dictionary of their values (see :class:`Template`).
+
+    What most holes are given is dealt with in the function's own code: a plain string scanned once and
+    written as it is where it needs no escape (law text, an address, an id), a :class:`Markup` as it is,
+    None as nothing; anything else through the functions :func:`h` uses (:func:`_text`, :func:`_value`),
+    which write the same.
+    """
     names = sorted({name for _, name, _, _ in parts})
     for name in names:
         if keyword.iskeyword(name) or not name.isidentifier():
@@ -131,18 +147,38 @@ def _compiled(parts: list[tuple[str, str, int, str]], tail: str, make: type[Mark
             literals.append(literal)
             pieces.append(f"_L[{len(literals) - 1}]")
         if where == _TEXT:
-            pieces.append(f"_t({name})")
+            pieces.append(
+                f"(({name} if _ts({name}) is None else _th({name})) if (_k := type({name})) is str"
+                f" else {name} if _k is _M or _k is _B else '' if {name} is None else _t({name}))"
+            )
         elif where == _VALUE:
-            pieces.append(f"_a({name})")
+            pieces.append(f"(({name} if _as({name}) is None else _ea({name})) if type({name}) is str else _a({name}))")
         else:
             literals.append(f' {attr}="')
-            pieces.append(f"_w(_L[{len(literals) - 1}], {name})")
+            start = f"_L[{len(literals) - 1}]"
+            pieces.append(
+                f"('' if {name} is None or {name} is False or {name} == '' else"
+                f" {start} + ({name} if type({name}) is str and _as({name}) is None else _ea(_s({name}))) + '\"')"
+            )
     if tail:
         literals.append(tail)
         pieces.append(f"_L[{len(literals) - 1}]")
-    code = f"def fill(*, {', '.join(names)}):\n    return _make(''.join(({', '.join(pieces)},)))\n"
-    # The helpers' names start with "_", which no hole's name can.
-    space: dict[str, object] = {"_L": tuple(literals), "_t": _text, "_a": _value, "_w": _whole, "_make": make}
+    # The names of the holes are the function's locals; the helpers' names start with "_", which no hole's can.
+    unpack = "".join(f"    {name} = _v[{name!r}]\n" for name in names)
+    code = f"def fill(_v):\n{unpack}    return _make(''.join(({', '.join(pieces)},)))\n"
+    space: dict[str, object] = {
+        "_L": tuple(literals),
+        "_t": _text,
+        "_a": _value,
+        "_s": _string,
+        "_ts": TEXT_SPECIAL.search,
+        "_th": text_html,
+        "_as": ATTR_SPECIAL.search,
+        "_ea": escape_attribute,
+        "_M": Markup,
+        "_B": BlockMarkup,
+        "_make": make,
+    }
     exec(compile(code, "<lawdiff template>", "exec"), space)
     return space["fill"]  # type: ignore[return-value]
 
