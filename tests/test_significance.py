@@ -9,14 +9,19 @@ from lawdiff.corpus import Corpus
 from lawdiff.diff import Change, ChangeKind, Comparison, RefChange, compare, word_diff
 from lawdiff.diff.editorial import TERMINOLOGY, lexicon
 from lawdiff.diff.significance import WORD_LISTS, Flag, Signal, flags, normative, significance
-from lawdiff.diff.vocabulary import RefStatus
+from lawdiff.diff.vocabulary import Piece, RefStatus
 from lawdiff.model import Clause, Edition, Kind, Loc, references_in
 
 
 def change(
-    old: str, new: str, references: tuple[RefChange, ...] = (), old_at: str = "1(a)", new_at: str = "1(a)"
+    old: str,
+    new: str,
+    references: tuple[RefChange, ...] = (),
+    old_at: str = "1(a)",
+    new_at: str = "1(a)",
+    pieces: tuple[Piece, ...] | None = None,
 ) -> Change:
-    """A modified clause from two hand-made texts."""
+    """A modified clause from two hand-made texts (``pieces``: their word difference, when given)."""
     return Change(
         kind=ChangeKind.MODIFIED,
         aspect=Aspect.TEXT,
@@ -30,7 +35,7 @@ def change(
         new_title="",
         similarity=0.5,
         editorial_only=False,
-        diff=word_diff(old, new),
+        diff=word_diff(old, new) if pieces is None else pieces,
         references=references,
         score=1.0,
         uncertain=False,

@@ -25,12 +25,13 @@ import pytest
 from benchscripts import bench_module, generator
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_significance import change as significance_change
 
 from lawdiff import jsontext
 from lawdiff.align import space
 from lawdiff.corpus import Corpus
 from lawdiff.diff import anchors, editorial, sides, significance, words
-from lawdiff.diff.vocabulary import Aspect, Change, ChangeKind, Op, Piece
+from lawdiff.diff.vocabulary import Change, Op, Piece
 from lawdiff.diff.words import TOKEN, rebuild, word_diff
 
 bench_words = bench_module("bench_words")
@@ -248,29 +249,7 @@ def test_the_alignment_counts_the_words_of_a_split_text_in_order(text: str) -> N
 
 def _change(pieces: tuple[Piece, ...]) -> Change:
     old, new = rebuild(pieces)
-    return Change(
-        kind=ChangeKind.MODIFIED,
-        aspect=Aspect.TEXT,
-        old=("45A",),
-        new=("45A",),
-        article="45",
-        renumbered=False,
-        moved=False,
-        title_changed=False,
-        old_title="",
-        new_title="",
-        similarity=0.5,
-        editorial_only=False,
-        diff=pieces,
-        references=(),
-        score=1.0,
-        uncertain=False,
-        methods=(),
-        reasons=(),
-        old_texts=(old,),
-        new_texts=(new,),
-        counterpart_in_corpus=True,
-    )
+    return significance_change(old, new, old_at="45A", new_at="45A", pieces=pieces)
 
 
 @settings(max_examples=60, deadline=None)
