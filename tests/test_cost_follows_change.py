@@ -183,6 +183,8 @@ def test_kept_headings_need_no_search(tmp_path: Path, monkeypatch: pytest.Monkey
         ('de "regel" \\ ook', "tab\there, newline\nthere"),
         ("\x00\x1f control", "é ’ \u2028 <script>&amp;"),
         ("", ""),
+        # Long texts (quoted as they stand where they hold nothing to escape), with and without a quote.
+        ("woord " * 1000 + "é", "woord " * 999 + 'de "regel" ' * 600),
     ],
 )
 def test_change_id_is_the_hash_of_the_json_it_names(texts: tuple[str, str]) -> None:

@@ -29,7 +29,7 @@ from test_significance import change as significance_change
 
 from lawdiff import jsontext
 from lawdiff.align import space
-from lawdiff.corpus import Corpus
+from lawdiff.corpus import Corpus, load
 from lawdiff.diff import anchors, editorial, sides, significance, words
 from lawdiff.diff.vocabulary import Change, Op, Piece
 from lawdiff.diff.words import TOKEN, rebuild, word_diff
@@ -348,3 +348,27 @@ def test_ordinary_clauses_keep_the_difference_they_had(corpus: Corpus) -> None:
         else:
             assert made == searched
     assert other == len(golden) <= len(pairs) / 10
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    ["woord " * 1000 + "einde.", 'woord "tussen" ' * 500 + "einde\\.", ""],
+    ids=["plain", "quoted", "short"],
+)
+def test_an_editions_digest_with_a_long_text_is_that_of_its_json(
+    paragraph: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long text is quoted as it stands where it holds nothing to escape; the digest is the same as the
+    # whole JSON encoding's (LONG_STRING past every text), for a clause whose label is empty too.
+    text = f"Concept spelregels 2027\nARTIKEL 45 Gespeelde kaart\n{paragraph}\nA. Spelen van een kaart\n{paragraph}\n"
+    (tmp_path / "concept-2027.txt").write_text(text, encoding="utf-8")
+
+    def digests() -> tuple[str, dict[str, str]]:
+        edition = load([tmp_path]).edition("2027")
+        return edition.digest(), edition.part_digests()
+
+    long = [c for c in load([tmp_path]).edition("2027").walk() if len(c.text) >= jsontext.LONG_STRING]
+    assert len(long) == (2 if paragraph else 0)
+    quoted = digests()
+    monkeypatch.setattr(jsontext, "LONG_STRING", 10**9)
+    assert quoted == digests()
