@@ -37,8 +37,23 @@ _UNESCAPED = bytes(sorted(set(range(256)) - set(_ESCAPED)))
 
 def needs_escape(text: str) -> bool:
     """Whether the JSON of ``text`` is other than the text between quotes (read in C: its UTF-8 bytes with
-    every byte that is never escaped deleted)."""
-    return bool(text.encode("utf-8", "surrogatepass").translate(None, _UNESCAPED))
+    every byte that is never escaped deleted).  The answers for the last few long texts are kept: a
+    clause's text is written in its edition's digest, its change's id and the output."""
+    if len(text) < LONG_STRING:
+        return bool(text.encode("utf-8", "surrogatepass").translate(None, _UNESCAPED))
+    kept = _LONG_ANSWERS.get(id(text))
+    if kept is not None and kept[0] is text:
+        return kept[1]
+    answer = bool(text.encode("utf-8", "surrogatepass").translate(None, _UNESCAPED))
+    if len(_LONG_ANSWERS) >= 8:
+        _LONG_ANSWERS.clear()
+    _LONG_ANSWERS[id(text)] = (text, answer)
+    return answer
+
+
+# The last long texts' answers of needs_escape, by the text's identity (the text kept with it, so that the
+# identity stays its own).
+_LONG_ANSWERS: dict[int, tuple[str, bool]] = {}
 
 
 def string(text: str) -> str:
