@@ -262,6 +262,17 @@ def _gap(old: str, new: str, gap: Gap, reach: int, out: _Pieces) -> int:
         out.add(Op.DELETE, ga[:-1])
         out.add(Op.INSERT, gb[:-1])
         return i1 - 1
+    # Taken away or put in whole (a side empty): no token of it is shared, none is made.
+    if not gb:
+        m = _slide(old, i0, i1, i1 + reach)
+        out.equal(old[i0 : i0 + m])
+        out.add(Op.DELETE, old[i0 + m : i1 + m])
+        return i1 + m
+    if not ga:
+        m = _slide(new, j0, j1, j1 + reach)
+        out.equal(new[j0 : j0 + m])
+        out.add(Op.INSERT, new[j0 + m : j1 + m])
+        return i0 + m
     a, b = TOKEN.findall(ga), TOKEN.findall(gb)
     na, nb = len(a), len(b)
     p = 0
