@@ -395,6 +395,9 @@ def test_two_long_texts_at_one_address_are_weighed_by_their_walk(kind: str, monk
     assert scorer.made_space is None
     walked = textwalk._LAST[0][2]
     assert words.word_diff(old, new) and textwalk._LAST[0][2] is walked  # walked once
+    # At two addresses: weighed by their words (not walked), as any shorter pair.
+    moved = Scorer([unit], [replace(unit, text=new, address="45B")], DEFAULT_THRESHOLDS)
+    assert moved.text(0, 0) != share and moved.made_space is not None
     # Texts that differ in many places are weighed by their cosine, as any shorter pair.
     rng = random.Random(9)
     many = bench_words.words_of("draft", scoring.WALKED_CHARS + 20_000, rng)

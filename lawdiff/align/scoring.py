@@ -121,7 +121,7 @@ class Scorer:
         if key not in self.scores:
             a, b = self.old[i], self.new[j]
             # The same text (with words) is the cosine of a vector with itself: 1 without making the vectors.
-            text = 1.0 if a.text == b.text and _HAS_WORD.search(a.text) else self._long(a.text, b.text)
+            text = 1.0 if a.text == b.text and _HAS_WORD.search(a.text) else self._long(a, b)
             if text < 0:
                 text = self.space.cosine(i, j)
             if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
@@ -145,14 +145,16 @@ class Scorer:
             self.scores[key] = s
         return self.scores[key]
 
-    def _long(self, a: str, b: str) -> float:
-        """Two long texts (:data:`WALKED_CHARS` each) agree by the share of their characters that a walk finds
-        equal (:func:`lawdiff.textwalk.kept`, about the cost of their differences) where that reaches
-        ``identity_min``: counting every word of a paragraph of megabytes (for the cosine) cost more than
-        all the rest of the alignment.  -1 for any other pair (weighed by its cosine)."""
-        if len(a) < WALKED_CHARS or len(b) < WALKED_CHARS:
+    def _long(self, a: Unit, b: Unit) -> float:
+        """Two long texts (:data:`WALKED_CHARS` each) at one address agree by the share of their characters
+        that a walk finds equal (:func:`lawdiff.textwalk.kept`, about the cost of their differences) where
+        that reaches ``identity_min``: counting every word of a paragraph of megabytes (for the cosine) cost
+        more than all the rest of the alignment.  -1 for any other pair (weighed by its cosine); pairs at
+        two addresses are not walked (two unrelated long texts cost a walk some searches of their whole
+        length before it gives up)."""
+        if len(a.text) < WALKED_CHARS or len(b.text) < WALKED_CHARS or a.address != b.address:
             return -1.0
-        share = kept(a, b)
+        share = kept(a.text, b.text)
         return share if share is not None and share >= self.t.identity_min else -1.0
 
     def text(self, i: int, j: int) -> float:
