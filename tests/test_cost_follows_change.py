@@ -183,6 +183,8 @@ def test_kept_headings_need_no_search(tmp_path: Path, monkeypatch: pytest.Monkey
         ('de "regel" \\ ook', "tab\there, newline\nthere"),
         ("\x00\x1f control", "é ’ \u2028 <script>&amp;"),
         ("", ""),
+        # Long texts (quoted as they stand where they hold nothing to escape), with and without a quote.
+        ("woord " * 1000 + "é", "woord " * 999 + 'de "regel" ' * 600),
     ],
 )
 def test_change_id_is_the_hash_of_the_json_it_names(texts: tuple[str, str]) -> None:
@@ -201,7 +203,8 @@ def test_change_id_is_the_hash_of_the_json_it_names(texts: tuple[str, str]) -> N
 
 _LOADED = (
     "import sys, runpy\n"
-    "sys.argv = ['lawdiff', 'compare', '2007', '2017', '--corpus', sys.argv[1], '--no-cache', '--no-review']\n"
+    "sys.argv = ['lawdiff', 'compare', '2007', '2017', '--corpus', sys.argv[1], '--no-cache', '--no-review',\n"
+    "            *sys.argv[2:]]\n"
     "try:\n"
     "    runpy.run_module('lawdiff.cli', run_name='__main__')\n"
     "except SystemExit:\n"
@@ -213,9 +216,9 @@ _LOADED = (
 )
 
 
-def _loaded(corpus: Path) -> set[str]:
+def _loaded(corpus: Path, *options: str) -> set[str]:
     done = subprocess.run(
-        [sys.executable, "-c", _LOADED, str(corpus)], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", _LOADED, str(corpus), *options], capture_output=True, text=True, check=True, cwd=ROOT
     )
     line = next(line for line in done.stderr.splitlines() if line.startswith("loaded:"))
     return set(line.split()[1:])
@@ -230,6 +233,9 @@ def test_comparing_what_did_not_change_loads_no_word_difference_nor_pool(tmp_pat
     assert _loaded(same.corpus) == {"(frozen)"}
     few = heldout.build_corpus(tmp_path / "few", 3, "few")
     assert {"diff_match_patch", "rapidfuzz", "tomllib"} <= _loaded(few.corpus)
+    # Nor for one file written (-o): the report's writer loads its pool only where it forks.
+    for form in ("json", "html"):
+        assert "multiprocessing" not in _loaded(few.corpus, "--format", form, "-o", str(tmp_path / f"out.{form}"))
 
 
 def test_compare_leaves_the_collector_as_it_found_it(tmp_path: Path) -> None:

@@ -6,13 +6,14 @@ import enum
 import json
 import re
 from collections import OrderedDict
+from json.encoder import encode_basestring
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.jsontext import dumps
+from lawdiff.jsontext import LONG_STRING, StrPairs, dumps, needs_escape, string
 
 scalars = (
     st.none()
@@ -71,3 +72,28 @@ def test_a_value_json_cannot_write_is_refused_as_json_refuses_it() -> None:
             stdlib(value)
         with pytest.raises(TypeError, match=re.escape(str(refused.value))):
             dumps(value)
+
+
+# Long strings (at least LONG_STRING characters) of each kind the encoder may escape or leave: the quote,
+# the backslash, controls, DEL, non-ASCII letters, a sign beyond the BMP and a lone surrogate.
+long_texts = st.lists(
+    st.sampled_from(["word ", '"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "€", "😀", "\ud800", "\u2028"]),
+    min_size=1,
+    max_size=6,
+).map(lambda kinds: "".join(kinds) * (LONG_STRING // len("".join(kinds)) + 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(long_texts)
+def test_a_long_string_is_written_as_the_c_encoder_writes_it(text: str) -> None:
+    assert len(text) >= LONG_STRING
+    assert string(text) == encode_basestring(text)
+    assert needs_escape(text) == (encode_basestring(text) != '"' + text + '"')
+    assert dumps({"text": text, "list": [text]}) == stdlib({"text": text, "list": [text]})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["equal", "insert", "delete"]), st.text() | long_texts), max_size=6))
+def test_pieces_are_written_as_the_standard_library_writes_them(pieces: list[tuple[str, str]]) -> None:
+    # Pieces with nothing to escape among them are written as they stand, quotes and all; any other as encoded.
+    assert dumps({"diff": StrPairs(pieces)}) == stdlib({"diff": [list(p) for p in pieces]})

@@ -1,7 +1,7 @@
 """Word differences at bounded cost (issue 24, item 4): long clauses are walked, or matched by anchors.
 
 The benchmark (``benchmarks/bench_words.py``) times the three long cases at megabytes; here they run
-at a size just past the short path, walked (:func:`lawdiff.diff.anchors.gaps`), and at a tiny size
+at a size just past the short path, walked (:func:`lawdiff.textwalk.gaps`), and at a tiny size
 with the walk's and the anchors' limits made small, so that resynchronizing far, giving up, anchors,
 windows and leaves all run.  What is checked is the shape: both texts rebuilt, pieces of whole
 tokens, and no more than twice the words marked changed that the edit changed.
@@ -19,6 +19,7 @@ import random
 import re
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,12 +28,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_significance import change as significance_change
 
-from lawdiff import jsontext
-from lawdiff.align import space
-from lawdiff.corpus import Corpus
+from lawdiff import jsontext, textwalk
+from lawdiff.align import scoring, space
+from lawdiff.align.links import Unit
+from lawdiff.align.scoring import Scorer
+from lawdiff.align.thresholds import DEFAULT_THRESHOLDS
+from lawdiff.corpus import Corpus, load
 from lawdiff.diff import anchors, editorial, sides, significance, words
 from lawdiff.diff.vocabulary import Change, Op, Piece
 from lawdiff.diff.words import TOKEN, rebuild, word_diff
+from lawdiff.model import Kind
 
 bench_words = bench_module("bench_words")
 
@@ -73,11 +78,12 @@ def test_anchors_windows_and_leaves_at_a_tiny_size(kind: str, monkeypatch: pytes
 @pytest.mark.parametrize("kind", ["draft", "repeated"])
 def test_a_walk_at_a_tiny_size_resyncs_far_and_joins_gaps(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(words, "SHORT_TOKENS", 0)
-    monkeypatch.setattr(anchors, "KEY", 6)
-    monkeypatch.setattr(anchors, "KEYS", 2)
-    monkeypatch.setattr(anchors, "NEAR_KEYS", 3)
-    monkeypatch.setattr(anchors, "REACH", 16)
-    monkeypatch.setattr(anchors, "STEP", 4)
+    monkeypatch.setattr(textwalk, "KEY", 6)
+    monkeypatch.setattr(textwalk, "KEYS", 2)
+    monkeypatch.setattr(textwalk, "NEAR_KEYS", 3)
+    monkeypatch.setattr(textwalk, "REACH", 16)
+    monkeypatch.setattr(textwalk, "STEP", 4)
+    monkeypatch.setattr(textwalk, "_LAST", [("", "", [])])  # no walk kept from before
     old, new, changed = _case(kind, 6_000)
     pieces = word_diff(old, new)
     _check_pieces(old, new, pieces)
@@ -89,9 +95,9 @@ def test_texts_that_differ_in_many_places_are_matched_by_anchors() -> None:
     old = bench_words.words_of("draft", 60_000, rng)
     new, _ = bench_words.edit(old, rng, rate=0.3)
     a, b = " ".join(old), " ".join(new)
-    assert anchors.gaps(a, b, words.WALKED_SHARE) is None  # the walk gives up
+    assert textwalk.gaps(a, b, textwalk.WALKED_SHARE) is None  # the walk gives up
     assert word_diff(a, b) == words._long_diff(TOKEN.findall(a), TOKEN.findall(b))
-    assert anchors.gaps(a, b) is not None  # without a share to keep to, it walks on
+    assert textwalk.gaps(a, b) is not None  # without a share to keep to, it walks on
 
 
 def test_a_large_insertion_and_a_moved_block_between_anchors(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +124,7 @@ def test_a_long_insertion_and_deletion_among_few_changes_are_walked() -> None:
     new = new[:100] + inserted + new[100:]
     del new[len(new) // 2 : len(new) // 2 + 2000]
     a, b = " ".join(old), " ".join(new)
-    found = anchors.gaps(a, b, words.WALKED_SHARE)
+    found = textwalk.gaps(a, b, textwalk.WALKED_SHARE)
     assert found is not None
     pieces = word_diff(a, b)
     _check_pieces(a, b, pieces)
@@ -140,7 +146,7 @@ def test_a_walk_places_an_edit_of_a_repeated_word_as_the_cleanup_does() -> None:
         else:
             new.insert(k, new[k])  # said four times
     a, b = " ".join(old), " ".join(new)
-    assert anchors.gaps(a, b, words.WALKED_SHARE) is not None
+    assert textwalk.gaps(a, b, textwalk.WALKED_SHARE) is not None
     walked = word_diff(a, b)
     assert walked == words._long_diff(TOKEN.findall(a), TOKEN.findall(b))
     assert all(p.op is Op.EQUAL or p.text.endswith(" ") for p in walked)
@@ -216,8 +222,8 @@ def test_common_from_is_the_common_start(a: str, b: str, data: st.DataObject) ->
     n = 0
     while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n]:
         n += 1
-    assert anchors.common_from(a, i, b, j) == n
-    assert anchors.common_from(a * 50, i, a * 50, i) == len(a) * 50 - i
+    assert textwalk.common_from(a, i, b, j) == n
+    assert textwalk.common_from(a * 50, i, a * 50, i) == len(a) * 50 - i
 
 
 # ---------------------------------------------------------------------------
@@ -348,3 +354,54 @@ def test_ordinary_clauses_keep_the_difference_they_had(corpus: Corpus) -> None:
         else:
             assert made == searched
     assert other == len(golden) <= len(pairs) / 10
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    ["woord " * 1000 + "einde.", 'woord "tussen" ' * 500 + "einde\\.", ""],
+    ids=["plain", "quoted", "short"],
+)
+def test_an_editions_digest_with_a_long_text_is_that_of_its_json(
+    paragraph: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A long text is quoted as it stands where it holds nothing to escape; the digest is the same as the
+    # whole JSON encoding's (LONG_STRING past every text), for a clause whose label is empty too.
+    text = f"Concept spelregels 2027\nARTIKEL 45 Gespeelde kaart\n{paragraph}\nA. Spelen van een kaart\n{paragraph}\n"
+    (tmp_path / "concept-2027.txt").write_text(text, encoding="utf-8")
+
+    def digests() -> tuple[str, dict[str, str]]:
+        edition = load([tmp_path]).edition("2027")
+        return edition.digest(), edition.part_digests()
+
+    long = [c for c in load([tmp_path]).edition("2027").walk() if len(c.text) >= jsontext.LONG_STRING]
+    assert len(long) == (2 if paragraph else 0)
+    quoted = digests()
+    monkeypatch.setattr(jsontext, "LONG_STRING", 10**9)
+    assert quoted == digests()
+
+
+@pytest.mark.parametrize("kind", ["draft", "repeated"])
+def test_two_long_texts_at_one_address_are_weighed_by_their_walk(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Past WALKED_CHARS each, a pair the walk finds near the same agrees by the share of characters it keeps,
+    # without any word counted (no vectors made); the word difference then reuses the walk.
+    old, new, _ = _case(kind, scoring.WALKED_CHARS + 20_000)
+    monkeypatch.setattr(textwalk, "_LAST", [("", "", [])])
+    unit = Unit("45A", "45", 0, old, "", Kind.SECTION, ())
+    scorer = Scorer([unit], [replace(unit, text=new)], DEFAULT_THRESHOLDS)
+    found = textwalk.gaps(old, new, textwalk.WALKED_SHARE)
+    assert found is not None
+    share = 1 - sum(i1 - i0 + j1 - j0 for i0, i1, j0, j1 in found) / (len(old) + len(new))
+    assert DEFAULT_THRESHOLDS.identity_min <= scorer.text(0, 0) == share < 1
+    assert scorer.made_space is None
+    walked = textwalk._LAST[0][2]
+    assert words.word_diff(old, new) and textwalk._LAST[0][2] is walked  # walked once
+    # At two addresses: weighed by their words (not walked), as any shorter pair.
+    moved = Scorer([unit], [replace(unit, text=new, address="45B")], DEFAULT_THRESHOLDS)
+    assert moved.text(0, 0) != share and moved.made_space is not None
+    # Texts that differ in many places are weighed by their cosine, as any shorter pair.
+    rng = random.Random(9)
+    many = bench_words.words_of("draft", scoring.WALKED_CHARS + 20_000, rng)
+    other = " ".join(bench_words.edit(many, rng, rate=0.3)[0])
+    scorer = Scorer([replace(unit, text=" ".join(many))], [replace(unit, text=other)], DEFAULT_THRESHOLDS)
+    assert textwalk.kept(" ".join(many), other) is None
+    assert scorer.text(0, 0) == scorer.space.cosine(0, 0)

@@ -27,10 +27,15 @@ from lawdiff.align.thresholds import (
 )
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
+from lawdiff.textwalk import kept
 
 # The reasons every edition's links repeat, made once.
 SAME_ADDRESS = Said(N_("same address"))
 SAME_ARTICLE = Said(N_("same article"))
+
+# Texts of at least this many characters each are weighed by a walk where it finds them near the same (see
+# Scorer._long); the longest clause of the bundled corpus has 688.
+WALKED_CHARS = 100_000
 
 # A text with a word has a vector; one without (a lone sign) has none, and no cosine with anything.
 _HAS_WORD = re.compile(r"\w")
@@ -116,7 +121,9 @@ class Scorer:
         if key not in self.scores:
             a, b = self.old[i], self.new[j]
             # The same text (with words) is the cosine of a vector with itself: 1 without making the vectors.
-            text = 1.0 if a.text == b.text and _HAS_WORD.search(a.text) else self.space.cosine(i, j)
+            text = 1.0 if a.text == b.text and _HAS_WORD.search(a.text) else self._long(a, b)
+            if text < 0:
+                text = self.space.cosine(i, j)
             if VERBATIM_COSINE_FLOOR <= text < self.t.verbatim_min:
                 # A clause that went whole into a longer one matches it,
                 # however much the other brings besides.
@@ -137,6 +144,18 @@ class Scorer:
             self.texts[key] = text
             self.scores[key] = s
         return self.scores[key]
+
+    def _long(self, a: Unit, b: Unit) -> float:
+        """Two long texts (:data:`WALKED_CHARS` each) at one address agree by the share of their characters
+        that a walk finds equal (:func:`lawdiff.textwalk.kept`, about the cost of their differences) where
+        that reaches ``identity_min``: counting every word of a paragraph of megabytes (for the cosine) cost
+        more than all the rest of the alignment.  -1 for any other pair (weighed by its cosine); pairs at
+        two addresses are not walked (two unrelated long texts cost a walk some searches of their whole
+        length before it gives up)."""
+        if len(a.text) < WALKED_CHARS or len(b.text) < WALKED_CHARS or a.address != b.address:
+            return -1.0
+        share = kept(a.text, b.text)
+        return share if share is not None and share >= self.t.identity_min else -1.0
 
     def text(self, i: int, j: int) -> float:
         """The words' part of the score of a pair, without the structural bonuses."""

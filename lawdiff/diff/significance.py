@@ -166,21 +166,38 @@ def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int,
     listed_words = _lists().listed
     listed: list[tuple[int, int]] = []
     numeral: list[tuple[int, int]] = []
+    # What the words of a span's text hold (a word of the lists, a digit, neither), by the text: the same
+    # few words are deleted and put in again and again (a paragraph of one sentence repeated).
+    kinds: dict[str, int] = {}
     for s, e in touched:
         if _may_cut(text, s) or _may_cut(text, e):
             listed.append((s, e))
             continue
-        digits = False
-        for w in _WORD.findall(text, s, e):
-            low = w.lower()
-            if low in listed_words:
-                listed.append((s, e))
-                break
-            digits = digits or bool(_DIGIT.search(low))
-        else:
-            if digits:
-                numeral.append((s, e))
+        span = text[s:e]
+        kind = kinds.get(span)
+        if kind is None:
+            kind = kinds[span] = _kind(span, listed_words)
+        if kind == _LISTED:
+            listed.append((s, e))
+        elif kind == _NUMERAL:
+            numeral.append((s, e))
     return listed, numeral
+
+
+# What the words of a touched span hold (_kind).
+_PLAIN, _LISTED, _NUMERAL = 0, 1, 2
+
+
+def _kind(span: str, listed_words: frozenset[str]) -> int:
+    """Whether a span's words hold a word of the lists (:data:`_LISTED`), else a word with a digit
+    (:data:`_NUMERAL`), else neither."""
+    digits = False
+    for w in _WORD.findall(span):
+        low = w.lower()
+        if low in listed_words:
+            return _LISTED
+        digits = digits or bool(_DIGIT.search(low))
+    return _NUMERAL if digits else _PLAIN
 
 
 def _may_cut(text: str, at: int) -> bool:

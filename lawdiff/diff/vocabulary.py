@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from lawdiff import jsontext
 from lawdiff.align import Alignment, Aspect, Method, Thresholds
 from lawdiff.frozen import slot_init
 from lawdiff.pickling import by_fields
@@ -163,8 +164,12 @@ def change_id(
 
 
 def _strings(strings: tuple[str, ...]) -> str:
-    """The items of a JSON list of strings (most lists of an id hold one)."""
-    return _string(strings[0]) if len(strings) == 1 else ",".join(map(_string, strings))
+    """The items of a JSON list of strings (most lists of an id hold one; a long text is quoted as it stands
+    where it holds nothing to escape, :func:`lawdiff.jsontext.string`)."""
+    if len(strings) == 1:
+        one = strings[0]
+        return _string(one) if len(one) < jsontext.LONG_STRING else jsontext.string(one)
+    return ",".join(map(jsontext.string, strings))
 
 
 # The id's payload is the JSON of [version, old edition, new edition, aspect, [old addresses], [new addresses],

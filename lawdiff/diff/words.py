@@ -16,7 +16,7 @@ subsequence of the same length, listed in ``tests/golden/words/ordinary.json``.
 
 A longer clause (a typed draft's paragraph of megabytes) is not made into tokens
 at all where its two texts differ in a few places: they are walked
-(:func:`lawdiff.diff.anchors.gaps`), compared in C, and only the gaps between
+(:func:`lawdiff.textwalk.gaps`), compared in C, and only the gaps between
 their equal runs are made into tokens and diffed, each as the cleanup would have
 left it in the whole text (:func:`_walked`).  Two long texts that differ in many
 places are matched by anchors and windows in about linear time, as tokens
@@ -29,8 +29,9 @@ import re
 
 from diff_match_patch import diff_match_patch
 
-from lawdiff.diff.anchors import Gap, back_to_boundary, common_from, gaps, matching_blocks
+from lawdiff.diff.anchors import matching_blocks
 from lawdiff.diff.vocabulary import Op, Piece
+from lawdiff.textwalk import Gap, back_to_boundary, common_from, walk
 
 # ---------------------------------------------------------------------------
 # Word-level difference
@@ -182,26 +183,23 @@ def rebuild(pieces: tuple[Piece, ...]) -> tuple[str, str]:
 # ---------------------------------------------------------------------------
 # Long texts: walked, each gap made into tokens on its own
 
-# Gaps (see :func:`lawdiff.diff.anchors.gaps`) that an equal run of at most as many tokens as the changes on
+# Gaps (see :func:`lawdiff.textwalk.gaps`) that an equal run of at most as many tokens as the changes on
 # each side of it separates are diffed together, so that diff-match-patch's cleanup joins them as it would
 # have in the whole text; a run longer than this many characters is never taken to be that short.
 JOIN_CHARS = 1024
-# Past this share of the characters walked in gaps that hold both sides (see gaps()), two long texts are
-# not walked on but matched by anchors.
-WALKED_SHARE = 0.1
 # An edit diffed with the text after it, of about this many characters, so that it may move into it as
 # the cleanup moves edits (to the right, where they start and end a word).
 AFTER = 64
 
 
 def _walked(old: str, new: str) -> tuple[Piece, ...]:
-    """The difference of two long texts: walked to their gaps (:func:`lawdiff.diff.anchors.gaps`), whose
+    """The difference of two long texts: walked to their gaps (:func:`lawdiff.textwalk.walk`), whose
     tokens alone are made; the text between the gaps is kept whole, never made into tokens.
 
     A gap is joined to the one before where the equal run between them holds no more tokens than the
     changes on each side of it (diff-match-patch's cleanup would make them one change).
     """
-    found = gaps(old, new, WALKED_SHARE)
+    found = walk(old, new)  # (the aligner may have walked the pair: its gaps are kept)
     if found is None:
         # Texts that differ in many places (or little text in many repeats, where a walk may lose its way):
         # made into tokens and matched by anchors, as a whole.
@@ -264,6 +262,17 @@ def _gap(old: str, new: str, gap: Gap, reach: int, out: _Pieces) -> int:
         out.add(Op.DELETE, ga[:-1])
         out.add(Op.INSERT, gb[:-1])
         return i1 - 1
+    # Taken away or put in whole (a side empty): no token of it is shared, none is made.
+    if not gb:
+        m = _slide(old, i0, i1, i1 + reach)
+        out.equal(old[i0 : i0 + m])
+        out.add(Op.DELETE, old[i0 + m : i1 + m])
+        return i1 + m
+    if not ga:
+        m = _slide(new, j0, j1, j1 + reach)
+        out.equal(new[j0 : j0 + m])
+        out.add(Op.INSERT, new[j0 + m : j1 + m])
+        return i0 + m
     a, b = TOKEN.findall(ga), TOKEN.findall(gb)
     na, nb = len(a), len(b)
     p = 0

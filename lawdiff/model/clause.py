@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from lawdiff import jsontext
 from lawdiff.frozen import slot_init
 from lawdiff.model.address import article_of, normalize_address, parent_address
 from lawdiff.model.references import Reference
@@ -303,7 +304,14 @@ class Edition:
                 len(c.footnotes),
                 [[r.target, r.start, r.end, r.printed, r.via] for r in c.references],
             ]
-            line = b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            if len(c.text) < jsontext.LONG_STRING:
+                line = b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass")
+            else:
+                # A long text (a paragraph of megabytes) quoted as it stands where it holds nothing to escape
+                # (:func:`lawdiff.jsontext.string`), between the JSON of the items before and after it.
+                head = json.dumps(row[:4], ensure_ascii=False)[:-1]
+                tail = json.dumps(row[5:], ensure_ascii=False)[1:]
+                line = b"\n" + f"{head}, {jsontext.string(c.text)}, {tail}".encode("utf-8", "surrogatepass")
             digest.update(line)
             part = parts.get(c.article)
             if part is None:

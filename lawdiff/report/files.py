@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lawdiff import marks
 from lawdiff.errors import LawdiffBug, UsageError
-from lawdiff.forked import StopSignal, can_fork, collector_paused, forked_map
+from lawdiff.forked import can_fork, collector_paused
 from lawdiff.forked import jobs as forked_jobs
 from lawdiff.i18n import gettext as _
 
@@ -120,6 +120,9 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
             if progress is not None and rel in made:
                 progress()
         return written
+    # Here, not at the top: a command that writes one file (compare -o) loads no pool, nor multiprocessing.
+    from lawdiff.forked import StopSignal, forked_map
+
     # Small chunks, dealt in turn: the pages differ in size, and the progress
     # bar moves as each chunk is done.
     size = max(1, len(items) // (workers * 8))
