@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 # upower, Perl's web libraries), and none of them is used here.  The fonts that chromium and
 # LibreOffice recommend are named instead: the pages are laid out and printed in them.
 missing=""
+apt_pid=""
 # Debian's chromium-headless-shell (built from chromium's source: the browser Playwright runs headless,
 # at about half the CPU time of the whole browser) for the browser tests; the tests take chromium where
 # only it is installed.
@@ -44,9 +45,13 @@ if [ -n "$missing" ]; then
         echo "scripts/test.sh: cannot install$missing (not root, no sudo): the tests that need them will be skipped, or fail on CI" >&2
     fi
     if [ "$as_root" != none ]; then
+        # In the background, beside the virtual environment's install below (the one is Debian's
+        # packages, the other Python's, and both wait mostly on the network and the disk): waited
+        # for before the tests, a failure stopping the command as before.
         # shellcheck disable=SC2086  # $missing is a list of words
-        $as_root apt-get update -qq \
-            && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+        ($as_root apt-get update -qq \
+            && $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null) &
+        apt_pid=$!
     fi
 fi
 # The tests run in a virtual environment of their own (.venv-test, seeing
@@ -66,6 +71,9 @@ fi
 # process of the tests (each pytest worker, each command a test starts) compiled lawdiff from its
 # source again, more than half of importing it.
 unset PYTHONDONTWRITEBYTECODE
+if [ -n "$apt_pid" ]; then
+    wait "$apt_pid"
+fi
 # One pytest worker per CPU (pytest-xdist); tests that share a fixture made once
 # per module, and the browser tests, stay together on one worker (tests/conftest.py).
 "$PY" -m pytest -q -n logical --dist loadgroup
