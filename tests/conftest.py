@@ -41,20 +41,30 @@ if os.environ.get("CI"):
 
 
 # The modules that take longest (their browsers, LibreOffice, the growth checks, the generated corpora),
-# longest first: scheduled first, so that while one worker holds a long group the other takes the many
-# short tests, and no long module is left to run alone at the end.
+# longest first (their wall time on an idle two-core machine, 2026-12-02): scheduled first, so that
+# while one worker holds a long group the other takes the many short tests, and no long test is left
+# to run alone at the end (xdist hands out the tests in this order, one unit at a time, as a worker
+# runs short: test_words_long's 12-second property test, last in the alphabet, ran alone at the end
+# of a whole run for as long as it takes, the other worker done).
 FIRST = (
-    "tests/test_serve_browser.py",
     "tests/test_browser_report.py",
+    "tests/test_serve_browser.py",
     "tests/test_hostile.py",
     "tests/test_agreement.py",
+    "tests/test_roundtrip.py",
     "tests/test_linear_wikitext.py",
     "tests/test_cache_differential.py",
-    "tests/test_roundtrip.py",
-    "tests/test_html.py",
-    "tests/test_smoke.py",
     "tests/test_browser.py",
+    "tests/test_words_long.py",
+    "tests/test_smoke.py",
+    "tests/test_html.py",
+    "tests/test_check_stream.py",
+    "tests/test_serve_meeting.py",
     "tests/test_fetch_wiki.py",
+    "tests/test_serve.py",
+    "tests/test_jsontext.py",
+    "tests/test_review_concurrency.py",
+    "tests/test_scale.py",
 )
 
 

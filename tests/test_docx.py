@@ -15,6 +15,7 @@ import itertools
 import re
 import shutil
 import zipfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,9 +46,29 @@ def w(tag: str) -> str:
 # Reading a .docx back
 
 
-def parts(data: bytes) -> dict[str, Any]:
+class _Parts(Mapping[str, Any]):
+    """The parts of a .docx by name, each parsed when first looked up: a check reads one or two of a
+    dozen (parsing them all was a tenth of tests/test_agreement.py's time)."""
+
+    def __init__(self, raw: dict[str, bytes]) -> None:
+        self._raw = raw
+        self._parsed: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._parsed:
+            self._parsed[name] = etree.fromstring(self._raw[name])
+        return self._parsed[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def parts(data: bytes) -> Mapping[str, Any]:
     with zipfile.ZipFile(io.BytesIO(data)) as z:
-        return {name: etree.fromstring(z.read(name)) for name in z.namelist()}
+        return _Parts({name: z.read(name) for name in z.namelist()})
 
 
 @dataclass
@@ -56,31 +77,39 @@ class Para:
     text: str  # labels between \x01 ... \x02; footnote references and their marks as \x03N\x04\x05mark\x06
 
 
+# The qualified names _runs compares tags with (etree.QName for each element was a third of its time).
+_INS_DEL = (w("ins"), w("del"))
+_R, _TEXTS, _TAB, _BR, _NOTE_REF = w("r"), (w("t"), w("delText")), w("tab"), w("br"), w("footnoteReference")
+
+
 def _runs(parent: Any, drop: str, out: list[str]) -> None:
     """The text of ``parent``'s runs, without those inside ``w:{drop}``."""
+    dropped = w(drop)
     for child in parent:
-        tag = etree.QName(child).localname
-        if tag == drop:
+        tag = child.tag
+        if tag == dropped:
             continue
-        if tag in ("ins", "del"):
+        if tag in _INS_DEL:
             _runs(child, drop, out)
-        elif tag == "r":
+        elif tag == _R:
             style = child.find("w:rPr/w:rStyle", NS)
             label = style is not None and style.get(w("val")) == "LawLabel"
             piece: list[str] = []
+            noted = False
             for el in child:
-                name = etree.QName(el).localname
-                if name in ("t", "delText"):
+                name = el.tag
+                if name in _TEXTS:
                     piece.append(el.text or "")
-                elif name == "tab":
+                elif name == _TAB:
                     piece.append("\t")
-                elif name == "br":
+                elif name == _BR:
                     piece.append("\n")
-                elif name == "footnoteReference":
+                elif name == _NOTE_REF:
                     # Its mark as printed follows in its run (w:customMarkFollows).
                     assert el.get(w("customMarkFollows")) == "1"
                     piece.append(f"\x03{el.get(w('id'))}\x04\x05")
-            if any(etree.QName(el).localname == "footnoteReference" for el in child):
+                    noted = True
+            if noted:
                 piece.append("\x06")
             text = "".join(piece)
             out.append(f"\x01{text}\x02" if label and text else text)
