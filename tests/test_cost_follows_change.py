@@ -141,15 +141,19 @@ def test_one_to_one_links_made_the_short_way_are_the_group_links(
 def test_kept_clauses_described_the_short_way_are_described_as_any_change(
     held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A clause linked to one clause whose text it kept is described by ``_kept``: the same change
-    records as the general description."""
+    """A clause linked to one clause whose text it kept (and its title, where the title is folded into
+    the change) is described by ``_kept``: the same change records as the general description."""
     alignments = [align(old, new) for old, new in held_pairs]
     short = [changes.describe(old, new, a) for (old, new), a in zip(held_pairs, alignments, strict=True)]
-    monkeypatch.setattr(changes._Describer, "_kept", lambda self, link, a, b: self._described(link, False))
+    monkeypatch.setattr(
+        changes._Describer, "_kept", lambda self, link, a, b, with_title=False: self._described(link, with_title)
+    )
     long = [changes.describe(old, new, a) for (old, new), a in zip(held_pairs, alignments, strict=True)]
     assert short == long
     kept = [ch for c in short for ch in c.changes if ch.kind is ChangeKind.UNCHANGED]
     assert len(kept) > 100 and any(ch.moved for ch in kept) and any(ch.renumbered for ch in kept)
+    # Titled clauses that kept their title and text took the short way too.
+    assert any(ch.old_title and ch.old_title == ch.new_title for ch in kept)
 
 
 def test_kept_headings_found_without_a_search_are_those_the_search_finds(
