@@ -261,3 +261,22 @@ def test_kept_headings_under_the_committees_corrections(
     assert align(old, new, corrections=fixes) == short
     titled = {(link.old, link.new) for link in short.links if link.aspect is Aspect.TITLE}
     assert (("3",), ("4",)) in titled and (("5",), ("5",)) not in titled
+
+
+def test_references_kept_in_order_are_those_the_matching_finds(held_pairs: list[tuple[Edition, Edition]]) -> None:
+    """A clause whose references name the same targets in the same order on both sides has each one kept,
+    its record made once per target (``_Successors.kept``): what matching them one by one gives."""
+    seen = 0
+    for old, new in held_pairs:
+        alignment = align(old, new)
+        successors = changes._Successors(old, new, alignment)
+        for link in alignment.links:
+            olds = [c for c in (old.find(a) for a in link.old) if c is not None]
+            news = [c for c in (new.find(a) for a in link.new) if c is not None]
+            old_refs = [r.target for c in olds for r in c.references]
+            new_refs = [r.target for c in news for r in c.references]
+            if old_refs and old_refs == new_refs:
+                seen += 1
+                matched = changes._references_matched(old_refs, new_refs, changes._Successors(old, new, alignment))
+                assert changes._references(olds, news, successors) == matched
+    assert seen > 20

@@ -448,12 +448,23 @@ class _Successors:
         self.new = new
         self.alignment = alignment
         self.found: dict[str, tuple[str, ...] | None] = {}
+        self._kept: dict[str, RefChange] = {}
 
     def __call__(self, target: str) -> tuple[str, ...] | None:
         if target in self.found:
             return self.found[target]
         found = self.found[target] = self._successors(target)
         return found
+
+    def kept(self, target: str) -> RefChange:
+        """The record of a reference to ``target`` kept as written (whether its target went elsewhere)."""
+        made = self._kept.get(target)
+        if made is None:
+            succ = self(target)
+            made = self._kept[target] = RefChange(
+                RefStatus.KEPT, target, target, None if succ is None else target in succ
+            )
+        return made
 
     def _successors(self, target: str) -> tuple[str, ...] | None:
         """Where the target went, or None when the old edition does not hold it or the new one's corpus
@@ -476,6 +487,16 @@ def _references(olds: list[Clause], news: list[Clause], successors: _Successors)
     new_refs = [r.target for c in news for r in c.references]
     if not old_refs and not new_refs:
         return ()
+    if old_refs == new_refs:
+        # The same targets in the same order (most clauses, changed or not): each one kept, as the walk
+        # below finds them, its record made once per target of the pair.
+        return tuple(dict.fromkeys([successors.kept(t) for t in old_refs]))
+    return _references_matched(old_refs, new_refs, successors)
+
+
+def _references_matched(old_refs: list[str], new_refs: list[str], successors: _Successors) -> tuple[RefChange, ...]:
+    """What became of each reference: the old targets matched to the new ones (kept, retargeted to where the
+    old target went or to another clause of its article, removed), the new ones left over added."""
     out: list[RefChange] = []
 
     remaining_new = list(new_refs)
