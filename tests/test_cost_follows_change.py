@@ -141,15 +141,19 @@ def test_one_to_one_links_made_the_short_way_are_the_group_links(
 def test_kept_clauses_described_the_short_way_are_described_as_any_change(
     held_pairs: list[tuple[Edition, Edition]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A clause linked to one clause whose text it kept is described by ``_kept``: the same change
-    records as the general description."""
+    """A clause linked to one clause whose text it kept (and its title, where the title is folded into
+    the change) is described by ``_kept``: the same change records as the general description."""
     alignments = [align(old, new) for old, new in held_pairs]
     short = [changes.describe(old, new, a) for (old, new), a in zip(held_pairs, alignments, strict=True)]
-    monkeypatch.setattr(changes._Describer, "_kept", lambda self, link, a, b: self._described(link, False))
+    monkeypatch.setattr(
+        changes._Describer, "_kept", lambda self, link, a, b, with_title=False: self._described(link, with_title)
+    )
     long = [changes.describe(old, new, a) for (old, new), a in zip(held_pairs, alignments, strict=True)]
     assert short == long
     kept = [ch for c in short for ch in c.changes if ch.kind is ChangeKind.UNCHANGED]
     assert len(kept) > 100 and any(ch.moved for ch in kept) and any(ch.renumbered for ch in kept)
+    # Titled clauses that kept their title and text took the short way too.
+    assert any(ch.old_title and ch.old_title == ch.new_title for ch in kept)
 
 
 def test_kept_headings_found_without_a_search_are_those_the_search_finds(
@@ -263,3 +267,22 @@ def test_kept_headings_under_the_committees_corrections(
     assert align(old, new, corrections=fixes) == short
     titled = {(link.old, link.new) for link in short.links if link.aspect is Aspect.TITLE}
     assert (("3",), ("4",)) in titled and (("5",), ("5",)) not in titled
+
+
+def test_references_kept_in_order_are_those_the_matching_finds(held_pairs: list[tuple[Edition, Edition]]) -> None:
+    """A clause whose references name the same targets in the same order on both sides has each one kept,
+    its record made once per target (``_Successors.kept``): what matching them one by one gives."""
+    seen = 0
+    for old, new in held_pairs:
+        alignment = align(old, new)
+        successors = changes._Successors(old, new, alignment)
+        for link in alignment.links:
+            olds = [c for c in (old.find(a) for a in link.old) if c is not None]
+            news = [c for c in (new.find(a) for a in link.new) if c is not None]
+            old_refs = [r.target for c in olds for r in c.references]
+            new_refs = [r.target for c in news for r in c.references]
+            if old_refs and old_refs == new_refs:
+                seen += 1
+                matched = changes._references_matched(old_refs, new_refs, changes._Successors(old, new, alignment))
+                assert changes._references(olds, news, successors) == matched
+    assert seen > 20

@@ -5,12 +5,11 @@ from __future__ import annotations
 import math
 import re
 import sys
-import weakref
 from collections import Counter
 from itertools import chain
 
 from lawdiff.align.links import Unit
-from lawdiff.model import Clause, Edition, article_of, parent_address
+from lawdiff.model import Clause, Edition, article_of, parent_address, walked_runs
 
 _WORD = re.compile(r"\w+")
 
@@ -22,7 +21,7 @@ def units(edition: Edition, places: dict[str, tuple[str, str]] | None = None) ->
     (they share most of their addresses)."""
     places = {} if places is None else places
     out: list[Unit] = []
-    for clause in _walk(edition).clauses:
+    for clause in walked_runs(edition)[0]:
         if clause.text:
             refs = clause.references
             found = places.get(clause.address)
@@ -36,56 +35,8 @@ def units(edition: Edition, places: dict[str, tuple[str, str]] | None = None) ->
 
 def walked(edition: Edition) -> tuple[Clause, ...]:
     """The edition's clauses in document order, as :meth:`Edition.walk` gives them, walked once per edition
-    into a tuple without a generator per level (a walk's every clause passes up through the generators of
-    all above it)."""
-    return _walk(edition).clauses
-
-
-def walked_runs(edition: Edition) -> tuple[tuple[Clause, ...], tuple[int, ...]]:
-    """:func:`walked`, and for each clause where the run of its own walk (:meth:`Clause.walk`) ends among
-    them: ``clauses[i:ends[i]]`` is the walk of ``clauses[i]``; -1 for a footnote, whose walk (what is under
-    it) the edition's walk passes over."""
-    walk = _walk(edition)
-    return walk.clauses, walk.ends
-
-
-class _Walk:
-    """An edition walked once: its clauses in document order, and where each one's walk ends among them.
-
-    Kept beside the edition while it lives (an edition is compared with the one before it and the one
-    after it; its units, its headings and its articles are each read off it): a tuple of references to
-    clauses the edition holds anyway."""
-
-    def __init__(self, edition: Edition) -> None:
-        clauses: list[Clause] = []
-        ends: list[int] = []
-
-        def visit(c: Clause) -> None:
-            at = len(clauses)
-            clauses.append(c)
-            ends.append(0)
-            clauses.extend(c.footnotes)
-            ends.extend([-1] * len(c.footnotes))
-            for child in c.children:
-                visit(child)
-            ends[at] = len(clauses)
-
-        for top in edition.clauses:
-            visit(top)
-        self.clauses = tuple(clauses)
-        self.ends = tuple(ends)
-
-
-def _walk(edition: Edition) -> _Walk:
-    made = _WALKS.get(id(edition))
-    if made is None:
-        made = _WALKS[id(edition)] = _Walk(edition)
-        weakref.finalize(edition, _WALKS.pop, id(edition), None)
-    return made
-
-
-# Each edition walked, by the edition's identity (hashing an edition would hash its whole tree).
-_WALKS: dict[int, _Walk] = {}
+    (:func:`lawdiff.model.walked_runs`)."""
+    return walked_runs(edition)[0]
 
 
 def titled(edition: Edition) -> list[Clause]:
@@ -215,20 +166,12 @@ def _counts(text: str, made: dict[str, Counter[str]]) -> Counter[str]:
 
 
 def _word_counts(text: str) -> Counter[str]:
-    """``Counter(words(text))``, the same counts in the same order, made from the text split at white space
-    (in C): a word never spans white space, so each distinct piece is read for its words once, however
-    often it stands (a paragraph of megabytes costs its split and its count, not a word at a time).
-
-    One string per distinct word, interned (findall makes a new one for each occurrence): at 8x the
-    editions' size the copies held by the counters were a fifth of the aligner's memory.
+    """``Counter(words(text))``: the words found and counted in C (``findall``, then the counter's own loop),
+    each distinct word interned, so that the counters share one string per word (findall makes a new one
+    for each occurrence: at 8x the editions' size the copies held by the counters were a fifth of the
+    aligner's memory).  No Python code runs per word: a text of megabytes costs its scan and its count.
     """
-    out: Counter[str] = Counter()
-    for part, n in Counter(text.lower().split()).items():
-        # A piece of letters and digits only is one word; any other is read by _WORD (signs, "_", "-").
-        for word in (part,) if part.isalnum() else _WORD.findall(part):
-            word = sys.intern(word)
-            out[word] = out.get(word, 0) + n
-    return out
+    return Counter(map(sys.intern, _WORD.findall(text.lower())))
 
 
 def _covered(whole: Counter[str], parts: list[Counter[str]], idf: dict[str, float]) -> float:

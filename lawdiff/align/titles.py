@@ -7,11 +7,10 @@ from collections import defaultdict
 
 from lawdiff.align.links import COMMITTEE, Aspect, Corrections, Link, Method, set_by_hand
 from lawdiff.align.scoring import SAME_ADDRESS
-from lawdiff.align.space import walked_runs
 from lawdiff.align.thresholds import Thresholds
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
-from lawdiff.model import Clause, Edition, Kind, article_of
+from lawdiff.model import Clause, Edition, Kind, article_of, walked_runs
 
 # A proposal: (score, old heading's index, new heading's index, reason in words).
 _Proposal = tuple[float, int, int, str]
@@ -66,7 +65,7 @@ def titled_below(edition: Edition) -> tuple[list[Clause], list[set[str]]]:
     """The edition's titled clauses in document order (:func:`~lawdiff.align.space.titled`), each with the
     addresses of the clauses with own text in its walk (itself, its footnotes, what is under it).
 
-    A clause's walk is a run of the edition's walk (:func:`~lawdiff.align.space.walked_runs`): each
+    A clause's walk is a run of the edition's walk (:func:`~lawdiff.model.walked_runs`): each
     heading's run is read off it, where walking each heading's subtree again took a fifth of the alignment
     of two editions that kept their texts."""
     clauses, ends = walked_runs(edition)

@@ -251,4 +251,17 @@ def _drafts(drafts: list[Draft]) -> list[Draft]:
 
 
 def _draft_notes(drafts: list[Draft]) -> list[tuple[Loc, str]]:
-    return [(d.source, joined((d.address, n), ": ")) for d in _drafts(drafts) if d.notes for n in d.notes]
+    """The notes of every draft under ``drafts``, in :func:`_drafts`' order, walked without listing the drafts
+    (every page is walked so, and few of its drafts have a note: most have no children and no footnotes)."""
+    out: list[tuple[Loc, str]] = []
+    stack = drafts[::-1]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        d = pop()
+        if d.notes:
+            out.extend([(d.source, joined((d.address, n), ": ")) for n in d.notes])
+        if d.children:
+            extend(d.children[::-1])
+        if d.footnotes:
+            extend(d.footnotes[::-1])
+    return out

@@ -264,10 +264,10 @@ class _Describer:
 
     def change(self, link: Link, with_title: bool) -> Change:
         """The change record of one link: its kind, its word difference, and what became of its references."""
-        if link.aspect is Aspect.TEXT and len(link.old) == 1 and len(link.new) == 1 and not with_title:
+        if link.aspect is Aspect.TEXT and len(link.old) == 1 and len(link.new) == 1:
             a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
-            if a is not None and b is not None and a.text == b.text:
-                return self._kept(link, a, b)
+            if a is not None and b is not None and a.text == b.text and (not with_title or a.title == b.title):
+                return self._kept(link, a, b, with_title)
         return self._described(link, with_title)
 
     def _described(self, link: Link, with_title: bool) -> Change:
@@ -322,10 +322,10 @@ class _Describer:
             id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
         )
 
-    def _kept(self, link: Link, a: Clause, b: Clause) -> Change:
-        """:meth:`change` of one clause linked to one clause whose text it kept (no title folded in): most
-        changes of a pair, made without what a difference needs (a clause that moved or was renumbered
-        with its words is such a change too)."""
+    def _kept(self, link: Link, a: Clause, b: Clause, with_title: bool = False) -> Change:
+        """:meth:`change` of one clause linked to one clause whose text it kept (``with_title``: and its
+        title, folded into the change): most changes of a pair, made without what a difference needs (a
+        clause that moved or was renumbered with its words is such a change too)."""
         old_article, new_article = self.article(link.old[0]), self.article(link.new[0])
         texts = (a.text,)
         return Change(
@@ -337,8 +337,8 @@ class _Describer:
             renumbered=link.old != link.new,
             moved=old_article != new_article,
             title_changed=False,
-            old_title="",
-            new_title="",
+            old_title=a.title if with_title else "",
+            new_title=b.title if with_title else "",
             similarity=1.0,
             editorial_only=False,
             diff=(Piece(Op.EQUAL, a.text),) if a.text else (),
@@ -448,12 +448,23 @@ class _Successors:
         self.new = new
         self.alignment = alignment
         self.found: dict[str, tuple[str, ...] | None] = {}
+        self._kept: dict[str, RefChange] = {}
 
     def __call__(self, target: str) -> tuple[str, ...] | None:
         if target in self.found:
             return self.found[target]
         found = self.found[target] = self._successors(target)
         return found
+
+    def kept(self, target: str) -> RefChange:
+        """The record of a reference to ``target`` kept as written (whether its target went elsewhere)."""
+        made = self._kept.get(target)
+        if made is None:
+            succ = self(target)
+            made = self._kept[target] = RefChange(
+                RefStatus.KEPT, target, target, None if succ is None else target in succ
+            )
+        return made
 
     def _successors(self, target: str) -> tuple[str, ...] | None:
         """Where the target went, or None when the old edition does not hold it or the new one's corpus
@@ -476,6 +487,16 @@ def _references(olds: list[Clause], news: list[Clause], successors: _Successors)
     new_refs = [r.target for c in news for r in c.references]
     if not old_refs and not new_refs:
         return ()
+    if old_refs == new_refs:
+        # The same targets in the same order (most clauses, changed or not): each one kept, as the walk
+        # below finds them, its record made once per target of the pair.
+        return tuple(dict.fromkeys([successors.kept(t) for t in old_refs]))
+    return _references_matched(old_refs, new_refs, successors)
+
+
+def _references_matched(old_refs: list[str], new_refs: list[str], successors: _Successors) -> tuple[RefChange, ...]:
+    """What became of each reference: the old targets matched to the new ones (kept, retargeted to where the
+    old target went or to another clause of its article, removed), the new ones left over added."""
     out: list[RefChange] = []
 
     remaining_new = list(new_refs)

@@ -51,6 +51,7 @@ from lawdiff.model.clause import (
     chronological,
     place_held,
     printing_number,
+    walked_runs,
 )
 from lawdiff.model.references import Reference, find_references, references_in
 
@@ -79,4 +80,5 @@ __all__ = [
     "references_in",
     "roman_to_int",
     "spellings",
+    "walked_runs",
 ]

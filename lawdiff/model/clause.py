@@ -320,16 +320,18 @@ class Edition:
         return digest.hexdigest(), {number: part.hexdigest() for number, part in parts.items()}
 
     def walk(self) -> Iterator[Clause]:
-        for clause in self.clauses:
-            yield from clause.walk()
+        """Every clause in document order (each top clause's :meth:`Clause.walk`), read off the edition's
+        walk made once (:func:`walked_runs`)."""
+        return iter(walked_runs(self)[0])
 
     def find(self, address: str) -> Clause | None:
         memo = _memo(self)
         index = memo.index
         if index is None:
             index = memo.index = {}
-            for clause in self.walk():
-                index.setdefault(clause.address, clause)
+            setdefault = index.setdefault
+            for clause in walked_runs(self)[0]:
+                setdefault(clause.address, clause)
         found = index.get(address)
         return found if found is not None else index.get(normalize_address(address))
 
@@ -338,8 +340,9 @@ class Edition:
         memo = _memo(self)
         if memo.positions is None:
             memo.positions = {}
-            for i, clause in enumerate(self.walk()):
-                memo.positions.setdefault(clause.address, i)
+            setdefault = memo.positions.setdefault
+            for i, clause in enumerate(walked_runs(self)[0]):
+                setdefault(clause.address, i)
         return memo.positions
 
     def articles(self) -> list[Clause]:
@@ -401,6 +404,7 @@ class _Memo:
     parts: dict[str, str] | None = None
     in_part: dict[str, frozenset[str]] | None = None
     lacking: frozenset[str] | None = None
+    runs: tuple[tuple[Clause, ...], tuple[int, ...]] | None = None
 
 
 # Keyed by the edition's identity, not its value: hashing an edition would hash
@@ -414,6 +418,36 @@ def _memo(edition: Edition) -> _Memo:
         memo = _MEMOS[id(edition)] = _Memo()
         weakref.finalize(edition, _MEMOS.pop, id(edition), None)
     return memo
+
+
+def walked_runs(edition: Edition) -> tuple[tuple[Clause, ...], tuple[int, ...]]:
+    """The edition's clauses in document order (:meth:`Edition.walk`), walked once per edition into a tuple
+    without a generator per level (a walk's every clause passes up through the generators of all above it),
+    and for each clause where the run of its own walk (:meth:`Clause.walk`) ends among them:
+    ``clauses[i:ends[i]]`` is the walk of ``clauses[i]``; -1 for a footnote, whose walk (what is under it)
+    the edition's walk passes over.  Kept beside the edition while it lives: a tuple of references to
+    clauses the edition holds anyway."""
+    memo = _memo(edition)
+    runs = memo.runs
+    if runs is None:
+        clauses: list[Clause] = []
+        ends: list[int] = []
+
+        def visit(c: Clause) -> None:
+            at = len(clauses)
+            clauses.append(c)
+            ends.append(0)
+            if c.footnotes:
+                clauses.extend(c.footnotes)
+                ends.extend([-1] * len(c.footnotes))
+            for child in c.children:
+                visit(child)
+            ends[at] = len(clauses)
+
+        for top in edition.clauses:
+            visit(top)
+        runs = memo.runs = (tuple(clauses), tuple(ends))
+    return runs
 
 
 def printing_number(edition: Edition) -> int:
