@@ -238,7 +238,18 @@ def _text(child: Child) -> str:
         return text_child(str(child))
     if isinstance(child, bool | int | float):
         raise LawdiffBug(f"a template's text hole takes text, not {kind.__name__}")
-    return "".join(_text(c) for c in child)
+    # A list of children (a row's cells, a cell's blocks): the usual ones dealt with here, in one loop.
+    out: list[str] = []
+    search = TEXT_SPECIAL.search
+    for c in child:
+        k = type(c)
+        if k is Markup or k is BlockMarkup:
+            out.append(c)  # type: ignore[arg-type]
+        elif k is str:
+            out.append(c if search(c) is None else text_html(c))  # type: ignore[arg-type]
+        elif c is not None:
+            out.append(_text(c))
+    return "".join(out)
 
 
 def join(children: Iterable[Child]) -> Markup:
