@@ -121,7 +121,8 @@ class Template:
         if _context(source[pos:], state) != "text":
             raise LawdiffBug(f"a template ends inside a tag: {source[-40:]!r}")
         fill = _compiled(parts, source[pos:], BlockMarkup if block else Markup)
-        own = type(cls.__name__, (cls,), {"__slots__": (), "__call__": staticmethod(fill), "__module__": cls.__module__})
+        methods = {"__slots__": (), "__call__": staticmethod(fill), "__module__": cls.__module__}
+        own = type(cls.__name__, (cls,), methods)
         self: Template = object.__new__(own)
         self.source = source
         self.names = frozenset(p[1] for p in parts)  # a name may stand in several holes
