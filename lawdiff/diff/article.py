@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lawdiff.diff.extent import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS, Heat, editorial_by_kind, heat
-from lawdiff.diff.history import history
+from lawdiff.diff.history import histories as clause_histories
 from lawdiff.diff.study import Study
 from lawdiff.diff.synopsis import Node, Part, SynopsisRow, synopsis
 from lawdiff.diff.vocabulary import Change, History, counts
@@ -186,9 +186,11 @@ def article_histories(study: Study, view: ArticleView) -> tuple[tuple[Edition, C
 
 
 def _histories(study: Study, number: str, hs: tuple[Edition, ...]) -> tuple[tuple[Edition, Clause, History], ...]:
-    return tuple(
-        (e, c, history(study, e, c.address)) for e in hs for c in _article(e, number).walk() if c.text or c.title
-    )
+    out: list[tuple[Edition, Clause, History]] = []
+    for e in hs:
+        clauses = [c for c in _article(e, number).walk() if c.text or c.title]
+        out.extend((e, c, h) for c, h in zip(clauses, clause_histories(study, e, clauses), strict=True))
+    return tuple(out)
 
 
 def pairs_of(editions: tuple[Edition, ...], numbers: Iterable[str]) -> list[tuple[Edition, Edition]]:

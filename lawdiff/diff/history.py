@@ -9,6 +9,7 @@ not hold the clause's article is skipped and said so (``in_corpus``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import cast
 
 from lawdiff.align import Aspect
@@ -16,7 +17,7 @@ from lawdiff.diff.study import Study
 from lawdiff.diff.vocabulary import Change, ChangeKind, History, Step
 from lawdiff.errors import UsageError
 from lawdiff.i18n import gettext as _
-from lawdiff.model import Edition, article_of
+from lawdiff.model import Clause, Edition, article_of
 
 
 def history(study: Study, edition: Edition, address: str) -> History:
@@ -44,20 +45,48 @@ def history(study: Study, edition: Edition, address: str) -> History:
             ),
             fix=fix,
         )
-    eds = study.timeline(edition)
-    idx = next(i for i, e in enumerate(eds) if e.name == edition.name)
-    start: tuple[str, ...] = (clause.address,)
-    # A clause with words of its own is followed by them; a heading alone (2017 45D, whose text went to
-    # 45D1) by its heading: a heading is never paired with a body.
-    aspect = Aspect.TEXT if clause.text else Aspect.TITLE
-    walks = _Walks(study, eds, aspect, start)
-    # The change into the starting edition belongs to its step; the walk
-    # backwards finds it.
-    first, older = walks.back(idx - 1, idx, start)
-    kinds, changes = first or ((), ())
-    here = Step(edition.name, start, _texts(edition, start, aspect), kinds, changes, True)
-    ordered = (*reversed(older), here, *walks.forth(idx + 1, idx, start))
-    return History(f"{edition.name}:{clause.address}", ordered, *_introduced(ordered))
+    return _Followed(study, edition).history(clause)
+
+
+def histories(study: Study, edition: Edition, clauses: Iterable[Clause]) -> list[History]:
+    """The histories of ``clauses`` of ``edition`` (each with a title or a text of its own), as
+    :func:`history` gives them one by one: the edition's place among the study's editions is found once
+    for them all (a report asks for the history of every clause of every edition)."""
+    followed = _Followed(study, edition)
+    return [followed.history(c) for c in clauses]
+
+
+class _Followed:
+    """The clauses of one edition followed through the study's editions."""
+
+    __slots__ = ("edition", "eds", "idx", "study", "walks")
+
+    def __init__(self, study: Study, edition: Edition) -> None:
+        self.study = study
+        self.edition = edition
+        self.eds = study.timeline(edition)
+        self.idx = next(i for i, e in enumerate(self.eds) if e.name == edition.name)
+        # The walks of each aspect (a clause followed by its text, a heading alone by its title).
+        self.walks: dict[Aspect, _Walks] = {}
+
+    def history(self, clause: Clause) -> History:
+        edition, idx = self.edition, self.idx
+        start: tuple[str, ...] = (clause.address,)
+        # A clause with words of its own is followed by them; a heading alone (2017 45D, whose text went to
+        # 45D1) by its heading: a heading is never paired with a body.
+        aspect = Aspect.TEXT if clause.text else Aspect.TITLE
+        walks = self.walks.get(aspect)
+        if walks is None:
+            walks = self.walks[aspect] = _Walks(self.study, self.eds, aspect)
+        walks.origin = start
+        # The change into the starting edition belongs to its step; the walk
+        # backwards finds it.
+        first, older = walks.back(idx - 1, idx, start)
+        kinds, changes = first or ((), ())
+        words = clause.text if aspect is Aspect.TEXT else clause.title
+        here = Step(edition.name, start, (words,), kinds, changes, True)
+        ordered = (*reversed(older), here, *walks.forth(idx + 1, idx, start))
+        return History(f"{edition.name}:{clause.address}", ordered, *_introduced(ordered))
 
 
 # What a walk backwards gives the step it leaves from: the kinds and records of
@@ -80,12 +109,13 @@ class _Walks:
     next one compared with ``at``); ``cur``: its addresses there.
     """
 
-    def __init__(self, study: Study, eds: list[Edition], aspect: Aspect, origin: tuple[str, ...]) -> None:
+    def __init__(self, study: Study, eds: list[Edition], aspect: Aspect) -> None:
         self.study = study
         self.eds = eds
         self.aspect = aspect
-        # Where the clause started: whether an edition it is absent from holds its article at all.
-        self.origin = origin
+        # Where the clause being followed started: whether an edition it is absent from holds its article
+        # at all (set for each clause followed).
+        self.origin: tuple[str, ...] = ()
         self.memo = study.walks.setdefault(tuple(e.name for e in eds), {})
 
     def absent(self, e: Edition, cur: tuple[str, ...]) -> Step:
@@ -106,7 +136,8 @@ class _Walks:
         return tuple(ch for ch in texts if ch.old_title or ch.new_title or not (ch.old and ch.new))
 
     def key(self, way: str, j: int, at: int, cur: tuple[str, ...]) -> tuple[object, ...]:
-        return (way, j, at, cur, self.aspect, () if cur else self.origin)
+        # The aspect by its value: an enum member is hashed by a method written in Python.
+        return (way, j, at, cur, self.aspect.value, () if cur else self.origin)
 
     def forth(self, j: int, at: int, cur: tuple[str, ...]) -> tuple[Step, ...]:
         if j >= len(self.eds):
@@ -149,6 +180,9 @@ class _Walks:
 
 def _covers(e: Edition, addrs: tuple[str, ...]) -> bool:
     """Whether the edition's corpus holds an article of these addresses (or they lie outside articles)."""
+    if len(addrs) == 1:  # the most part
+        art = article_of(addrs[0])
+        return not art or e.find(art) is not None
     arts = {article_of(a) for a in addrs} - {""}
     return not arts or any(e.find(a) is not None for a in arts)
 
@@ -160,6 +194,8 @@ def _lacking(involved: tuple[Change, ...]) -> bool:
 
 
 def _kinds(changes: tuple[Change, ...]) -> tuple[ChangeKind, ...]:
+    if len(changes) == 1:  # the most part
+        return (changes[0].kind,)
     kinds = tuple(dict.fromkeys(ch.kind for ch in changes))
     return kinds or (ChangeKind.REMOVED,)
 

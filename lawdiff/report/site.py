@@ -170,6 +170,10 @@ class Site:
     _synopses: dict[str, tuple[ArticleView, tuple[SynopsisRow, ...]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # What a link into an article needs, by its number: its page, the names of its editions, its anchors.
+    _linked: dict[str, tuple[str, frozenset[str], frozenset[str]] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def article(self, number: str) -> ArticleView | None:
         return self._by_number().get(number)
@@ -243,16 +247,30 @@ class Site:
     def _target(self, edition: str, address: str) -> tuple[str, str] | None:
         """Where :meth:`href` leads, whatever the page: the article's page and the anchor ("" for its top)."""
         number = article_of(address)
-        plan = self.article(number) if number else None
-        if plan is None or not any(e.name == edition for e in plan.editions):
+        if not number:
+            return None
+        if number in self._linked:
+            linked = self._linked[number]
+        else:
+            plan = self.article(number)
+            linked = None
+            if plan is not None:
+                linked = (article_file(number), frozenset(e.name for e in plan.editions), self.anchors(number))
+            if len(self._linked) >= 256:
+                self._linked.clear()
+            self._linked[number] = linked
+        if linked is None:
+            return None
+        file, editions, anchors = linked
+        if edition not in editions:
             return None
         addr = address
         while addr:
             a = anchor(edition, addr)
-            if a in self.anchors(number):
-                return article_file(number), a
+            if a in anchors:
+                return file, a
             addr = parent_address(addr)
-        return article_file(number), ""
+        return file, ""
 
     def history_href(self, edition: str, address: str, page: str) -> str | None:
         """A link from ``page`` to a clause's history (``45-history.html#2017-45C4b``), or None.

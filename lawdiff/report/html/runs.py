@@ -155,12 +155,12 @@ class Runs:
         ident = page.claim(block_id(ctx, ctx.new.name, c.address, heading))
         old_ident = page.claim(block_id(ctx, ctx.old.name, ch.old[0], heading))
         change = page.claim(f"change-{ch.id[:SHORT_ID]}") if ch.id else None
-        new_chip = addr_chip(ctx.new.name, c.address, self.chip(ctx.new.name, c.address, ident or ""))
+        href = self.chip(ctx.new.name, c.address, ident or "")
         if kind == RENUMBERED:
             old_href = self.chip(ctx.old.name, ch.old[0], old_ident or "")
+            new_chip = addr_chip(ctx.new.name, c.address, href)
             chip, to = addr_chip(ctx.old.name, ch.old[0], old_href, old_ident), _ARROW(chip=new_chip)
         else:
-            href = self.chip(ctx.new.name, c.address, ident or "")
             chip, to = addr_chip(ctx.new.name, c.address, href, old_ident), None
         if ctx.texts_at:
             gist = first_words(ch.new_title if heading else c.text or c.title, 8)
