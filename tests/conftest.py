@@ -1,9 +1,9 @@
 """Shared fixtures: the bundled corpus, read once per test session; one headless chromium per module.
 
-``scripts/test.sh`` runs the tests on every core (pytest-xdist, ``-n logical --dist loadgroup``): a
-session is then one worker's, and each worker makes its own session fixtures, in its own temporary
-folder.  ``pytest_collection_modifyitems`` below keeps tests that share an expensive fixture on one
-worker, so that it is still made once.
+``scripts/test.sh`` runs the tests on every core (pytest-xdist, one worker per CPU and one more,
+``--dist loadgroup``): a session is then one worker's, and each worker makes its own session fixtures, in
+its own temporary folder.  ``pytest_collection_modifyitems`` below keeps tests that share an expensive
+fixture on one worker, so that it is still made once.
 """
 
 from __future__ import annotations
