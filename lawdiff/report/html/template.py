@@ -159,20 +159,9 @@ def _compiled(parts: list[tuple[str, str, int, str]], tail: str, make: type[Mark
         if literal:
             literals.append(literal)
             pieces.append(f"_L[{len(literals) - 1}]")
-        if where == _TEXT:
-            pieces.append(
-                f"(({name} if _ts({name}) is None else _th({name})) if (_k := type({name})) is str"
-                f" else {name} if _k is _M or _k is _B else '' if {name} is None else _t({name}))"
-            )
-        elif where == _VALUE:
-            pieces.append(f"(({name} if _as({name}) is None else _ea({name})) if type({name}) is str else _a({name}))")
-        else:
+        if where == _WHOLE:
             literals.append(f' {attr}="')
-            start = f"_L[{len(literals) - 1}]"
-            pieces.append(
-                f"('' if {name} is None or {name} is False or {name} == '' else"
-                f" {start} + ({name} if type({name}) is str and _as({name}) is None else _ea(_s({name}))) + '\"')"
-            )
+        pieces.append(_hole_code(name, where, f"_L[{len(literals) - 1}]"))
     if tail:
         literals.append(tail)
         pieces.append(f"_L[{len(literals) - 1}]")
@@ -208,16 +197,25 @@ def _compiled(parts: list[tuple[str, str, int, str]], tail: str, make: type[Mark
     return space["fill"]  # type: ignore[return-value]
 
 
+def _hole_code(name: str, where: int, start: str) -> str:
+    """The expression of a template's function that writes hole ``name`` (see :func:`_compiled`): in text, in
+    an attribute's value, or as a whole attribute whose `` name="`` is the literal ``start``."""
+    if where == _TEXT:
+        return (
+            f"(({name} if _ts({name}) is None else _th({name})) if (_k := type({name})) is str"
+            f" else {name} if _k is _M or _k is _B else '' if {name} is None else _t({name}))"
+        )
+    if where == _VALUE:
+        return f"(({name} if _as({name}) is None else _ea({name})) if type({name}) is str else _a({name}))"
+    return (
+        f"('' if {name} is None or {name} is False or {name} == '' else"
+        f" {start} + ({name} if type({name}) is str and _as({name}) is None else _ea(_s({name}))) + '\"')"
+    )
+
+
 def _value(value: object) -> str:
     """An attribute's value, escaped."""
     return escape_attribute(_string(value))
-
-
-def _whole(start: str, value: object) -> str:
-    """A whole attribute (``start`` is `` name="``), or nothing for None, False and ""."""
-    if value is None or value is False or value == "":
-        return ""
-    return start + escape_attribute(_string(value)) + '"'
 
 
 def _string(value: object) -> str:
