@@ -301,7 +301,11 @@ def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int
     if i >= len(blocks):
         return None
     span = n - i if i == len(blocks) - 1 and n > len(blocks) else 1
-    return h("td", {"class": side, "rowspan": str(span) if span > 1 else None}, blocks[i])
+    return _CELL(side=side, rowspan=str(span) if span > 1 else None, block=blocks[i])
+
+
+# A side's cell of a change's row (a clause's block, on a line of its own), as h() would write it.
+_CELL = Template('<td class="{side}" rowspan="{rowspan}">\n{block}\n</td>', block=True)
 
 
 def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
