@@ -131,7 +131,7 @@ _COLGROUP = h(
 
 
 def edition_head(e: Edition) -> list[Child]:
-    printing = ", ".join(e.printings)
+    printing = printings_of(e)
     return [e.name, h("span", {"class": "printing"}, f" {printing}") if printing else None]
 
 
@@ -396,10 +396,25 @@ def article_files(e: Edition, number: str) -> list[str]:
 _FILES: dict[tuple[int, str], tuple[Edition, list[str]]] = {}
 
 
+def printings_of(e: Edition) -> str:
+    """The printings an edition's sources state, ``3e druk, 4e druk`` (worked out from its sources at every
+    call of :attr:`Edition.printings`, which every pair table and synopsis of every page names)."""
+    known = _PRINTINGS.get(id(e))
+    if known is None or known[0] is not e:
+        if len(_PRINTINGS) > 64:
+            _PRINTINGS.clear()
+        known = _PRINTINGS[id(e)] = (e, ", ".join(e.printings))
+    return known[1]
+
+
+# The printings of each edition, by its id, with the edition (so that an id is never another's).
+_PRINTINGS: dict[int, tuple[Edition, str]] = {}
+
+
 def sources_line(e: Edition, number: str) -> str:
     """``2017 (3e druk): 2017/nuxt-artikel-45.payload.json``: the files an edition's article was read from."""
     files = article_files(e, number)
-    printing = ", ".join(e.printings)
+    printing = printings_of(e)
     return f"{e.name}" + (f" ({printing})" if printing else "") + (f": {', '.join(files)}" if files else "")
 
 
