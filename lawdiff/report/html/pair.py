@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from lawdiff import i18n
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, word_diff
 from lawdiff.diff.article import HEAT_SYMBOLS, Heat, PairView
@@ -353,8 +354,22 @@ def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
 
 
 def _pair_links(pv: PairView, pid: str, root: str) -> tuple[Markup, Markup]:
-    """Under a pair's heading: "Print this pair" and its correlation table; and the note of what printing prints."""
-    old, new = pv.old.name, pv.new.name
+    """Under a pair's heading: "Print this pair" and its correlation table; and the note of what printing prints
+    (the same in every article page of the pair: made once per language and kept)."""
+    key = (i18n.language(), pv.old.name, pv.new.name, pid, root)
+    made = _PAIR_LINKS.get(key)
+    if made is None:
+        if len(_PAIR_LINKS) >= 64:
+            _PAIR_LINKS.clear()
+        made = _PAIR_LINKS[key] = _make_pair_links(pv.old.name, pv.new.name, pid, root)
+    return made
+
+
+# The links under each pair's heading, by language, pair, its id and the pages' root.
+_PAIR_LINKS: dict[tuple[str, str, str, str, str], tuple[Markup, Markup]] = {}
+
+
+def _make_pair_links(old: str, new: str, pid: str, root: str) -> tuple[Markup, Markup]:
     links = h(
         "p",
         {"class": "pair-links"},
@@ -419,6 +434,21 @@ def sources_line(e: Edition, number: str) -> str:
 
 
 def heat_tag(heat: Heat) -> Markup:
+    """A pair's heat in words (``●● moderate, 12 % of words changed``): the same for many pairs, made once per
+    language, level and share."""
+    key = (i18n.language(), heat.level, heat.share)
+    made = _HEAT_TAGS.get(key)
+    if made is None:
+        if len(_HEAT_TAGS) >= 1024:
+            _HEAT_TAGS.clear()
+        made = _HEAT_TAGS[key] = _heat_tag(heat)
+    return made
+
+
+_HEAT_TAGS: dict[tuple[str, int, float], Markup] = {}
+
+
+def _heat_tag(heat: Heat) -> Markup:
     return h(
         "span",
         {"class": f"heat-tag h{heat.level}"},
