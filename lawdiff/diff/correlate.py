@@ -10,6 +10,7 @@ computes nothing twice for them.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -144,6 +145,9 @@ def by_new(row: Row) -> tuple[int, tuple[tuple[int, int, str], ...]]:
     return (0, _key(row.new[0])) if row.new else (1, _key(row.old[0]))
 
 
+# Kept: a report sorts every pair's rows twice (by old and by new number), and the pairs share most addresses
+# (21,000 keys at 186 articles, 10,000 distinct); a bounded number, a few MB at most.
+@functools.lru_cache(maxsize=1 << 13)
 def _key(address: str) -> tuple[tuple[int, int, str], ...]:
     # Articles in number order, then what lies outside them (chapters, pages).
     art = article_of(address)

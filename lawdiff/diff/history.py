@@ -59,31 +59,39 @@ def histories(study: Study, edition: Edition, clauses: Iterable[Clause]) -> list
 class _Followed:
     """The clauses of one edition followed through the study's editions."""
 
-    __slots__ = ("edition", "eds", "idx", "study", "walks")
+    __slots__ = ("edition", "eds", "idx", "study", "text_walks", "title_walks")
 
     def __init__(self, study: Study, edition: Edition) -> None:
         self.study = study
         self.edition = edition
         self.eds = study.timeline(edition)
         self.idx = next(i for i, e in enumerate(self.eds) if e.name == edition.name)
-        # The walks of each aspect (a clause followed by its text, a heading alone by its title).
-        self.walks: dict[Aspect, _Walks] = {}
+        # The walks of each aspect (a clause followed by its text, a heading alone by its title), made when
+        # first asked for: two attributes, not a dictionary keyed by the aspect (an enum member's hash is a
+        # method written in Python, paid for every clause).
+        self.text_walks: _Walks | None = None
+        self.title_walks: _Walks | None = None
 
     def history(self, clause: Clause) -> History:
         edition, idx = self.edition, self.idx
         start: tuple[str, ...] = (clause.address,)
         # A clause with words of its own is followed by them; a heading alone (2017 45D, whose text went to
         # 45D1) by its heading: a heading is never paired with a body.
-        aspect = Aspect.TEXT if clause.text else Aspect.TITLE
-        walks = self.walks.get(aspect)
-        if walks is None:
-            walks = self.walks[aspect] = _Walks(self.study, self.eds, aspect)
+        if clause.text:
+            aspect, words = Aspect.TEXT, clause.text
+            walks = self.text_walks
+            if walks is None:
+                walks = self.text_walks = _Walks(self.study, self.eds, aspect)
+        else:
+            aspect, words = Aspect.TITLE, clause.title
+            walks = self.title_walks
+            if walks is None:
+                walks = self.title_walks = _Walks(self.study, self.eds, aspect)
         walks.origin = start
         # The change into the starting edition belongs to its step; the walk
         # backwards finds it.
         first, older = walks.back(idx - 1, idx, start)
         kinds, changes = first or ((), ())
-        words = clause.text if aspect is Aspect.TEXT else clause.title
         here = Step(edition.name, start, (words,), kinds, changes, True)
         ordered = (*reversed(older), here, *walks.forth(idx + 1, idx, start))
         return History(f"{edition.name}:{clause.address}", ordered, *_introduced(ordered))
@@ -113,6 +121,7 @@ class _Walks:
         self.study = study
         self.eds = eds
         self.aspect = aspect
+        self.value = aspect.value  # for the memo's keys: an enum member's hash and its value are Python methods
         # Where the clause being followed started: whether an edition it is absent from holds its article
         # at all (set for each clause followed).
         self.origin: tuple[str, ...] = ()
@@ -137,7 +146,7 @@ class _Walks:
 
     def key(self, way: str, j: int, at: int, cur: tuple[str, ...]) -> tuple[object, ...]:
         # The aspect by its value: an enum member is hashed by a method written in Python.
-        return (way, j, at, cur, self.aspect.value, () if cur else self.origin)
+        return (way, j, at, cur, self.value, () if cur else self.origin)
 
     def forth(self, j: int, at: int, cur: tuple[str, ...]) -> tuple[Step, ...]:
         if j >= len(self.eds):

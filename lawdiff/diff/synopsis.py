@@ -70,9 +70,9 @@ def synopsis(
 ) -> tuple[SynopsisRow, ...]:
     lines = _Lines()
     position = _own_nodes(number, editions, lines)
-    _join_changes(pairs, lines, position)
+    joined = _join_changes(pairs, lines, position)
     # Only once every pair is joined are the lines final.
-    step_changes = _changes_by_line(pairs, lines)
+    step_changes = _changes_by_line(joined, lines)
     groups = lines.groups(position)
     names = [e.name for e in editions]
     return tuple(_row(r, groups[r], names, step_changes) for r in _line_order(groups, names, position))
@@ -134,8 +134,14 @@ def _own_nodes(number: str, editions: tuple[Edition, ...], lines: _Lines) -> dic
     return position
 
 
-def _join_changes(pairs: list[PairView], lines: _Lines, position: dict[Node, tuple[int, int]]) -> None:
-    """Join into one line the nodes each change of each pair joins."""
+# A change joined into the lines: the name of its pair's new edition, the first node of a group it joins, and the
+# change (a change of two groups, a text and its folded title, is here twice).
+_Joined = tuple[str, Node, Change]
+
+
+def _join_changes(pairs: list[PairView], lines: _Lines, position: dict[Node, tuple[int, int]]) -> list[_Joined]:
+    """Join into one line the nodes each change of each pair joins; the groups joined, in order."""
+    joined: list[_Joined] = []
     for pv in pairs:
         base_old, base_new = pv.old.positions(), pv.new.positions()
         for ch in pv.changes:
@@ -149,16 +155,17 @@ def _join_changes(pairs: list[PairView], lines: _Lines, position: dict[Node, tup
                         position[node] = (where.get(node.address, 0), 0 if node.part is Part.HEAD else 1)
                 for a, b in itertools.pairwise(nodes):
                     lines.union(a, b)
-
-
-def _changes_by_line(pairs: list[PairView], lines: _Lines) -> dict[tuple[str, Node], list[Change]]:
-    """(new edition, line's root) -> the changes of that step on that line."""
-    step_changes: dict[tuple[str, Node], list[Change]] = {}
-    for pv in pairs:
-        for ch in pv.changes:
-            for nodes in _change_nodes(ch, pv.old.name, pv.new.name):
                 if nodes:
-                    step_changes.setdefault((pv.new.name, lines.find(nodes[0])), []).append(ch)
+                    joined.append((pv.new.name, nodes[0], ch))
+    return joined
+
+
+def _changes_by_line(joined: list[_Joined], lines: _Lines) -> dict[tuple[str, Node], list[Change]]:
+    """(new edition, line's root) -> the changes of that step on that line (the nodes each change joined,
+    :func:`_join_changes`, found in the lines once every pair is joined)."""
+    step_changes: dict[tuple[str, Node], list[Change]] = {}
+    for new, first, ch in joined:
+        step_changes.setdefault((new, lines.find(first)), []).append(ch)
     return step_changes
 
 

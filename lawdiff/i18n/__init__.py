@@ -173,9 +173,25 @@ def translations(code: str) -> _gettext.NullTranslations:
     return _gettext.translation(DOMAIN, localedir=str(LOCALE_DIR), languages=[code], fallback=True)
 
 
+# The messages translated so far, per language: a report's pages ask for some 100,000 translations of a few
+# hundred messages, and a catalog's own lookup is three calls of Python.  The messages are the code's, but a
+# message made from data would grow it: it is emptied past a bound.
+_TRANSLATED: dict[str, dict[str, str]] = {}
+_TRANSLATED_KEPT = 4096
+
+
 def gettext(message: str) -> str:
     """``message`` in the interface's language (``message`` itself when the catalog lacks it)."""
-    return translations(language()).gettext(message)
+    code = _request_language.get() or _process_language  # language(), written out: this runs per row
+    known = _TRANSLATED.get(code)
+    if known is None:
+        known = _TRANSLATED[code] = {}
+    said = known.get(message)
+    if said is None:
+        if len(known) >= _TRANSLATED_KEPT:
+            known.clear()
+        said = known[message] = translations(code).gettext(message)
+    return said
 
 
 #: The name gettext gives it: modules import ``gettext as _`` (Babel extracts the ``_()`` calls).

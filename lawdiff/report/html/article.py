@@ -207,19 +207,27 @@ def _glance_line(ch: Change, old: str, new: str, pid: str, site: Site, page: Pag
     classes = [f"k-{ch.kind.value}"]
     if ch.normative:
         classes.append("normative")
-    return h(
-        "li",
-        {"class": " ".join(classes)},
-        h("a", {"class": "addr", "href": href, "aria-label": f"{side} {shown}"}, shown),
-        " ",
-        badges,
-        flags,
-        " ",
-        h("span", {"class": "gist", "lang": "nl"}, first_words(gist_text)),
-        [" ", _history_link(hist, side, addresses[0])] if hist else None,
+    return _GLANCE_LINE(
+        cls=" ".join(classes),
+        href=href,
+        label=f"{side} {shown}",
+        shown=shown,
+        badges=badges,
+        flags=flags,
+        gist=first_words(gist_text),
+        history=[" ", _history_link(hist, side, addresses[0])] if hist else None,
     )
+
+
+# A line of the changes at a glance (one per change listed), as h() would write it.
+_GLANCE_LINE = Template(
+    '<li class="{cls}"><a class="addr" href="{href}" aria-label="{label}">{shown}</a> {badges}{flags}'
+    ' <span class="gist" lang="nl">{gist}</span>{history}</li>',
+    block=True,
+)
+_HISTORY_LINK = Template('<a class="hist" href="{href}" aria-label="{label}">{text}</a>')
 
 
 def _history_link(href: str, edition: str, address: str) -> Markup:
     label = _("history of {edition} {address}").format(edition=edition, address=address)
-    return h("a", {"class": "hist", "href": href, "aria-label": label}, _("history"))
+    return _HISTORY_LINK(href=href, label=label, text=_("history"))

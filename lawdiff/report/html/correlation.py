@@ -129,11 +129,14 @@ def runs(rows: Iterable[table.Row]) -> list[list[table.Row]]:
     """The rows in groups of one, but for consecutive clauses (and headings) that kept their number and their
     words, which share one row: ``45A, 45B, 45C | 45A, 45B, 45C | same number (3 clauses)``."""
     out: list[list[table.Row]] = []
+    last_alike = False  # whether the last row taken is alike (each row's words asked for once)
     for r in rows:
-        if _alike(r) and out and _alike(out[-1][-1]):
+        alike = _alike(r)
+        if alike and out and last_alike:
             out[-1].append(r)
         else:
             out.append([r])
+        last_alike = alike
     return out
 
 

@@ -176,11 +176,10 @@ def counts_list(
     """
     editorial = editorial or {}
     kinds: list[Child] = [
-        h(
-            "li",
-            {"class": "zero" if counts.get(key, 0) == 0 else "n"},
-            h("b", None, str(counts.get(key, 0))),
-            f" {count_word(key)}{editorial_note(key, editorial)}",
+        _COUNT(
+            cls="zero" if counts.get(key, 0) == 0 else "n",
+            n=str(counts.get(key, 0)),
+            said=f" {count_word(key)}{editorial_note(key, editorial)}",
         )
         for key, _word in KIND_COUNTS
     ]
@@ -196,11 +195,15 @@ def counts_list(
     flags: list[Child] = [h("li", {"class": "of"}, _("of these:"))]
     for key, _word in FLAG_COUNTS:
         n = counts.get(key, 0)
-        flags.append(h("li", {"class": "zero" if n == 0 else "n"}, h("b", None, str(n)), f" {count_word(key)}"))
+        flags.append(_COUNT(cls="zero" if n == 0 else "n", n=str(n), said=f" {count_word(key)}"))
     if stale:
         flags.append(h("li", {"class": "n stale"}, phrase(stale_count(stale), n=h("b", None, str(stale)))))
     sig = _significance_list(significance) if significance is not None else None
     return h("div", {"class": "counts"}, h("ul", {"class": "kinds"}, kinds), h("ul", {"class": "flags"}, flags), sig)
+
+
+# A count of a pair's list (in every pair section, a dozen times), as h() would write it.
+_COUNT = Template('<li class="{cls}"><b>{n}</b>{said}</li>', block=True)
 
 
 def _significance_list(significance: SignificanceCounts) -> Markup:

@@ -42,9 +42,7 @@ class _Shown:
 
 def _key(h_: History) -> tuple[object, ...]:
     """What a history shows: its steps (editions, addresses, wordings, kinds of change, change records)."""
-    return tuple(
-        (s.edition, s.addresses, s.texts, s.kinds, tuple(id(ch) for ch in s.changes), s.in_corpus) for s in h_.steps
-    )
+    return tuple((s.edition, s.addresses, s.texts, s.kinds, tuple(map(id, s.changes)), s.in_corpus) for s in h_.steps)
 
 
 def distinct(histories: tuple[tuple[Edition, Clause, History], ...]) -> list[_Shown]:

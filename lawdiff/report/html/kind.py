@@ -16,6 +16,7 @@ from lawdiff.model import Edition, article_of
 from lawdiff.report.html.counts import percent
 from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import Child, Markup, h, phrase, span
+from lawdiff.report.html.template import Template
 from lawdiff.report.text import number
 
 
@@ -178,18 +179,22 @@ def _more(ch: Change) -> Markup:
     # Plain text, one line each (no list): this is in every row of every page.
     items: list[Child] = []
     if ch.kind in (ChangeKind.MODIFIED, ChangeKind.SPLIT, ChangeKind.MERGED):
-        items += [h("span", {"class": "sim"}, _similarity(ch)), _BR]
+        items += [_SIM(text=_similarity(ch)), _BR]
     if ch.uncertain:
         score = number(ch.score, ".2f")
         items += [_("match score {score}: {reasons}").format(score=score, reasons="; ".join(map(say, ch.reasons))), _BR]
     if ch.pinned_by:
         items += [_("linked by hand by {name}").format(name=say(ch.pinned_by)), _BR]
     if ch.id:
-        items += [phrase(_("id {id}"), id=h("code", None, ch.id[:SHORT_ID]))]
-    return h("details", {"class": "more"}, _badges(i18n.language())["more"], items)
+        items += [phrase(_("id {id}"), id=_CODE(text=ch.id[:SHORT_ID]))]
+    return _MORE(summary=_badges(i18n.language())["more"], items=items)
 
 
 _BR = h("br")
+# In every row of every pair table: templates, as h() would write them (the summary a block on a line of its own).
+_MORE = Template('<details class="more">\n{summary}\n{items}</details>', block=True)
+_SIM = Template('<span class="sim">{text}</span>')
+_CODE = Template("<code>{text}</code>")
 
 
 def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:

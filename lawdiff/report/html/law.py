@@ -128,7 +128,7 @@ def _overlaid(
             out.append(_REF(href=current.href, title=current.title, text=inside))
         current, inside = None, []
 
-    mi = 0
+    mi = oi = 0
     for a, b in itertools.pairwise(cuts):
         # A footnote marker stands outside any reference: a link holds no link.
         if mi < len(mark_list) and mark_list[mi][0] == a:
@@ -140,8 +140,11 @@ def _overlaid(
         if link is not current:
             close()
             current = link
-        op = next(o for s, e, o in ops if s <= a < e)
-        (out if current is None else inside).append(_op_piece(op, full[a:b]))
+        # The segment the piece lies in: the segments follow each other, and so do the cuts (a walk, not a
+        # search of every segment at every cut: a long rewording has hundreds of both).
+        while not ops[oi][0] <= a < ops[oi][1]:
+            oi += 1
+        (out if current is None else inside).append(_op_piece(ops[oi][2], full[a:b]))
     close()
     out.extend(m for _, m in mark_list[mi:])
     return out

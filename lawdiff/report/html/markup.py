@@ -379,6 +379,22 @@ def sha256_hex(text: str) -> str:
 
 def _head(title: str, root: str, inline: bool) -> Markup:
     """``<head>``: charset, viewport, a strict CSP, the stylesheet and the script."""
+    fixed = _HEAD_FIXED.get((root, inline))
+    if fixed is None:
+        if len(_HEAD_FIXED) >= 16:
+            _HEAD_FIXED.clear()
+        fixed = _HEAD_FIXED[(root, inline)] = _head_fixed(root, inline)
+    metas, assets = fixed
+    return h("head", None, *metas, h("title", None, title), assets)
+
+
+# What every page's head holds but its title, by the pages' root and whether the assets are inline: the same
+# elements on every page.
+_HEAD_FIXED: dict[tuple[str, bool], tuple[list[Child], list[Child]]] = {}
+
+
+def _head_fixed(root: str, inline: bool) -> tuple[list[Child], list[Child]]:
+    """The elements of ``<head>`` before the title, and the assets after it."""
     if inline:
         css, js = asset("report.css"), asset("report.js")
         policy = (
@@ -396,17 +412,14 @@ def _head(title: str, root: str, inline: bool) -> Markup:
             h("link", {"rel": "stylesheet", "href": f"{root}assets/report.css"}),
             h("script", {"src": f"{root}assets/report.js", "defer": True}),
         ]
-    return h(
-        "head",
-        None,
+    metas: list[Child] = [
         h("meta", {"charset": "utf-8"}),
         h("meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}),
         h("meta", {"http-equiv": "Content-Security-Policy", "content": policy}),
         h("meta", {"name": "generator", "content": GENERATOR}),
         h("meta", {"name": "color-scheme", "content": "light"}),
-        h("title", None, title),
-        assets,
-    )
+    ]
+    return metas, assets
 
 
 def document(title: str, root: str, body_class: str, *body: Child, inline: bool = False) -> str:
@@ -463,9 +476,26 @@ def marks_legend() -> list[Child]:
     )
 
 
+# The footers made, by language, thresholds and editions (name and digest): every page of a report has the
+# same one, and making it (the thresholds as a dictionary, a dozen numbers formatted, eight elements) cost
+# 0.4 ms a page.  A few are kept: a process serves one report or a few.
+_FOOTERS: dict[tuple[str, Thresholds, tuple[tuple[str, str], ...]], Markup] = {}
+
+
 def page_footer(thresholds: Thresholds, editions: Iterable[Edition]) -> Markup:
     """What made the page: lawdiff's version, the thresholds and a SHA-256 of each edition's content, so that
     two readers can tell that their reports come from the same corpus and settings."""
+    listed = tuple(editions)
+    key = (i18n.language(), thresholds, tuple((e.name, e.digest()) for e in listed))
+    made = _FOOTERS.get(key)
+    if made is None:
+        if len(_FOOTERS) >= 16:
+            _FOOTERS.clear()
+        made = _FOOTERS[key] = _footer(thresholds, listed)
+    return made
+
+
+def _footer(thresholds: Thresholds, editions: tuple[Edition, ...]) -> Markup:
     values = ", ".join(f"{k} {number(v)}" for k, v in thresholds.as_dict().items())
     said = _(
         "Editions read (the first 16 digits of the SHA-256 of each edition's content, whole in the JSON of"

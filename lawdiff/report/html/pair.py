@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from lawdiff import i18n
 from lawdiff.align import Aspect
 from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, word_diff
 from lawdiff.diff.article import HEAT_SYMBOLS, Heat, PairView
@@ -131,7 +132,7 @@ _COLGROUP = h(
 
 
 def edition_head(e: Edition) -> list[Child]:
-    printing = ", ".join(e.printings)
+    printing = printings_of(e)
     return [e.name, h("span", {"class": "printing"}, f" {printing}") if printing else None]
 
 
@@ -301,7 +302,11 @@ def _side_cell(side: str, edition: Edition, blocks: list[Markup], i: int, n: int
     if i >= len(blocks):
         return None
     span = n - i if i == len(blocks) - 1 and n > len(blocks) else 1
-    return h("td", {"class": side, "rowspan": str(span) if span > 1 else None}, blocks[i])
+    return _CELL(side=side, rowspan=str(span) if span > 1 else None, block=blocks[i])
+
+
+# A side's cell of a change's row (a clause's block, on a line of its own), as h() would write it.
+_CELL = Template('<td class="{side}" rowspan="{rowspan}">\n{block}\n</td>', block=True)
 
 
 def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
@@ -349,8 +354,22 @@ def pair_section(pv: PairView, page: Page, site: Site, number: str) -> Markup:
 
 
 def _pair_links(pv: PairView, pid: str, root: str) -> tuple[Markup, Markup]:
-    """Under a pair's heading: "Print this pair" and its correlation table; and the note of what printing prints."""
-    old, new = pv.old.name, pv.new.name
+    """Under a pair's heading: "Print this pair" and its correlation table; and the note of what printing prints
+    (the same in every article page of the pair: made once per language and kept)."""
+    key = (i18n.language(), pv.old.name, pv.new.name, pid, root)
+    made = _PAIR_LINKS.get(key)
+    if made is None:
+        if len(_PAIR_LINKS) >= 64:
+            _PAIR_LINKS.clear()
+        made = _PAIR_LINKS[key] = _make_pair_links(pv.old.name, pv.new.name, pid, root)
+    return made
+
+
+# The links under each pair's heading, by language, pair, its id and the pages' root.
+_PAIR_LINKS: dict[tuple[str, str, str, str, str], tuple[Markup, Markup]] = {}
+
+
+def _make_pair_links(old: str, new: str, pid: str, root: str) -> tuple[Markup, Markup]:
     links = h(
         "p",
         {"class": "pair-links"},
@@ -392,14 +411,44 @@ def article_files(e: Edition, number: str) -> list[str]:
 _FILES: dict[tuple[int, str], tuple[Edition, list[str]]] = {}
 
 
+def printings_of(e: Edition) -> str:
+    """The printings an edition's sources state, ``3e druk, 4e druk`` (worked out from its sources at every
+    call of :attr:`Edition.printings`, which every pair table and synopsis of every page names)."""
+    known = _PRINTINGS.get(id(e))
+    if known is None or known[0] is not e:
+        if len(_PRINTINGS) > 64:
+            _PRINTINGS.clear()
+        known = _PRINTINGS[id(e)] = (e, ", ".join(e.printings))
+    return known[1]
+
+
+# The printings of each edition, by its id, with the edition (so that an id is never another's).
+_PRINTINGS: dict[int, tuple[Edition, str]] = {}
+
+
 def sources_line(e: Edition, number: str) -> str:
     """``2017 (3e druk): 2017/nuxt-artikel-45.payload.json``: the files an edition's article was read from."""
     files = article_files(e, number)
-    printing = ", ".join(e.printings)
+    printing = printings_of(e)
     return f"{e.name}" + (f" ({printing})" if printing else "") + (f": {', '.join(files)}" if files else "")
 
 
 def heat_tag(heat: Heat) -> Markup:
+    """A pair's heat in words (``●● moderate, 12 % of words changed``): the same for many pairs, made once per
+    language, level and share."""
+    key = (i18n.language(), heat.level, heat.share)
+    made = _HEAT_TAGS.get(key)
+    if made is None:
+        if len(_HEAT_TAGS) >= 1024:
+            _HEAT_TAGS.clear()
+        made = _HEAT_TAGS[key] = _heat_tag(heat)
+    return made
+
+
+_HEAT_TAGS: dict[tuple[str, int, float], Markup] = {}
+
+
+def _heat_tag(heat: Heat) -> Markup:
     return h(
         "span",
         {"class": f"heat-tag h{heat.level}"},

@@ -209,10 +209,13 @@ def _step(words: tuple[str, ...], a: ArticleView, i: int, cells: tuple[tuple[Nod
     candidates = [(cur, n.address) for n in cells[i]] + [(prev, n.address) for n in cells[i - 1]]
     ids = (f"{pair_id(prev, cur)}-{anchor(ed, addr)}{end}" for ed, addr in candidates for end in ("", "-title"))
     target = next((t for t in ids if t in page.ids), None)
-    return h(
-        "div",
-        {"class": f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")},
-        h("a", {"href": f"#{target}", "title": _("{old} → {new}, side by side").format(old=prev, new=cur)}, step)
-        if target
-        else step,
-    )
+    cls = f"step s-{words[0].split(' ')[0]}" + (" stale" if "stale reference" in words else "")
+    if target:
+        title = _("{old} → {new}, side by side").format(old=prev, new=cur)
+        return _STEP_LINKED(cls=cls, href=f"#{target}", title=title, step=step)
+    return _STEP(cls=cls, step=step)
+
+
+# The kind of change into a cell (in most cells of the synopsis), as h() would write it.
+_STEP = Template('<div class="{cls}">{step}</div>', block=True)
+_STEP_LINKED = Template('<div class="{cls}"><a href="{href}" title="{title}">{step}</a></div>', block=True)
