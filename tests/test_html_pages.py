@@ -14,11 +14,12 @@ import pytest
 from lxml import etree
 from test_html import CORPUS, check_pages, run
 
+from lawdiff import i18n
 from lawdiff.corpus import Corpus
 from lawdiff.diff import Study, ranked
 from lawdiff.diff import correlate as table
 from lawdiff.report import site
-from lawdiff.report.html import runs
+from lawdiff.report.html import correlation, runs
 
 
 @pytest.fixture(scope="module")
@@ -239,3 +240,16 @@ def test_a_history_says_when_the_wording_may_be_older_than_the_corpus_tells(
     # 2007 holds article 45 and 45D2 is new in 2017: that the wording came in 2017 is certain.
     d2 = pages["articles/45-history.html"].xpath("//section[@id='2017-45D2']")[0]
     assert _text(d2, "p[@class='introduced']") == "Current wording introduced in 2017."
+
+
+def test_the_correlation_rows_that_kept_number_and_words_share_a_row_in_every_language(corpus: Corpus) -> None:
+    # The grouping reads what the study says of the words, not the word shown ("same" in English only).
+    study = Study(corpus.select())
+    comp = study.compare(corpus.edition("2007"), corpus.edition("2017"))
+    rows = table.rows(comp, list(comp.changes))
+    english = [len(g) for g in correlation.runs(rows)]
+    assert max(english) > 1
+    kept = next(g[0] for g in correlation.runs(rows) if len(g) > 1)
+    with i18n.use("nl"):
+        assert kept.words not in ("", "same")  # shown in Dutch
+        assert [len(g) for g in correlation.runs(rows)] == english

@@ -129,7 +129,7 @@ def runs(rows: Iterable[table.Row]) -> list[list[table.Row]]:
     """The rows in groups of one, but for consecutive clauses (and headings) that kept their number and their
     words, which share one row: ``45A, 45B, 45C | 45A, 45B, 45C | same number (3 clauses)``."""
     out: list[list[table.Row]] = []
-    last_alike = False  # whether the last row taken is alike (each row's words asked for once)
+    last_alike = False  # whether the last row taken is alike
     for r in rows:
         alike = _alike(r)
         if alike and out and last_alike:
@@ -141,7 +141,13 @@ def runs(rows: Iterable[table.Row]) -> list[list[table.Row]]:
 
 
 def _alike(r: table.Row) -> bool:
-    return r.relation is table.Relation.UNCHANGED and r.words == "same" and len(r.old) == len(r.new) == 1
+    """Whether a row kept its number and its words: read from the study's own values, not from the words
+    shown (those are in the interface's language)."""
+    return (
+        r.relation is table.Relation.UNCHANGED
+        and r.reworded not in ("reworded", "editorial")
+        and len(r.old) == len(r.new) == 1
+    )
 
 
 def _numbers(group: list[table.Row], side: str) -> tuple[str, ...]:
