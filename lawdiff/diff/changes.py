@@ -270,10 +270,14 @@ class _Describer:
         """The change record of one link: its kind, its word difference, and what became of its references;
         of a clause linked to one that kept its text, what its record is made of (:data:`Kept`, made into
         the same record as :meth:`_described` would make by :func:`~lawdiff.diff.vocabulary.kept_change`)."""
-        if link.aspect is Aspect.TEXT and len(link.old) == 1 and len(link.new) == 1:
+        if len(link.old) == 1 and len(link.new) == 1:
             a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
-            if a is not None and b is not None and a.text == b.text and (not with_title or a.title == b.title):
-                return self._kept(link, a, b, with_title)
+            if a is not None and b is not None:
+                if link.aspect is Aspect.TEXT:
+                    if a.text == b.text and (not with_title or a.title == b.title):
+                        return self._kept(link, a, b, with_title)
+                elif a.title == b.title:
+                    return self._kept(link, a, b, with_title)
         return self._described(link, with_title)
 
     def _described(self, link: Link, with_title: bool) -> Change:
@@ -330,16 +334,23 @@ class _Describer:
 
     def _kept(self, link: Link, a: Clause, b: Clause, with_title: bool = False) -> Kept:
         """:meth:`change` of one clause linked to one clause whose text it kept (``with_title``: and its
-        title, folded into the change): most changes of a pair, held as what their record is made of, the
-        record made when read (a clause that moved or was renumbered with its words is such a change too)."""
+        title, folded into the change), or of a heading linked to one whose title it kept: most changes of a
+        pair, held as what their record is made of, the record made when read (a clause that moved or was
+        renumbered with its words is such a change too).  A heading's change compares its titles as texts
+        and has no references."""
         old_article, new_article = self.article(link.old[0]), self.article(link.new[0])
+        references: tuple[RefChange, ...] = ()
+        if link.aspect is Aspect.TITLE:
+            text = title = a.title
+        else:
+            text, title, references = a.text, a.title if with_title else "", _references([a], [b], self.successors)
         return (
             link,
-            a.text,
-            a.title if with_title else "",
+            text,
+            title,
             new_article or link.new[0],
             old_article != new_article,
-            _references([a], [b], self.successors),
+            references,
             link.certainty < self.certain,
         )
 

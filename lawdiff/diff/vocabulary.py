@@ -325,22 +325,23 @@ class Pattern:
         return f"{self.flag.value}: {' '.join(self.removed)} -> {' / '.join(self.added) or '(none)'}"
 
 
-# A clause linked to one clause whose text it kept, as a comparison holds it until its record is asked for
-# (:class:`Changes`): its link; its text; its title where the link folds the title in (the same on both
-# sides), else ""; the article its change is listed under; whether it moved to another article; what became
-# of its references; whether its link is uncertain.  A tuple: most clauses of two editions are such, and a
-# tuple costs a tenth of a record and its id.
+# A clause linked to one clause whose text it kept (or a heading to one whose title it kept), as a comparison
+# holds it until its record is asked for (:class:`Changes`): its link; its text (a heading's: its title); its
+# title where the link folds the title in or is a heading's (the same on both sides), else ""; the article its
+# change is listed under; whether it moved to another article; what became of its references (a heading's:
+# none); whether its link is uncertain.  A tuple: most clauses of two editions are such, and a tuple costs a
+# tenth of a record and its id.
 Kept = tuple[Link, str, str, str, bool, tuple[RefChange, ...], bool]
 
 
 def kept_change(old: str, new: str, kept: Kept) -> Change:
-    """The record of a clause that kept its text (``old``, ``new``: the editions' names, of its id): what
-    describing its link gives (:mod:`lawdiff.diff.changes`)."""
+    """The record of a clause that kept its text, or of a heading that kept its title (``old``, ``new``: the
+    editions' names, of its id): what describing its link gives (:mod:`lawdiff.diff.changes`)."""
     link, text, title, article, moved, references, uncertain = kept
     texts = (text,)
     return Change(
         ChangeKind.UNCHANGED,
-        Aspect.TEXT,
+        link.aspect,
         link.old,
         link.new,
         article,
@@ -360,7 +361,7 @@ def kept_change(old: str, new: str, kept: Kept) -> Change:
         texts,
         texts,
         True,
-        change_id(old, new, Aspect.TEXT, link.old, link.new, texts, texts),
+        change_id(old, new, link.aspect, link.old, link.new, texts, texts),
         link.pinned_by,
         (),
         0.0,
