@@ -13,22 +13,29 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import pickle
 import subprocess
 import sys
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchscripts import BENCHMARKS, bench_module, generator
 from click.testing import CliRunner
 
 import lawdiff.diff.changes as changes
+import lawdiff.diff.vocabulary as vocabulary
 from lawdiff.align import Aspect, Corrections, Forbid, Pin, align, aligner, titles
 from lawdiff.align import scoring as scoring_module
 from lawdiff.cli import main as cli_main
 from lawdiff.corpus import from_pages, load
 from lawdiff.diff import Change, ChangeKind, Piece, word_diff
-from lawdiff.diff.vocabulary import CHANGE_ID_VERSION, change_id
+from lawdiff.diff.scope import NotCompared
+from lawdiff.diff.vocabulary import CHANGE_ID_VERSION, Changes, change_id, counts, differs, listed
 from lawdiff.model import Edition
+from lawdiff.report import text
 from lawdiff.sources import read_text
 
 ROOT = BENCHMARKS.parent
@@ -286,3 +293,92 @@ def test_references_kept_in_order_are_those_the_matching_finds(held_pairs: list[
                 matched = changes._references_matched(old_refs, new_refs, changes._Successors(old, new, alignment))
                 assert changes._references(olds, news, successors) == matched
     assert seen > 20
+
+
+# --- an unchanged clause's record made when read ------------------------------------------------------
+
+
+class _Counting:
+    """Counts the change records made (each ``Change.__init__``) while it is installed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made = 0
+        real = vocabulary.Change.__init__
+
+        def init(record: Change, *args: Any, **kwargs: Any) -> None:
+            self.made += 1
+            real(record, *args, **kwargs)
+
+        monkeypatch.setattr(vocabulary.Change, "__init__", init)
+
+
+def test_identical_editions_make_no_record_per_unchanged_clause_until_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Comparing two editions that kept every text and title makes no change record (a clause that kept its
+    text, a heading that kept its title); ``compare``'s text output (its counts, the clauses it lists) makes
+    none either.  Each record is made when first read, once: every record for ``--all``."""
+    held = heldout.build_corpus(tmp_path, 5, "identical")
+    corpus = load([held.corpus])
+    old, new = corpus.edition("2007"), corpus.edition("2017")
+    counting = _Counting(monkeypatch)
+    comparison = changes.compare(old, new)
+    held_changes = comparison.changes
+    assert isinstance(held_changes, Changes)
+    kept, described = held_changes.kept(), held_changes.described()
+    assert len(kept) > 50 and len(kept) + len(described) == len(held_changes)
+    assert counting.made == len(described) == 0
+    assert {k[0].aspect for k in kept} == {Aspect.TEXT, Aspect.TITLE}
+    result = CliRunner().invoke(
+        cli_main, ["compare", "2007", "2017", "--corpus", str(held.corpus), "--no-cache", "--no-review"]
+    )
+    assert result.exit_code == 0, result.output
+    assert f": {len(held_changes)} unchanged, 0 modified" in result.output
+    assert f"{len(held_changes)} unchanged clause(s) not shown" in result.output
+    assert counting.made == 2 * len(described)  # (the command's own comparison: no kept clause's record)
+    text.comparison(comparison, held_changes, False)
+    assert counting.made == 2 * len(described)
+    # Read, every record is made once, and read again it is the same record.
+    every = list(held_changes)
+    assert counting.made == 2 * len(described) + len(kept)
+    assert all(a is b for a, b in zip(every, held_changes, strict=True))
+    assert all(held_changes[i] is every[i] for i in (0, -1, len(every) // 2))
+    assert held_changes[1:4] == tuple(every[1:4])
+    assert counting.made == 2 * len(described) + len(kept)
+
+
+def test_changes_held_lazily_read_as_the_records_they_stand_for(held_pairs: list[tuple[Edition, Edition]]) -> None:
+    """What a comparison's changes answer without making the kept clauses' records (the counts, whether any
+    is a difference, the clauses a listing shows, the normative count, the patterns, what is not compared)
+    is what the records say; a comparison pickled (the cache, a forked describer) and read back is the same,
+    its kept clauses still held as entries; and the text output is the one drawn from the records."""
+    held_kept = 0
+    for old, new in held_pairs:
+        comparison = changes.compare(old, new)
+        lazy = comparison.changes
+        assert isinstance(lazy, Changes)
+        held_kept += len(lazy.kept())
+        records = tuple(Changes(lazy.old, lazy.new, lazy))  # every entry a record
+        assert records == lazy and lazy == records and hash(records) == hash(lazy) and repr(records) == repr(lazy)
+        fresh = changes.compare(old, new).changes  # (no record of it made yet)
+        eager = replace(comparison, changes=records)
+        assert counts(fresh) == counts(records)
+        assert differs(fresh) == differs(records)
+        assert comparison.has_differences == eager.has_differences
+        assert comparison.normative_count(fresh) == comparison.normative_count(records)
+        assert comparison.patterns_of(fresh) == comparison.patterns_of(records)
+        assert NotCompared.of(comparison, fresh).changes == NotCompared.of(comparison, records).changes
+        decided = partial(_among, {ch.id for ch in records[::7]})
+        for every in (False, True):
+            for also in (None, decided):
+                assert listed(changes.compare(old, new).changes, every, also) == listed(records, every, also)
+        for show_all in (False, True):
+            drawn = text.comparison(changes.compare(old, new), changes.compare(old, new).changes, show_all)
+            assert drawn == text.comparison(eager, records, show_all)
+        back = pickle.loads(pickle.dumps(comparison, protocol=pickle.HIGHEST_PROTOCOL))
+        assert back == comparison and back.changes.kept() == lazy.kept()  # type: ignore[attr-defined]
+    assert held_kept > 100
+
+
+def _among(ids: set[str], ch: Change) -> bool:
+    return ch.id in ids

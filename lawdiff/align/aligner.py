@@ -349,6 +349,8 @@ class _Aligner:
 
     def gaps(self) -> None:
         """Pair leftovers in order between matches, inside corresponding articles."""
+        if len(self.o2n) == len(self.old) or len(self.n2o) == len(self.new):
+            return  # (every clause of a side matched: no gap has a leftover on both sides)
         old_by_art: dict[str, list[int]] = defaultdict(list)
         new_by_art: dict[str, list[int]] = defaultdict(list)
         for i, u in enumerate(self.old):

@@ -28,6 +28,8 @@ from lawdiff.i18n import N_
 from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from lawdiff.cli.kept import Answer
     from lawdiff.corpus import Corpus
     from lawdiff.diff.vocabulary import Change, Comparison
@@ -122,6 +124,7 @@ def _comparison_answer(
     ``sort``: ``significance`` lists the most significant change first."""
     from lawdiff.cli.kept import Answer
     from lawdiff.diff import scopes, within
+    from lawdiff.diff.vocabulary import differs as any_difference
     from lawdiff.model import chronological
     from lawdiff.report import text
 
@@ -143,7 +146,9 @@ def _comparison_answer(
         )
         echo(notes[-1], err=True)
     comp, view, reviewed = _compare_pair(inputs, corpus, old_edition, new_edition, overrides, with_review=True)
-    changes = [ch for ch in comp.changes if within(ch, wanted)]
+    # Every change, as the comparison holds them (the records of the clauses that kept their text made only
+    # where they are read), or those within the articles asked for.
+    changes: Sequence[Change] = comp.changes if not wanted else [ch for ch in comp.changes if within(ch, wanted)]
     if sort == "significance":
         from lawdiff.diff.significance import ranked
 
@@ -155,9 +160,9 @@ def _comparison_answer(
         if style is not None:
             coloured = text.comparison(comp, changes, show_all, style, verbose, view)
     else:
-        rendered = _rendered_comparison(fmt, comp, changes, view, old_edition, new_edition)
+        rendered = _rendered_comparison(fmt, comp, list(changes), view, old_edition, new_edition)
     # What the counts count: a clause only one corpus holds is no difference.
-    differs = any(ch.is_difference and ch.counterpart_in_corpus for ch in changes)
+    differs = any_difference(changes)
     return Answer(tuple(notes), rendered, differs, coloured), reviewed
 
 

@@ -13,7 +13,9 @@ from lawdiff.diff.significance import patterns, rank, reference_signals, signifi
 from lawdiff.diff.vocabulary import (
     Change,
     ChangeKind,
+    Changes,
     Comparison,
+    Kept,
     Op,
     Pattern,
     Piece,
@@ -93,8 +95,9 @@ def describe(
 
     describer = _Describer(old, new, alignment, old_articles, new_articles, diff)
 
-    def one(item: tuple[Link, bool]) -> Change:
-        return _signalled(describer.change(*item), old, new)
+    def one(item: tuple[Link, bool]) -> Change | Kept:
+        made = describer.change(*item)
+        return made if isinstance(made, tuple) else _signalled(made, old, new)
 
     if len(todo) < FORK_MIN_LINKS or processes <= 1:
         changes = [one(item) for item in todo]  # (without loading the pools, nor multiprocessing)
@@ -104,11 +107,12 @@ def describe(
         # The links dealt in turn (a share of each article's unchanged and changed clauses to each process).
         changes = map_beside(one, todo, [1] * len(todo), processes)
     order_old, order_new = old.positions(), new.positions()
-    changes.sort(key=lambda ch: _order_key(ch, order_old, order_new))
-    # The drafting patterns of the pair, then each change's score (which weighs a pattern once).
-    found = patterns(changes)
-    scored = [_scored(ch, found) for ch in changes]
-    return Comparison(old.name, new.name, alignment.thresholds, tuple(scored), alignment, found)
+    changes.sort(key=lambda ch: _order_key(ch[0] if isinstance(ch, tuple) else ch, order_old, order_new))
+    # The drafting patterns of the pair, then each change's score (which weighs a pattern once); a clause that
+    # kept its text has neither flag nor score.
+    found = patterns([ch for ch in changes if not isinstance(ch, tuple)])
+    scored = [ch if isinstance(ch, tuple) else _scored(ch, found) for ch in changes]
+    return Comparison(old.name, new.name, alignment.thresholds, Changes(old.name, new.name, scored), alignment, found)
 
 
 def _scored(ch: Change, found: tuple[Pattern, ...]) -> Change:
@@ -132,7 +136,7 @@ def _signalled(ch: Change, old: Edition, new: Edition) -> Change:
     return ch
 
 
-def _order_key(ch: Change, order_old: dict[str, int], order_new: dict[str, int]) -> tuple[int, int, int]:
+def _order_key(ch: Change | Link, order_old: dict[str, int], order_new: dict[str, int]) -> tuple[int, int, int]:
     # Document order of the new edition; removals sit where their old
     # neighbours went (approximated by their old position).
     if ch.new:
@@ -262,12 +266,18 @@ class _Describer:
             found = self._articles[address] = article_of(address)
         return found
 
-    def change(self, link: Link, with_title: bool) -> Change:
-        """The change record of one link: its kind, its word difference, and what became of its references."""
-        if link.aspect is Aspect.TEXT and len(link.old) == 1 and len(link.new) == 1:
+    def change(self, link: Link, with_title: bool) -> Change | Kept:
+        """The change record of one link: its kind, its word difference, and what became of its references;
+        of a clause linked to one that kept its text, what its record is made of (:data:`Kept`, made into
+        the same record as :meth:`_described` would make by :func:`~lawdiff.diff.vocabulary.kept_change`)."""
+        if len(link.old) == 1 and len(link.new) == 1:
             a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
-            if a is not None and b is not None and a.text == b.text and (not with_title or a.title == b.title):
-                return self._kept(link, a, b, with_title)
+            if a is not None and b is not None:
+                if link.aspect is Aspect.TEXT:
+                    if a.text == b.text and (not with_title or a.title == b.title):
+                        return self._kept(link, a, b, with_title)
+                elif a.title == b.title:
+                    return self._kept(link, a, b, with_title)
         return self._described(link, with_title)
 
     def _described(self, link: Link, with_title: bool) -> Change:
@@ -322,38 +332,26 @@ class _Describer:
             id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
         )
 
-    def _kept(self, link: Link, a: Clause, b: Clause, with_title: bool = False) -> Change:
+    def _kept(self, link: Link, a: Clause, b: Clause, with_title: bool = False) -> Kept:
         """:meth:`change` of one clause linked to one clause whose text it kept (``with_title``: and its
-        title, folded into the change): most changes of a pair, made without what a difference needs (a
-        clause that moved or was renumbered with its words is such a change too)."""
+        title, folded into the change), or of a heading linked to one whose title it kept: most changes of a
+        pair, held as what their record is made of, the record made when read (a clause that moved or was
+        renumbered with its words is such a change too).  A heading's change compares its titles as texts
+        and has no references."""
         old_article, new_article = self.article(link.old[0]), self.article(link.new[0])
-        texts = (a.text,)
-        return Change(
-            kind=ChangeKind.UNCHANGED,
-            aspect=Aspect.TEXT,
-            old=link.old,
-            new=link.new,
-            article=new_article or link.new[0],
-            renumbered=link.old != link.new,
-            moved=old_article != new_article,
-            title_changed=False,
-            old_title=a.title if with_title else "",
-            new_title=b.title if with_title else "",
-            similarity=1.0,
-            editorial_only=False,
-            diff=(Piece(Op.EQUAL, a.text),) if a.text else (),
-            references=_references([a], [b], self.successors),
-            score=link.score,
-            uncertain=link.certainty < self.certain,
-            certainty=link.certainty,
-            methods=link.methods,
-            reasons=link.reasons,
-            old_texts=texts,
-            new_texts=(b.text,),
-            counterpart_in_corpus=True,
-            scope=Scope.COMPARED,
-            pinned_by=link.pinned_by,
-            id=change_id(self.old.name, self.new.name, Aspect.TEXT, link.old, link.new, texts, texts),
+        references: tuple[RefChange, ...] = ()
+        if link.aspect is Aspect.TITLE:
+            text = title = a.title
+        else:
+            text, title, references = a.text, a.title if with_title else "", _references([a], [b], self.successors)
+        return (
+            link,
+            text,
+            title,
+            new_article or link.new[0],
+            old_article != new_article,
+            references,
+            link.certainty < self.certain,
         )
 
 

@@ -21,7 +21,7 @@ from lawdiff.align import Alignment, Aspect, Corrections, Link, Method, Threshol
 from lawdiff.align.certainty import with_certainty
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.titles import align_titles
-from lawdiff.diff.vocabulary import Change, Comparison, Scope
+from lawdiff.diff.vocabulary import Change, Changes, Comparison, Scope
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
 from lawdiff.model import Edition, article_of
@@ -53,7 +53,9 @@ class NotCompared:
     @classmethod
     def of(cls, comp: Comparison, changes: Iterable[Change]) -> NotCompared:
         """Those of ``changes`` (of ``comp``) that are not compared."""
-        outside = [ch for ch in changes if not ch.counterpart_in_corpus]
+        # (A clause that kept its text is compared: of Changes, only the records made with them are read.)
+        among = changes.described() if isinstance(changes, Changes) else changes
+        outside = [ch for ch in among if not ch.counterpart_in_corpus]
         return cls(outside, (comp.alignment.old_articles, comp.alignment.new_articles))
 
     def scope(self, change: Change) -> Scope:

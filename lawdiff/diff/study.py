@@ -15,7 +15,7 @@ compute nothing of their own: a fact a renderer needs is added here.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +43,7 @@ class PairIndex:
     by_article: dict[str, tuple[int, ...]]
 
     @staticmethod
-    def of(changes: tuple[Change, ...]) -> PairIndex:
+    def of(changes: Sequence[Change]) -> PairIndex:
         by_old: dict[str, list[int]] = {}
         by_new: dict[str, list[int]] = {}
         by_article: dict[str, list[int]] = {}

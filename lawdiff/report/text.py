@@ -16,7 +16,8 @@ study's vocabulary where they run, so that the reading commands
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from lawdiff.corpus import Corpus
@@ -228,8 +229,8 @@ def diff_text(pieces: tuple[Piece, ...], style: Style = plain) -> str:
     return "".join(out)
 
 
-def counts_line(comp: Comparison, changes: list[Change] | None = None) -> str:
-    listed = list(comp.changes if changes is None else changes)
+def counts_line(comp: Comparison, changes: Sequence[Change] | None = None) -> str:
+    listed = comp.changes if changes is None else changes
     c = comp.counts(listed)
     normative = comp.normative_count(listed)
     line = _(
@@ -256,13 +257,14 @@ def thresholds_line(t: Thresholds, verbose: bool = False) -> str:
 
 def comparison(
     comp: Comparison,
-    changes: list[Change],
+    changes: Sequence[Change],
     show_all: bool,
     style: Style = plain,
     verbose: bool = False,
     review: ReviewView | None = None,
 ) -> str:
     """A comparison for the terminal; ``review``: the committee's decisions and comments, shown per change."""
+    from lawdiff.diff.vocabulary import listed
     from lawdiff.report.not_compared import NotCompared, outside_line
 
     lines = [style(counts_line(comp, changes), "heading")]
@@ -277,18 +279,10 @@ def comparison(
                 pattern=_pattern_label(p.label), addresses=", ".join(p.addresses)
             )
         )
-    by_article: dict[str, list[Change]] = {}
-    for ch in changes:
-        if ch.counterpart_in_corpus:
-            by_article.setdefault(ch.article, []).append(ch)
-    hidden = 0
-    for article, group in by_article.items():
-        # A stale reference (kept while its target moved) needs the reader's
-        # eye even in a clause whose text did not change; so does a decision.
-        shown = [ch for ch in group if show_all or ch.noteworthy or _decided(review, ch)]
-        hidden += len(group) - len(shown)
-        if not shown:
-            continue
+    # A stale reference (kept while its target moved) needs the reader's
+    # eye even in a clause whose text did not change; so does a decision.
+    by_article, hidden = listed(changes, show_all, None if review is None else partial(_decided, review))
+    for article, shown in by_article:
         lines.append("")
         lines.append(
             style(_("Article {article}").format(article=article) if article[:1].isdigit() else article, "heading")
