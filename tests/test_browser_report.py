@@ -158,7 +158,11 @@ def test_axe_finds_the_faint_grey_it_is_meant_to_find(browser: Any, report: Path
     page.goto((report / "articles" / "45.html").as_uri())
     page.evaluate("document.documentElement.style.setProperty('--faint', '#8a93a0')")
     page.evaluate(axe)
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations'], preload: false})")
+    # Only the rule that finds it: axe's rules judge the page each on its own, so the contrast rule finds
+    # here what it finds within the whole run above, without the other rules' seconds of the browser's CPU.
+    result = page.evaluate(
+        "axe.run(document, {runOnly: ['color-contrast'], resultTypes: ['violations'], preload: false})"
+    )
     assert "color-contrast" in [v["id"] for v in result["violations"]]
     context.close()
 

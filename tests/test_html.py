@@ -688,9 +688,27 @@ def check_pages(folder: Path) -> dict[str, etree._Element]:
     return pages
 
 
-def test_every_page_of_the_bundled_report_is_valid_and_every_link_leads_somewhere(tmp_path: Path) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    pages = check_pages(tmp_path / "r")
+# The reports the tests below only read, each written and checked once per module (a report of the bundled
+# corpus took a second of CPU time, and seven tests wrote and checked one each): the pages are lxml trees
+# that the tests query and never change.
+@pytest.fixture(scope="module")
+def bundled_pages(bundled_report: Path) -> dict[str, etree._Element]:
+    """Every page of ``lawdiff report`` of the bundled corpus (conftest's, written once per session), checked."""
+    return check_pages(bundled_report)
+
+
+@pytest.fixture(scope="module")
+def fixture_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, etree._Element]]:
+    """``lawdiff report --corpus`` of the fixture corpus, and its pages, checked."""
+    out = tmp_path_factory.mktemp("fixture-report") / "r"
+    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
+    return out, check_pages(out)
+
+
+def test_every_page_of_the_bundled_report_is_valid_and_every_link_leads_somewhere(
+    bundled_pages: dict[str, etree._Element],
+) -> None:
+    pages = bundled_pages
     assert len(pages) == 1 + 2 * 14 + 2  # the index, two pages per article, two correlation tables
     assert "review.html" not in pages  # no review store here
     index = pages["index.html"]
@@ -699,14 +717,13 @@ def test_every_page_of_the_bundled_report_is_valid_and_every_link_leads_somewher
         assert f"articles/{number}.html" in links
 
 
-def test_the_fixture_report_is_valid_too(tmp_path: Path) -> None:
-    assert run("report", "--corpus", str(CORPUS), "-o", str(tmp_path / "r"))[0] == 0
-    check_pages(tmp_path / "r")
+def test_the_fixture_report_is_valid_too(fixture_report: tuple[Path, dict[str, etree._Element]]) -> None:
+    out, pages = fixture_report
+    assert set(pages) == {p.relative_to(out).as_posix() for p in out.rglob("*.html")}  # every page checked
 
 
-def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    root = check_pages(tmp_path / "r")["articles/45.html"]
+def test_article_page_of_45_holds_what_the_committee_needs(bundled_pages: dict[str, etree._Element]) -> None:
+    root = bundled_pages["articles/45.html"]
 
     def block(ident: str) -> etree._Element:
         found = root.xpath(f"//*[@id='{ident}']")
@@ -745,9 +762,10 @@ def test_article_page_of_45_holds_what_the_committee_needs(tmp_path: Path) -> No
     assert block("diff-1963-2007-2007-45A").xpath("string(.//sup[@class='fnref'])") == "1)"
 
 
-def test_history_gives_each_piece_of_a_split_its_own_wording(tmp_path: Path, corpus: Corpus) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+def test_history_gives_each_piece_of_a_split_its_own_wording(
+    bundled_pages: dict[str, etree._Element], corpus: Corpus
+) -> None:
+    root = bundled_pages["articles/45-history.html"]
     sec = root.xpath("//section[@id='1963-45']")[0]
     row = next(tr for tr in sec.iter("tr") if tr.findtext("th") == "2007")
     pieces = {b.xpath("string(div[@class='ch'])"): b for b in row.xpath(".//div[@class='hstep']")}
@@ -764,7 +782,7 @@ def test_history_gives_each_piece_of_a_split_its_own_wording(tmp_path: Path, cor
     # The difference of the split is the article page's, where the line links.
     link = row.xpath(".//td[@class='kind']/a[@class='wd']")[0]
     assert link.text == "word differences" and link.get("aria-label") == "word differences: 2007 45A, 45B"
-    page = check_pages(tmp_path / "r")["articles/45.html"]
+    page = bundled_pages["articles/45.html"]
     target = page.xpath(f"//tbody[@id='{link.get('href').split('#')[1]}']")[0]
     assert "k-split" in target.get("class", "") and target.findall(".//del") and target.findall(".//ins")
 
@@ -782,16 +800,16 @@ def test_a_changed_text_never_reads_as_identical() -> None:
     ]
 
 
-def test_similarity_of_a_changed_clause_is_below_100_percent(tmp_path: Path) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    pages = check_pages(tmp_path / "r")
+def test_similarity_of_a_changed_clause_is_below_100_percent(
+    bundled_pages: dict[str, etree._Element], fixture_report: tuple[Path, dict[str, etree._Element]]
+) -> None:
+    pages = bundled_pages
     root = pages["articles/45.html"]
     row = root.xpath("//tbody[.//*[@id='diff-2007-2017-2017-45D1']]")[0]
     assert row.xpath("string(.//span[@class='sim'])") == "similarity 99.8 %"
     for p, page in pages.items():
         assert "similarity 100 %" not in page.xpath("string()"), p
-    fixture = tmp_path / "f"
-    assert run("report", "--corpus", str(CORPUS), "-o", str(fixture))[0] == 0
+    fixture = fixture_report[0]
     a12 = _parse((fixture / "articles" / "12.html").read_text(encoding="utf-8"), "12.html")
     assert a12.xpath("string(//tbody[.//*[@id='diff-2001-2011-2011-12B']]//span[@class='sim'])") == "similarity 99.9 %"
     # A title changed over an identical text: said in words, not as a percentage.
@@ -800,10 +818,10 @@ def test_similarity_of_a_changed_clause_is_below_100_percent(tmp_path: Path) -> 
     assert moved.xpath("string(.//span[@class='sim'])") == "no word of the text changed"
 
 
-def test_editorial_only_changes_are_counted_inside_their_kind(tmp_path: Path) -> None:
-    out = tmp_path / "r"
-    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
-    pages = check_pages(out)
+def test_editorial_only_changes_are_counted_inside_their_kind(
+    fixture_report: tuple[Path, dict[str, etree._Element]],
+) -> None:
+    pages = fixture_report[1]
     table = pages["index.html"].xpath("//table[@class='totals']")[0]
     heads = [th.xpath("string()") for th in table.xpath("thead/tr[2]/th")]
     assert "Editorial only" not in heads
@@ -824,10 +842,11 @@ def test_editorial_only_changes_are_counted_inside_their_kind(tmp_path: Path) ->
     assert counts.xpath("string(ul[@class='flags']/li[1])") == "of these:"
 
 
-def test_a_stale_reference_in_an_unchanged_clause_is_flagged(tmp_path: Path) -> None:
-    out = tmp_path / "r"
-    assert run("report", "--corpus", str(CORPUS), "-o", str(out))[0] == 0
-    root = check_pages(out)["articles/12.html"]
+def test_a_stale_reference_in_an_unchanged_clause_is_flagged(
+    fixture_report: tuple[Path, dict[str, etree._Element]],
+) -> None:
+    pages = fixture_report[1]
+    root = pages["articles/12.html"]
     row = root.xpath("//tbody[.//*[@id='diff-2001-2011-2011-12A']]")[0]
     # Unchanged text, but not among the unchanged rows ("show only changes" keeps it).
     assert row.get("class", "").split() == ["change", "k-unchanged", "diff", "stale"]
@@ -837,19 +856,18 @@ def test_a_stale_reference_in_an_unchanged_clause_is_flagged(tmp_path: Path) -> 
     assert root.xpath("string(//section[@id='diff-2001-2011']//li[contains(@class, 'stale')])") == "1 stale reference"
     step = root.xpath("//td[@data-edition='2011'][.//*[@id='2011-12A']]/div[contains(@class, 'step')]")[0]
     assert step.get("class") == "step s-unchanged stale" and step.xpath("string()") == "unchanged, stale reference"
-    hist = check_pages(out)["articles/12-history.html"]
+    hist = pages["articles/12-history.html"]
     row = next(tr for tr in hist.xpath("//section[@id='2001-12A']//tr") if tr.findtext("th") == "2011")
     assert row.xpath("string(td[@class='kind'])") == "unchanged stale referenceside by side"
     assert row.xpath("string(td[@class='kind']/a[@class='wd']/@href)").startswith("12.html#change-")
-    index = check_pages(out)["index.html"]
+    index = pages["index.html"]
     assert "1 stale reference" in index.xpath(
         "string(//table[@id='matrix']//td[@class='cell h2'][contains(@title, 'stale')]/@title)"
     )
 
 
-def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Path) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+def test_clause_history_page_follows_a_clause_through_every_edition(bundled_pages: dict[str, etree._Element]) -> None:
+    root = bundled_pages["articles/45-history.html"]
     sec = root.xpath("//section[@id='1963-45d']")[0]
     rows = [
         (tr.xpath("string(th)"), tr.xpath("string(td[1])").strip())
@@ -866,10 +884,9 @@ def test_clause_history_page_follows_a_clause_through_every_edition(tmp_path: Pa
 
 
 def test_history_page_shows_each_distinct_history_once_under_every_clause_it_stands_for(
-    tmp_path: Path, corpus: Corpus
+    bundled_pages: dict[str, etree._Element], corpus: Corpus
 ) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    root = check_pages(tmp_path / "r")["articles/45-history.html"]
+    root = bundled_pages["articles/45-history.html"]
     plan = site.plan(corpus)
     a45 = plan.article("45")
     assert a45 is not None and a45.histories == ()  # planned without them: the history page makes them
@@ -896,9 +913,10 @@ def test_history_page_shows_each_distinct_history_once_under_every_clause_it_sta
     assert toc == [f"#{s.get('id')}" for s in sections]
 
 
-def test_history_page_shows_each_wording_once_and_links_each_change_to_its_word_differences(tmp_path: Path) -> None:
-    assert run("report", "-o", str(tmp_path / "r"))[0] == 0
-    pages = check_pages(tmp_path / "r")
+def test_history_page_shows_each_wording_once_and_links_each_change_to_its_word_differences(
+    bundled_pages: dict[str, etree._Element],
+) -> None:
+    pages = bundled_pages
     root = pages["articles/45-history.html"]
     texts = [" ".join(t.xpath("string()").split()) for t in root.xpath("//div[contains(@class, 'tx')]")]
     assert len(texts) == len(set(texts)) > 20
