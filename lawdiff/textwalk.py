@@ -141,15 +141,19 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
     nearest: a character and a space).  Where none is found, the first :data:`KEYS` keys are looked for
     sixteen times as far, and so on.
     """
-    s1, t1 = _next_word(a, i), _next_word(b, j)
-    if s1 is not None and t1 is not None and s1 + KEY <= len(a) and t1 + KEY <= len(b):
+    m = _SPACES.search(a, i)
+    s1 = m.end() if m is not None and m.end() + KEY <= len(a) else None
+    m = _SPACES.search(b, j)
+    t1 = m.end() if m is not None and m.end() + KEY <= len(b) else None
+    if s1 is not None and t1 is not None:
         # One word deleted, inserted or replaced (the most changes there are): the text after it agrees.
         # A deletion or an insertion no dearer than the nearest key's own place is the cheapest there is.
-        if s1 - x <= t1 - y and y + KEY <= len(b) and b.startswith(a[s1 : s1 + KEY], y):
+        key = a[s1 : s1 + KEY]
+        if s1 - x <= t1 - y and y + KEY <= len(b) and b.startswith(key, y):
             return s1, y
         if t1 - y <= s1 - x and x + KEY <= len(a) and a.startswith(b[t1 : t1 + KEY], x):
             return x, t1
-        if b.startswith(a[s1 : s1 + KEY], t1):
+        if b.startswith(key, t1):
             return s1, t1
     reach, keys = REACH, NEAR_KEYS
     while True:
@@ -162,12 +166,14 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
             t = _next_word(b, t) if t is not None else None
             if s is None and t is None:
                 break
-            if s is not None:
-                u = _found(b, a[s : s + KEY], y, y + reach)
+            # A key's place found costs its own place and the other side's; only a place cheaper than the
+            # best found is looked for (a key whose own place costs as much is not looked for at all).
+            if s is not None and s - x < cost:
+                u = _found(b, a[s : s + KEY], y, min(y + reach, y + cost - (s - x) - 1))
                 if u is not None and (s - x) + (u - y) < cost:
                     best, cost = (s, u), (s - x) + (u - y)
-            if t is not None:
-                u = _found(a, b[t : t + KEY], x, x + reach)
+            if t is not None and t - y < cost:
+                u = _found(a, b[t : t + KEY], x, min(x + reach, x + cost - (t - y) - 1))
                 if u is not None and (u - x) + (t - y) < cost:
                     best, cost = (u, t), (u - x) + (t - y)
             if min(cost if s is None else s - x, cost if t is None else t - y) + 2 >= cost:
