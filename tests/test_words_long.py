@@ -156,14 +156,11 @@ def test_a_gaps_deletion_moves_right_as_far_as_the_text_repeats_it() -> None:
     """A gap whose sides agree at their start (two gaps joined): what is left of it, a deletion, moves right
     over the copies of its word after it, as the cleanup moves it, and no further than the next gap."""
     old, new = "P x y y y Q z", "P x y y Q w"
-    out = words._Pieces()
-    # The gap old[2:6] "x y " / new[2:4] "x "; the equal run after it ends at old[12] (the next gap).
-    end = words._gap(old, new, (2, 6, 2, 4), 12 - 6, out)
-    out.equal(old[end:12])
-    assert out.done() == [Piece(Op.EQUAL, "x y y "), Piece(Op.DELETE, "y "), Piece(Op.EQUAL, "Q ")]
-    out = words._Pieces()
-    end = words._gap(old, new, (2, 6, 2, 4), 3, out)  # the next gap two characters after this one
-    assert out.done() == [Piece(Op.EQUAL, "x y "), Piece(Op.DELETE, "y ")] and end == 8
+    # The gap old[2:6] "x y " / new[2:4] "x "; the equal run after it ends at old[12] (the next gap). The
+    # deletion stands at old[8]: old[2:8] "x y y " before it and old[10:12] "Q " after it are equal.
+    assert words._gap(old, new, (2, 6, 2, 4), 12 - 6) == [(Op.DELETE, 8, "y ")]
+    # The next gap two characters after this one: old[2:6] "x y " equal, then the deletion, to old[8].
+    assert words._gap(old, new, (2, 6, 2, 4), 3) == [(Op.DELETE, 6, "y ")]
 
 
 def _check_pieces(old: str, new: str, pieces: tuple[Piece, ...]) -> None:
