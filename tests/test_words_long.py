@@ -266,8 +266,33 @@ def test_a_long_sides_flags_from_its_telling_changes_are_those_of_all(pair: tupl
         mp.setattr(significance, "LONG_SIDE", 200)
         mp.setattr(sides, "LONG_SIDE", 200)
         read = significance.significance(change)
-        mp.setattr(significance, "_read", lambda text, touched, skip: (sides.words_of(text, touched, skip), []))
+        mp.setattr(significance, "_read", _read_whole)
         assert read == significance.significance(change)
+
+
+def _read_whole(text: str, touched: list[tuple[int, int]], skip: int) -> significance.Found:
+    """What the flags read off a side around every change (no span left unread, none read once for many)."""
+    return significance.found_in(sides.words_of(text, touched, skip), text)
+
+
+@pytest.mark.parametrize("skip", [0, 1_000])
+def test_a_repeated_sentences_changes_are_read_once_per_neighbourhood(skip: int) -> None:
+    """The repeated sentence deletes the same listed words ("speler", "behalve") amid the same words again
+    and again: each neighbourhood is read once, and what the side gives is what reading around every
+    change gives (also with the lead-in's first characters skipped)."""
+    old, new, _ = _case("repeated", 300_000)
+    pieces = word_diff(old, new)
+    text, touched = sides.side(pieces, Op.DELETE)
+    assert len(text) > sides.LONG_SIDE
+    listed, _ = significance._telling(text, touched, skip)
+    read: list[list[tuple[int, int]]] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(significance, "words_of", lambda t, spans, k: read.append(spans) or sides.words_of(t, spans, k))
+        found = significance._read(text, touched, skip)
+    assert 0 < len(read) < len(listed) / 2  # most neighbourhoods seen before
+    whole = _read_whole(text, touched, skip)
+    assert found == whole
+    assert whole[0][significance.Flag.ACTOR] and whole[1]  # "speler" and the digits of "1)" deleted
 
 
 def test_the_share_of_words_changed_of_a_long_difference() -> None:
