@@ -560,12 +560,14 @@ def patterns(changes: Sequence[Change]) -> tuple[Pattern, ...]:
 def _share_changed(pieces: Sequence[Piece]) -> float:
     """The share of a difference's words (both sides together) that were deleted or inserted, each piece's
     words counted in it alone."""
-    texts = [p.text for p in pieces]
-    if len(pieces) > 2 and sum(map(len, texts)) > 2 * LONG_SIDE:
-        # The equal pieces are on both sides: read once, counted twice.
-        changed = _words_in([p.text for p in pieces if p.op is not Op.EQUAL])
-        total = 2 * _words_in([p.text for p in pieces if p.op is Op.EQUAL]) + changed
-        return changed / total if total else 0.0
+    if len(pieces) > 2:
+        equal = [p.text for p in pieces if p.op is Op.EQUAL]
+        edits = [p.text for p in pieces if p.op is not Op.EQUAL]
+        if sum(map(len, equal)) + sum(map(len, edits)) > 2 * LONG_SIDE:
+            # The equal pieces are on both sides: read once, counted twice.
+            changed = _words_in(edits)
+            total = 2 * _words_in(equal) + changed
+            return changed / total if total else 0.0
     changed = total = 0
     for p in pieces:
         n = len(_WORD.findall(p.text))
