@@ -155,6 +155,23 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
             return x, t1
         if b.startswith(key, t1):
             return s1, t1
+        # A word put in that is longer than the next word of the old text (or one taken away, longer than
+        # the next of the new): it is the cheapest unless a key of the other side's next words is found
+        # nearer, which the search below would find first; only those places are looked at.
+        if (
+            s1 - x < t1 - y
+            and x + KEY <= len(a)
+            and a.startswith(b[t1 : t1 + KEY], x)
+            and not _nearer(a, b, x, y, s1, t1 - y, True)
+        ):
+            return x, t1
+        if (
+            t1 - y < s1 - x
+            and y + KEY <= len(b)
+            and b.startswith(key, y)
+            and not _nearer(b, a, y, x, t1, s1 - x, False)
+        ):
+            return s1, y
     reach, keys = REACH, NEAR_KEYS
     while True:
         best: tuple[int, int] | None = None
@@ -184,6 +201,27 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
             return None
         # Farther: an insertion or a deletion longer than the reach; its first keys are enough.
         reach, keys = reach * 16, KEYS
+
+
+def _nearer(keys: str, other: str, at: int, other_at: int, first: int, cost: int, ties: bool) -> bool:
+    """Whether the search of :func:`_resync` finds a place cheaper than ``cost`` (or as cheap, for the first
+    key, where ``ties``: it is looked for before the key of that cost) from a key of ``keys`` (the gap
+    starting at ``keys[at]``, ``other[other_at]``) at ``first`` or at the next words' starts, before it
+    stops: where a key's own place costs within two characters of ``cost``.  The keys of the other side
+    cost ``cost`` at least (the first is the one that costs it)."""
+    s: int | None = first
+    for n in range(NEAR_KEYS):
+        if s is None:
+            return False
+        limit = cost - (s - at) - (0 if ties and n == 0 else 1)  # the dearest the other side's place may be
+        if limit >= 0:
+            u = _found(other, keys[s : s + KEY], other_at, min(other_at + REACH, other_at + limit))
+            if u is not None and u - other_at <= limit:
+                return True
+        if (s - at) + 2 >= cost:
+            return False
+        s = _next_word(keys, s)
+    return False
 
 
 def _found(text: str, key: str, lo: int, hi: int) -> int | None:

@@ -211,6 +211,22 @@ def test_a_walk_makes_pieces_of_whole_tokens(pair: tuple[str, str]) -> None:
     _check_pieces(old, new, word_diff(old, new))
 
 
+@settings(max_examples=100, deadline=None)
+@given(_long_pair(), st.booleans())
+def test_a_word_put_in_or_taken_away_is_placed_as_the_search_places_it(pair: tuple[str, str], tiny: bool) -> None:
+    """A word put in that is longer than the next word of the old text (or taken away, longer than the next
+    of the new) is placed without the search where no key is found nearer: the same gaps as the search's."""
+    old, new = pair
+    with pytest.MonkeyPatch.context() as mp:
+        if tiny:
+            mp.setattr(textwalk, "KEY", 6)
+            mp.setattr(textwalk, "NEAR_KEYS", 3)
+            mp.setattr(textwalk, "REACH", 16)
+        placed = textwalk.gaps(old, new)
+        mp.setattr(textwalk, "_nearer", lambda *args: True)  # always left to the search
+        assert placed == textwalk.gaps(old, new)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet="ab é\u00e9-", max_size=40), st.text(alphabet="ab é-", max_size=40), st.data())
 def test_common_from_is_the_common_start(a: str, b: str, data: st.DataObject) -> None:
