@@ -146,7 +146,7 @@ def _pairs(pairs: StrPairs, pad: str) -> str:
     if not pairs:
         return "[]"
     firsts, seconds = zip(*pairs, strict=True)
-    if not all(type(x) is str for x in firsts) or not all(type(x) is str for x in seconds):
+    if {*map(type, firsts), *map(type, seconds)} != {str}:  # (the types gathered in C)
         raise _Unusual
     inner, inner2 = pad + "  ", pad + "    "
     # Second strings with nothing to escape among them all (a long difference's pieces, as a rule) stand as
