@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -353,15 +354,16 @@ def _relative(found: Found, lo: int) -> Found:
     return found[0], [(s - lo, e - lo, w) for s, e, w in found[1]]
 
 
+_CANONICAL, _PRINTED = operator.itemgetter(0), operator.itemgetter(1)
+
+
 def _difference(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What one side has that the other lacks, compared by canonical form, kept as printed."""
     if not old or not new:  # most lists find nothing on a side: nothing there to weigh against
-        return tuple(printed for _, printed in old), tuple(printed for _, printed in new)
-    lost = Counter(c for c, _ in old)
-    gained = Counter(c for c, _ in new)
-    common = lost & gained
-    if not common:
-        return tuple(printed for _, printed in old), tuple(printed for _, printed in new)
+        return tuple(map(_PRINTED, old)), tuple(map(_PRINTED, new))
+    common = Counter(map(_CANONICAL, old)) & Counter(map(_CANONICAL, new))
+    if not common:  # (a long side's thousands of numbers, as a rule: read in C)
+        return tuple(map(_PRINTED, old)), tuple(map(_PRINTED, new))
 
     def keep(found: list[tuple[str, str]]) -> tuple[str, ...]:
         spare = Counter(common)
