@@ -90,7 +90,12 @@ def _indented(value: Any) -> str:
     def write(v: Any, pad: str) -> None:
         t = type(v)
         if t is str:
-            add(s(v) if len(v) < LONG_STRING else string(v))
+            if len(v) < LONG_STRING or needs_escape(v):
+                add(s(v))
+            else:  # (as string() writes it, the text not copied between its quotes: joined once, with the rest)
+                add('"')
+                add(v)
+                add('"')
         elif t is dict:
             if not v:
                 add("{}")
