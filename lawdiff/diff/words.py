@@ -106,6 +106,10 @@ def _dmp() -> diff_match_patch:
     return dmp
 
 
+# The one diff-match-patch (its settings are all it holds: each cleanup works on the list it is given).
+_DMP = _dmp()
+
+
 def _long_diff(old_tokens: list[str], new_tokens: list[str]) -> tuple[Piece, ...]:
     """The difference of two long token lists: matched in about linear time, then cleaned up as a short one.
 
@@ -144,7 +148,7 @@ def _cleaned(a: str, b: str, old_tokens: list[str], new_tokens: list[str], merge
         if n:
             diffs.append((0, a[x : x + n]))
         i, j = x + n, y + n
-    dmp = _dmp()
+    dmp = _DMP
     if merge:
         dmp.diff_cleanupMerge(diffs)
     dmp.diff_cleanupSemantic(diffs)
@@ -264,8 +268,8 @@ def _joined(old: str, new: str, found: list[Gap]) -> list[Gap]:
         ga, gb = old[i0:i1], new[j0:j1]
         # The tokens of the gap's larger side (a word and its space: two, without making them).
         size = max(
-            2 if ga[-1:] == " " and ga[:-1].isalnum() else len(TOKEN.findall(ga)),
-            2 if gb[-1:] == " " and gb[:-1].isalnum() else len(TOKEN.findall(gb)),
+            2 if ga[-1:] == " " and ga[:-1].isalnum() else len(TOKEN.findall(ga)) if ga else 0,
+            2 if gb[-1:] == " " and gb[:-1].isalnum() else len(TOKEN.findall(gb)) if gb else 0,
         )
         if out:
             p0, p1, q0, _ = out[-1]
