@@ -25,8 +25,9 @@ runs the lawdiff of another checkout (an older commit, for a before/after figure
 
 ``--format json text html``: the compare's outputs, each run in turn (JSON alone by default; the words
 marked are counted in the JSON).  ``--before DIR``: the compare of another checkout runs in turn too, after
-this one's in one run and before it in the next, and its ratio to the same check is printed beside (a
-before/after figure on a machine whose speed drifts).
+this one's in one run and before it in the next, and its ratio to the same check is printed beside, with
+the median of the per-run ratios of this compare's CPU time to that one's (a before/after figure on a
+machine whose speed drifts).
 
 Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1] [--runs 3]
 [--format json text html] [--before DIR]``.
@@ -249,10 +250,10 @@ def main() -> None:
     if args.ordinary:
         ordinary()
         return
-    before = " | ratio, before" if args.before else ""
+    before = " | ratio, before | compare CPU / before's" if args.before else ""
     print(f"| case | size | output | check CPU | compare CPU | ratio (median){before}", end="")
     print(" | compare MB | words marked / changed |")
-    print("|---|---:|---|---:|---:|---:|" + ("---:|" if args.before else "") + "---:|---:|")
+    print("|---|---:|---|---:|---:|---:|" + ("---:|---:|" if args.before else "") + "---:|---:|")
     with tempfile.TemporaryDirectory() as work:
         checkouts = [(args.lawdiff.resolve(), installed_env(Path(work), args.lawdiff.resolve()))]
         if args.before:
@@ -307,6 +308,10 @@ def case(kind: str, args: argparse.Namespace, checkouts: list[tuple[Path, dict[s
                 f"| {kind} | {size / 1e6:.1f} MB | {fmt} | {min(checks):.2f}-{max(checks):.2f} s"
                 f" | {min(after):.2f}-{max(after):.2f} s | {ratios[0]:.2f} |"
                 + "".join(f" {r:.2f} |" for r in ratios[1:])
+                + "".join(
+                    f" {statistics.median(c / d for c, d in zip(after, compares[fmt, n], strict=True)):.2f} |"
+                    for n in range(1, len(checkouts))
+                )
                 + f" {peak[fmt]} | "
                 + (f"{words:,} / {changed:,} ({words / changed:.2f}) |" if fmt == "json" else "- |"),
                 flush=True,
