@@ -51,11 +51,13 @@ def common_from(a: str, i: int, b: str, j: int) -> int:
     """How many characters ``a[i:]`` and ``b[j:]`` share at their start: compared in C, in steps that
     double from :data:`STEP` while they agree; in the first step that differs, the first difference is
     read from the two steps' code units, as numbers, by their exclusive or."""
-    limit = min(len(a) - i, len(b) - j)
+    limit = len(a) - i
+    if len(b) - j < limit:
+        limit = len(b) - j
     n = 0
     step = STEP
     while n < limit:
-        m = min(step, limit - n)
+        m = step if step < limit - n else limit - n  # (no call of min: this runs for every gap)
         if b.startswith(a[i + n : i + n + m], j + n):
             n += m
             step *= 2
@@ -114,7 +116,7 @@ def gaps(a: str, b: str, share: float = 1.0) -> list[Gap] | None:
         s, t = found if found is not None else (len(a), len(b))
         out.append((x, s, y, t))
         # What a gap holds on both sides (one word for another; not a long insertion alone).
-        spent += 2 * min(s - x, t - y)
+        spent += 2 * (s - x if s - x < t - y else t - y)
         if spent > share * (s + t) and len(out) > FEW_GAPS:
             return None
         if found is None:
