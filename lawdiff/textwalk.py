@@ -98,11 +98,12 @@ def gaps(a: str, b: str, share: float = 1.0) -> list[Gap] | None:
     out: list[Gap] = []
     i = j = 0
     spent = 0  # characters in gaps that hold some of both sides
+    la, lb = len(a), len(b)
     while True:
         start = i
         n = common_from(a, i, b, j)
         i, j = i + n, j + n
-        if i == len(a) and j == len(b):
+        if i == la and j == lb:
             return out
         # Mostly a word that differs after a space: a boundary of both already.
         plain = i > start and a[i - 1] == " " and not a[i : i + 1].isspace() and not b[j : j + 1].isspace()
@@ -113,7 +114,7 @@ def gaps(a: str, b: str, share: float = 1.0) -> list[Gap] | None:
             x, x1, y, y1 = out.pop()
             spent -= 2 * min(x1 - x, y1 - y)
         found = _resync(a, b, x, y, i, j)
-        s, t = found if found is not None else (len(a), len(b))
+        s, t = found if found is not None else (la, lb)
         out.append((x, s, y, t))
         # What a gap holds on both sides (one word for another; not a long insertion alone).
         spent += 2 * (s - x if s - x < t - y else t - y)
@@ -143,17 +144,18 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
     nearest: a character and a space).  Where none is found, the first :data:`KEYS` keys are looked for
     sixteen times as far, and so on.
     """
+    la, lb = len(a), len(b)
     m = _SPACES.search(a, i)
-    s1 = m.end() if m is not None and m.end() + KEY <= len(a) else None
+    s1 = m.end() if m is not None else la
     m = _SPACES.search(b, j)
-    t1 = m.end() if m is not None and m.end() + KEY <= len(b) else None
-    if s1 is not None and t1 is not None:
+    t1 = m.end() if m is not None else lb
+    if s1 + KEY <= la and t1 + KEY <= lb:
         # One word deleted, inserted or replaced (the most changes there are): the text after it agrees.
         # A deletion or an insertion no dearer than the nearest key's own place is the cheapest there is.
         key = a[s1 : s1 + KEY]
-        if s1 - x <= t1 - y and y + KEY <= len(b) and b.startswith(key, y):
+        if s1 - x <= t1 - y and y + KEY <= lb and b.startswith(key, y):
             return s1, y
-        if t1 - y <= s1 - x and x + KEY <= len(a) and a.startswith(b[t1 : t1 + KEY], x):
+        if t1 - y <= s1 - x and x + KEY <= la and a.startswith(b[t1 : t1 + KEY], x):
             return x, t1
         if b.startswith(key, t1):
             return s1, t1
@@ -162,17 +164,12 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
         # nearer, which the search below would find first; only those places are looked at.
         if (
             s1 - x < t1 - y
-            and x + KEY <= len(a)
+            and x + KEY <= la
             and a.startswith(b[t1 : t1 + KEY], x)
             and not _nearer(a, b, x, y, s1, t1 - y, True)
         ):
             return x, t1
-        if (
-            t1 - y < s1 - x
-            and y + KEY <= len(b)
-            and b.startswith(key, y)
-            and not _nearer(b, a, y, x, t1, s1 - x, False)
-        ):
+        if t1 - y < s1 - x and y + KEY <= lb and b.startswith(key, y) and not _nearer(b, a, y, x, t1, s1 - x, False):
             return s1, y
     reach, keys = REACH, NEAR_KEYS
     while True:
