@@ -182,24 +182,28 @@ def _telling(
             listed.append((s, e))
             continue
         span = text[s:e]
-        if span in kinds:
-            digits = kinds[span]
-        elif (word := span[:-1] if span[-1:] == " " else span).isalnum():
-            # One word, or a word and its space (most spans): read without a pattern.
-            low = word.lower()
-            digits = kinds[span] = (
-                None
-                if low in listed_words
-                else ((0, len(word), low),)
-                if not word.isalpha() and _DIGIT.search(low)
-                else ()
-            )
-        else:
-            digits = kinds[span] = _kind(span, listed_words)
+        digits = kinds.get(span, _UNREAD)
+        if digits is _UNREAD:
+            if (word := span[:-1] if span[-1:] == " " else span).isalnum():
+                # One word, or a word and its space (most spans): read without a pattern.
+                low = word.lower()
+                digits = (
+                    None
+                    if low in listed_words
+                    else ((0, len(word), low),)
+                    if not word.isalpha() and _DIGIT.search(low)
+                    else ()
+                )
+            else:
+                digits = _kind(span, listed_words)
+            kinds[span] = digits
         if digits is None:
             listed.append((s, e))
         elif digits:
-            if s >= skip:
+            if s >= skip and len(digits) == 1:
+                x, y, w = digits[0]
+                numerals.append((s + x, s + y, w))
+            elif s >= skip:
                 numerals.extend([(s + x, s + y, w) for x, y, w in digits])
             else:  # (the lead-in's words skipped: the span read from there)
                 numerals.extend(
@@ -210,6 +214,8 @@ def _telling(
     return listed, numerals
 
 
+# What _telling's table of spans gives for a text not read yet.
+_UNREAD: tuple[tuple[int, int, str], ...] = ((-1, -1, ""),)
 # Two characters either side of a place where a word (:data:`_WORD`: compounds joined by hyphens) may run on
 # across it: a word's character or a hyphen on both sides.
 _CUT = re.compile(r"[\w-]{2}")
