@@ -23,7 +23,14 @@ folder of the run; a machine with ``PYTHONDONTWRITEBYTECODE`` set would otherwis
 from source in every process, a tenth of a second no installed lawdiff pays).  ``--lawdiff DIR``
 runs the lawdiff of another checkout (an older commit, for a before/after figure).
 
-Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1] [--runs 3]``.
+``--format json text html``: the compare's outputs, each run in turn (JSON alone by default; the words
+marked are counted in the JSON).  ``--before DIR``: the compare of another checkout runs in turn too, after
+this one's in one run and before it in the next, and its ratio to the same check is printed beside, with
+the median of the per-run ratios of this compare's CPU time to that one's (a before/after figure on a
+machine whose speed drifts).
+
+Run: ``python3 benchmarks/bench_words.py [--mb 5] [--wiki-mb 1] [--only draft wiki repeated] [--seed 1] [--runs 3]
+[--format json text html] [--before DIR]``.
 
 ``--ordinary``: clauses of ordinary length instead: every pair of two different texts that the comparison
 of the generator's 2007 and 2017 editions (186 articles) diffs, by rapidfuzz's ``Indel`` (now) and by
@@ -232,51 +239,83 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--runs", type=int, default=3, help="runs of each command per case, in turn")
     parser.add_argument("--lawdiff", type=Path, default=ROOT, help="the checkout whose lawdiff runs")
+    parser.add_argument(
+        "--before", type=Path, help="another checkout whose compare runs in turn too (its ratio to the same check)"
+    )
+    parser.add_argument(
+        "--format", nargs="*", default=["json"], choices=FORMATS, help="the compare's outputs (each run, in turn)"
+    )
     parser.add_argument("--ordinary", action="store_true", help="only the generator's clauses of ordinary length")
     args = parser.parse_args()
     if args.ordinary:
         ordinary()
         return
-    print("| case | size | check CPU | compare CPU | CPU ratio (median) | compare MB | words marked / changed |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    before = " | ratio, before | compare CPU / before's" if args.before else ""
+    print(f"| case | size | output | check CPU | compare CPU | ratio (median){before}", end="")
+    print(" | compare MB | words marked / changed |")
+    print("|---|---:|---|---:|---:|---:|" + ("---:|---:|" if args.before else "") + "---:|---:|")
     with tempfile.TemporaryDirectory() as work:
-        args.lawdiff = args.lawdiff.resolve()
-        env = installed_env(Path(work), args.lawdiff)
+        checkouts = [(args.lawdiff.resolve(), installed_env(Path(work), args.lawdiff.resolve()))]
+        if args.before:
+            checkouts.append((args.before.resolve(), installed_env(Path(work), args.before.resolve())))
         for kind in args.only:
-            case(kind, args, env)
+            case(kind, args, checkouts)
 
 
-def case(kind: str, args: argparse.Namespace, env: dict[str, str]) -> None:
-    """Write one case, run check and compare in turn ``args.runs`` times, print its row."""
+# The compare's outputs (--format) and its option for each.
+FORMATS = {"json": ["--format", "json"], "text": [], "html": ["--format", "html"]}
+
+
+def case(kind: str, args: argparse.Namespace, checkouts: list[tuple[Path, dict[str, str]]]) -> None:
+    """Write one case, run check and compare in turn ``args.runs`` times (each output, each checkout), print
+    its rows."""
     rng = random.Random(args.seed)
     size = int((args.wiki_mb if kind == "wiki" else args.mb) * 1_000_000)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "corpus"
         folder.mkdir()
         changed = write_case(folder, kind, size, rng)
-        out = Path(tmp) / "compare.json"
+        (checkout, env), *_ = checkouts
         checks: list[float] = []
-        compares: list[float] = []
-        peak = 0
-        for _ in range(args.runs):
-            _, cc, _, code = run(["check", "--corpus", str(folder), "--no-cache"], env, args.lawdiff)
+        # Per output and checkout: the compare's CPU seconds, and its peak.
+        compares: dict[tuple[str, int], list[float]] = {(f, n): [] for f in args.format for n in range(len(checkouts))}
+        peak = dict.fromkeys(args.format, 0)
+        for r in range(args.runs):
+            _, cc, _, code = run(["check", "--corpus", str(folder), "--no-cache"], env, checkout)
             if code not in (0, 1):
                 sys.exit(f"{kind}: check exited {code}")
-            compare = ["compare", "2026", "2027", "--corpus", str(folder), "--no-cache", "--format", "json"]
-            _, c, mb, code = run([*compare, "-o", str(out)], env, args.lawdiff)
-            if code not in (0, 1):
-                sys.exit(f"{kind}: compare exited {code}")
             checks.append(cc)
-            compares.append(c)
-            peak = max(peak, mb)
-        ratio = statistics.median(c / cc for c, cc in zip(compares, checks, strict=True))
-        n = marked(out)
-        print(
-            f"| {kind} | {size / 1e6:.1f} MB | {min(checks):.2f}-{max(checks):.2f} s"
-            f" | {min(compares):.2f}-{max(compares):.2f} s | {ratio:.2f} |"
-            f" {peak} | {n:,} / {changed:,} ({n / changed:.2f}) |",
-            flush=True,
-        )
+            for fmt in args.format:
+                # The checkouts' compares in turn, the first one first in every other run.
+                for n in range(len(checkouts)) if r % 2 == 0 else reversed(range(len(checkouts))):
+                    there, its_env = checkouts[n]
+                    out = Path(tmp) / f"compare-{n}.{fmt}"
+                    compare = ["compare", "2026", "2027", "--corpus", str(folder), "--no-cache", *FORMATS[fmt]]
+                    _, c, mb, code = run([*compare, "-o", str(out)], its_env, there)
+                    if code not in (0, 1):
+                        sys.exit(f"{kind}: compare ({fmt}, {there}) exited {code}")
+                    compares[fmt, n].append(c)
+                    if n == 0:
+                        peak[fmt] = max(peak[fmt], mb)
+        for fmt in args.format:
+            ratios = [
+                statistics.median(c / cc for c, cc in zip(compares[fmt, n], checks, strict=True))
+                for n in range(len(checkouts))
+            ]
+            words = marked(Path(tmp) / "compare-0.json") if fmt == "json" else 0
+            after = compares[fmt, 0]
+            print(
+                f"| {kind} | {size / 1e6:.1f} MB | {fmt} | {min(checks):.2f}-{max(checks):.2f} s"
+                f" | {min(after):.2f}-{max(after):.2f} s | {ratios[0]:.2f} |"
+                + "".join(f" {r:.2f} |" for r in ratios[1:])
+                + "".join(
+                    f" {statistics.median(c / d for c, d in zip(after, compares[fmt, n], strict=True)):.2f} |"
+                    for n in range(1, len(checkouts))
+                )
+                + f" {peak[fmt]} | "
+                + (f"{words:,} / {changed:,} ({words / changed:.2f}) |" if fmt == "json" else "- |"),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

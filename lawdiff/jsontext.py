@@ -90,7 +90,12 @@ def _indented(value: Any) -> str:
     def write(v: Any, pad: str) -> None:
         t = type(v)
         if t is str:
-            add(s(v) if len(v) < LONG_STRING else string(v))
+            if len(v) < LONG_STRING or needs_escape(v):
+                add(s(v))
+            else:  # (as string() writes it, the text not copied between its quotes: joined once, with the rest)
+                add('"')
+                add(v)
+                add('"')
         elif t is dict:
             if not v:
                 add("{}")
@@ -146,7 +151,7 @@ def _pairs(pairs: StrPairs, pad: str) -> str:
     if not pairs:
         return "[]"
     firsts, seconds = zip(*pairs, strict=True)
-    if not all(type(x) is str for x in firsts) or not all(type(x) is str for x in seconds):
+    if {*map(type, firsts), *map(type, seconds)} != {str}:  # (the types gathered in C)
         raise _Unusual
     inner, inner2 = pad + "  ", pad + "    "
     # Second strings with nothing to escape among them all (a long difference's pieces, as a rule) stand as

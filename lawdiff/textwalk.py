@@ -51,11 +51,13 @@ def common_from(a: str, i: int, b: str, j: int) -> int:
     """How many characters ``a[i:]`` and ``b[j:]`` share at their start: compared in C, in steps that
     double from :data:`STEP` while they agree; in the first step that differs, the first difference is
     read from the two steps' code units, as numbers, by their exclusive or."""
-    limit = min(len(a) - i, len(b) - j)
+    limit = len(a) - i
+    if len(b) - j < limit:
+        limit = len(b) - j
     n = 0
     step = STEP
     while n < limit:
-        m = min(step, limit - n)
+        m = step if step < limit - n else limit - n  # (no call of min: this runs for every gap)
         if b.startswith(a[i + n : i + n + m], j + n):
             n += m
             step *= 2
@@ -96,11 +98,12 @@ def gaps(a: str, b: str, share: float = 1.0) -> list[Gap] | None:
     out: list[Gap] = []
     i = j = 0
     spent = 0  # characters in gaps that hold some of both sides
+    la, lb = len(a), len(b)
     while True:
         start = i
         n = common_from(a, i, b, j)
         i, j = i + n, j + n
-        if i == len(a) and j == len(b):
+        if i == la and j == lb:
             return out
         # Mostly a word that differs after a space: a boundary of both already.
         plain = i > start and a[i - 1] == " " and not a[i : i + 1].isspace() and not b[j : j + 1].isspace()
@@ -111,10 +114,10 @@ def gaps(a: str, b: str, share: float = 1.0) -> list[Gap] | None:
             x, x1, y, y1 = out.pop()
             spent -= 2 * min(x1 - x, y1 - y)
         found = _resync(a, b, x, y, i, j)
-        s, t = found if found is not None else (len(a), len(b))
+        s, t = found if found is not None else (la, lb)
         out.append((x, s, y, t))
         # What a gap holds on both sides (one word for another; not a long insertion alone).
-        spent += 2 * min(s - x, t - y)
+        spent += 2 * (s - x if s - x < t - y else t - y)
         if spent > share * (s + t) and len(out) > FEW_GAPS:
             return None
         if found is None:
@@ -141,16 +144,33 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
     nearest: a character and a space).  Where none is found, the first :data:`KEYS` keys are looked for
     sixteen times as far, and so on.
     """
-    s1, t1 = _next_word(a, i), _next_word(b, j)
-    if s1 is not None and t1 is not None and s1 + KEY <= len(a) and t1 + KEY <= len(b):
+    la, lb = len(a), len(b)
+    m = _SPACES.search(a, i)
+    s1 = m.end() if m is not None else la
+    m = _SPACES.search(b, j)
+    t1 = m.end() if m is not None else lb
+    if s1 + KEY <= la and t1 + KEY <= lb:
         # One word deleted, inserted or replaced (the most changes there are): the text after it agrees.
         # A deletion or an insertion no dearer than the nearest key's own place is the cheapest there is.
-        if s1 - x <= t1 - y and y + KEY <= len(b) and b.startswith(a[s1 : s1 + KEY], y):
+        key = a[s1 : s1 + KEY]
+        if s1 - x <= t1 - y and y + KEY <= lb and b.startswith(key, y):
             return s1, y
-        if t1 - y <= s1 - x and x + KEY <= len(a) and a.startswith(b[t1 : t1 + KEY], x):
+        if t1 - y <= s1 - x and x + KEY <= la and a.startswith(b[t1 : t1 + KEY], x):
             return x, t1
-        if b.startswith(a[s1 : s1 + KEY], t1):
+        if b.startswith(key, t1):
             return s1, t1
+        # A word put in that is longer than the next word of the old text (or one taken away, longer than
+        # the next of the new): it is the cheapest unless a key of the other side's next words is found
+        # nearer, which the search below would find first; only those places are looked at.
+        if (
+            s1 - x < t1 - y
+            and x + KEY <= la
+            and a.startswith(b[t1 : t1 + KEY], x)
+            and not _nearer(a, b, x, y, s1, t1 - y, True)
+        ):
+            return x, t1
+        if t1 - y < s1 - x and y + KEY <= lb and b.startswith(key, y) and not _nearer(b, a, y, x, t1, s1 - x, False):
+            return s1, y
     reach, keys = REACH, NEAR_KEYS
     while True:
         best: tuple[int, int] | None = None
@@ -162,12 +182,14 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
             t = _next_word(b, t) if t is not None else None
             if s is None and t is None:
                 break
-            if s is not None:
-                u = _found(b, a[s : s + KEY], y, y + reach)
+            # A key's place found costs its own place and the other side's; only a place cheaper than the
+            # best found is looked for (a key whose own place costs as much is not looked for at all).
+            if s is not None and s - x < cost:
+                u = _found(b, a[s : s + KEY], y, min(y + reach, y + cost - (s - x) - 1))
                 if u is not None and (s - x) + (u - y) < cost:
                     best, cost = (s, u), (s - x) + (u - y)
-            if t is not None:
-                u = _found(a, b[t : t + KEY], x, x + reach)
+            if t is not None and t - y < cost:
+                u = _found(a, b[t : t + KEY], x, min(x + reach, x + cost - (t - y) - 1))
                 if u is not None and (u - x) + (t - y) < cost:
                     best, cost = (u, t), (u - x) + (t - y)
             if min(cost if s is None else s - x, cost if t is None else t - y) + 2 >= cost:
@@ -178,6 +200,27 @@ def _resync(a: str, b: str, x: int, y: int, i: int, j: int) -> tuple[int, int] |
             return None
         # Farther: an insertion or a deletion longer than the reach; its first keys are enough.
         reach, keys = reach * 16, KEYS
+
+
+def _nearer(keys: str, other: str, at: int, other_at: int, first: int, cost: int, ties: bool) -> bool:
+    """Whether the search of :func:`_resync` finds a place cheaper than ``cost`` (or as cheap, for the first
+    key, where ``ties``: it is looked for before the key of that cost) from a key of ``keys`` (the gap
+    starting at ``keys[at]``, ``other[other_at]``) at ``first`` or at the next words' starts, before it
+    stops: where a key's own place costs within two characters of ``cost``.  The keys of the other side
+    cost ``cost`` at least (the first is the one that costs it)."""
+    s: int | None = first
+    for n in range(NEAR_KEYS):
+        if s is None:
+            return False
+        limit = cost - (s - at) - (0 if ties and n == 0 else 1)  # the dearest the other side's place may be
+        if limit >= 0:
+            u = _found(other, keys[s : s + KEY], other_at, min(other_at + REACH, other_at + limit))
+            if u is not None and u - other_at <= limit:
+                return True
+        if (s - at) + 2 >= cost:
+            return False
+        s = _next_word(keys, s)
+    return False
 
 
 def _found(text: str, key: str, lo: int, hi: int) -> int | None:

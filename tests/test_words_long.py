@@ -156,14 +156,11 @@ def test_a_gaps_deletion_moves_right_as_far_as_the_text_repeats_it() -> None:
     """A gap whose sides agree at their start (two gaps joined): what is left of it, a deletion, moves right
     over the copies of its word after it, as the cleanup moves it, and no further than the next gap."""
     old, new = "P x y y y Q z", "P x y y Q w"
-    out = words._Pieces()
-    # The gap old[2:6] "x y " / new[2:4] "x "; the equal run after it ends at old[12] (the next gap).
-    end = words._gap(old, new, (2, 6, 2, 4), 12 - 6, out)
-    out.equal(old[end:12])
-    assert out.done() == [Piece(Op.EQUAL, "x y y "), Piece(Op.DELETE, "y "), Piece(Op.EQUAL, "Q ")]
-    out = words._Pieces()
-    end = words._gap(old, new, (2, 6, 2, 4), 3, out)  # the next gap two characters after this one
-    assert out.done() == [Piece(Op.EQUAL, "x y "), Piece(Op.DELETE, "y ")] and end == 8
+    # The gap old[2:6] "x y " / new[2:4] "x "; the equal run after it ends at old[12] (the next gap). The
+    # deletion stands at old[8]: old[2:8] "x y y " before it and old[10:12] "Q " after it are equal.
+    assert words._gap(old, new, (2, 6, 2, 4), 12 - 6) == [(Op.DELETE, 8, "y ")]
+    # The next gap two characters after this one: old[2:6] "x y " equal, then the deletion, to old[8].
+    assert words._gap(old, new, (2, 6, 2, 4), 3) == [(Op.DELETE, 6, "y ")]
 
 
 def _check_pieces(old: str, new: str, pieces: tuple[Piece, ...]) -> None:
@@ -212,6 +209,22 @@ def test_a_walk_makes_pieces_of_whole_tokens(pair: tuple[str, str]) -> None:
     old, new = pair
     assert words._many_tokens(old, new)
     _check_pieces(old, new, word_diff(old, new))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_long_pair(), st.booleans())
+def test_a_word_put_in_or_taken_away_is_placed_as_the_search_places_it(pair: tuple[str, str], tiny: bool) -> None:
+    """A word put in that is longer than the next word of the old text (or taken away, longer than the next
+    of the new) is placed without the search where no key is found nearer: the same gaps as the search's."""
+    old, new = pair
+    with pytest.MonkeyPatch.context() as mp:
+        if tiny:
+            mp.setattr(textwalk, "KEY", 6)
+            mp.setattr(textwalk, "NEAR_KEYS", 3)
+            mp.setattr(textwalk, "REACH", 16)
+        placed = textwalk.gaps(old, new)
+        mp.setattr(textwalk, "_nearer", lambda *args: True)  # always left to the search
+        assert placed == textwalk.gaps(old, new)
 
 
 @settings(max_examples=200, deadline=None)
@@ -269,8 +282,33 @@ def test_a_long_sides_flags_from_its_telling_changes_are_those_of_all(pair: tupl
         mp.setattr(significance, "LONG_SIDE", 200)
         mp.setattr(sides, "LONG_SIDE", 200)
         read = significance.significance(change)
-        mp.setattr(significance, "_read", lambda text, touched, skip: (sides.words_of(text, touched, skip), []))
+        mp.setattr(significance, "_read", _read_whole)
         assert read == significance.significance(change)
+
+
+def _read_whole(text: str, touched: list[tuple[int, int]], skip: int) -> significance.Found:
+    """What the flags read off a side around every change (no span left unread, none read once for many)."""
+    return significance.found_in(sides.words_of(text, touched, skip), text)
+
+
+@pytest.mark.parametrize("skip", [0, 1_000])
+def test_a_repeated_sentences_changes_are_read_once_per_neighbourhood(skip: int) -> None:
+    """The repeated sentence deletes the same listed words ("speler", "behalve") amid the same words again
+    and again: each neighbourhood is read once, and what the side gives is what reading around every
+    change gives (also with the lead-in's first characters skipped)."""
+    old, new, _ = _case("repeated", 300_000)
+    pieces = word_diff(old, new)
+    text, touched = sides.side(pieces, Op.DELETE)
+    assert len(text) > sides.LONG_SIDE
+    listed, _ = significance._telling(text, touched, skip)
+    read: list[list[tuple[int, int]]] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(significance, "words_of", lambda t, spans, k: read.append(spans) or sides.words_of(t, spans, k))
+        found = significance._read(text, touched, skip)
+    assert 0 < len(read) < len(listed) / 2  # most neighbourhoods seen before
+    whole = _read_whole(text, touched, skip)
+    assert found == whole
+    assert whole[0][significance.Flag.ACTOR] and whole[1]  # "speler" and the digits of "1)" deleted
 
 
 def test_the_share_of_words_changed_of_a_long_difference() -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from lawdiff.align import Aspect
 from lawdiff.diff.editorial import canonical, lexicon
-from lawdiff.diff.sides import LONG_SIDE, Words, side, words_of
+from lawdiff.diff.sides import CONTEXT, LONG_SIDE, Words, side, words_of
 from lawdiff.diff.sides import WORD as _WORD
 from lawdiff.diff.vocabulary import (
     NORMATIVE,
@@ -154,10 +155,12 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Of a long side's touched spans, those that may raise a flag, in two lists: those that touch a word of
-    the lists (read with the words around them, a phrase's other words), and those that touch only words
-    with a digit (``number``, read alone: no phrase of the lists holds them).
+def _telling(
+    text: str, touched: list[tuple[int, int]], skip: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
+    """Of a long side's touched spans, those that may raise a flag: those that touch a word of the lists (to
+    be read with the words around them, a phrase's other words), and the touched words with a digit of the
+    others (``number``, read alone: no phrase of the lists holds them; start, end, word folded).
 
     The others raise nothing and are not read at all, nor the words around them: a paragraph of
     megabytes whose changes touch only ordinary words costs the changes' own words.  A span whose edge
@@ -165,49 +168,70 @@ def _telling(text: str, touched: list[tuple[int, int]]) -> tuple[list[tuple[int,
     """
     listed_words = _lists().listed
     listed: list[tuple[int, int]] = []
-    numeral: list[tuple[int, int]] = []
-    # What the words of a span's text hold (a word of the lists, a digit, neither), by the text: the same
-    # few words are deleted and put in again and again (a paragraph of one sentence repeated).
-    kinds: dict[str, int] = {}
+    numerals: list[tuple[int, int, str]] = []
+    # What the words of a span's text hold (a word of the lists: None; else its words with a digit, where
+    # they stand in it), by the text: the same few words are deleted and put in again and again (a
+    # paragraph of one sentence repeated), or each span is one new word.
+    kinds: dict[str, tuple[tuple[int, int, str], ...] | None] = {}
+    cut = _CUT.match
     for s, e in touched:
-        if _may_cut(text, s) or _may_cut(text, e):
+        # (Most spans start after a space and end before one: no word is cut there.)
+        if (s and text[s - 1] != " " and cut(text, s - 1, s + 1)) or (
+            text[e : e + 1] != " " and cut(text, e - 1, e + 1)
+        ):
             listed.append((s, e))
             continue
         span = text[s:e]
-        kind = kinds.get(span)
-        if kind is None:
-            kind = kinds[span] = _kind(span, listed_words)
-        if kind == _LISTED:
+        digits = kinds.get(span, _UNREAD)
+        if digits is _UNREAD:
+            if (word := span[:-1] if span[-1:] == " " else span).isalnum():
+                # One word, or a word and its space (most spans): read without a pattern.
+                low = word.lower()
+                digits = (
+                    None
+                    if low in listed_words
+                    else ((0, len(word), low),)
+                    if not word.isalpha() and _DIGIT.search(low)
+                    else ()
+                )
+            else:
+                digits = _kind(span, listed_words)
+            kinds[span] = digits
+        if digits is None:
             listed.append((s, e))
-        elif kind == _NUMERAL:
-            numeral.append((s, e))
-    return listed, numeral
+        elif digits:
+            if s >= skip and len(digits) == 1:
+                x, y, w = digits[0]
+                numerals.append((s + x, s + y, w))
+            elif s >= skip:
+                numerals.extend([(s + x, s + y, w) for x, y, w in digits])
+            else:  # (the lead-in's words skipped: the span read from there)
+                numerals.extend(
+                    (m.start(), m.end(), m.group().lower())
+                    for m in _WORD.finditer(text, skip, e)
+                    if _DIGIT.search(m.group())
+                )
+    return listed, numerals
 
 
-# What the words of a touched span hold (_kind).
-_PLAIN, _LISTED, _NUMERAL = 0, 1, 2
+# What _telling's table of spans gives for a text not read yet.
+_UNREAD: tuple[tuple[int, int, str], ...] = ((-1, -1, ""),)
+# Two characters either side of a place where a word (:data:`_WORD`: compounds joined by hyphens) may run on
+# across it: a word's character or a hyphen on both sides.
+_CUT = re.compile(r"[\w-]{2}")
 
 
-def _kind(span: str, listed_words: frozenset[str]) -> int:
-    """Whether a span's words hold a word of the lists (:data:`_LISTED`), else a word with a digit
-    (:data:`_NUMERAL`), else neither."""
-    digits = False
-    for w in _WORD.findall(span):
-        low = w.lower()
+def _kind(span: str, listed_words: frozenset[str]) -> tuple[tuple[int, int, str], ...] | None:
+    """None where a span's words hold a word of the lists; else its words with a digit (start and end in
+    the span, the word folded)."""
+    digits: list[tuple[int, int, str]] = []
+    for m in _WORD.finditer(span):
+        low = m.group().lower()
         if low in listed_words:
-            return _LISTED
-        digits = digits or bool(_DIGIT.search(low))
-    return _NUMERAL if digits else _PLAIN
-
-
-def _may_cut(text: str, at: int) -> bool:
-    """Whether a word (:data:`_WORD`: compounds joined by hyphens) may run on across place ``at``: a word's
-    character or a hyphen on both sides of it."""
-    pair = text[at - 1 : at + 1] if at else ""
-    if len(pair) < 2 or not (pair.isalnum() or "-" in pair or "_" in pair):
-        return False
-    before, after = pair[0], pair[1]
-    return (before.isalnum() or before in "-_") and (after.isalnum() or after in "-_")
+            return None
+        if _DIGIT.search(low):
+            digits.append((m.start(), m.end(), low))
+    return tuple(digits)
 
 
 def _claimed(tokens: Words) -> set[int]:
@@ -260,45 +284,92 @@ def _matches(tokens: Words, text: str, claimed: set[int]) -> dict[Flag, list[tup
     return out
 
 
-def _numbers(
-    tokens: Words, numerals: list[tuple[int, int, str]], text: str, spans: list[tuple[int, int]]
-) -> list[tuple[str, str]]:
-    """Touched digits outside the cross-references' spans, in the order of the text: among the words read
-    (``tokens``) and the touched words with a digit read alone (``numerals``: start, end, word)."""
-    starts, ends, words, _ = tokens
-    found = [(starts[k], ends[k], words[k]) for k in itertools.compress(range(len(words)), tokens.changed)]
-    if numerals:
-        found = sorted(found + numerals)
-    return [
-        (word, text[start:end])
-        for start, end, word in found
-        if _DIGIT.search(word) and not any(s < end and start < e for s, e in spans)
+def _numbers(digits: list[tuple[int, int, str]], text: str, spans: list[tuple[int, int]]) -> list[tuple[str, str]]:
+    """The touched words with a digit (start, end, word folded; in the order of the text) outside the
+    cross-references' spans, as a flag records them (folded, printed)."""
+    if not spans:
+        return [(word, text[start:end]) for start, end, word in digits]
+    return [(word, text[start:end]) for start, end, word in digits if not any(s < end and start < e for s, e in spans)]
+
+
+# What a side's reading gives the flags: per list, the phrases the difference touched (canonical, printed),
+# and the touched words with a digit (start, end, word folded), in the order of the text.
+Found = tuple[dict[Flag, list[tuple[str, str]]], list[tuple[int, int, str]]]
+
+
+def found_in(tokens: Words, text: str) -> Found:
+    """What the flags read off a side's words (:func:`~lawdiff.diff.sides.words_of`)."""
+    digits = [
+        (tokens.starts[k], tokens.ends[k], tokens.words[k])
+        for k in itertools.compress(range(len(tokens.words)), tokens.changed)
+        if _DIGIT.search(tokens.words[k])
     ]
+    return _matches(tokens, text, _claimed(tokens)), digits
 
 
-def _read(text: str, touched: list[tuple[int, int]], skip: int) -> tuple[Words, list[tuple[int, int, str]]]:
-    """A side's words to look for the lists' phrases in (:func:`~lawdiff.diff.sides.words_of`), from
-    ``skip`` on, and the touched words with a digit read alone (start, end, word; for a long side, see
-    :func:`_telling`)."""
+def _read(text: str, touched: list[tuple[int, int]], skip: int) -> Found:
+    """What the flags read off one side, from ``skip`` on (:func:`found_in`): its words, or for a long side
+    (see :func:`_telling`) the words around the touched spans of listed words, and the touched words with a
+    digit of the others read alone."""
     if len(text) <= LONG_SIDE:
-        return words_of(text, touched, skip), []
-    listed, numeral = _telling(text, touched)
-    numerals = [
-        (m.start(), m.end(), m.group().lower())
-        for s, e in numeral
-        for m in _WORD.finditer(text, max(s, skip), e)
-        if _DIGIT.search(m.group())
-    ]
-    return words_of(text, listed, skip), numerals
+        return found_in(words_of(text, touched, skip), text)
+    listed, numerals = _telling(text, touched, skip)
+    found, digits = _around(text, listed, skip)
+    return found, sorted(digits + numerals) if numerals else digits
+
+
+def _around(text: str, listed: list[tuple[int, int]], skip: int) -> Found:
+    """:func:`found_in` the words of a long side around its touched spans ``listed``
+    (:func:`~lawdiff.diff.sides.words_of`), read once per distinct neighbourhood.
+
+    The spans are taken in clusters, those less than two contexts apart (``CONTEXT``, the words
+    read on each side of a span) in one: a cluster's words are read apart from the others' (no phrase spans
+    two), and what they give depends only on the text from a character before the first span's context to
+    a character after the last's, and where the spans lie in it.  A paragraph of one sentence repeated
+    deletes the same word in the same words again and again: the first such cluster is read, the others
+    take what it gave (its digits moved to their place).
+    """
+    found: dict[Flag, list[tuple[str, str]]] = {flag: [] for flag in _lists().word_lists}
+    digits: list[tuple[int, int, str]] = []
+    seen: dict[tuple[str, tuple[tuple[int, int], ...]], Found] = {}
+    n = 0
+    while n < len(listed):
+        m = n + 1
+        while m < len(listed) and listed[m][0] - listed[m - 1][1] <= 2 * CONTEXT + 2:
+            m += 1
+        cluster = listed[n:m]
+        n = m
+        lo, hi = cluster[0][0] - CONTEXT - 1, cluster[-1][1] + CONTEXT + 1
+        if lo < skip or hi > len(text):  # (at the side's ends, or the lead-in's: read as it stands)
+            one = found_in(words_of(text, cluster, skip), text)
+            at = 0
+        else:
+            key = (text[lo:hi], tuple((s - lo, e - lo) for s, e in cluster))
+            one = seen.get(key) or _relative(found_in(words_of(text, cluster, skip), text), lo)
+            seen[key] = one
+            at = lo
+        for flag, items in one[0].items():
+            if items:
+                found[flag].extend(items)
+        digits.extend([(s + at, e + at, w) for s, e, w in one[1]] if at else one[1])
+    return found, digits
+
+
+def _relative(found: Found, lo: int) -> Found:
+    """``found`` with its digits' places counted from ``lo``."""
+    return found[0], [(s - lo, e - lo, w) for s, e, w in found[1]]
+
+
+_CANONICAL, _PRINTED = operator.itemgetter(0), operator.itemgetter(1)
 
 
 def _difference(old: list[tuple[str, str]], new: list[tuple[str, str]]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What one side has that the other lacks, compared by canonical form, kept as printed."""
     if not old or not new:  # most lists find nothing on a side: nothing there to weigh against
-        return tuple(printed for _, printed in old), tuple(printed for _, printed in new)
-    lost = Counter(c for c, _ in old)
-    gained = Counter(c for c, _ in new)
-    common = lost & gained
+        return tuple(map(_PRINTED, old)), tuple(map(_PRINTED, new))
+    common = Counter(map(_CANONICAL, old)) & Counter(map(_CANONICAL, new))
+    if not common:  # (a long side's thousands of numbers, as a rule: read in C)
+        return tuple(map(_PRINTED, old)), tuple(map(_PRINTED, new))
 
     def keep(found: list[tuple[str, str]]) -> tuple[str, ...]:
         spare = Counter(common)
@@ -383,12 +454,10 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
     title = change.aspect is Aspect.TITLE
     old_skip = 0 if title else _lead_in_skip(pieces, Op.DELETE, _lead_in(new, change.new))
     new_skip = 0 if title else _lead_in_skip(pieces, Op.INSERT, _lead_in(old, change.old))
-    old_tokens, old_numerals = _read(old_text, old_touched, old_skip)
-    new_tokens, new_numerals = _read(new_text, new_touched, new_skip)
+    old_found, old_digits = _read(old_text, old_touched, old_skip)
+    new_found, new_digits = _read(new_text, new_touched, new_skip)
     old_spans = _spans(change.old_texts, None if title else _clauses(old, change.old))
     new_spans = _spans(change.new_texts, None if title else _clauses(new, change.new))
-    old_found = _matches(old_tokens, old_text, _claimed(old_tokens))
-    new_found = _matches(new_tokens, new_text, _claimed(new_tokens))
     out: list[Signal] = []
     for flag in Flag:
         if flag is Flag.REFERENCE:
@@ -396,8 +465,8 @@ def significance(change: Change, old: Edition | None = None, new: Edition | None
             continue
         lost, gained = old_found[flag], new_found[flag]
         if flag is Flag.NUMBER:
-            lost += _numbers(old_tokens, old_numerals, old_text, old_spans)
-            gained += _numbers(new_tokens, new_numerals, new_text, new_spans)
+            lost += _numbers(old_digits, old_text, old_spans)
+            gained += _numbers(new_digits, new_text, new_spans)
         removed, added = _difference(lost, gained)
         if removed or added:
             out.append(Signal(flag, removed, added))
@@ -499,12 +568,14 @@ def patterns(changes: Sequence[Change]) -> tuple[Pattern, ...]:
 def _share_changed(pieces: Sequence[Piece]) -> float:
     """The share of a difference's words (both sides together) that were deleted or inserted, each piece's
     words counted in it alone."""
-    texts = [p.text for p in pieces]
-    if len(pieces) > 2 and sum(map(len, texts)) > 2 * LONG_SIDE:
-        # The equal pieces are on both sides: read once, counted twice.
-        changed = _words_in([p.text for p in pieces if p.op is not Op.EQUAL])
-        total = 2 * _words_in([p.text for p in pieces if p.op is Op.EQUAL]) + changed
-        return changed / total if total else 0.0
+    if len(pieces) > 2:
+        equal = [p.text for p in pieces if p.op is Op.EQUAL]
+        edits = [p.text for p in pieces if p.op is not Op.EQUAL]
+        if sum(map(len, equal)) + sum(map(len, edits)) > 2 * LONG_SIDE:
+            # The equal pieces are on both sides: read once, counted twice.
+            changed = _words_in(edits)
+            total = 2 * _words_in(equal) + changed
+            return changed / total if total else 0.0
     changed = total = 0
     for p in pieces:
         n = len(_WORD.findall(p.text))

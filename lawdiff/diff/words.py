@@ -68,19 +68,20 @@ def _many_tokens(old: str, new: str) -> bool:
 def _short(old_tokens: list[str], new_tokens: list[str]) -> tuple[Piece, ...]:
     """The difference of two token lists of ordinary length: each distinct token a character, matched,
     merged and cleaned up as diff-match-patch's own search's result was."""
-    vocab: dict[str, str] = {}
+    a, b = _encoded(old_tokens, new_tokens)
+    return _cleaned(a, b, old_tokens, new_tokens, merge=True)
 
-    def encode(tokens: list[str]) -> str:
-        out = []
-        for tok in tokens:
-            ch = vocab.get(tok)
-            if ch is None:
-                # Each distinct token becomes one character (diff-match-patch's linesToChars trick).
-                ch = vocab[tok] = _char(len(vocab))
-            out.append(ch)
-        return "".join(out)
 
-    return _cleaned(encode(old_tokens), encode(new_tokens), old_tokens, new_tokens, merge=True)
+def _encoded(old_tokens: list[str], new_tokens: list[str]) -> tuple[str, str]:
+    """Each distinct token of both lists one character (diff-match-patch's linesToChars trick), numbered in
+    the order first found, old side first: the lists as two strings (made in C, a call per distinct token)."""
+    vocab = dict.fromkeys(old_tokens)
+    vocab.update(dict.fromkeys(new_tokens))
+    n = len(vocab)
+    first = _CHAR_RANGES[0]
+    chars = map(chr, range(first[0], first[0] + n)) if n <= first[1] - first[0] else map(_char, range(n))
+    code = dict(zip(vocab, chars, strict=True)).__getitem__
+    return "".join(map(code, old_tokens)), "".join(map(code, new_tokens))
 
 
 # The private use areas first (as diff-match-patch's own trick), then planes no script uses yet.
@@ -103,6 +104,10 @@ def _dmp() -> diff_match_patch:
     dmp = diff_match_patch()
     dmp.Diff_Timeout = 0
     return dmp
+
+
+# The one diff-match-patch (its settings are all it holds: each cleanup works on the list it is given).
+_DMP = _dmp()
 
 
 def _long_diff(old_tokens: list[str], new_tokens: list[str]) -> tuple[Piece, ...]:
@@ -143,7 +148,7 @@ def _cleaned(a: str, b: str, old_tokens: list[str], new_tokens: list[str], merge
         if n:
             diffs.append((0, a[x : x + n]))
         i, j = x + n, y + n
-    dmp = _dmp()
+    dmp = _DMP
     if merge:
         dmp.diff_cleanupMerge(diffs)
     dmp.diff_cleanupSemantic(diffs)
@@ -198,22 +203,59 @@ def _walked(old: str, new: str) -> tuple[Piece, ...]:
 
     A gap is joined to the one before where the equal run between them holds no more tokens than the
     changes on each side of it (diff-match-patch's cleanup would make them one change).
+
+    The pieces are made in one loop over the gaps, the shapes most gaps have (one word for another, a
+    word taken away or put in) written out in it: every equal piece is a stretch of the old text (the
+    texts agree there), so that it is one slice from where the last edit ended, made when the next edit
+    comes; an edit beside one of its kind is joined to it.
     """
     found = walk(old, new)  # (the aligner may have walked the pair: its gaps are kept)
     if found is None:
         # Texts that differ in many places (or little text in many repeats, where a walk may lose its way):
         # made into tokens and matched by anchors, as a whole.
         return _long_diff(TOKEN.findall(old), TOKEN.findall(new))
-    out = _Pieces()
-    i = 0
     spans = _joined(old, new, found)
-    for n, (i0, i1, j0, j1) in enumerate(spans):
-        out.equal(old[i:i0])
-        # An edit may move into the equal text after it, never through it.
-        reach = (spans[n + 1][0] if n + 1 < len(spans) else len(old)) - i1
-        i = _gap(old, new, (i0, i1, j0, j1), reach, out)
-    out.equal(old[i:])
-    return tuple(out.done())
+    pieces: list[Piece] = []
+    add = pieces.append
+    equal, delete, insert = Op.EQUAL, Op.DELETE, Op.INSERT
+    eq = 0  # where the equal text not yet made a piece starts, in the old text
+    ends = [i0 for i0, _, _, _ in spans[1:]]
+    ends.append(len(old))
+    for (i0, i1, j0, j1), end in zip(spans, ends, strict=True):
+        # An edit may move into the equal text after it (to ``end``, the next gap), never through it.
+        ga, gb = old[i0:i1], new[j0:j1]
+        if ga[-1:] == " " == gb[-1:] and ga != gb and ga[:-1].isalnum() and gb[:-1].isalnum():
+            # Mostly one word and its space for another.
+            if eq < i0:
+                add(Piece(equal, old[eq:i0]))
+            elif pieces and pieces[-1].op is delete:
+                pieces[-1] = Piece(delete, pieces[-1].text + ga[:-1])
+                add(Piece(insert, gb[:-1]))
+                eq = i1 - 1
+                continue
+            add(Piece(delete, ga[:-1]))
+            add(Piece(insert, gb[:-1]))
+            eq = i1 - 1
+            continue
+        if not gb and old[i0 : i0 + 1] != old[i1 : i1 + 1]:
+            # Taken away whole, where the text after it does not repeat its start (it cannot move).
+            edits: list[tuple[Op, int, str]] = [(delete, i0, ga)]
+        elif not ga and new[j0 : j0 + 1] != new[j1 : j1 + 1]:
+            edits = [(insert, i0, gb)]  # put in whole, the same
+        else:
+            edits = _gap(old, new, (i0, i1, j0, j1), end - i1)
+        for op, at, text in edits:
+            if eq < at:
+                add(Piece(equal, old[eq:at]))
+            elif pieces and pieces[-1].op is op:
+                pieces[-1] = Piece(op, pieces[-1].text + text)
+                eq = at + len(text) if op is delete else at
+                continue
+            add(Piece(op, text))
+            eq = at + len(text) if op is delete else at
+    if eq < len(old):
+        add(Piece(equal, old[eq:]))
+    return tuple(pieces)
 
 
 def _joined(old: str, new: str, found: list[Gap]) -> list[Gap]:
@@ -223,18 +265,21 @@ def _joined(old: str, new: str, found: list[Gap]) -> list[Gap]:
     sizes: list[int] = []  # per gap kept, the tokens of its larger side
     for gap in found:
         i0, i1, j0, j1 = gap
+        ga, gb = old[i0:i1], new[j0:j1]
+        # The tokens of the gap's larger side (a word and its space: two, without making them).
+        size = max(
+            2 if ga[-1:] == " " and ga[:-1].isalnum() else len(TOKEN.findall(ga)) if ga else 0,
+            2 if gb[-1:] == " " and gb[:-1].isalnum() else len(TOKEN.findall(gb)) if gb else 0,
+        )
         if out:
             p0, p1, q0, _ = out[-1]
-            size = _tokens(old[i0:i1], new[j0:j1])
             most = min(sizes[-1], size)
             between = old[p1:i0] if i0 - p1 <= JOIN_CHARS else ""
             if between and len(between.split(None, most)) <= most and len(TOKEN.findall(between)) <= most:
                 out[-1] = (p0, i1, q0, j1)
                 sizes[-1] = _tokens(old[p0:i1], new[q0:j1])
                 continue
-            sizes.append(size)
-        else:
-            sizes.append(_tokens(old[i0:i1], new[j0:j1]))
+        sizes.append(size)
         out.append(gap)
     return out
 
@@ -246,9 +291,11 @@ def _tokens(a: str, b: str) -> int:
     )
 
 
-def _gap(old: str, new: str, gap: Gap, reach: int, out: _Pieces) -> int:
-    """The pieces of one gap, added to ``out``; where the old text goes on from, equal to the new (past the
-    gap where an edit moved into the equal text after it, by fewer than ``reach`` characters).
+def _gap(old: str, new: str, gap: Gap, reach: int) -> list[tuple[Op, int, str]]:
+    """The edits of one gap, in order, each with the place in the old text where it stands (a deletion's
+    start; where an insertion goes in): the text between them, and after the last up to where the old text
+    goes on equal to the new, is equal (past the gap where an edit moved into the equal text after it, by
+    fewer than ``reach`` characters).
 
     Without their common first and last tokens, two sides that share no token are deleted and inserted
     whole, as the cleanup leaves them; an insertion or a deletion alone moves to the right as far as the
@@ -259,20 +306,14 @@ def _gap(old: str, new: str, gap: Gap, reach: int, out: _Pieces) -> int:
     ga, gb = old[i0:i1], new[j0:j1]
     # Mostly one word and its space for another, or taken away, or put in.
     if ga[-1:] == " " == gb[-1:] and ga != gb and ga[:-1].isalnum() and gb[:-1].isalnum():
-        out.add(Op.DELETE, ga[:-1])
-        out.add(Op.INSERT, gb[:-1])
-        return i1 - 1
+        return [(Op.DELETE, i0, ga[:-1]), (Op.INSERT, i1 - 1, gb[:-1])]
     # Taken away or put in whole (a side empty): no token of it is shared, none is made.
     if not gb:
         m = _slide(old, i0, i1, i1 + reach)
-        out.equal(old[i0 : i0 + m])
-        out.add(Op.DELETE, old[i0 + m : i1 + m])
-        return i1 + m
+        return [(Op.DELETE, i0 + m, old[i0 + m : i1 + m])]
     if not ga:
         m = _slide(new, j0, j1, j1 + reach)
-        out.equal(new[j0 : j0 + m])
-        out.add(Op.INSERT, new[j0 + m : j1 + m])
-        return i0 + m
+        return [(Op.INSERT, i0 + m, new[j0 + m : j1 + m])]
     a, b = TOKEN.findall(ga), TOKEN.findall(gb)
     na, nb = len(a), len(b)
     p = 0
@@ -286,26 +327,27 @@ def _gap(old: str, new: str, gap: Gap, reach: int, out: _Pieces) -> int:
         # Context after the gap, to a boundary, that an edit may move into.
         after = max(0, min(AFTER, reach - 1))
         after -= back_to_boundary(old, i1 + after, old, i1 + after, i1)
+        edits: list[tuple[Op, int, str]] = []
+        at = i0
         for piece in _fine(old[i0 : i1 + after], new[j0 : j1 + after]):
-            out.add(piece.op, piece.text)
-        return i1 + after
+            if piece.op is not Op.INSERT:
+                if piece.op is Op.DELETE:
+                    edits.append((Op.DELETE, at, piece.text))
+                at += len(piece.text)
+            else:
+                edits.append((Op.INSERT, at, piece.text))
+        # (The equal text at the end, to i1 + after, is the equal run the next gap's text starts with.)
+        return edits
     head = len("".join(a[:p]))
     x, y = i0 + head, j0 + head
-    out.equal(old[i0:x])
     deleted, inserted = "".join(da), "".join(db)
     if deleted and inserted:
-        out.add(Op.DELETE, deleted)
-        out.add(Op.INSERT, inserted)
-        return x + len(deleted)
+        return [(Op.DELETE, x, deleted), (Op.INSERT, x + len(deleted), inserted)]
     if deleted:
         m = _slide(old, x, x + len(deleted), i1 + reach)
-        out.equal(old[x : x + m])
-        out.add(Op.DELETE, old[x + m : x + m + len(deleted)])
-        return x + m + len(deleted)
+        return [(Op.DELETE, x + m, old[x + m : x + m + len(deleted)])]
     m = _slide(new, y, y + len(inserted), j1 + reach)
-    out.equal(new[y : y + m])
-    out.add(Op.INSERT, new[y + m : y + m + len(inserted)])
-    return x + m
+    return [(Op.INSERT, x + m, new[y + m : y + m + len(inserted)])]
 
 
 def _slide(text: str, x: int, y: int, end: int) -> int:
@@ -326,41 +368,5 @@ def _fine(old: str, new: str) -> tuple[Piece, ...]:
     old_tokens, new_tokens = TOKEN.findall(old), TOKEN.findall(new)
     if len(old_tokens) + len(new_tokens) > SHORT_TOKENS:
         return _long_diff(old_tokens, new_tokens)
-    vocab: dict[str, str] = {}
-    a = "".join(vocab.setdefault(t, _char(len(vocab))) for t in old_tokens)
-    b = "".join(vocab.setdefault(t, _char(len(vocab))) for t in new_tokens)
+    a, b = _encoded(old_tokens, new_tokens)
     return _cleaned(a, b, old_tokens, new_tokens, merge=False)
-
-
-class _Pieces:
-    """Pieces as they are made: equal texts gathered and joined once, an edit beside one of its kind joined."""
-
-    def __init__(self) -> None:
-        self.pieces: list[Piece] = []
-        self._equal: list[str] = []
-
-    def equal(self, text: str) -> None:
-        if text:
-            self._equal.append(text)
-
-    def add(self, op: Op, text: str) -> None:
-        if op is Op.EQUAL:
-            if text:
-                self._equal.append(text)
-            return
-        if not text:
-            return
-        pieces = self.pieces
-        if self._equal:
-            pieces.append(Piece(Op.EQUAL, "".join(self._equal)))
-            self._equal.clear()
-        elif pieces and pieces[-1].op is op:
-            pieces[-1] = Piece(op, pieces[-1].text + text)
-            return
-        pieces.append(Piece(op, text))
-
-    def done(self) -> list[Piece]:
-        if self._equal:
-            self.pieces.append(Piece(Op.EQUAL, "".join(self._equal)))
-            self._equal.clear()
-        return self.pieces
