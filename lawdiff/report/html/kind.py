@@ -195,6 +195,8 @@ _BR = h("br")
 _MORE = Template('<details class="more">\n{summary}\n{items}</details>', block=True)
 _SIM = Template('<span class="sim">{text}</span>')
 _CODE = Template("<code>{text}</code>")
+# A word that raised a flag, removed or added, after a space.
+_FLAG_DEL, _FLAG_INS = Template(" <del>{text}</del>"), Template(" <ins>{text}</ins>")
 
 
 def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
@@ -208,8 +210,9 @@ def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
     for s in signals:
         shown: list[Child] = []
         if words:
-            shown = [[" ", h("del", None, w)] for w in s.removed]
-            shown += [[" ", h("ins", None, w)] for w in s.added]
+            # A rewording of a long clause raises a flag for thousands of words: each written by a template.
+            shown = [_FLAG_DEL(text=w) for w in s.removed]
+            shown += [_FLAG_INS(text=w) for w in s.added]
         items.append(
             h(
                 "li",
