@@ -33,6 +33,7 @@ from lawdiff.report.html.markup import (
     Child,
     Markup,
     escape_attribute,
+    plain,
     text_child,
     text_html,
 )
@@ -92,10 +93,12 @@ class Template:
     articles cost 0.3 s more).
     """
 
-    __slots__ = ("names", "source")
+    __slots__ = ("around", "names", "source")
 
     names: frozenset[str]
     source: str
+    # A template whose one hole is in text (``<ins>{text}</ins>``): the markup before and after it.
+    around: tuple[str, str] | None
 
     def __new__(cls, source: str, block: bool = False) -> Template:
         parts: list[tuple[str, str, int, str]] = []  # (literal before, hole, where, attribute name)
@@ -126,6 +129,7 @@ class Template:
         self: Template = object.__new__(own)
         self.source = source
         self.names = frozenset(p[1] for p in parts)  # a name may stand in several holes
+        self.around = (parts[0][0], source[pos:]) if len(parts) == 1 and parts[0][2] == _TEXT else None
         return self
 
     def __call__(self, **values: Child | bool) -> Markup:
@@ -249,6 +253,29 @@ def _text(child: Child) -> str:
         elif c is not None:
             out.append(_text(c))
     return "".join(out)
+
+
+def each_in(pieces: Iterable[tuple[Template | None, str]]) -> Markup:
+    """Texts one after the other, each in the one hole of its template (None: the text alone): what a hole
+    given the list of the filled templates writes, made in one join.
+
+    A long clause's difference is thousands of pieces (a 5 MB paragraph with 1 % of its words changed,
+    30,000): the texts are checked for what needs escaping in one scan of them all (:func:`plain`), and
+    where nothing does, each is written as it stands, with no element made for it.
+    """
+    listed = list(pieces)
+    clean = plain("".join([text for _, text in listed]))
+    out: list[str] = []
+    for template, text in listed:
+        written = text if clean else text_child(text)
+        if template is None:
+            out.append(written)
+            continue
+        around = template.around
+        if around is None:
+            raise LawdiffBug(f"the template {template.source!r} has more than one hole, or one in an attribute")
+        out += (around[0], written, around[1])
+    return Markup("".join(out))
 
 
 def join(children: Iterable[Child]) -> Markup:
