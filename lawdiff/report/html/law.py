@@ -54,12 +54,12 @@ def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> 
     """
     keep = Op.DELETE if side == "old" else Op.INSERT
     equal = Op.EQUAL
-    stream = [(p.op, p.text) for p in pieces if p.op is equal or p.op is keep]
+    # An empty piece marks nothing: left out.
+    stream = [(p.op, p.text) for p in pieces if (p.op is equal or p.op is keep) and p.text]
     if "".join([t for _, t in stream]) != "\n".join(texts):
         raise LawdiffBug(f"the {side} side of a difference does not rebuild its texts")
     if len(texts) == 1:
-        # One clause (nearly every change): its side is the stream as it stands, without its empty pieces.
-        return [[(op, t) for op, t in stream if t]]
+        return [stream]  # one clause (nearly every change): its side as it stands
     out: list[list[tuple[Op, str]]] = [[] for _ in texts]
     i = pos = 0
     for op, text in stream:
@@ -103,7 +103,7 @@ def law_text(
     mark_list = list(marks)
     if not link_list and not mark_list:
         # Most clauses: no reference, no footnote; one piece per segment.
-        text = each_in([(_piece_template(op, t), t) for op, t in segments if t])
+        text = each_in([(None if op is _EQUAL else _piece_template(op, t), t) for op, t in segments if t])
     else:
         text = join(_overlaid(segments, link_list, mark_list))
     if held is not None and len(text) >= HELD_FROM:

@@ -266,15 +266,19 @@ def each_in(pieces: Iterable[tuple[Template | None, str]]) -> Markup:
     listed = list(pieces)
     clean = plain("".join([text for _, text in listed]))
     out: list[str] = []
+    add = out.append
     for template, text in listed:
-        written = text if clean else text_child(text)
+        if not clean:
+            text = text_child(text)
         if template is None:
-            out.append(written)
+            add(text)
             continue
         around = template.around
         if around is None:
             raise LawdiffBug(f"the template {template.source!r} has more than one hole, or one in an attribute")
-        out += (around[0], written, around[1])
+        add(around[0])
+        add(text)
+        add(around[1])
     return Markup("".join(out))
 
 
