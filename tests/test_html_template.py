@@ -10,7 +10,7 @@ from lxml import html as lxml_html
 from lawdiff import marks
 from lawdiff.errors import LawdiffBug
 from lawdiff.report.html.markup import TEXT_SPECIAL, BlockMarkup, Markup, Splices, h, plain
-from lawdiff.report.html.template import Template, each_in, join
+from lawdiff.report.html.template import Template, compile_all, each_in, join
 
 ROW = Template('<tr class="{cls}" id="{ident}"><td title="{title}">{text}</td><td>{more}</td></tr>', block=True)
 HOSTILE = ('<script>alert("x")</script>', "A & B", 'a "quoted" <b>', "]]> --> <!--", "\u202eevil", "x\x1by")
@@ -160,3 +160,18 @@ def test_plain_text_is_what_holds_no_character_to_escape() -> None:
             assert plain(text) is (TEXT_SPECIAL.search(text) is None), hex(n)
     for text in ("‘a’ " * 2000, "‘a’ " * 2000 + "\u2066", "a" * 5000 + "\ufffe", "a" * 5000 + "\U0001f600"):
         assert plain(text) is (TEXT_SPECIAL.search(text) is None), text[-3:]
+
+
+def test_a_template_is_compiled_at_its_first_fill_and_fills_the_same_from_then_on() -> None:
+    fresh = Template('<p class="{cls}">{text}</p>')
+    with pytest.raises(LawdiffBug):
+        fresh(cls="x")  # a hole left out, at the first fill as at any other
+    first = fresh(cls='a"b', text="<b> & c")
+    assert first == fresh(cls='a"b', text="<b> & c") == '<p class="a&quot;b">&lt;b&gt; &amp; c</p>'
+    # From its first fill on, the template's call is its compiled function, with no step between.
+    assert type(fresh).__dict__["__call__"].__func__ is fresh.compiled()
+    # The same holes in the same places: one code compiled, for two templates of their own literals.
+    twin = Template('<div class="{cls}">{text}</div>')
+    compile_all()
+    assert twin.compiled().__code__ is fresh.compiled().__code__
+    assert twin(cls="c", text="d") == '<div class="c">d</div>'

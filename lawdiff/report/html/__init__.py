@@ -39,6 +39,7 @@ from lawdiff.report.html.law import Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, asset, escape, h, sha256_hex
 from lawdiff.report.html.pagecache import PageKeys, kept
 from lawdiff.report.html.review import review_page
+from lawdiff.report.html.template import compile_all
 from lawdiff.report.reviewed import PendingReview
 from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
 
@@ -148,5 +149,8 @@ def write_report(
         review_shown = review.result()
         notes = review_shown.notes
         site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
-    write_site(pages(site, study.cache), target, jobs(), step)
+    made = pages(site, study.cache)
+    # Each template is compiled at its first fill: here all at once, before the pages' processes fork.
+    compile_all()
+    write_site(made, target, jobs(), step)
     return site
