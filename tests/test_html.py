@@ -984,6 +984,25 @@ def test_compare_html_is_the_same_whether_its_law_texts_are_held_out_of_the_page
     assert run(*command)[:2] == (0, in_place)
 
 
+def test_the_html_package_imports_the_modules_of_the_reports_other_pages_when_they_are_asked_for() -> None:
+    """compare --format html makes one page: the modules of the report's others are imported when first named."""
+    import subprocess
+    import sys
+
+    later = ["article", "correlation", "history", "index", "pagecache", "review"]
+    probe = "\n".join(
+        [
+            "import sys",
+            "import lawdiff.report.html as h",
+            f"print([m for m in {later!r} if 'lawdiff.report.html.' + m in sys.modules])",
+            "from lawdiff.report.html.counts import KIND_COUNTS",
+            "print(h.history_page.__module__, h.KIND_COUNTS is KIND_COUNTS, hasattr(h, 'no_such_name'))",
+        ]
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "lawdiff.report.html.history True False"]
+
+
 # ---------------------------------------------------------------------------
 # Hostile law text
 
