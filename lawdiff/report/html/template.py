@@ -303,12 +303,11 @@ def each_in(pieces: Iterable[tuple[Template | None, str]]) -> Markup:
     where nothing does, each is written as it stands, with no element made for it.
     """
     listed = list(pieces)
-    clean = plain("".join([text for _, text in listed]))
+    if not plain("".join([text for _, text in listed])):
+        listed = [(template, text_child(text)) for template, text in listed]
     out: list[str] = []
     add = out.append
     for template, text in listed:
-        if not clean:
-            text = text_child(text)
         if template is None:
             add(text)
             continue
