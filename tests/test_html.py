@@ -255,9 +255,15 @@ def test_markup_is_made_only_by_the_builder_or_from_constants() -> None:
     import ast
 
     folder = Path(html.__file__).parent
-    # The functions that may make Markup: markup.py's builder, and template.py's joining of a template's
-    # fixed pieces with escaped values.
-    builder = {("markup.py", "h"), ("markup.py", "raw_text"), ("template.py", "join")}
+    # The functions that may make Markup: markup.py's builder (and the placeholder of a held text), and
+    # template.py's joining of a template's fixed pieces with escaped values.
+    builder = {
+        ("markup.py", "h"),
+        ("markup.py", "raw_text"),
+        ("markup.py", "hold_text"),
+        ("template.py", "join"),
+        ("template.py", "each_in"),
+    }
     for path in sorted(folder.glob("*.py")):
         module = ast.parse(path.read_text(encoding="utf-8"))
         imported = {a.name.split(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names}
@@ -954,6 +960,47 @@ def test_compare_html_is_one_self_contained_page(tmp_path: Path) -> None:
     assert "diff-2007-2017-2017-45C4b" in ids
     code, stdout, _ = run("compare", "2007", "2017", "--article", "45", "--format", "html")
     assert code == 0 and stdout == text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        # Merges (the newer edition first): the old clauses' texts are made before the new one beside them.
+        ("2007", "1963", "--all"),
+        ("2001", "2011", "--all", "--corpus", str(HOSTILE)),
+    ],
+)
+def test_compare_html_is_the_same_whether_its_law_texts_are_held_out_of_the_page_or_not(
+    monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+) -> None:
+    """A clause of megabytes is held out of the page until it is written (lawdiff.report.html.law.HELD_FROM):
+    holding every text gives the page built in place, byte for byte."""
+    from lawdiff.report.html import law
+
+    command = ("compare", *args, "--no-cache", "--format", "html")
+    code, in_place, _ = run(*command)
+    assert code == 0 and "<!--" not in in_place
+    monkeypatch.setattr(law, "HELD_FROM", 0)
+    assert run(*command)[:2] == (0, in_place)
+
+
+def test_the_html_package_imports_the_modules_of_the_reports_other_pages_when_they_are_asked_for() -> None:
+    """compare --format html makes one page: the modules of the report's others are imported when first named."""
+    import subprocess
+    import sys
+
+    later = ["article", "correlation", "history", "index", "pagecache", "review"]
+    probe = "\n".join(
+        [
+            "import sys",
+            "import lawdiff.report.html as h",
+            f"print([m for m in {later!r} if 'lawdiff.report.html.' + m in sys.modules])",
+            "from lawdiff.report.html.counts import KIND_COUNTS",
+            "print(h.history_page.__module__, h.KIND_COUNTS is KIND_COUNTS, hasattr(h, 'no_such_name'))",
+        ]
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "lawdiff.report.html.history True False"]
 
 
 # ---------------------------------------------------------------------------

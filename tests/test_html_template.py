@@ -9,8 +9,8 @@ from lxml import html as lxml_html
 
 from lawdiff import marks
 from lawdiff.errors import LawdiffBug
-from lawdiff.report.html.markup import BlockMarkup, Markup, Splices, h
-from lawdiff.report.html.template import Template, join
+from lawdiff.report.html.markup import TEXT_SPECIAL, BlockMarkup, Markup, Splices, h, plain
+from lawdiff.report.html.template import Template, compile_all, each_in, join
 
 ROW = Template('<tr class="{cls}" id="{ident}"><td title="{title}">{text}</td><td>{more}</td></tr>', block=True)
 HOSTILE = ('<script>alert("x")</script>', "A & B", 'a "quoted" <b>', "]]> --> <!--", "\u202eevil", "x\x1by")
@@ -109,3 +109,69 @@ def test_rows_spliced_into_a_page_as_it_is_written_are_the_rows_built_in_place()
         held.hold([])  # an empty body has no line break in it: it is written as it is, not held
     with pytest.raises(LawdiffBug):
         held.hold([Markup("<b>x</b>")])  # only block elements, which the builder puts a line break after
+
+
+def test_held_text_spliced_in_is_the_text_built_in_place_in_whatever_order_the_page_has_it() -> None:
+    rows = [ROW(cls="r", ident=f"i{i}", title="t", text=f"<{i}>", more=None) for i in range(2)]
+    texts = [join(["a & b ", h("ins", None, "c")]), join(["d"])]
+    in_place = h("div", None, h("p", None, texts[1]), h("table", None, h("tbody", None, rows)), h("p", None, texts[0]))
+    held = Splices()
+    # Held first, standing last: the old clauses of a merge are made before the new one they stand beside.
+    late = held.hold_text(texts[0])
+    page = h(
+        "div",
+        None,
+        h("p", None, held.hold_text(texts[1])),
+        h("table", None, h("tbody", None, held.hold(rows))),
+        h("p", None, late),
+    )
+    assert "".join(held.pieces(page)) == in_place
+    with pytest.raises(LawdiffBug):
+        held.pieces(page.replace("<!--text 0-->", ""))  # a placeholder lost is a bug, not a page without it
+    with pytest.raises(LawdiffBug):
+        held.pieces(page + "<!--text 1-->")  # and so is one that stands twice
+    with pytest.raises(LawdiffBug):
+        held.hold_text(BlockMarkup("<div>x</div>"))  # a block is held as a row, with its line breaks
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["Elke speler ", "moet", " een kaart ", ",", " spelen."],
+        [*HOSTILE, "plain", "&"],
+        # Long enough to be scanned as bytes: one-byte text, with and without what needs escaping, and wider.
+        ["é" * 5000, "plain " * 1000, ","],
+        ["x" * 5000, "<b>", "\x85", "y"],
+        ["‘quoted’ " * 1000, "\u202e", "z"],
+    ],
+)
+def test_texts_written_in_turn_are_the_filled_templates_one_after_the_other(texts: list[str]) -> None:
+    ins, punct = Template("<ins>{text}</ins>"), Template('<del class="pu">{t}</del>')
+    pieces = [(None if i % 3 == 0 else ins if i % 3 == 1 else punct, t) for i, t in enumerate(texts)]
+    filled = join([t if template is None else template(**dict.fromkeys(template.names, t)) for template, t in pieces])
+    assert each_in(pieces) == filled and type(each_in(pieces)) is Markup
+    with pytest.raises(LawdiffBug):
+        each_in([(ROW, "x")])  # a template of more than one hole takes more than a text
+
+
+def test_plain_text_is_what_holds_no_character_to_escape() -> None:
+    for n in range(256):
+        for text in (chr(n), "x" * 5000 + chr(n)):
+            assert plain(text) is (TEXT_SPECIAL.search(text) is None), hex(n)
+    for text in ("‘a’ " * 2000, "‘a’ " * 2000 + "\u2066", "a" * 5000 + "\ufffe", "a" * 5000 + "\U0001f600"):
+        assert plain(text) is (TEXT_SPECIAL.search(text) is None), text[-3:]
+
+
+def test_a_template_is_compiled_at_its_first_fill_and_fills_the_same_from_then_on() -> None:
+    fresh = Template('<p class="{cls}">{text}</p>')
+    with pytest.raises(LawdiffBug):
+        fresh(cls="x")  # a hole left out, at the first fill as at any other
+    first = fresh(cls='a"b', text="<b> & c")
+    assert first == fresh(cls='a"b', text="<b> & c") == '<p class="a&quot;b">&lt;b&gt; &amp; c</p>'
+    # From its first fill on, the template's call is its compiled function, with no step between.
+    assert type(fresh).__dict__["__call__"].__func__ is fresh.compiled()
+    # The same holes in the same places: one code compiled, for two templates of their own literals.
+    twin = Template('<div class="{cls}">{text}</div>')
+    compile_all()
+    assert twin.compiled().__code__ is fresh.compiled().__code__
+    assert twin(cls="c", text="d") == '<div class="c">d</div>'

@@ -21,26 +21,65 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lawdiff.cache import Cache
-from lawdiff.corpus import Corpus
 from lawdiff.diff.article import article_numbers, pairs_of
-from lawdiff.diff.study import Study
 from lawdiff.report.files import MANIFEST, Item, check_target, jobs, write_site
-from lawdiff.report.html.article import article_page
 from lawdiff.report.html.compare import comparison
-from lawdiff.report.html.correlation import correlation_page, correlation_pieces
-from lawdiff.report.html.counts import KIND_COUNTS, percent
-from lawdiff.report.html.history import history_page
-from lawdiff.report.html.index import index_page, index_pieces
 from lawdiff.report.html.law import Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, asset, escape, h, sha256_hex
-from lawdiff.report.html.pagecache import PageKeys, kept
-from lawdiff.report.html.review import review_page
-from lawdiff.report.reviewed import PendingReview
+from lawdiff.report.html.template import compile_all
 from lawdiff.report.site import REVIEW_FILE, Site, article_file, correlation_file, history_file, plan
+
+if TYPE_CHECKING:
+    from lawdiff.cache import Cache
+    from lawdiff.corpus import Corpus
+    from lawdiff.diff.study import Study
+    from lawdiff.report.html.article import article_page
+    from lawdiff.report.html.correlation import correlation_page, correlation_pieces
+    from lawdiff.report.html.counts import KIND_COUNTS, percent
+    from lawdiff.report.html.history import history_page
+    from lawdiff.report.html.index import index_page, index_pieces
+    from lawdiff.report.html.pagecache import PageKeys, kept
+    from lawdiff.report.html.review import review_page
+    from lawdiff.report.reviewed import PendingReview
+
+# The names of the report's pages, imported when first asked for (a module's ``__getattr__``): ``compare
+# --format html`` makes one page of one pair, and importing the modules of the report's other pages cost it
+# some 8 ms.
+_LATER = {
+    "article_page": "article",
+    "correlation_page": "correlation",
+    "correlation_pieces": "correlation",
+    "KIND_COUNTS": "counts",
+    "percent": "counts",
+    "history_page": "history",
+    "index_page": "index",
+    "index_pieces": "index",
+    "PageKeys": "pagecache",
+    "kept": "pagecache",
+    "review_page": "review",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LATER.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def _pages_imported() -> None:
+    """The names of the report's pages made globals of this module (where a test has not put its own)."""
+    for name in _LATER:
+        if name not in globals():
+            __getattr__(name)
+
 
 Progress = Callable[[int, int], None]
 
@@ -77,6 +116,7 @@ def pages(site: Site, cache: Cache | None = None) -> list[Item]:
     With a ``cache`` in use, the article and history pages and the correlation tables are read from it where
     it holds them, and kept in it (:mod:`lawdiff.report.html.pagecache`).
     """
+    _pages_imported()
     out: list[Item] = [(f"assets/{name}", asset(name)) for name in ASSETS]
     keys = None
     if cache is not None and cache.folder is not None:
@@ -148,5 +188,8 @@ def write_report(
         review_shown = review.result()
         notes = review_shown.notes
         site = dataclasses.replace(site, annotate=lambda ch, _o, _n: notes.get(ch.id), review=review_shown)
-    write_site(pages(site, study.cache), target, jobs(), step)
+    made = pages(site, study.cache)
+    # Each template is compiled at its first fill: here all at once, before the pages' processes fork.
+    compile_all()
+    write_site(made, target, jobs(), step)
     return site

@@ -14,7 +14,7 @@ from lawdiff.model import Edition, natural_key, parent_address
 from lawdiff.report.html.context import PairContext, block_id
 from lawdiff.report.html.counts import counts_list, pattern_list, significance_counts
 from lawdiff.report.html.law import Page
-from lawdiff.report.html.markup import Child, Markup, document, h, made_by, marks_legend, page_footer
+from lawdiff.report.html.markup import Child, Markup, Splices, document, h, made_by, marks_legend, page_footer
 from lawdiff.report.html.nav import article_name, title_span
 from lawdiff.report.html.pair import left_right, pair_table, sources_line
 from lawdiff.report.site import pair_id
@@ -32,7 +32,9 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
     for ch in changes:
         by_article.setdefault(ch.article, []).append(ch)
     order = sorted(by_article, key=natural_key)
-    page = Page("compare.html", _resolver(_shown_blocks(ctx, changes)))
+    # A clause of megabytes is held out of the page until the end (law_text), copied once, into the file.
+    held = Splices()
+    page = Page("compare.html", _resolver(_shown_blocks(ctx, changes)), held=held)
     page.ids.add("top")
     sections = [_article_section(ctx, page, n, by_article[n]) for n in order]
     significance = significance_counts(changes, comp)
@@ -58,7 +60,8 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
         sections,
     )
     footer = page_footer(comp.thresholds, (old, new))
-    return document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)
+    made = document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)
+    return "".join(held.pieces(made))
 
 
 def _shown_blocks(ctx: PairContext, changes: list[Change]) -> dict[tuple[str, str], str]:

@@ -16,7 +16,7 @@ from lawdiff.model import Edition, article_of
 from lawdiff.report.html.counts import percent
 from lawdiff.report.html.law import Page
 from lawdiff.report.html.markup import Child, Markup, h, phrase, span
-from lawdiff.report.html.template import Template
+from lawdiff.report.html.template import Template, each_in
 from lawdiff.report.text import number
 
 
@@ -195,6 +195,8 @@ _BR = h("br")
 _MORE = Template('<details class="more">\n{summary}\n{items}</details>', block=True)
 _SIM = Template('<span class="sim">{text}</span>')
 _CODE = Template("<code>{text}</code>")
+# A word that raised a flag, removed or added, after a space.
+_FLAG_DEL, _FLAG_INS = Template(" <del>{text}</del>"), Template(" <ins>{text}</ins>")
 
 
 def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
@@ -206,10 +208,10 @@ def flag_list(signals: Iterable[Signal], words: bool = True) -> Markup:
     """
     items: list[Child] = []
     for s in signals:
-        shown: list[Child] = []
-        if words:
-            shown = [[" ", h("del", None, w)] for w in s.removed]
-            shown += [[" ", h("ins", None, w)] for w in s.added]
+        shown: Markup | None = None
+        if words and (s.removed or s.added):
+            # A rewording of a long clause raises a flag for thousands of words: written in one join.
+            shown = each_in([*((_FLAG_DEL, w) for w in s.removed), *((_FLAG_INS, w) for w in s.added)])
         items.append(
             h(
                 "li",

@@ -12,8 +12,8 @@ from lawdiff.errors import LawdiffBug
 from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind
 from lawdiff.report import where
-from lawdiff.report.html.markup import Child, Markup, h
-from lawdiff.report.html.template import Template, join
+from lawdiff.report.html.markup import Child, Markup, Splices, h
+from lawdiff.report.html.template import Template, each_in, join
 
 # ---------------------------------------------------------------------------
 # Law text with its differences, references and footnote markers
@@ -34,6 +34,8 @@ class Page:
     path: str
     resolve: Callable[[str, str], str | None]
     ids: set[str] = field(default_factory=set)
+    # Where the page's long law texts are held until it is written (see law_text); None: in place.
+    held: Splices | None = None
 
     def claim(self, ident: str) -> str | None:
         """``ident`` if no element of this page has it yet, else None."""
@@ -51,9 +53,13 @@ def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> 
     inside a clause's own text stays where it is.
     """
     keep = Op.DELETE if side == "old" else Op.INSERT
-    stream = [(p.op, p.text) for p in pieces if p.op in (Op.EQUAL, keep)]
-    if "".join(t for _, t in stream) != "\n".join(texts):
+    equal = Op.EQUAL
+    # An empty piece marks nothing: left out.
+    stream = [(p.op, p.text) for p in pieces if (p.op is equal or p.op is keep) and p.text]
+    if "".join([t for _, t in stream]) != "\n".join(texts):
         raise LawdiffBug(f"the {side} side of a difference does not rebuild its texts")
+    if len(texts) == 1:
+        return [stream]  # one clause (nearly every change): its side as it stands
     out: list[list[tuple[Op, str]]] = [[] for _ in texts]
     i = pos = 0
     for op, text in stream:
@@ -74,24 +80,35 @@ def split_side(pieces: tuple[Piece, ...], side: str, texts: tuple[str, ...]) -> 
 _LAW = Template('<div class="{cls} lt" lang="nl">{lead}{text}</div>\n', block=True)
 
 
+# From this many characters a block's law text is held out of the page until it is written (see law_text).
+HELD_FROM = 100_000
+
+
 def law_text(
     cls: str,
     segments: list[tuple[Op, str]],
     links: Iterable[Link] = (),
     marks: Iterable[tuple[int, Markup]] = (),
     lead: Child = None,
+    held: Splices | None = None,
 ) -> Markup:
     """A block of law text (``lang="nl"``) with ``<ins>``, ``<del>``, reference links and footnote markers.
 
-    ``lead`` (a clause's label) comes first, apart from the text by a space.
+    ``lead`` (a clause's label) comes first, apart from the text by a space.  ``held``: a text of
+    :data:`HELD_FROM` characters or more stands in the block as a placeholder of these splices, so that
+    the elements around it (the block, its cell, row, table, section, page) do not each copy it again.
     """
     first: list[Child] = [lead, " "] if lead is not None else []
     link_list = list(links)
     mark_list = list(marks)
     if not link_list and not mark_list:
         # Most clauses: no reference, no footnote; one piece per segment.
-        return _LAW(cls=cls, lead=first, text=[_op_piece(op, t) for op, t in segments if t])
-    return _LAW(cls=cls, lead=first, text=_overlaid(segments, link_list, mark_list))
+        text = each_in([(None if op is _EQUAL else _piece_template(op, t), t) for op, t in segments if t])
+    else:
+        text = join(_overlaid(segments, link_list, mark_list))
+    if held is not None and len(text) >= HELD_FROM:
+        text = held.hold_text(text)
+    return _LAW(cls=cls, lead=first, text=text)
 
 
 def _overlaid(
@@ -159,11 +176,20 @@ _DEL, _DEL_PUNCT = Template("<del>{text}</del>"), Template('<del class="pu">{tex
 
 
 def _op_piece(op: Op, text: str) -> Child:
-    if op is Op.INSERT:
-        return (_INS if _WORDISH.search(text) else _INS_PUNCT)(text=text)
-    if op is Op.DELETE:
-        return (_DEL if _WORDISH.search(text) else _DEL_PUNCT)(text=text)
-    return text
+    template = _piece_template(op, text)
+    return text if template is None else template(text=text)
+
+
+_EQUAL, _INSERT = Op.EQUAL, Op.INSERT
+
+
+def _piece_template(op: Op, text: str) -> Template | None:
+    """The element a piece of a difference stands in (None: an equal piece, as text)."""
+    if op is _EQUAL:
+        return None
+    if op is _INSERT:
+        return _INS if _WORDISH.search(text) else _INS_PUNCT
+    return _DEL if _WORDISH.search(text) else _DEL_PUNCT
 
 
 _PRINTINGS: dict[int, tuple[Edition, dict[str, str]]] = {}
@@ -289,6 +315,7 @@ class ClauseRows:
                 self.refs(clause),
                 self.marks(clause, fn_href),
                 lead=lbl if not title_segs and clause.kind is not Kind.ARTICLE else None,
+                held=self.page.held,
             )
         return heading, body
 
