@@ -11,7 +11,8 @@ from test_significance import change
 from lawdiff.cli import main
 from lawdiff.corpus import Corpus
 from lawdiff.diff import ChangeKind, Comparison, compare, ranked
-from lawdiff.diff.significance import flags, patterns, rank, significance
+from lawdiff.diff.ranking import patterns, rank
+from lawdiff.diff.significance import flags, significance
 from lawdiff.diff.vocabulary import Flag
 
 

@@ -34,7 +34,7 @@ from lawdiff.align.links import Unit
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.thresholds import DEFAULT_THRESHOLDS
 from lawdiff.corpus import Corpus, load
-from lawdiff.diff import anchors, editorial, sides, significance, words
+from lawdiff.diff import anchors, editorial, ranking, sides, significance, words
 from lawdiff.diff.vocabulary import Change, Op, Piece
 from lawdiff.diff.words import TOKEN, rebuild, word_diff
 from lawdiff.model import Kind
@@ -255,7 +255,7 @@ def test_the_editorial_test_from_the_pieces_is_the_whole_test(pair: tuple[str, s
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="ab -_.1é\n", max_size=8), min_size=1, max_size=8))
 def test_words_counted_in_joined_pieces_are_those_of_each_piece(texts: list[str]) -> None:
-    assert significance._words_in(texts) == sum(len(sides.WORD.findall(t)) for t in texts)
+    assert ranking._words_in(texts) == sum(len(sides.WORD.findall(t)) for t in texts)
 
 
 @settings(max_examples=300, deadline=None)
@@ -320,7 +320,7 @@ def test_the_share_of_words_changed_of_a_long_difference() -> None:
         n = len(sides.WORD.findall(p.text))
         total += n if p.op is not Op.EQUAL else 2 * n
         changed += n if p.op is not Op.EQUAL else 0
-    assert significance._share_changed(pieces) == changed / total
+    assert ranking._share_changed(pieces) == changed / total
 
 
 @settings(max_examples=100, deadline=None)

@@ -150,7 +150,7 @@ def _comparison_answer(
     # where they are read), or those within the articles asked for.
     changes: Sequence[Change] = comp.changes if not wanted else [ch for ch in comp.changes if within(ch, wanted)]
     if sort == "significance":
-        from lawdiff.diff.significance import ranked
+        from lawdiff.diff.ranking import ranked
 
         changes = ranked(changes)
     rendered: str | bytes

@@ -11,7 +11,7 @@ Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
 Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
 ``editorial`` (editorial-only tests), ``sides`` (the words each side of a difference holds, and
-which it touched), ``significance`` (flags, drafting patterns, the score),
+which it touched), ``significance`` (flags), ``ranking`` (drafting patterns, the score),
 ``anchors`` (matching long clauses), ``changes`` (comparing two editions),
 ``history`` (a clause across editions), ``scope`` (what a comparison compares).
 """
@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from lawdiff.diff.changes import compare, describe
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.history import history
+from lawdiff.diff.ranking import ranked
 from lawdiff.diff.scope import NotCompared, compared, scope_of
-from lawdiff.diff.significance import ranked
 from lawdiff.diff.study import PairIndex, Study, scopes, timeline_with, within
 from lawdiff.diff.vocabulary import (
     SHORT_ID,

@@ -8,8 +8,9 @@ from dataclasses import replace
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.align.space import walked
 from lawdiff.diff.editorial import canonical, editorial_only
+from lawdiff.diff.ranking import patterns, rank
 from lawdiff.diff.scope import linked_across_parts
-from lawdiff.diff.significance import patterns, rank, reference_signals, significance
+from lawdiff.diff.significance import reference_signals, significance
 from lawdiff.diff.vocabulary import (
     Change,
     ChangeKind,

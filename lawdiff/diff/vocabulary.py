@@ -234,7 +234,7 @@ class Change:
         unchanged clause, an editorial change, one not compared): its flags'
         weights (a flag shared with a drafting pattern weighs its share of
         the pattern), plus the share of its words that changed; a heading's
-        change weighs half (:func:`lawdiff.diff.significance.rank`).
+        change weighs half (:func:`lawdiff.diff.ranking.rank`).
     certainty: the probability that the link is right (:attr:`Link.certainty`).
     """
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from lawdiff import i18n, marks
-from lawdiff.diff.significance import ranked
+from lawdiff.diff.ranking import ranked
 from lawdiff.i18n import N_, ngettext, terms
 from lawdiff.i18n import gettext as _
 from lawdiff.model import natural_key
@@ -45,7 +45,7 @@ class Item:
 
 def in_agenda_order(snap: Snapshot, order: AgendaOrder) -> tuple[str, ...]:
     """The run's change ids in the agenda's ``order``: the snapshot's article order, or most significant
-    first (the study's score, :func:`lawdiff.diff.significance.ranked`) and article order among equals."""
+    first (the study's score, :func:`lawdiff.diff.ranking.ranked`) and article order among equals."""
     if order is AgendaOrder.SIGNIFICANCE:
         return tuple(ch.id for ch in ranked(snap.changes[cid].change for cid in snap.order))
     return snap.order
