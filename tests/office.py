@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,13 +69,7 @@ class Office:
     def resolve(self, source: Path, out: Path, command: str) -> None:
         """LibreOffice's own Accept all (``AcceptAllTrackedChanges``) or Reject all of ``source``,
         saved as .docx at ``out``."""
-        self.resolve_each([(source, out, command)])
-
-    def resolve_each(self, jobs: Sequence[tuple[Path, Path, str]]) -> None:
-        """:meth:`resolve` of each ``(source, out, command)``, all in one LibreOffice: it runs the macros
-        named on its command line one after the other, each document opened afresh from its file.  A start
-        of LibreOffice costs more than a second of CPU time, most of what one document's Accept all costs."""
-        self.run(*(f'macro:///Standard.Module1.Resolve("{src}","{out}","{command}")' for src, out, command in jobs))
+        self.run(f'macro:///Standard.Module1.Resolve("{source}","{out}","{command}")')
 
 
 def start(profile: Path) -> Office:
