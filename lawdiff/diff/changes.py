@@ -487,8 +487,9 @@ def _references(olds: list[Clause], news: list[Clause], successors: _Successors)
         return ()
     if old_refs == new_refs:
         # The same targets in the same order (most clauses, changed or not): each one kept, as the walk
-        # below finds them, its record made once per target of the pair.
-        return tuple(dict.fromkeys([successors.kept(t) for t in old_refs]))
+        # below finds them, its record made once per target of the pair (so that the records told once
+        # are those of the targets told once: no record hashed).
+        return tuple([successors.kept(t) for t in dict.fromkeys(old_refs)])
     return _references_matched(old_refs, new_refs, successors)
 
 
