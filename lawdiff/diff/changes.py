@@ -7,23 +7,11 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.align.space import walked
+from lawdiff.diff.comparison import Changes, Comparison, Kept
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.scope import linked_across_parts
 from lawdiff.diff.significance import patterns, rank, reference_signals, significance
-from lawdiff.diff.vocabulary import (
-    Change,
-    ChangeKind,
-    Changes,
-    Comparison,
-    Kept,
-    Op,
-    Pattern,
-    Piece,
-    RefChange,
-    RefStatus,
-    Scope,
-    change_id,
-)
+from lawdiff.diff.vocabulary import Change, ChangeKind, Op, Pattern, Piece, RefChange, RefStatus, Scope, change_id
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # ---------------------------------------------------------------------------
@@ -269,7 +257,7 @@ class _Describer:
     def change(self, link: Link, with_title: bool) -> Change | Kept:
         """The change record of one link: its kind, its word difference, and what became of its references;
         of a clause linked to one that kept its text, what its record is made of (:data:`Kept`, made into
-        the same record as :meth:`_described` would make by :func:`~lawdiff.diff.vocabulary.kept_change`)."""
+        the same record as :meth:`_described` would make by :func:`~lawdiff.diff.comparison.kept_change`)."""
         if len(link.old) == 1 and len(link.new) == 1:
             a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
             if a is not None and b is not None:
