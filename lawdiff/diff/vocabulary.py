@@ -21,8 +21,15 @@ from lawdiff.pickling import by_fields
 # Records
 
 
+# The kinds of this module hash as objects do (by identity, in C), not as Enum does (the hash of the member's
+# name, a call of Python code): a member equals only itself, so either hash keeps the contract, and a pair's
+# alignment and description look its kinds up in sets and dictionaries some tens of thousands of times.
+# (Neither hash is the same from run to run, a string's being salted per process: no order is taken from a
+# set of them.)
 class ChangeKind(enum.Enum):
     """The kind of a change: every change is of exactly one kind."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     UNCHANGED = "unchanged"
     MODIFIED = "modified"
@@ -34,6 +41,8 @@ class ChangeKind(enum.Enum):
 
 class Op(enum.Enum):
     """What a run of a word difference does."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     EQUAL = "equal"
     INSERT = "insert"
@@ -52,6 +61,8 @@ class Piece:
 
 class RefStatus(enum.Enum):
     """What became of a cross-reference."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     KEPT = "kept"  # the same target
     RETARGETED = "retargeted"  # points elsewhere now
@@ -85,6 +96,8 @@ class RefChange:
 
 class Flag(enum.Enum):
     """What kind of words a change touched."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     MODAL = "modal"
     NEGATION = "negation"
@@ -186,6 +199,8 @@ _HEADS: dict[tuple[str, str, Aspect], str] = {}
 
 class Scope(enum.Enum):
     """Whether a change is compared, and why not where it is not (:mod:`lawdiff.diff.scope`)."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     COMPARED = "compared"
     NOT_HELD = "not held"  # the other corpus lacks the article (or the heading outside articles)
