@@ -326,17 +326,21 @@ class _Describer:
         pair, held as what their record is made of, the record made when read (a clause that moved or was
         renumbered with its words is such a change too).  A heading's change compares its titles as texts
         and has no references."""
-        old_article, new_article = self.article(link.old[0]), self.article(link.new[0])
+        was, now = link.old[0], link.new[0]
+        new_article = self.article(now)
+        old_article = new_article if was == now else self.article(was)  # (most kept clauses kept their address)
         references: tuple[RefChange, ...] = ()
         if link.aspect is Aspect.TITLE:
             text = title = a.title
         else:
-            text, title, references = a.text, a.title if with_title else "", _references([a], [b], self.successors)
+            text, title = a.text, a.title if with_title else ""
+            if a.references or b.references:
+                references = _references([a], [b], self.successors)
         return (
             link,
             text,
             title,
-            new_article or link.new[0],
+            new_article or now,
             old_article != new_article,
             references,
             link.certainty < self.certain,
