@@ -5,6 +5,7 @@ Run from the repository root with lawdiff installed::
     python3 benchmarks/bench_cost.py             # every figure, 5 runs each (several minutes)
     python3 benchmarks/bench_cost.py --quick     # one run each, scaling to 372 articles (about a minute)
     python3 benchmarks/bench_cost.py --parts few,identical --runs 3 --json out.json
+    python3 benchmarks/bench_cost.py --parts base --base /tmp/base --runs 11   # this tree against another
 
 The corpora are *held out*: not the repository's generator (``generate.py``, which the aligner's
 thresholds and the certainty model were tuned on) but ``heldout.build_corpus``, which copies the
@@ -36,6 +37,9 @@ The figures (each printed beside the issue's target):
   time) on log(size), for ``compare`` and ``report``, and the peak memory of ``report``.
 * ``warm`` (many-change, 93 articles): a ``report`` after one page of the newest edition
   changed, its cache filled by the report before the change, / a cold one (an empty cache).
+* ``base`` (not among the default parts; ``--base DIR``, another commit's source tree, e.g. a
+  ``git worktree add --detach /tmp/base <commit>``): the few-change and identical figures of this
+  tree's lawdiff and of that one, every command of both in turn, and this / base of each command.
 
 Written as JSON to ``benchmarks/output/bench_cost.json`` (``--json PATH``).
 """
@@ -108,27 +112,35 @@ class Run:
     peak_mb: float
 
 
-def installed_env(work: Path, **extra: str) -> dict[str, str]:
+def installed_env(work: Path, root: Path = ROOT, **extra: str) -> dict[str, str]:
     """The environment of the timed commands: lawdiff's modules byte-compiled first, as ``pip install``
     leaves them, into a pycache folder under ``work`` (a machine with ``PYTHONDONTWRITEBYTECODE`` set would
-    otherwise compile every module in every run, which no installed lawdiff and no baseline pays)."""
+    otherwise compile every module in every run, which no installed lawdiff and no baseline pays).
+
+    ``root``: the source tree whose lawdiff the commands run (another commit's, for ``--base``: put first on
+    the path, its bytecode in a folder of its own; its commands run from that folder, see :func:`measure`)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+    env["PYTHONPYCACHEPREFIX"] = str(work / ("pycache" if root == ROOT else "pycache-base"))
+    if root != ROOT:
+        env["PYTHONPATH"] = str(root)
     env.update(extra)
-    subprocess.run([PY, "-m", "compileall", "-q", str(ROOT / "lawdiff")], check=True, env=env, capture_output=True)
+    subprocess.run([PY, "-m", "compileall", "-q", str(root / "lawdiff")], check=True, env=env, capture_output=True)
     return env
 
 
-def warm(cmd: Sequence[str], env: dict[str, str]) -> None:
+def warm(cmd: Sequence[str], env: dict[str, str], cwd: Path | None = None) -> None:
     """Run ``cmd`` once, untimed, before its timed runs: with ``PYTHONPYCACHEPREFIX`` set, Python reads the
     bytecode of every module (the standard library's and the installed packages' too) from that folder
     only, so the first run of a command compiles and writes what it imports that no run before it did."""
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, cwd=cwd)
 
 
-def measure(cmd: Sequence[str], env: dict[str, str]) -> Run:
-    """Run ``cmd`` once in a fresh measuring process; exit codes 0 and 1 (differences found) pass."""
-    done = subprocess.run([PY, "-c", _MEASURE, *cmd], capture_output=True, text=True, env=env, check=True)
+def measure(cmd: Sequence[str], env: dict[str, str], cwd: Path | None = None) -> Run:
+    """Run ``cmd`` once in a fresh measuring process; exit codes 0 and 1 (differences found) pass.
+
+    ``cwd``: where it runs (``python -m`` puts that folder first on the path: another tree's lawdiff runs
+    from its own folder)."""
+    done = subprocess.run([PY, "-c", _MEASURE, *cmd], capture_output=True, text=True, env=env, check=True, cwd=cwd)
     head, err = [*done.stdout.splitlines(), ""][:2]
     code, wall, peak, cpu = head.split()
     if int(code) not in (0, 1):
@@ -300,6 +312,50 @@ class Bench:
             )
         )
 
+    def against_base(self, base: Path, articles: int) -> None:
+        """The few-change and identical figures of this tree's lawdiff and of the one at ``base`` (another
+        commit's source tree), every command of both in turn (difflib, this, base, this, base ...), and each
+        command's CPU time here against the base's (medians of the per-run ratios)."""
+        base_env = installed_env(self.work, base, LAWDIFF_CACHE="off")
+        few, same = self.corpus("few", articles), self.corpus("identical", articles)
+        difflib = self.difflib_cmd(few, few.corpus.parent / "difflib-1", 1)
+        commands = {
+            "compare": self.compare_cmd(few),
+            "check": self.check_cmd(few),
+            "compare identical": self.compare_cmd(same),
+            "check identical": self.check_cmd(same),
+        }
+        trees: dict[str, tuple[dict[str, str], Path]] = {"this": (self.env, ROOT), "base": (base_env, base)}
+        warm(difflib, self.env)
+        for cmd in commands.values():
+            for env, cwd in trees.values():
+                warm(cmd, env, cwd)
+        runs: dict[str, list[Run]] = {f"{tree} {name}": [] for name in commands for tree in trees}
+        runs["difflib pair"] = []
+        for _ in range(self.runs):
+            runs["difflib pair"].append(measure(difflib, self.env))
+            for name, cmd in commands.items():
+                for tree, (env, cwd) in trees.items():
+                    runs[f"{tree} {name}"].append(measure(cmd, env, cwd))
+        self.data[f"against {base}"] = {name: summary(r) for name, r in runs.items()}
+        d = runs["difflib pair"]
+        for tree in trees:
+            label = f"{tree} ({ROOT if tree == 'this' else base}), {articles} articles"
+            for name, a, b, target in (
+                ("few-change `compare` / difflib of the pair", runs[f"{tree} compare"], d, 1.5),
+                ("few-change `check` / difflib of the pair", runs[f"{tree} check"], d, 1.0),
+                (
+                    "identical `compare` / `check`",
+                    runs[f"{tree} compare identical"],
+                    runs[f"{tree} check identical"],
+                    1.15,
+                ),
+            ):
+                self.add(Figure(label, name, ratio(a, b), ratio(a, b, "wall"), target))
+        for name in commands:
+            a, b = runs[f"this {name}"], runs[f"base {name}"]
+            self.add(Figure(f"this / base, {articles} articles", f"`{name}`", ratio(a, b), ratio(a, b, "wall")))
+
     def scaling(self, sizes: Sequence[int]) -> None:
         cpu: dict[str, list[float]] = {"compare": [], "report": []}
         rows: dict[str, Any] = {}
@@ -388,6 +444,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--parts", default="few,many,identical,scaling,warm")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--json", type=Path, default=HERE / "output" / "bench_cost.json")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        help="another commit's source tree (a worktree): the part 'base' measures its lawdiff beside this one",
+    )
     args = parser.parse_args(argv)
     runs = args.runs or (1 if args.quick else 5)
     parts = args.parts.split(",")
@@ -405,6 +466,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             bench.identical(args.articles)
         if "warm" in parts:
             bench.warm(93)
+        if "base" in parts:
+            if args.base is None:
+                parser.error("the part 'base' needs --base DIR")
+            bench.against_base(args.base.resolve(), args.articles)
         if "scaling" in parts:
             bench.scaling(SCALING[:3] if args.quick else SCALING)
     results = {

@@ -84,3 +84,23 @@ def test_ratio_is_median_of_pairs() -> None:
     assert bench_cost.ratio(a, b) == 1.0  # CPU: 1, 3, 0.5
     assert bench_cost.ratio(a, b, "wall") == 2.0  # wall: 2, 3, 0.5
     assert bench_cost.slope([1, 2, 4], [3, 6, 12]) == 1.0
+
+
+def test_base_runs_the_other_trees_lawdiff(tmp_path: Path) -> None:
+    """``--base DIR``: a command measured in the base's environment, from its folder, imports that tree's
+    lawdiff (not this one's, nor the installed one), its bytecode compiled into a folder of its own."""
+    other = tmp_path / "other"
+    (other / "lawdiff").mkdir(parents=True)
+    (other / "lawdiff" / "__init__.py").write_text("")
+    (other / "lawdiff" / "where.py").write_text("import sys\nopen(sys.argv[1], 'w').write('other')\n")
+    env = bench_cost.installed_env(tmp_path, other)
+    assert env["PYTHONPATH"] == str(other)
+    assert Path(env["PYTHONPYCACHEPREFIX"]) == tmp_path / "pycache-base"
+    assert any((tmp_path / "pycache-base").rglob("where*.pyc"))  # compiled first, as the timed runs expect
+    mark = tmp_path / "ran"
+    bench_cost.measure([bench_cost.PY, "-m", "lawdiff.where", str(mark)], env, other)
+    assert mark.read_text() == "other"
+    mark.unlink()
+    # This tree's lawdiff has no such module (python exits 1, which measure lets pass): nothing ran.
+    bench_cost.measure([bench_cost.PY, "-m", "lawdiff.where", str(mark)], bench_cost.installed_env(tmp_path))
+    assert not mark.exists()

@@ -32,8 +32,9 @@ from lawdiff.align import scoring as scoring_module
 from lawdiff.cli import main as cli_main
 from lawdiff.corpus import from_pages, load
 from lawdiff.diff import Change, ChangeKind, Piece, word_diff
+from lawdiff.diff.comparison import Changes, counts, differs, listed
 from lawdiff.diff.scope import NotCompared
-from lawdiff.diff.vocabulary import CHANGE_ID_VERSION, Changes, change_id, counts, differs, listed
+from lawdiff.diff.vocabulary import CHANGE_ID_VERSION, change_id
 from lawdiff.model import Edition
 from lawdiff.report import text
 from lawdiff.sources import read_text

@@ -18,7 +18,7 @@ from interrupt import interrupt
 from test_review_view import run_of
 
 from lawdiff.corpus import load
-from lawdiff.diff.vocabulary import Comparison
+from lawdiff.diff.comparison import Comparison
 from lawdiff.errors import InputError, LawdiffBug
 from lawdiff.report import reviewed
 from lawdiff.review import Status, Store, open_for_reading, open_for_writing, runs

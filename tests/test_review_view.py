@@ -16,7 +16,8 @@ import pytest
 from lawdiff.align import DEFAULT_THRESHOLDS
 from lawdiff.corpus import Corpus, default_corpus, load
 from lawdiff.diff import Study
-from lawdiff.diff.vocabulary import SHORT_ID, Comparison
+from lawdiff.diff.comparison import Comparison
+from lawdiff.diff.vocabulary import SHORT_ID
 from lawdiff.errors import UsageError
 from lawdiff.review import CorrectionKind, State, Status, Store, Target, attach, open_for_writing, runs, target
 from lawdiff.review.ids import SHORT_ID as REVIEW_SHORT_ID

@@ -443,9 +443,11 @@ class _Aligner:
                 continue
             js = self.o2n[i]
             if len(js) == 1 and len(self.n2o[js[0]]) == 1:  # a pair matched alone: its own component
-                group_old, group_new = [i], js
-            else:
-                group_old, group_new = self._component(i)
+                # (No other group holds either unit, and its new one is matched: neither needs to be seen.)
+                j = js[0]
+                out.append(self._pair_link(i, j) if (i, j) not in self.pinned_by else self.group_link([i], js))
+                continue
+            group_old, group_new = self._component(i)
             seen_old.update(group_old)
             seen_new.update(group_new)
             out.append(self._group_link(group_old, group_new))
@@ -509,10 +511,14 @@ class _Aligner:
         :meth:`_group_link` makes of it, made the short way (most links of two editions are such pairs,
         most of them of a clause that kept its text)."""
         how = self.method[(i, j)]
-        reason = self.scorer.said(i, j, how)
-        if how not in (Method.PAIR, Method.IDENTITY, Method.DECLARED):
+        kept = self.scorer.kept_link(i, j, how)
+        if kept is not None:
+            reason, score = kept
+        else:
+            reason = self.scorer.said(i, j, how)
+            score = round(min(self.scorer.score(i, j), 1.0), 4)
+        if how is not Method.PAIR and how is not Method.IDENTITY and how is not Method.DECLARED:
             reason = joined((reason, METHOD_SAID.get(how) or f"({how.value})"), " ")
-        score = round(min(self.scorer.score(i, j), 1.0), 4)
         return Link(Aspect.TEXT, (self.old[i].address,), (self.new[j].address,), score, (how,), (reason,))
 
     def _group_score(self, olds: list[int], news: list[int]) -> float:

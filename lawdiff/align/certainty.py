@@ -44,7 +44,9 @@ FEATURES = (
 # How far from a link's clauses (in document order) a clause left alone counts as its neighbour.
 NEIGHBOURS = 2
 MODEL_FILE = "certainty.json"
-_CERTAIN_METHODS = frozenset({Method.IDENTITY, Method.DECLARED, Method.PINNED})
+# A tuple, not a set: a member is found in it by identity, where a set's look-up hashes it (Enum.__hash__
+# is Python code, once per link).
+_CERTAIN_METHODS = (Method.IDENTITY, Method.DECLARED, Method.PINNED)
 
 
 def _model() -> tuple[tuple[float, ...], float]:
@@ -153,8 +155,11 @@ def certainty(link: Link, sides: Sides) -> float:
 
 def _given(link: Link) -> float | None:
     """The certainty of a link that the model does not weigh (see the module docstring), else None."""
-    if not (link.old and link.new) or _CERTAIN_METHODS.intersection(link.methods):
+    if not (link.old and link.new):
         return 1.0
+    for method in link.methods:
+        if method in _CERTAIN_METHODS:
+            return 1.0
     if link.aspect is Aspect.TITLE:
         return round(link.score, 3)
     return None

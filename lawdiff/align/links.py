@@ -13,8 +13,15 @@ from lawdiff.model import Kind
 from lawdiff.pickling import by_fields
 
 
+# The kinds of this module hash as objects do (by identity, in C), not as Enum does (the hash of the member's
+# name, a call of Python code): a member equals only itself, so either hash keeps the contract, and a pair's
+# alignment and description look its kinds up in sets and dictionaries some tens of thousands of times.
+# (Neither hash is the same from run to run, a string's being salted per process: no order is taken from a
+# set of them.)
 class Aspect(enum.Enum):
     """What of a clause a link or change is about."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     TEXT = "text"  # the clauses' own texts
     TITLE = "title"  # headings
@@ -22,6 +29,8 @@ class Aspect(enum.Enum):
 
 class Method(enum.Enum):
     """How a pair of clauses was matched (a group link lists all of its pairs' methods)."""
+
+    __hash__ = object.__hash__  # (see the note above the module's first kind)
 
     DECLARED = "declared"  # an amendment replaced the clause at its address
     GAP = "gap"  # a leftover paired in order between two matches

@@ -54,6 +54,11 @@ class Scorer:
         self.inside: set[tuple[int, int]] = set()  # pairs matched by containment
         # The reasons of a pair that kept its text, in one Said, by what they depend on (see :meth:`said`).
         self._kept: dict[tuple[bool, bool, float], Said] = {}
+        # The same, with the pair's score as a link rounds it (see :meth:`kept_link`).
+        self._kept_links: dict[tuple[bool, bool, float], tuple[Said, float]] = {}
+        # A text kept whole scores 1 (its cosine with itself) unless the containment pass may raise it:
+        # then a kept pair's score is no longer a function of its place and references alone.
+        self._kept_scores_alike = not VERBATIM_COSINE_FLOOR <= 1.0 < t.verbatim_min
 
     @property
     def made_space(self) -> Space | None:
@@ -200,6 +205,25 @@ class Scorer:
         found = self._kept.get(key)
         if found is None:
             found = self._kept[key] = joined(self.reasons(i, j, method), ", ")
+        return found
+
+    def kept_link(self, i: int, j: int, method: Method) -> tuple[Said, float] | None:
+        """The reasons (joined, as :meth:`said` joins them) and the score (as a link rounds it: at most 1, to 4
+        places) of a pair that kept its text and has a word, made once per kind of such pair; None for any
+        other pair (weighed by :meth:`score`).
+
+        Such a pair's text part is 1 without a vector (:meth:`score`), so that its score and its reasons
+        (which say "same text" whatever its method) depend only on whether its address and its article are
+        the same and on the references the two share: most pairs of two editions are such, and each costs
+        a look-up, not a score kept in the table of weighed pairs (no pass after the links reads it)."""
+        a, b = self.old[i], self.new[j]
+        if a.text != b.text or not self._kept_scores_alike or not _HAS_WORD.search(a.text):
+            return None
+        shared = (1.0 if a.refs == b.refs else _overlap(a.refs, b.refs)) if a.refs and b.refs else 0.0
+        key = (a.address == b.address, bool(a.article) and a.article == b.article, shared)
+        found = self._kept_links.get(key)
+        if found is None:
+            found = self._kept_links[key] = (self.said(i, j, method), round(min(self.score(i, j), 1.0), 4))
         return found
 
 

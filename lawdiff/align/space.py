@@ -21,15 +21,16 @@ def units(edition: Edition, places: dict[str, tuple[str, str]] | None = None) ->
     (they share most of their addresses)."""
     places = {} if places is None else places
     out: list[Unit] = []
+    append, place, unit = out.append, places.get, Unit  # (names looked up once: a unit per clause)
     for clause in walked_runs(edition)[0]:
-        if clause.text:
-            refs = clause.references
-            found = places.get(clause.address)
+        text = clause.text
+        if text:
+            address, refs = clause.address, clause.references
+            found = place(address)
             if found is None:
-                found = places[clause.address] = (article_of(clause.address), parent_address(clause.address))
-            article, parent = found
+                found = places[address] = (article_of(address), parent_address(address))
             targets = tuple(dict.fromkeys([r.target for r in refs])) if refs else ()
-            out.append(Unit(clause.address, article, len(out), clause.text, clause.title, clause.kind, targets, parent))
+            append(unit(address, found[0], len(out), text, clause.title, clause.kind, targets, found[1]))
     return out
 
 

@@ -54,10 +54,23 @@ def _text_flow(text_links: list[Link]) -> tuple[dict[str, set[str]], dict[str, s
     dest: dict[str, set[str]] = {}
     src: dict[str, set[str]] = {}
     for link in text_links:
-        for o in link.old:
-            dest.setdefault(o, set()).update(link.new)
-        for n in link.new:
-            src.setdefault(n, set()).update(link.old)
+        olds, news = link.old, link.new
+        if len(olds) == 1 and len(news) == 1:  # (most links: one clause to one, a set of one made at once)
+            o, n = olds[0], news[0]
+            went, came = dest.get(o), src.get(n)
+            if went is None:
+                dest[o] = {n}
+            else:
+                went.add(n)
+            if came is None:
+                src[n] = {o}
+            else:
+                came.add(o)
+            continue
+        for o in olds:
+            dest.setdefault(o, set()).update(news)
+        for n in news:
+            src.setdefault(n, set()).update(olds)
     return dest, src
 
 

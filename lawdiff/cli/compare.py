@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
     from lawdiff.cli.kept import Answer
     from lawdiff.corpus import Corpus
-    from lawdiff.diff.vocabulary import Change, Comparison
+    from lawdiff.diff.comparison import Comparison
+    from lawdiff.diff.vocabulary import Change
     from lawdiff.model import Edition
     from lawdiff.report.text import Style
     from lawdiff.review.view import ReviewView
@@ -124,7 +125,7 @@ def _comparison_answer(
     ``sort``: ``significance`` lists the most significant change first."""
     from lawdiff.cli.kept import Answer
     from lawdiff.diff import scopes, within
-    from lawdiff.diff.vocabulary import differs as any_difference
+    from lawdiff.diff.comparison import differs as any_difference
     from lawdiff.model import chronological
     from lawdiff.report import text
 

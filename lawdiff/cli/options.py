@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from lawdiff.cli.kept import Answer, Answers
     from lawdiff.corpus import Corpus
     from lawdiff.diff import Study
-    from lawdiff.diff.vocabulary import Change, Comparison
+    from lawdiff.diff.comparison import Comparison
+    from lawdiff.diff.vocabulary import Change
     from lawdiff.model import Edition
     from lawdiff.report.text import Style
     from lawdiff.review import Store

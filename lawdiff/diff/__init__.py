@@ -9,7 +9,8 @@ alignments of consecutive editions into a clause's history.
 
 Only :mod:`lawdiff.diff.words` imports diff_match_patch.
 
-Modules: ``correlate`` (correlation tables), ``records`` (the vocabulary), ``words`` (word differences),
+Modules: ``correlate`` (correlation tables), ``vocabulary`` (the change records), ``comparison`` (a comparison and
+its changes as it holds them), ``words`` (word differences),
 ``editorial`` (editorial-only tests), ``sides`` (the words each side of a difference holds, and
 which it touched), ``significance`` (flags), ``ranking`` (drafting patterns, the score),
 ``anchors`` (matching long clauses), ``changes`` (comparing two editions),
@@ -21,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lawdiff.diff.changes import compare, describe
+from lawdiff.diff.comparison import Comparison
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.history import history
 from lawdiff.diff.ranking import ranked
@@ -30,7 +32,6 @@ from lawdiff.diff.vocabulary import (
     SHORT_ID,
     Change,
     ChangeKind,
-    Comparison,
     History,
     Op,
     Pattern,

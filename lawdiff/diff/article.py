@@ -30,11 +30,12 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from lawdiff.diff.comparison import counts
 from lawdiff.diff.extent import HEAT_LARGE, HEAT_NAMES, HEAT_SMALL, HEAT_SYMBOLS, Heat, editorial_by_kind, heat
 from lawdiff.diff.history import histories as clause_histories
 from lawdiff.diff.study import Study
 from lawdiff.diff.synopsis import Node, Part, SynopsisRow, synopsis
-from lawdiff.diff.vocabulary import Change, History, counts
+from lawdiff.diff.vocabulary import Change, History
 from lawdiff.errors import LawdiffBug
 from lawdiff.forked import collector_paused
 from lawdiff.model import Clause, Edition, Kind, natural_key

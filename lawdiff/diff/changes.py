@@ -7,24 +7,12 @@ from dataclasses import replace
 
 from lawdiff.align import DEFAULT_THRESHOLDS, Alignment, Aspect, Corrections, Link, Thresholds, align
 from lawdiff.align.space import walked
+from lawdiff.diff.comparison import Changes, Comparison, Kept
 from lawdiff.diff.editorial import canonical, editorial_only
 from lawdiff.diff.ranking import patterns, rank
 from lawdiff.diff.scope import linked_across_parts
 from lawdiff.diff.significance import reference_signals, significance
-from lawdiff.diff.vocabulary import (
-    Change,
-    ChangeKind,
-    Changes,
-    Comparison,
-    Kept,
-    Op,
-    Pattern,
-    Piece,
-    RefChange,
-    RefStatus,
-    Scope,
-    change_id,
-)
+from lawdiff.diff.vocabulary import Change, ChangeKind, Op, Pattern, Piece, RefChange, RefStatus, Scope, change_id
 from lawdiff.model import CONTAINER_KINDS, Clause, Edition, Kind, article_of
 
 # ---------------------------------------------------------------------------
@@ -270,7 +258,7 @@ class _Describer:
     def change(self, link: Link, with_title: bool) -> Change | Kept:
         """The change record of one link: its kind, its word difference, and what became of its references;
         of a clause linked to one that kept its text, what its record is made of (:data:`Kept`, made into
-        the same record as :meth:`_described` would make by :func:`~lawdiff.diff.vocabulary.kept_change`)."""
+        the same record as :meth:`_described` would make by :func:`~lawdiff.diff.comparison.kept_change`)."""
         if len(link.old) == 1 and len(link.new) == 1:
             a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
             if a is not None and b is not None:
@@ -339,17 +327,21 @@ class _Describer:
         pair, held as what their record is made of, the record made when read (a clause that moved or was
         renumbered with its words is such a change too).  A heading's change compares its titles as texts
         and has no references."""
-        old_article, new_article = self.article(link.old[0]), self.article(link.new[0])
+        was, now = link.old[0], link.new[0]
+        new_article = self.article(now)
+        old_article = new_article if was == now else self.article(was)  # (most kept clauses kept their address)
         references: tuple[RefChange, ...] = ()
         if link.aspect is Aspect.TITLE:
             text = title = a.title
         else:
-            text, title, references = a.text, a.title if with_title else "", _references([a], [b], self.successors)
+            text, title = a.text, a.title if with_title else ""
+            if a.references or b.references:
+                references = _references([a], [b], self.successors)
         return (
             link,
             text,
             title,
-            new_article or link.new[0],
+            new_article or now,
             old_article != new_article,
             references,
             link.certainty < self.certain,
@@ -488,8 +480,9 @@ def _references(olds: list[Clause], news: list[Clause], successors: _Successors)
         return ()
     if old_refs == new_refs:
         # The same targets in the same order (most clauses, changed or not): each one kept, as the walk
-        # below finds them, its record made once per target of the pair.
-        return tuple(dict.fromkeys([successors.kept(t) for t in old_refs]))
+        # below finds them, its record made once per target of the pair (so that the records told once
+        # are those of the targets told once: no record hashed).
+        return tuple([successors.kept(t) for t in dict.fromkeys(old_refs)])
     return _references_matched(old_refs, new_refs, successors)
 
 

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lawdiff.align import Aspect
-from lawdiff.diff.vocabulary import Change, ChangeKind, Comparison
+from lawdiff.diff.comparison import Comparison
+from lawdiff.diff.vocabulary import Change, ChangeKind
 from lawdiff.errors import LawdiffBug
 from lawdiff.i18n import N_, pgettext
 from lawdiff.i18n import gettext as _

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lawdiff.diff.vocabulary import Change, Op, counts
+from lawdiff.diff.comparison import counts
+from lawdiff.diff.vocabulary import Change, Op
 
 _WORD = re.compile(r"\w+")
 

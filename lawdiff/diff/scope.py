@@ -21,7 +21,8 @@ from lawdiff.align import Alignment, Aspect, Corrections, Link, Method, Threshol
 from lawdiff.align.certainty import with_certainty
 from lawdiff.align.scoring import Scorer
 from lawdiff.align.titles import align_titles
-from lawdiff.diff.vocabulary import Change, Changes, Comparison, Scope
+from lawdiff.diff.comparison import Changes, Comparison
+from lawdiff.diff.vocabulary import Change, Scope
 from lawdiff.i18n import N_
 from lawdiff.i18n.said import Said, joined
 from lawdiff.model import Edition, article_of

@@ -23,7 +23,8 @@ from lawdiff.align import DEFAULT_THRESHOLDS, Aspect, Corrections, Thresholds
 from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.diff.changes import WordDiff, compare, word_diff
-from lawdiff.diff.vocabulary import Change, Comparison, Op, Piece
+from lawdiff.diff.comparison import Comparison
+from lawdiff.diff.vocabulary import Change, Op, Piece
 from lawdiff.errors import UsageError
 from lawdiff.forked import can_fork, collector_paused, jobs
 from lawdiff.i18n import gettext as _

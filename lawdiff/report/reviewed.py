@@ -28,7 +28,7 @@ from lawdiff.report.files import jobs
 from lawdiff.report.site import Annotation
 
 if TYPE_CHECKING:
-    from lawdiff.diff.vocabulary import Comparison
+    from lawdiff.diff.comparison import Comparison
     from lawdiff.model import Edition
     from lawdiff.report.html.markup import Markup
     from lawdiff.review import ReviewView, Store

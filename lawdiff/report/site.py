@@ -33,8 +33,9 @@ from lawdiff.diff.article import (
     article_views,
     pair_totals,
 )
+from lawdiff.diff.comparison import Comparison
 from lawdiff.diff.study import Study
-from lawdiff.diff.vocabulary import Change, Comparison, History
+from lawdiff.diff.vocabulary import Change, History
 from lawdiff.model import Clause, Edition, article_of, parent_address
 from lawdiff.report.files import jobs
 

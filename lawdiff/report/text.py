@@ -264,7 +264,7 @@ def comparison(
     review: ReviewView | None = None,
 ) -> str:
     """A comparison for the terminal; ``review``: the committee's decisions and comments, shown per change."""
-    from lawdiff.diff.vocabulary import listed
+    from lawdiff.diff.comparison import listed
     from lawdiff.report.not_compared import NotCompared, outside_line
 
     lines = [style(counts_line(comp, changes), "heading")]

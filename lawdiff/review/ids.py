@@ -27,7 +27,8 @@ from lawdiff.review.values import Decision
 from lawdiff.review.view import target
 
 if TYPE_CHECKING:
-    from lawdiff.diff.vocabulary import Change, Comparison
+    from lawdiff.diff.comparison import Comparison
+    from lawdiff.diff.vocabulary import Change
 
 # As lawdiff.diff.vocabulary.SHORT_ID (not imported: this package loads without
 # the diff stage, see lawdiff.review); a test keeps them equal.

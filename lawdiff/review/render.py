@@ -22,7 +22,8 @@ from lawdiff.review.values import Comment, Correction, Decision, LogEntry, Statu
 from lawdiff.review.view import Entry, ReviewView, State
 
 if TYPE_CHECKING:
-    from lawdiff.diff.vocabulary import Change, Comparison, Piece
+    from lawdiff.diff.comparison import Comparison
+    from lawdiff.diff.vocabulary import Change, Piece
 
 
 def clean(text: str) -> str:

@@ -18,8 +18,8 @@ from lawdiff.model import Edition, chronological
 
 if TYPE_CHECKING:
     from lawdiff.corpus import Corpus
+    from lawdiff.diff.comparison import Comparison
     from lawdiff.diff.study import Study
-    from lawdiff.diff.vocabulary import Comparison
 
 
 def timeline(corpus: Corpus) -> tuple[Edition, ...]:

@@ -30,7 +30,8 @@ from lawdiff.review.targets import Target
 from lawdiff.review.values import Comment, Correction, Decision, Status
 
 if TYPE_CHECKING:
-    from lawdiff.diff.vocabulary import Change, Comparison
+    from lawdiff.diff.comparison import Comparison
+    from lawdiff.diff.vocabulary import Change
     from lawdiff.model import Edition
 
 

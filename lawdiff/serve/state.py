@@ -29,7 +29,8 @@ from lawdiff.cache import Cache
 from lawdiff.cache import key as cache_key
 from lawdiff.corpus import SETTINGS_FILE, Corpus, DraftFile, corpus_files, default_corpus, load
 from lawdiff.diff import Study
-from lawdiff.diff.vocabulary import Change, Comparison
+from lawdiff.diff.comparison import Comparison
+from lawdiff.diff.vocabulary import Change
 from lawdiff.errors import InputError
 from lawdiff.model import Edition
 from lawdiff.report.site import Site, plan

@@ -16,7 +16,7 @@ from lawdiff.i18n import N_, terms
 from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
-    from lawdiff.diff.vocabulary import Comparison
+    from lawdiff.diff.comparison import Comparison
     from lawdiff.review import Status, Store
 
 F = TypeVar("F", bound=Callable[..., Any])
