@@ -173,29 +173,39 @@ def comparison(
     editions: tuple[Edition, Edition],
 ) -> str:
     """A comparison as ``schemas/compare.schema.json`` has it; ``editions`` (old, new) give the digests."""
+    return "".join(comparison_pieces(comp, changes, review, editions))
+
+
+def comparison_pieces(
+    comp: Comparison,
+    changes: list[Change],
+    review: ReviewView | None,
+    editions: tuple[Edition, Edition],
+) -> tuple[str, ...]:
+    """The text of :func:`comparison` in pieces to be written one after the other (:func:`jsontext.pieces`:
+    the JSON of a paragraph of megabytes is never joined whole)."""
     digests = {e.name: e.digest() for e in editions}
-    return dumps(
-        {
-            "$schema": COMPARE_SCHEMA,
-            "schema_version": SCHEMA_VERSION,
-            "lawdiff": {"version": __version__, "editions": digests},
-            "old": comp.old,
-            "new": comp.new,
-            "thresholds": comp.thresholds.as_dict(),
-            "counts": comp.counts(changes),
-            "changes": [change(ch, review) for ch in changes],
-            "patterns": [
-                {
-                    "flag": p.flag.value,
-                    "removed": list(p.removed),
-                    "added": list(p.added),
-                    "changes": list(p.changes),
-                    "addresses": list(p.addresses),
-                }
-                for p in comp.patterns_of(changes)
-            ],
-        }
-    )
+    doc = {
+        "$schema": COMPARE_SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "lawdiff": {"version": __version__, "editions": digests},
+        "old": comp.old,
+        "new": comp.new,
+        "thresholds": comp.thresholds.as_dict(),
+        "counts": comp.counts(changes),
+        "changes": [change(ch, review) for ch in changes],
+        "patterns": [
+            {
+                "flag": p.flag.value,
+                "removed": list(p.removed),
+                "added": list(p.added),
+                "changes": list(p.changes),
+                "addresses": list(p.addresses),
+            }
+            for p in comp.patterns_of(changes)
+        ],
+    }
+    return (*jsontext.pieces(doc), "\n")
 
 
 def history(h: History, thresholds: Thresholds, editions: Iterable[Edition]) -> str:
