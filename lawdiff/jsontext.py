@@ -45,10 +45,14 @@ def needs_escape(text: str) -> bool:
     if kept is not None and kept[0] is text:
         return kept[1]
     answer = _escaped(text)
+    _remember(text, answer)
+    return answer
+
+
+def _remember(text: str, answer: bool) -> None:
     if len(_LONG_ANSWERS) >= 8:
         _LONG_ANSWERS.clear()
     _LONG_ANSWERS[id(text)] = (text, answer)
-    return answer
 
 
 def _escaped(text: str) -> bool:
@@ -65,6 +69,23 @@ def string(text: str) -> str:
     if len(text) >= LONG_STRING and not needs_escape(text):
         return '"' + text + '"'
     return encode_basestring(text)
+
+
+def string_utf8(text: str, errors: str = "strict") -> list[bytes]:
+    """``string(text)`` as UTF-8 (``errors`` as ``str.encode`` takes them), in pieces: a long text with
+    nothing to escape as its quotes and its own bytes, encoded once (what :func:`needs_escape` reads is
+    what is hashed or written; its answer kept for it)."""
+    if len(text) < LONG_STRING:
+        return [string(text).encode("utf-8", errors)]
+    kept = _LONG_ANSWERS.get(id(text))
+    if kept is not None and kept[0] is text and kept[1]:
+        return [encode_basestring(text).encode("utf-8", errors)]
+    data = text.encode("utf-8", errors)
+    # (Encoded without an error, its bytes are those needs_escape reads: "surrogatepass" differs only where
+    # "strict" fails.)
+    escaped = bool(data.translate(None, _UNESCAPED))
+    _remember(text, escaped)
+    return [encode_basestring(text).encode("utf-8", errors)] if escaped else [b'"', data, b'"']
 
 
 class _Unusual(Exception):

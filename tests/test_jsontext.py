@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.jsontext import LONG_STRING, StrPairs, dumps, needs_escape, pieces, string
+from lawdiff.jsontext import LONG_STRING, StrPairs, dumps, needs_escape, pieces, string, string_utf8
 
 scalars = (
     st.none()
@@ -91,6 +91,13 @@ def test_a_long_string_is_written_as_the_c_encoder_writes_it(text: str) -> None:
     assert string(text) == encode_basestring(text)
     assert needs_escape(text) == (encode_basestring(text) != '"' + text + '"')
     assert dumps({"text": text, "list": [text]}) == stdlib({"text": text, "list": [text]})
+    # Its UTF-8, in pieces, the text encoded once; the same where needs_escape has answered already.
+    for _ in range(2):
+        assert b"".join(string_utf8(text, "surrogatepass")) == encode_basestring(text).encode("utf-8", "surrogatepass")
+    if "\ud800" not in text:
+        assert b"".join(string_utf8(text)) == encode_basestring(text).encode("utf-8")
+        fresh = text[:-1] + text[-1]  # (another string: no answer kept for it)
+        assert b"".join(string_utf8(fresh)) == encode_basestring(text).encode("utf-8")
 
 
 @settings(max_examples=200, deadline=None)

@@ -169,7 +169,8 @@ def change_id(
 def _long_id(head: str, old_texts: tuple[str, ...], new_texts: tuple[str, ...]) -> str:
     """The id of a change with a long text (a paragraph of megabytes), hashed part by part: the payload
     made whole was the texts copied three times over (quoted, joined, encoded), each copy in memory just
-    taken from the system.  The same bytes hashed (``head``: the payload up to the old texts)."""
+    taken from the system; here each text is encoded once (:func:`lawdiff.jsontext.string_utf8`).  The same
+    bytes hashed (``head``: the payload up to the old texts)."""
     digest = hashlib.sha256(head.encode("utf-8"))
     for n, texts in enumerate((old_texts, new_texts)):
         if n:
@@ -177,12 +178,8 @@ def _long_id(head: str, old_texts: tuple[str, ...], new_texts: tuple[str, ...]) 
         for k, text in enumerate(texts):
             if k:
                 digest.update(b",")
-            if len(text) >= jsontext.LONG_STRING and not jsontext.needs_escape(text):
-                digest.update(b'"')
-                digest.update(text.encode("utf-8"))
-                digest.update(b'"')
-            else:
-                digest.update(_string(text).encode("utf-8"))
+            for piece in jsontext.string_utf8(text):
+                digest.update(piece)
     digest.update(b"]]")
     return digest.hexdigest()[:40]
 

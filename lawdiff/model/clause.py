@@ -317,15 +317,11 @@ class Edition:
             # piece by piece, the line made whole being the text copied three times over.
             head = json.dumps(row[:4], ensure_ascii=False)[:-1]
             tail = json.dumps(row[5:], ensure_ascii=False)[1:]
-            if jsontext.needs_escape(c.text):
-                pieces = [f"\n{head}, {jsontext.string(c.text)}, {tail}".encode("utf-8", "surrogatepass")]
-            else:
-                text = c.text.encode("utf-8", "surrogatepass")
-                pieces = [
-                    f'\n{head}, "'.encode("utf-8", "surrogatepass"),
-                    text,
-                    f'", {tail}'.encode("utf-8", "surrogatepass"),
-                ]
+            pieces = [
+                f"\n{head}, ".encode("utf-8", "surrogatepass"),
+                *jsontext.string_utf8(c.text, "surrogatepass"),
+                f", {tail}".encode("utf-8", "surrogatepass"),
+            ]
             for piece in pieces:
                 digest.update(piece)
                 part.update(piece)
