@@ -78,13 +78,15 @@ def string_utf8(text: str, errors: str = "strict") -> list[bytes]:
     if len(text) < LONG_STRING:
         return [string(text).encode("utf-8", errors)]
     kept = _LONG_ANSWERS.get(id(text))
-    if kept is not None and kept[0] is text and kept[1]:
+    escaped = kept[1] if kept is not None and kept[0] is text else None
+    if escaped:
         return [encode_basestring(text).encode("utf-8", errors)]
     data = text.encode("utf-8", errors)
-    # (Encoded without an error, its bytes are those needs_escape reads: "surrogatepass" differs only where
-    # "strict" fails.)
-    escaped = bool(data.translate(None, _UNESCAPED))
-    _remember(text, escaped)
+    if escaped is None:
+        # (Encoded without an error, its bytes are those needs_escape reads: "surrogatepass" differs only
+        # where "strict" fails.)
+        escaped = bool(data.translate(None, _UNESCAPED))
+        _remember(text, escaped)
     return [encode_basestring(text).encode("utf-8", errors)] if escaped else [b'"', data, b'"']
 
 
