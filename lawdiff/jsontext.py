@@ -40,15 +40,23 @@ def needs_escape(text: str) -> bool:
     every byte that is never escaped deleted).  The answers for the last few long texts are kept: a
     clause's text is written in its edition's digest, its change's id and the output."""
     if len(text) < LONG_STRING:
-        return bool(text.encode("utf-8", "surrogatepass").translate(None, _UNESCAPED))
+        return _escaped(text)
     kept = _LONG_ANSWERS.get(id(text))
     if kept is not None and kept[0] is text:
         return kept[1]
-    answer = bool(text.encode("utf-8", "surrogatepass").translate(None, _UNESCAPED))
+    answer = _escaped(text)
+    _remember(text, answer)
+    return answer
+
+
+def _remember(text: str, answer: bool) -> None:
     if len(_LONG_ANSWERS) >= 8:
         _LONG_ANSWERS.clear()
     _LONG_ANSWERS[id(text)] = (text, answer)
-    return answer
+
+
+def _escaped(text: str) -> bool:
+    return bool(text.encode("utf-8", "surrogatepass").translate(None, _UNESCAPED))
 
 
 # The last long texts' answers of needs_escape, by the text's identity (the text kept with it, so that the
@@ -61,6 +69,25 @@ def string(text: str) -> str:
     if len(text) >= LONG_STRING and not needs_escape(text):
         return '"' + text + '"'
     return encode_basestring(text)
+
+
+def string_utf8(text: str, errors: str = "strict") -> list[bytes]:
+    """``string(text)`` as UTF-8 (``errors`` as ``str.encode`` takes them), in pieces: a long text with
+    nothing to escape as its quotes and its own bytes, encoded once (what :func:`needs_escape` reads is
+    what is hashed or written; its answer kept for it)."""
+    if len(text) < LONG_STRING:
+        return [string(text).encode("utf-8", errors)]
+    kept = _LONG_ANSWERS.get(id(text))
+    escaped = kept[1] if kept is not None and kept[0] is text else None
+    if escaped:
+        return [encode_basestring(text).encode("utf-8", errors)]
+    data = text.encode("utf-8", errors)
+    if escaped is None:
+        # (Encoded without an error, its bytes are those needs_escape reads: "surrogatepass" differs only
+        # where "strict" fails.)
+        escaped = bool(data.translate(None, _UNESCAPED))
+        _remember(text, escaped)
+    return [encode_basestring(text).encode("utf-8", errors)] if escaped else [b'"', data, b'"']
 
 
 class _Unusual(Exception):
@@ -76,25 +103,46 @@ class StrPairs(list[tuple[str, str]]):
 
 def dumps(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=False, indent=2)``, the same text, faster."""
+    return "".join(pieces(value))
+
+
+def pieces(value: Any) -> list[str]:
+    """The text of :func:`dumps` in pieces to be written one after the other, never joined whole: each long
+    string alone, and the rest joined between them (a comparison of a paragraph of megabytes, 16 MB of JSON,
+    was joined, copied again with the line end after it and encoded whole, three copies of it, each in
+    memory just taken from the system)."""
     try:
         return _indented(value)
     except _Unusual:
-        return json.dumps(value, ensure_ascii=False, indent=2)
+        return [json.dumps(value, ensure_ascii=False, indent=2)]
 
 
-def _indented(value: Any) -> str:
-    out: list[str] = []
+# A long string or a long list of pairs is a piece of its own from this many characters; the pieces between
+# them are joined.
+_PIECE = 1 << 16
+
+
+def _indented(value: Any) -> list[str]:
+    done: list[str] = []  # the pieces so far
+    out: list[str] = []  # what comes after them, to be joined
     add = out.append
     s = encode_basestring
+
+    def alone(text: str) -> None:
+        """``text`` as a piece of its own, after what came before it, joined."""
+        if out:
+            done.append("".join(out))
+            out.clear()
+        done.append(text)
 
     def write(v: Any, pad: str) -> None:
         t = type(v)
         if t is str:
             if len(v) < LONG_STRING or needs_escape(v):
                 add(s(v))
-            else:  # (as string() writes it, the text not copied between its quotes: joined once, with the rest)
+            else:  # (as string() writes it, the text not copied between its quotes)
                 add('"')
-                add(v)
+                alone(v)
                 add('"')
         elif t is dict:
             if not v:
@@ -110,7 +158,11 @@ def _indented(value: Any) -> str:
                 write(x, inner)
             add("\n" + pad + "}")
         elif t is StrPairs:
-            add(_pairs(v, pad))
+            for x in _pairs(v, pad):
+                if len(x) >= _PIECE:
+                    alone(x)
+                else:
+                    add(x)
         elif t is list or t is tuple:
             if not v:
                 add("[]")
@@ -142,25 +194,36 @@ def _indented(value: Any) -> str:
             raise _Unusual
 
     write(value, "")
-    return "".join(out)
+    if out:
+        done.append("".join(out))
+    return done
 
 
-def _pairs(pairs: StrPairs, pad: str) -> str:
-    """A :class:`StrPairs` at indentation ``pad``: each pair's opening line and first string made once per
-    distinct first string, the second strings encoded by the C encoder, all joined at once."""
+def _pairs(pairs: StrPairs, pad: str) -> list[str]:
+    """A :class:`StrPairs` at indentation ``pad``, in pieces: each pair's opening line and first string made
+    once per distinct first string, the second strings encoded by the C encoder, joined some thousand pairs
+    at a time."""
     if not pairs:
-        return "[]"
+        return ["[]"]
     firsts, seconds = zip(*pairs, strict=True)
     if {*map(type, firsts), *map(type, seconds)} != {str}:  # (the types gathered in C)
         raise _Unusual
     inner, inner2 = pad + "  ", pad + "    "
     # Second strings with nothing to escape among them all (a long difference's pieces, as a rule) stand as
     # they are, their quotes written with the text around them: no call for each.
-    quote = '"' if not needs_escape("".join(seconds)) else ""
+    # (Looked at some thousand at a time: the whole of them joined and encoded was two copies of megabytes.)
+    step = _PAIRS_JOINED
+    escaped = any(_escaped("".join(seconds[i : i + step])) for i in range(0, len(seconds), step))
+    quote = "" if escaped else '"'
     opening = {a: "[\n" + inner2 + encode_basestring(a) + ",\n" + inner2 + quote for a in set(firsts)}
     parts: list[str] = [""] * (3 * len(pairs))
     parts[0::3] = map(opening.__getitem__, firsts)
     parts[1::3] = seconds if quote else map(encode_basestring, seconds)
     parts[2::3] = [quote + "\n" + inner + "],\n" + inner] * len(pairs)
     parts[-1] = quote + "\n" + inner + "]"
-    return "[\n" + inner + "".join(parts) + "\n" + pad + "]"
+    step *= 3
+    return ["[\n" + inner, *("".join(parts[i : i + step]) for i in range(0, len(parts), step)), "\n" + pad + "]"]
+
+
+# Pairs joined into one piece (:func:`_pairs`).
+_PAIRS_JOINED = 2048

@@ -382,3 +382,11 @@ def test_a_bad_output_is_refused_before_the_work(
         assert result.exit_code == 2, result.output
         assert result.stderr.startswith(f"lawdiff: error: {said}"), result.stderr
     assert readonly.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_json_and_html_written_to_a_file_are_what_standard_output_shows(tmp_path: Path) -> None:
+    # (Written to a file, they are written in pieces, one after the other.)
+    for fmt in ("json", "html"):
+        out = tmp_path / f"compare.{fmt}"
+        assert run("compare", "2007", "2017", "--format", fmt, "-o", str(out)).exit_code == 0
+        assert out.read_bytes() == run("compare", "2007", "2017", "--format", fmt).stdout_bytes

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.jsontext import LONG_STRING, StrPairs, dumps, needs_escape, string
+from lawdiff.jsontext import LONG_STRING, StrPairs, dumps, needs_escape, pieces, string, string_utf8
 
 scalars = (
     st.none()
@@ -41,6 +41,7 @@ def stdlib(value: Any) -> str:
 @given(values)
 def test_the_same_text_as_the_standard_library(value: Any) -> None:
     assert dumps(value) == stdlib(value)
+    assert "".join(pieces(value)) == stdlib(value)
 
 
 class Kind(enum.StrEnum):
@@ -90,6 +91,13 @@ def test_a_long_string_is_written_as_the_c_encoder_writes_it(text: str) -> None:
     assert string(text) == encode_basestring(text)
     assert needs_escape(text) == (encode_basestring(text) != '"' + text + '"')
     assert dumps({"text": text, "list": [text]}) == stdlib({"text": text, "list": [text]})
+    # Its UTF-8, in pieces, the text encoded once; the same where needs_escape has answered already.
+    for _ in range(2):
+        assert b"".join(string_utf8(text, "surrogatepass")) == encode_basestring(text).encode("utf-8", "surrogatepass")
+    if "\ud800" not in text:
+        assert b"".join(string_utf8(text)) == encode_basestring(text).encode("utf-8")
+        fresh = text[:-1] + text[-1]  # (another string: no answer kept for it)
+        assert b"".join(string_utf8(fresh)) == encode_basestring(text).encode("utf-8")
 
 
 @settings(max_examples=200, deadline=None)
@@ -97,3 +105,21 @@ def test_a_long_string_is_written_as_the_c_encoder_writes_it(text: str) -> None:
 def test_pieces_are_written_as_the_standard_library_writes_them(pieces: list[tuple[str, str]]) -> None:
     # Pieces with nothing to escape among them are written as they stand, quotes and all; any other as encoded.
     assert dumps({"diff": StrPairs(pieces)}) == stdlib({"diff": [list(p) for p in pieces]})
+
+
+def test_a_long_text_and_a_long_list_of_pairs_are_written_in_pieces_never_joined_whole() -> None:
+    text = "word " * 100_000
+    pairs = [p for i in range(5000) for p in (("equal", f"w{i} "), ("insert", "new "))]
+    doc = {"old_texts": [text], "diff": StrPairs(pairs), "n": 1}
+    made = pieces(doc)
+    assert "".join(made) == stdlib({"old_texts": [text], "diff": [list(p) for p in pairs], "n": 1})
+    assert any(p is text for p in made)  # the text itself, not a copy of it
+    assert max(map(len, made)) == len(text)  # the pairs in pieces shorter than the text
+    assert len(made) > 4
+
+
+def test_one_piece_to_escape_among_thousands_escapes_them_all() -> None:
+    # The pairs' texts are looked at some thousand at a time: a quote in the last is found all the same.
+    for last in ('say "so"', "back\\slash", "line\n", "plain"):
+        pairs = [("equal", "word ")] * 10_000 + [("insert", last)]
+        assert dumps({"diff": StrPairs(pairs)}) == stdlib({"diff": [list(p) for p in pairs]})

@@ -258,6 +258,15 @@ def test_words_counted_in_joined_pieces_are_those_of_each_piece(texts: list[str]
     assert ranking._words_in(texts) == sum(len(sides.WORD.findall(t)) for t in texts)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(alphabet="ab -_.1é\n", max_size=8), min_size=1, max_size=8), st.integers(1, 7))
+def test_words_counted_in_thousands_of_pieces_read_some_thousand_at_a_time(texts: list[str], shift: int) -> None:
+    # More texts than are joined at once: the groups meet at every place of the texts' cycle.
+    many = texts[shift % len(texts) :] + texts * (2 * ranking._TEXTS_JOINED // len(texts) + 1)
+    assert len(many) > ranking._TEXTS_JOINED
+    assert ranking._words_in(many) == sum(len(sides.WORD.findall(t)) for t in many)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="ab AB_-.,1\u00e9\u0130\u03a3\u03c3\u0307 \t\n\u00a0", max_size=60))
 def test_the_alignment_counts_the_words_of_a_split_text_in_order(text: str) -> None:

@@ -30,7 +30,7 @@ from lawdiff.i18n import gettext as _
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from lawdiff.cli.kept import Answer
+    from lawdiff.cli.kept import Answer, Rendered
     from lawdiff.corpus import Corpus
     from lawdiff.diff.comparison import Comparison
     from lawdiff.diff.vocabulary import Change
@@ -154,7 +154,7 @@ def _comparison_answer(
         from lawdiff.diff.ranking import ranked
 
         changes = ranked(changes)
-    rendered: str | bytes
+    rendered: Rendered
     coloured = None
     if fmt == "text":
         rendered = text.comparison(comp, changes, show_all, text.plain, verbose, view)
@@ -191,13 +191,14 @@ def _compare_pair(
 
 def _rendered_comparison(
     fmt: str, comp: Comparison, changes: list[Change], view: ReviewView | None, old: Edition, new: Edition
-) -> str | bytes:
+) -> Rendered:
     """A comparison as JSON, as a Word redline or as an HTML page (the text output
-    takes the terminal's options, so ``compare`` renders it itself)."""
+    takes the terminal's options, so ``compare`` renders it itself); the JSON and the page in pieces, written
+    one after the other."""
     if fmt == "json":
         from lawdiff.report import jsonout
 
-        return jsonout.comparison(comp, changes, view, (old, new))
+        return jsonout.comparison_pieces(comp, changes, view, (old, new))
     if fmt == "docx":
         from lawdiff.cli.options import word_comments
         from lawdiff.report.docx import docx
@@ -205,7 +206,7 @@ def _rendered_comparison(
         return docx(comp, changes, old, new, word_comments(view, changes))
     from lawdiff.report import html as html_report
 
-    return html_report.comparison(comp, changes, old, new)
+    return html_report.comparison_pieces(comp, changes, old, new)
 
 
 @command(

@@ -33,6 +33,10 @@ from lawdiff.i18n import language
 
 _KIND = "answers"
 
+# A command's output: text, a document's bytes, or text in pieces to be written one after the other (a
+# comparison of a paragraph of megabytes, never joined whole).
+Rendered = str | bytes | tuple[str, ...]
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:
@@ -40,7 +44,7 @@ class Answer:
     and its output in the terminal's colours, when it was asked for in colour."""
 
     notes: tuple[str, ...]
-    rendered: str | bytes
+    rendered: Rendered
     differs: bool
     coloured: str | None = None
 

@@ -24,7 +24,7 @@ from lawdiff.i18n import gettext as _
 
 if TYPE_CHECKING:
     from lawdiff.cache import Cache
-    from lawdiff.cli.kept import Answer, Answers
+    from lawdiff.cli.kept import Answer, Answers, Rendered
     from lawdiff.corpus import Corpus
     from lawdiff.diff import Study
     from lawdiff.diff.comparison import Comparison
@@ -374,13 +374,16 @@ def thresholds_option(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def emit(rendered: str | bytes, output: Path | None, fmt: str = "text", coloured: str | None = None) -> None:
-    """Write to ``output``, atomically and as it is, or to standard output under the terminal rule
-    (:mod:`lawdiff.cli.terminal`; bytes only when it is not a terminal).  ``fmt`` says what the text is
-    (``json``, ``jsonl`` and ``html`` are escaped in their own syntax); ``coloured``: the same text with colours."""
+def emit(rendered: Rendered, output: Path | None, fmt: str = "text", coloured: str | None = None) -> None:
+    """Write to ``output``, atomically and as it is (text in pieces one piece after the other), or to standard
+    output under the terminal rule (:mod:`lawdiff.cli.terminal`; bytes only when it is not a terminal).
+    ``fmt`` says what the text is (``json``, ``jsonl`` and ``html`` are escaped in their own syntax);
+    ``coloured``: the same text with colours."""
     if output is None:
         from lawdiff.cli import terminal
 
+        if isinstance(rendered, tuple):
+            rendered = "".join(rendered)
         if isinstance(rendered, bytes):
             if sys.stdout.isatty():
                 raise UsageError(

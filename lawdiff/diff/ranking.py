@@ -121,6 +121,8 @@ _CLASSES = bytes(
     ord("w") if (chr(c).isalnum() or c == ord("_")) else ord("h") if c == ord("-") else ord("o") for c in range(256)
 )
 _W, _H = ord("w"), ord("h")
+# Texts read together by :func:`_words_in`.
+_TEXTS_JOINED = 2048
 
 
 def _words_in(texts: list[str]) -> int:
@@ -129,8 +131,12 @@ def _words_in(texts: list[str]) -> int:
     A side of megabytes in a few passes in C: its texts joined, their characters turned into classes
     (``bytes.translate``), the words' starts counted as class patterns (a word character after any other
     but a hyphen that follows a word character), then told apart where two texts meet.  Outside
-    Latin-1, text by text.
+    Latin-1, text by text.  Many texts (the 11,000 equal pieces of a paragraph of megabytes) are read some
+    thousand at a time, each counted in itself all the same: joined whole, the side was copied three times
+    (joined, encoded, classed), each copy in memory just taken from the system.
     """
+    if len(texts) > _TEXTS_JOINED:
+        return sum(_words_in(texts[i : i + _TEXTS_JOINED]) for i in range(0, len(texts), _TEXTS_JOINED))
     text = "".join(texts)
     try:
         c = text.encode("latin-1").translate(_CLASSES)

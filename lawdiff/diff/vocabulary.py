@@ -173,10 +173,30 @@ def change_id(
     # A clause kept as it was has the same addresses and texts on both sides: each written once.
     old_list = _strings(old)
     new_list = old_list if new == old else _strings(new)
+    if any(len(t) >= jsontext.LONG_STRING for t in (*old_texts, *new_texts)):
+        return _long_id(f"[{head},[{old_list}],[{new_list}],[", old_texts, new_texts)
     old_text = _strings(old_texts)
     new_text = old_text if new_texts == old_texts else _strings(new_texts)
     payload = f"[{head},[{old_list}],[{new_list}],[{old_text}],[{new_text}]]"
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:40]
+
+
+def _long_id(head: str, old_texts: tuple[str, ...], new_texts: tuple[str, ...]) -> str:
+    """The id of a change with a long text (a paragraph of megabytes), hashed part by part: the payload
+    made whole was the texts copied three times over (quoted, joined, encoded), each copy in memory just
+    taken from the system; here each text is encoded once (:func:`lawdiff.jsontext.string_utf8`).  The same
+    bytes hashed (``head``: the payload up to the old texts)."""
+    digest = hashlib.sha256(head.encode("utf-8"))
+    for n, texts in enumerate((old_texts, new_texts)):
+        if n:
+            digest.update(b"],[")
+        for k, text in enumerate(texts):
+            if k:
+                digest.update(b",")
+            for piece in jsontext.string_utf8(text):
+                digest.update(piece)
+    digest.update(b"]]")
+    return digest.hexdigest()[:40]
 
 
 def _strings(strings: tuple[str, ...]) -> str:

@@ -304,19 +304,27 @@ class Edition:
                 len(c.footnotes),
                 [[r.target, r.start, r.end, r.printed, r.via] for r in c.references],
             ]
-            if len(c.text) < jsontext.LONG_STRING:
-                line = b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass")
-            else:
-                # A long text (a paragraph of megabytes) quoted as it stands where it holds nothing to escape
-                # (:func:`lawdiff.jsontext.string`), between the JSON of the items before and after it.
-                head = json.dumps(row[:4], ensure_ascii=False)[:-1]
-                tail = json.dumps(row[5:], ensure_ascii=False)[1:]
-                line = b"\n" + f"{head}, {jsontext.string(c.text)}, {tail}".encode("utf-8", "surrogatepass")
-            digest.update(line)
             part = parts.get(c.article)
             if part is None:
                 part = parts[c.article] = hashlib.sha256()
-            part.update(line)
+            if len(c.text) < jsontext.LONG_STRING:
+                line = b"\n" + json.dumps(row, ensure_ascii=False).encode("utf-8", "surrogatepass")
+                digest.update(line)
+                part.update(line)
+                continue
+            # A long text (a paragraph of megabytes) quoted as it stands where it holds nothing to escape
+            # (:func:`lawdiff.jsontext.string`), between the JSON of the items before and after it: hashed
+            # piece by piece, the line made whole being the text copied three times over.
+            head = json.dumps(row[:4], ensure_ascii=False)[:-1]
+            tail = json.dumps(row[5:], ensure_ascii=False)[1:]
+            pieces = [
+                f"\n{head}, ".encode("utf-8", "surrogatepass"),
+                *jsontext.string_utf8(c.text, "surrogatepass"),
+                f", {tail}".encode("utf-8", "surrogatepass"),
+            ]
+            for piece in pieces:
+                digest.update(piece)
+                part.update(piece)
         return digest.hexdigest(), {number: part.hexdigest() for number, part in parts.items()}
 
     def walk(self) -> Iterator[Clause]:

@@ -12,6 +12,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from lawdiff import marks
 from lawdiff.errors import LawdiffBug, UsageError
@@ -44,8 +45,9 @@ def check_output(path: Path) -> None:
         )
 
 
-def write_atomic(path: Path, content: str | bytes) -> None:
-    """Write ``content`` to ``path`` through a temporary file in the same folder.
+def write_atomic(path: Path, content: str | bytes | tuple[str, ...]) -> None:
+    """Write ``content`` to ``path`` through a temporary file in the same folder (text in pieces written one
+    piece after the other, never joined whole).
 
     A symbolic link is written through (its target is replaced); a device or
     a pipe (``/dev/stdout``) is written to directly, since it cannot be
@@ -55,7 +57,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     if path.exists() and not path.is_file():
         try:
             with path.open("wb") as fh:
-                fh.write(_bytes(content))
+                _write(fh, content)
         except OSError as exc:
             raise UsageError(
                 _("{path}: cannot write there ({strerror})").format(path=path, strerror=exc.strerror or exc),
@@ -74,7 +76,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
         ) from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(_bytes(content))
+            _write(fh, content)
         # mkstemp makes the file private (0600); an output file gets the
         # permissions any new file would get under the user's umask.
         umask = os.umask(0)
@@ -149,6 +151,11 @@ def _write_items(items: list[Item], staging: Path, workers: int, progress: Calla
 
 # A lone surrogate: what Python makes of a byte of a file name that is not UTF-8 (b"\xff" -> "\udcff").
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _write(fh: BinaryIO, content: str | bytes | tuple[str, ...]) -> None:
+    for piece in content if isinstance(content, tuple) else (content,):
+        fh.write(_bytes(piece))
 
 
 def _bytes(content: str | bytes) -> bytes:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lawdiff import __version__, jsontext
 from lawdiff.align import Thresholds
 from lawdiff.corpus import Corpus, Dangling, PageCheck
-from lawdiff.diff import Change, Comparison, History, Op
+from lawdiff.diff import Change, Comparison, History
 from lawdiff.model import Clause, Edition, natural_key
 from lawdiff.sources.base import Loc
 
@@ -173,29 +173,39 @@ def comparison(
     editions: tuple[Edition, Edition],
 ) -> str:
     """A comparison as ``schemas/compare.schema.json`` has it; ``editions`` (old, new) give the digests."""
+    return "".join(comparison_pieces(comp, changes, review, editions))
+
+
+def comparison_pieces(
+    comp: Comparison,
+    changes: list[Change],
+    review: ReviewView | None,
+    editions: tuple[Edition, Edition],
+) -> tuple[str, ...]:
+    """The text of :func:`comparison` in pieces to be written one after the other (:func:`jsontext.pieces`:
+    the JSON of a paragraph of megabytes is never joined whole)."""
     digests = {e.name: e.digest() for e in editions}
-    return dumps(
-        {
-            "$schema": COMPARE_SCHEMA,
-            "schema_version": SCHEMA_VERSION,
-            "lawdiff": {"version": __version__, "editions": digests},
-            "old": comp.old,
-            "new": comp.new,
-            "thresholds": comp.thresholds.as_dict(),
-            "counts": comp.counts(changes),
-            "changes": [change(ch, review) for ch in changes],
-            "patterns": [
-                {
-                    "flag": p.flag.value,
-                    "removed": list(p.removed),
-                    "added": list(p.added),
-                    "changes": list(p.changes),
-                    "addresses": list(p.addresses),
-                }
-                for p in comp.patterns_of(changes)
-            ],
-        }
-    )
+    doc = {
+        "$schema": COMPARE_SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "lawdiff": {"version": __version__, "editions": digests},
+        "old": comp.old,
+        "new": comp.new,
+        "thresholds": comp.thresholds.as_dict(),
+        "counts": comp.counts(changes),
+        "changes": [change(ch, review) for ch in changes],
+        "patterns": [
+            {
+                "flag": p.flag.value,
+                "removed": list(p.removed),
+                "added": list(p.added),
+                "changes": list(p.changes),
+                "addresses": list(p.addresses),
+            }
+            for p in comp.patterns_of(changes)
+        ],
+    }
+    return (*jsontext.pieces(doc), "\n")
 
 
 def history(h: History, thresholds: Thresholds, editions: Iterable[Edition]) -> str:
@@ -225,9 +235,6 @@ def history(h: History, thresholds: Thresholds, editions: Iterable[Edition]) -> 
     )
 
 
-_OPS = {op: op.value for op in Op}
-
-
 def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
     """A change as the JSON schema (schemas/compare.schema.json) describes it (``review``: with its decision)."""
     out: dict[str, Any] = {
@@ -244,7 +251,9 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         "new_title": ch.new_title,
         "similarity": ch.similarity,
         "editorial_only": ch.editorial_only,
-        "diff": jsontext.StrPairs([(_OPS[p.op], p.text) for p in ch.diff]),
+        # (The operation's value read off the member: a look-up by the member hashed it in Python, Enum's
+        # __hash__, for each of the 22,000 pieces of a paragraph of megabytes.)
+        "diff": jsontext.StrPairs([(p.op._value_, p.text) for p in ch.diff]),
         "references": [
             {"status": r.status.value, "old": r.old, "new": r.new, "consistent": r.consistent} for r in ch.references
         ],

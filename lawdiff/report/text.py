@@ -294,7 +294,9 @@ def comparison(
     if hidden:
         lines.append("")
         lines.append(_("{n} unchanged clause(s) not shown (--all shows them)").format(n=hidden))
-    return "\n".join(lines) + "\n"
+    # (The last line end joined with the rest: added after, it copied the whole text again, 5 MB for a long
+    # clause's difference.)
+    return "\n".join([*lines, ""])
 
 
 def _decided(review: ReviewView | None, ch: Change) -> bool:

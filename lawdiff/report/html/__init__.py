@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from lawdiff.diff.article import article_numbers, pairs_of
 from lawdiff.report.files import MANIFEST, Item, check_target, jobs, write_site
-from lawdiff.report.html.compare import comparison
+from lawdiff.report.html.compare import comparison, comparison_pieces
 from lawdiff.report.html.law import Link, law_text, split_side
 from lawdiff.report.html.markup import ASSETS, Markup, asset, escape, h, sha256_hex
 from lawdiff.report.html.template import compile_all
@@ -92,6 +92,7 @@ __all__ = [
     "article_page",
     "asset",
     "comparison",
+    "comparison_pieces",
     "correlation_page",
     "escape",
     "h",

@@ -25,6 +25,13 @@ from lawdiff.report.site import pair_id
 
 def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: Edition) -> str:
     """The side-by-side view of one pair of editions as one self-contained file."""
+    return "".join(comparison_pieces(comp, changes, old, new))
+
+
+def comparison_pieces(comp: Comparison, changes: Iterable[Change], old: Edition, new: Edition) -> tuple[str, ...]:
+    """The page of :func:`comparison` in pieces to be written one after the other: a clause of megabytes
+    apart from the page around it, which holds an arrow and a dash (joined, the whole would be a string of
+    two bytes a character, twice the page's size, before it was encoded)."""
     changes = list(changes)
     moved = {r.old: comp.alignment.successors(r.old) for ch in changes for r in ch.stale_references}
     ctx = PairContext(old, new, pair_id(old.name, new.name), moved)
@@ -61,7 +68,7 @@ def comparison(comp: Comparison, changes: Iterable[Change], old: Edition, new: E
     )
     footer = page_footer(comp.thresholds, (old, new))
     made = document(f"{old.name} → {new.name} · lawdiff", "", "compare", main, footer, inline=True)
-    return "".join(held.pieces(made))
+    return tuple(held.pieces(made))
 
 
 def _shown_blocks(ctx: PairContext, changes: list[Change]) -> dict[tuple[str, str], str]:
