@@ -383,3 +383,22 @@ def test_changes_held_lazily_read_as_the_records_they_stand_for(held_pairs: list
 
 def _among(ids: set[str], ch: Change) -> bool:
     return ch.id in ids
+
+
+def test_a_clauses_heading_difference_is_the_studys_not_the_renderers() -> None:
+    """A clause whose heading changed holds the heading's word difference (``Change.title_diff``), made
+    once with the comparison: the text output and the HTML draw it and make no word difference of their own."""
+    corpus = load([Path(__file__).parent / "fixtures" / "html" / "corpus"])
+    comp = changes.compare(corpus.edition("2001"), corpus.edition("2011"))
+    titled = [ch for ch in comp.changes if ch.title_changed and ch.aspect is Aspect.TEXT]
+    assert titled, "the fixture holds a clause whose heading changed"
+    for ch in comp.changes:
+        if ch in titled:
+            assert ch.title_diff == word_diff(ch.old_title, ch.new_title)
+        else:
+            assert ch.title_diff == ()
+    import lawdiff.report.html.pair as pair
+    import lawdiff.report.text as text_module
+
+    assert not hasattr(pair, "word_diff")
+    assert not hasattr(text_module, "word_diff")

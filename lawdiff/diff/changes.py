@@ -319,6 +319,7 @@ class _Describer:
             scope=scope,
             pinned_by=link.pinned_by,
             id=change_id(old.name, new.name, link.aspect, link.old, link.new, old_texts, new_texts),
+            title_diff=self.diff(old_title, new_title) if title_changed and not title_aspect else (),
         )
 
     def _kept(self, link: Link, a: Clause, b: Clause, with_title: bool = False) -> Kept:

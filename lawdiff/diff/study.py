@@ -178,6 +178,8 @@ class Study:
                 for ch in comp.changes
                 if ch.old_texts and ch.new_texts and ch.old_texts != ch.new_texts
             }
+            # A clause's heading's difference too (a heading of its own has it as its ``diff``).
+            words.update(((ch.old_title, ch.new_title), ch.title_diff) for ch in comp.changes if ch.title_diff)
             self.cache.put("words", cache_key("words", old.name, new.name), words)
 
     def diffs(self, old: Edition, new: Edition) -> WordDiff:

@@ -245,6 +245,8 @@ class Change:
     renumbered: the address changed.
     moved: the clause went to another article.
     title_changed: the heading changed (old_title -> new_title).
+    title_diff: the heading's word difference, for a clause's change whose heading changed (a heading's
+        own change has it in ``diff``); () otherwise.
     similarity: text similarity of old and new (0..1, 1 = identical).
     editorial_only: the difference is only white space, punctuation, case or
         terminology from :data:`TERMINOLOGY`.
@@ -302,6 +304,7 @@ class Change:
     significance: float = 0.0
     certainty: float = 1.0
     scope: Scope = Scope.COMPARED
+    title_diff: tuple[Piece, ...] = ()
 
     @property
     def normative(self) -> bool:

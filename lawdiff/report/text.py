@@ -334,7 +334,7 @@ def _review_lines(review: ReviewView, ch: Change) -> list[str]:
 
 def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
     from lawdiff.align import Aspect
-    from lawdiff.diff import SHORT_ID, ChangeKind, word_diff
+    from lawdiff.diff import SHORT_ID, ChangeKind
     from lawdiff.diff.vocabulary import RefStatus
 
     if ch.old and ch.new:
@@ -376,7 +376,7 @@ def _change_lines(comp: Comparison, ch: Change, style: Style) -> list[str]:
             lines.append("    " + _("title: {difference}").format(difference=diff_text(ch.diff, style)))
     else:
         if ch.title_changed:
-            difference = diff_text(word_diff(ch.old_title, ch.new_title), style)
+            difference = diff_text(ch.title_diff, style)
             lines.append("    " + _("title: {difference}").format(difference=difference))
         if ch.kind is not ChangeKind.UNCHANGED and (ch.old_texts != ch.new_texts):
             for para in diff_text(ch.diff, style).split("\n"):

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 
 from lawdiff import i18n
 from lawdiff.align import Aspect
-from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece, word_diff
+from lawdiff.diff import SHORT_ID, Change, ChangeKind, Op, Piece
 from lawdiff.diff.article import HEAT_SYMBOLS, Heat, PairView
 from lawdiff.i18n import gettext as _
 from lawdiff.model import Clause, Edition, Kind
@@ -154,9 +154,7 @@ def _change_rows(
     diff = ch.diff if ch.counterpart_in_corpus else tuple(Piece(Op.EQUAL, p.text) for p in ch.diff)
     old_parts = split_side(diff, "old", ch.old_texts) if ch.old_texts or ch.counterpart_in_corpus else []
     new_parts = split_side(diff, "new", ch.new_texts) if ch.new_texts or ch.counterpart_in_corpus else []
-    title_diff: tuple[Piece, ...] = ()
-    if not heading and ch.title_changed:
-        title_diff = word_diff(ch.old_title, ch.new_title)
+    title_diff = ch.title_diff
     old_segments = _clause_segments(heading, "old", olds, old_parts, title_diff, titled[0])
     new_segments = _clause_segments(heading, "new", news, new_parts, title_diff, titled[1])
     same = None
