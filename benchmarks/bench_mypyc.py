@@ -42,7 +42,7 @@ from heldout import DEFAULT_ARTICLES, DEFAULT_SEED  # noqa: E402
 COMPILED = (
     *(f"lawdiff/report/html/{m}.py" for m in ("__init__", "article", "compare", "context", "correlation")),
     *(f"lawdiff/report/html/{m}.py" for m in ("counts", "history", "index", "kind", "law", "nav", "pagecache")),
-    *(f"lawdiff/report/html/{m}.py" for m in ("pair", "review", "runs", "synopsis")),
+    *(f"lawdiff/report/html/{m}.py" for m in ("matrix", "pair", "review", "runs", "synopsis")),
     "lawdiff/report/site.py",
     "lawdiff/diff/history.py",
     "lawdiff/diff/synopsis.py",

@@ -72,9 +72,12 @@ def _spied(old: Edition, new: Edition, monkeypatch: pytest.MonkeyPatch) -> tuple
 
     monkeypatch.setattr(changes, "significance", significance)
     comparison = changes.compare(old, new, diff=diff)
-    # Every change whose texts differ got its difference, and no other.
+    # Every change whose texts differ got its difference, every clause whose heading changed the heading's,
+    # and no other.
     differ = [ch for ch in comparison.changes if ch.old_texts and ch.new_texts and ch.old_texts != ch.new_texts]
-    assert len(diffs) == len(differ) > 0
+    headings = [ch for ch in comparison.changes if ch.title_diff]
+    assert all(ch.title_changed and ch.old_title != ch.new_title for ch in headings)
+    assert len(diffs) == len(differ) + len(headings) and differ
     return diffs, flagged
 
 

@@ -22,7 +22,7 @@ import lawdiff.report.html as html_report
 from lawdiff.cli import main
 from lawdiff.corpus import load
 from lawdiff.diff import Study
-from lawdiff.diff.vocabulary import Change, Flag, RefChange, RefStatus, Signal
+from lawdiff.diff.vocabulary import Change, Flag, Op, Piece, RefChange, RefStatus, Signal
 from lawdiff.report.html import pagecache
 from lawdiff.report.site import Site, plan
 
@@ -201,6 +201,8 @@ def _other(value: object, name: str = "") -> object:
         return value[:-1] if value else (_REFERENCE,)  # type: ignore[index]
     if name == "signals":
         return value[:-1] if value else (_SIGNAL,)  # type: ignore[index]
+    if name == "title_diff":
+        return value[:-1] if value else (Piece(Op.INSERT, "x"),)  # type: ignore[index]
     if isinstance(value, bool):
         return not value
     if isinstance(value, float):
@@ -222,7 +224,7 @@ def test_a_change_digest_holds_every_field_its_id_does_not() -> None:
     assert shown == {
         "kind", "aspect", "old", "new", "article", "renumbered", "moved", "title_changed", "old_title", "new_title",
         "similarity", "editorial_only", "references", "score", "uncertain", "methods", "reasons",
-        "counterpart_in_corpus", "pinned_by", "signals", "significance", "certainty", "scope",
+        "counterpart_in_corpus", "pinned_by", "signals", "significance", "certainty", "scope", "title_diff",
     }  # fmt: skip
     for ch in changes[:5]:
         before = pagecache.change_digest(ch)

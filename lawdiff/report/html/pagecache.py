@@ -84,7 +84,7 @@ def change_digest(ch: Change) -> str:
         tuple((r.status.value, r.old, r.new, r.consistent) for r in ch.references), ch.score, ch.uncertain,
         tuple(m.value for m in ch.methods), ch.reasons, ch.counterpart_in_corpus, ch.pinned_by,
         tuple((g.flag.value, g.removed, g.added) for g in ch.signals), ch.significance, ch.certainty,
-        ch.scope.value,
+        ch.scope.value, tuple((p.op.value, p.text) for p in ch.title_diff),
     )  # fmt: skip
     return ch.id + hashlib.sha256(repr(rest).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
