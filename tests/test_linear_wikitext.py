@@ -12,12 +12,12 @@ failed by a moment of the host's.  A bound in seconds failed on a busy
 machine (5.8 CPU seconds against 5); the figures are bench_pathological.py's,
 as whole processes.
 
-The quadratic steps below, each put back for a try, still fail at these
-sizes: the bigger page's read was stopped at its bound, ten times the
-smaller page's, at 94 s for the markers' search (the smaller page 9.4 s),
-48 s for the duplicates' retries (4.8 s), and 3.0 s for the long clause's
-copying (0.30 s), the cheapest step, which at half its size would pass
-(1.0 s against a bound of 1.3 s): hence its 1 MB.
+Three of the quadratic steps below, each put back for a try, still fail at
+these sizes: the bigger page's read was stopped at its bound, ten times the
+smaller page's, at 94 s for the markers' search (markers after words; the
+smaller page 9.4 s), 48 s for the duplicates' retries (4.8 s), and 3.0 s
+for the long clause's copying (0.30 s), the cheapest step, which at half
+its size would pass (1.0 s against a bound of 1.3 s): hence its 1 MB.
 
 Where the time went:
 
