@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner, Result
+from test_cli_compare import assert_valid
 from test_review_view import NEW_WORDS, OLD_WORDS, corrected_corpus
 
 from lawdiff.cli import main
@@ -108,6 +109,18 @@ def test_a_corrected_draft_shows_the_decision_outdated(env: dict[str, str], tmp_
         "        changed since: De leider mag een [-onbedoeld-]{+per ongeluk+} aangeduide kaart "
     )
     assert lines[6].count("[-") == 1 and lines[6].count("{+") == 1
+    # compare's JSON holds the same: the texts it was decided on and the differences since, as pieces.
+    result = CliRunner().invoke(
+        main, ["compare", "2007", "2017", "--corpus", draft, "--article", "45", "--format", "json"], env=env
+    )
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert_valid(document, "compare.schema.json")
+    change = next(c for c in document["changes"] if c["id"] == new_id)
+    decided_on = change["review"]["decided_on"]
+    assert decided_on["old_since"] == [] and decided_on["old_texts"] == change["old_texts"]
+    changed = [p for p in decided_on["new_since"] if p[0] != "equal"]
+    assert changed == [["delete", "onbedoeld"], ["insert", "per ongeluk"]]
     # Only the outdated one: the filter leaves the others out.
     assert len([ln for ln in lines if re.match(r"  [0-9a-f]{10}  ", ln)]) == 1
 

@@ -17,7 +17,7 @@ from lawdiff.align import DEFAULT_THRESHOLDS
 from lawdiff.corpus import Corpus, default_corpus, load
 from lawdiff.diff import Study
 from lawdiff.diff.comparison import Comparison
-from lawdiff.diff.vocabulary import SHORT_ID
+from lawdiff.diff.vocabulary import SHORT_ID, Op
 from lawdiff.errors import UsageError
 from lawdiff.review import CorrectionKind, State, Status, Store, Target, attach, open_for_writing, runs, target
 from lawdiff.review.ids import SHORT_ID as REVIEW_SHORT_ID
@@ -94,6 +94,12 @@ def test_a_corrected_draft_makes_the_decision_outdated_never_applied(
     assert e.decision.id == before.id and NEW_WORDS not in e.decision.new_texts[0]
     assert OLD_WORDS in e.decision.new_texts[0], "the text it was made on comes with it"
     assert [c.text for c in e.comments] == ["Akkoord."]
+    # What changed since is the entry's, for every output to draw: the new text's words, the old side kept.
+    old_since, new_since = e.since
+    assert old_since == () and after.old_texts == e.decision.old_texts
+    assert "".join(p.text for p in new_since if p.op is not Op.INSERT) == "\n".join(e.decision.new_texts)
+    assert "".join(p.text for p in new_since if p.op is not Op.DELETE) == "\n".join(after.new_texts)
+    assert [p.text.strip() for p in new_since if p.op is not Op.EQUAL] == ["onbedoeld", "per ongeluk"]
     assert [(o.decision.id, o.change) for o in view.outdated] == [(before.id, after.id)]
     assert not view.orphaned
     # Deciding on the new text makes it current; the old decision is kept as earlier.

@@ -249,6 +249,7 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
         "title_changed": ch.title_changed,
         "old_title": ch.old_title,
         "new_title": ch.new_title,
+        "title_diff": jsontext.StrPairs([(p.op._value_, p.text) for p in ch.title_diff]),
         "similarity": ch.similarity,
         "editorial_only": ch.editorial_only,
         # (The operation's value read off the member: a look-up by the member hashed it in Python, Enum's
@@ -279,7 +280,12 @@ def change(ch: Change, review: ReviewView | None = None) -> dict[str, Any]:
             "state": entry.state.value,
             "assignee": entry.assignee,
             "decided_by": d.author if d else "",
-            "decided_on": {"old_texts": list(d.old_texts), "new_texts": list(d.new_texts)}
+            "decided_on": {
+                "old_texts": list(d.old_texts),
+                "new_texts": list(d.new_texts),
+                "old_since": jsontext.StrPairs([(p.op._value_, p.text) for p in entry.since[0]]),
+                "new_since": jsontext.StrPairs([(p.op._value_, p.text) for p in entry.since[1]]),
+            }
             if d is not None and entry.state.value == "outdated"
             else None,
             "comments": [

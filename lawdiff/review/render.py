@@ -134,8 +134,6 @@ def text(view: ReviewView, items: Sequence[Item]) -> str:
 def _item_lines(item: Item) -> list[str]:
     """One change of ``review list``: its id, status, kind and clauses, then an outdated decision with the text
     it was made on, the thread, and the decisions made before."""
-    from lawdiff.diff import word_diff
-
     comp, ch, entry = item.comparison, item.change, item.entry
     flags = []
     if ch.aspect.value == "title":
@@ -165,11 +163,13 @@ def _item_lines(item: Item) -> list[str]:
         if d.old_texts != ch.old_texts:
             lines.extend(_texts_lines(made_on, comp.old, d.old, d.old_texts, "        "))
             lines.extend(_texts_lines(now, comp.old, ch.old, ch.old_texts, "        "))
+            if entry.since[0]:
+                lines.append("        " + _("changed since: {difference}").format(difference=marked(entry.since[0])))
         if d.new_texts != ch.new_texts:
             lines.extend(_texts_lines(made_on, comp.new, d.new, d.new_texts, "        "))
             lines.extend(_texts_lines(now, comp.new, ch.new, ch.new_texts, "        "))
-            since = word_diff("\n".join(d.new_texts), "\n".join(ch.new_texts))
-            lines.append("        " + _("changed since: {difference}").format(difference=marked(since)))
+            if entry.since[1]:
+                lines.append("        " + _("changed since: {difference}").format(difference=marked(entry.since[1])))
     for c in entry.comments:
         lines.extend(_comment_lines(c, "      "))
     for e in entry.earlier:

@@ -31,7 +31,7 @@ from lawdiff.review.values import Comment, Correction, Decision, Status
 
 if TYPE_CHECKING:
     from lawdiff.diff.comparison import Comparison
-    from lawdiff.diff.vocabulary import Change
+    from lawdiff.diff.vocabulary import Change, Piece
     from lawdiff.model import Edition
 
 
@@ -49,6 +49,8 @@ class Entry:
     comments: that decision's thread, oldest first.
     earlier: other decisions made on earlier forms of the change, newest
         first (superseded by ``decision``).
+    since: for an outdated decision, the word differences from the old and the new texts it was made on to
+        the change's texts now (empty for a side whose text is the same): every output draws these.
     """
 
     change: str
@@ -57,6 +59,7 @@ class Entry:
     decision: Decision | None = None
     comments: tuple[Comment, ...] = ()
     earlier: tuple[Decision, ...] = ()
+    since: tuple[tuple[Piece, ...], tuple[Piece, ...]] = ((), ())
 
     @property
     def status(self) -> Status:
@@ -252,10 +255,23 @@ def _match(
             entries[ch.id] = Entry(ch.id, pair, State.CURRENT, mine, comments.get(mine.id, ()), tuple(others))
         elif others:
             shown = others[0]
-            entries[ch.id] = Entry(ch.id, pair, State.OUTDATED, shown, comments.get(shown.id, ()), tuple(others[1:]))
+            entries[ch.id] = Entry(
+                ch.id, pair, State.OUTDATED, shown, comments.get(shown.id, ()), tuple(others[1:]), _since(shown, ch)
+            )
         else:
             entries[ch.id] = Entry(ch.id, pair)
     return entries, lost
+
+
+def _since(d: Decision, ch: Change) -> tuple[tuple[Piece, ...], tuple[Piece, ...]]:
+    """The word differences from the texts an outdated decision was made on to the change's texts now."""
+    from lawdiff.diff import word_diff  # (the review's store and commands need no word differences)
+
+    old, new = (
+        word_diff("\n".join(made), "\n".join(now)) if made != now else ()
+        for made, now in ((d.old_texts, ch.old_texts), (d.new_texts, ch.new_texts))
+    )
+    return old, new
 
 
 def _find(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lawdiff import i18n
-from lawdiff.diff import SHORT_ID, Change, Op, word_diff
+from lawdiff.diff import SHORT_ID, Change, Op
 from lawdiff.diff.article import ArticleView
 from lawdiff.i18n import gettext as _
 from lawdiff.i18n import terms
@@ -33,7 +33,7 @@ from lawdiff.report.site import REVIEW_FILE, Annotation, Annotator, Site, articl
 
 if TYPE_CHECKING:
     from lawdiff.report.reviewed import ReviewShown
-    from lawdiff.review import Comment, Decision, ReviewView, StaleCorrection
+    from lawdiff.review import Comment, Decision, Entry, ReviewView, StaleCorrection
 
 # The statuses that close a change (the others are open or queried).
 DECIDED = ("accepted", "translation-fix", "rejected")
@@ -80,7 +80,7 @@ def annotator(view: ReviewView) -> Annotator:
                 "div",
                 {"class": "review"},
                 _status_line(status, entry.assignee, entry.decision),
-                _outdated(entry.decision, ch) if outdated else None,
+                _outdated(entry) if outdated else None,
                 _thread(entry.comments),
                 _earlier(entry.earlier),
             ),
@@ -100,25 +100,26 @@ def _status_line(status: str, assignee: str, d: Decision | None) -> Markup:
     )
 
 
-def _outdated(d: Decision, ch: Change) -> Markup:
+def _outdated(entry: Entry) -> Markup:
     """A decision made on an earlier text: that text, and what changed in it since (``<del>``/``<ins>``)."""
     texts: list[Child] = []
-    sides = (
-        (_("the old text it was decided on, with the changes since"), d.old_texts, ch.old_texts),
-        (_("the new text it was decided on, with the changes since"), d.new_texts, ch.new_texts),
+    said = (
+        _("the old text it was decided on, with the changes since"),
+        _("the new text it was decided on, with the changes since"),
     )
-    for said, made, now in sides:
-        if made == now:
+    for summary, pieces in zip(said, entry.since, strict=True):
+        if not pieces:
             continue
-        pieces = word_diff("\n".join(made), "\n".join(now))
         texts.append(
             h(
                 "details",
                 {"class": "since"},
-                h("summary", None, said),
+                h("summary", None, summary),
                 law_text("tx inline", [(p.op, p.text) for p in pieces]),
             )
         )
+    d = entry.decision
+    assert d is not None
     earlier = _("decided on an earlier text ({id}, {when}).").format(id=d.id[:SHORT_ID], when=_when(d.updated))
     return h("div", {"class": "outdated"}, h("p", None, h("b", None, _("Outdated:")), " " + earlier), texts)
 

@@ -198,7 +198,7 @@ def pair_units(changes: Sequence[Change], olds: Stream, news: Stream) -> list[Un
             if (ch.old_title or ch.new_title) and len(ch.old) == 1 and len(ch.new) == 1:
                 t_old, t_new = olds.title.get(ch.old[0]), news.title.get(ch.new[0])
                 if t_old and t_new and not (t_old.unit or t_new.unit):
-                    units.append(_pair(Role.TITLE, [t_old], [t_new], word_diff(ch.old_title, ch.new_title), ch))
+                    units.append(_pair(Role.TITLE, [t_old], [t_new], _title_diff(ch), ch))
         elif len(ch.old) == 1 and len(ch.new) == 1:
             t_old, t_new = olds.title.get(ch.old[0]), news.title.get(ch.new[0])
             if t_old and t_new and not (t_old.unit or t_new.unit):
@@ -295,3 +295,8 @@ def _drop_crossed_chains(units: list[Unit]) -> None:
                 u.anchored = False
                 changed = True
                 break
+
+
+def _title_diff(ch: Change) -> tuple[Piece, ...]:
+    """A text change's heading difference: the study's, where the heading changed (a kept heading's, all equal)."""
+    return ch.title_diff or word_diff(ch.old_title, ch.new_title)
