@@ -77,7 +77,8 @@ def run(only: str, workers: int) -> tuple[float, float, str]:
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     last = lines[-1] if lines else done.stderr.strip()[-200:]
     if done.returncode != 0:
-        sys.exit(f"bench_testtime: pytest exited {done.returncode}: {last}")
+        failed = "".join(f"\n  {line}" for line in lines if line.startswith(("FAILED", "ERROR")))
+        sys.exit(f"bench_testtime: pytest exited {done.returncode}: {last}{failed}")
     return wall, cpu, re.sub(r"=+", "", last).strip()
 
 
