@@ -9,7 +9,7 @@ from collections import Counter
 from itertools import chain
 
 from lawdiff.align.links import Unit
-from lawdiff.model import Clause, Edition, article_of, parent_address, walked_runs
+from lawdiff.model import Clause, Edition, article_and_parent, walked_runs
 
 _WORD = re.compile(r"\w+")
 
@@ -28,7 +28,7 @@ def units(edition: Edition, places: dict[str, tuple[str, str]] | None = None) ->
             address, refs = clause.address, clause.references
             found = place(address)
             if found is None:
-                found = places[address] = (article_of(address), parent_address(address))
+                found = places[address] = article_and_parent(address)
             targets = tuple(dict.fromkeys([r.target for r in refs])) if refs else ()
             append(unit(address, found[0], len(out), text, clause.title, clause.kind, targets, found[1]))
     return out
