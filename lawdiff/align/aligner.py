@@ -50,7 +50,8 @@ def align(
     clauses to, and the rest is aligned around it.
     """
     places: dict[str, tuple[str, str]] = {}  # (the two editions share most addresses)
-    a_units, b_units = units(old, places), units(new, places)
+    a_units = units(old, places)
+    b_units = units(new, places, a_units)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
     found = aligner.run()
