@@ -333,7 +333,9 @@ class Edition:
         return iter(walked_runs(self)[0])
 
     def find(self, address: str) -> Clause | None:
-        index = self.by_address()
+        index = _memo(self).index
+        if index is None:
+            index = self.by_address()
         found = index.get(address)
         return found if found is not None else index.get(normalize_address(address))
 
