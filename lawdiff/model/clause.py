@@ -333,7 +333,7 @@ class Edition:
         return iter(walked_runs(self)[0])
 
     def find(self, address: str) -> Clause | None:
-        index = _memo(self).index
+        index: Mapping[str, Clause] | None = _memo(self).index
         if index is None:
             index = self.by_address()
         found = index.get(address)
