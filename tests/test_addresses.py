@@ -12,6 +12,7 @@ from lawdiff.corpus import Corpus
 from lawdiff.model import (
     Kind,
     address_parts,
+    article_and_parent,
     article_of,
     natural_key,
     normalize_address,
@@ -102,6 +103,19 @@ def test_article_parent_and_parts(address: str, article: str, parent: str, parts
     assert article_of(address) == article
     assert parent_address(address) == parent
     assert address_parts(address) == parts
+    assert article_and_parent(address) == (article, parent)
+
+
+@pytest.mark.parametrize("address", ["", ".", "a.b.", "45..", "45~2", "x45", "45C4 x", "45(", "ABC", "12a"])
+def test_article_and_parent_of_odd_addresses(address: str) -> None:
+    """The one reading of an address gives what the two functions give, whatever the address."""
+    assert article_and_parent(address) == (article_of(address), parent_address(address))
+
+
+def test_article_and_parent_of_every_address(corpus: Corpus) -> None:
+    for e in corpus.editions:
+        for c in e.walk():
+            assert article_and_parent(c.address) == (article_of(c.address), parent_address(c.address)), c.address
 
 
 # ---------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from click.testing import CliRunner
 
 import lawdiff.diff.changes as changes
 import lawdiff.diff.vocabulary as vocabulary
-from lawdiff.align import Aspect, Corrections, Forbid, Pin, align, aligner, titles
+from lawdiff.align import Aspect, Corrections, Forbid, Pin, align, aligner, space, titles
 from lawdiff.align import scoring as scoring_module
 from lawdiff.cli import main as cli_main
 from lawdiff.corpus import from_pages, load
@@ -176,6 +176,30 @@ def test_kept_headings_found_without_a_search_are_those_the_search_finds(
     monkeypatch.setattr(titles._Kept, "proposal", lambda *_: None)
     long = [align(old, new) for old, new in held_pairs]
     assert short == long
+
+
+def test_units_shared_with_the_other_edition_are_the_units_made(held_pairs: list[tuple[Edition, Edition]]) -> None:
+    """A clause that stands where the other edition's unit stands, with its address, text, title, kind and
+    references, is that unit (``space.units(..., other)``): the same units as made one by one."""
+    shared_any = False
+    for old, new in held_pairs:
+        places: dict[str, tuple[str, str]] = {}
+        a_units = space.units(old, places)
+        b_units = space.units(new, places, a_units)
+        assert a_units == space.units(old) and b_units == space.units(new)
+        assert [u.position for u in b_units] == list(range(len(b_units)))
+        shared_any = shared_any or any(b is a for a, b in zip(a_units, b_units, strict=False))
+    assert shared_any
+
+
+def test_clauses_by_address_are_those_found(held_pairs: list[tuple[Edition, Edition]]) -> None:
+    """``Edition.by_address`` (what the description looks each link's clauses up in) holds what ``find``
+    finds by an address as written: the first clause of the address."""
+    for old, new in held_pairs:
+        for edition in (old, new):
+            index = edition.by_address()
+            assert index and all(edition.find(a) is c for a, c in index.items())
+            assert all(index[c.address] is edition.find(c.address) for c in edition.walk())
 
 
 def test_kept_headings_need_no_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -50,7 +50,8 @@ def align(
     clauses to, and the rest is aligned around it.
     """
     places: dict[str, tuple[str, str]] = {}  # (the two editions share most addresses)
-    a_units, b_units = units(old, places), units(new, places)
+    a_units = units(old, places)
+    b_units = units(new, places, a_units)
     fixes = corrections or Corrections()
     aligner = _Aligner(a_units, b_units, thresholds, declared=same_lineage(old, new), corrections=fixes)
     found = aligner.run()
@@ -88,8 +89,9 @@ class _Aligner:
         self.t = t
         self.declared = declared
         fixes = corrections or Corrections()
-        old_at = {u.address: i for i, u in enumerate(old)}
-        new_at = {u.address: j for j, u in enumerate(new)}
+        # (The units by address only where there are corrections to place: most pairs have none.)
+        old_at = {u.address: i for i, u in enumerate(old)} if fixes else {}
+        new_at = {u.address: j for j, u in enumerate(new)} if fixes else {}
         # Hand corrections: pinned groups are linked first and closed to any
         # further piece; forbidden pairs are never linked.
         self.pins: list[tuple[list[int], list[int], str]] = []
@@ -125,17 +127,30 @@ class _Aligner:
                 j = by_addr.get(u.address)
                 if j is not None:
                     self._link(i, j, Method.DECLARED)
-        old_texts = Counter(u.text for u in self.old)
-        new_texts = Counter(u.text for u in self.new)
-        new_by_text = {u.text: j for j, u in enumerate(self.new) if new_texts[u.text] == 1}
-        for i, u in enumerate(self.old):
-            j = new_by_text.get(u.text) if old_texts[u.text] == 1 else None
-            if j is not None and i not in self.o2n and j not in self.n2o:
-                self._link(i, j, Method.IDENTITY)
+        old_texts = [u.text for u in self.old]
+        new_texts = [u.text for u in self.new]
+        old_counts, new_counts = Counter(old_texts), Counter(new_texts)
+        new_by_text = {text: j for j, text in enumerate(new_texts) if new_counts[text] == 1}
+        o2n, n2o = self.o2n, self.n2o
+        # Without corrections nothing is closed or forbidden: each clause found once on each side is linked
+        # as _link links it, without its checks (most clauses of two editions).
+        link = self._link if self.forbidden or self.closed_old or self.closed_new else None
+        method, identity = self.method, Method.IDENTITY
+        for i, text in enumerate(old_texts):
+            j = new_by_text.get(text) if old_counts[text] == 1 else None
+            if j is not None and i not in o2n and j not in n2o:
+                if link is not None:
+                    link(i, j, identity)
+                else:
+                    o2n[i] = [j]
+                    n2o[j] = [i]
+                    method[(i, j)] = identity
+        if len(o2n) == len(self.old) or len(n2o) == len(self.new):
+            return  # (every clause of a side found its text: none is left to find by its address)
         new_by_addr = {u.address: j for j, u in enumerate(self.new)}
         for i, u in enumerate(self.old):
             j = new_by_addr.get(u.address)
-            if j is None or i in self.o2n or j in self.n2o:
+            if j is None or i in o2n or j in n2o:
                 continue
             if self.scorer.text(i, j) >= self.t.identity_min:
                 self._link(i, j, Method.IDENTITY)

@@ -9,28 +9,45 @@ from collections import Counter
 from itertools import chain
 
 from lawdiff.align.links import Unit
-from lawdiff.model import Clause, Edition, article_of, parent_address, walked_runs
+from lawdiff.model import Clause, Edition, article_and_parent, walked_runs
 
 _WORD = re.compile(r"\w+")
 
 
-def units(edition: Edition, places: dict[str, tuple[str, str]] | None = None) -> list[Unit]:
+def units(
+    edition: Edition, places: dict[str, tuple[str, str]] | None = None, other: list[Unit] | None = None
+) -> list[Unit]:
     """The clauses with own text, in document order (from the edition's walk, made once: :func:`walked`).
 
     ``places``: each address's article and parent as found so far, shared by the two editions of a pair
-    (they share most of their addresses)."""
+    (they share most of their addresses).  ``other``: the other edition's units; a clause that stands where
+    one of them stands (the same place in the order, address, text, title, kind and references) is that
+    unit, not a copy of it (the units are values: two editions' clauses that kept all of these are equal)."""
     places = {} if places is None else places
+    others = other or []
     out: list[Unit] = []
     append, place, unit = out.append, places.get, Unit  # (names looked up once: a unit per clause)
     for clause in walked_runs(edition)[0]:
         text = clause.text
         if text:
             address, refs = clause.address, clause.references
+            targets = tuple(dict.fromkeys([r.target for r in refs])) if refs else ()
+            at = len(out)
+            if at < len(others):
+                same = others[at]
+                if (
+                    same.address == address
+                    and same.text == text
+                    and same.title == clause.title
+                    and same.kind is clause.kind
+                    and same.refs == targets
+                ):
+                    append(same)
+                    continue
             found = place(address)
             if found is None:
-                found = places[address] = (article_of(address), parent_address(address))
-            targets = tuple(dict.fromkeys([r.target for r in refs])) if refs else ()
-            append(unit(address, found[0], len(out), text, clause.title, clause.kind, targets, found[1]))
+                found = places[address] = article_and_parent(address)
+            append(unit(address, found[0], at, text, clause.title, clause.kind, targets, found[1]))
     return out
 
 

@@ -27,14 +27,19 @@ def align_titles(
     pinned = _pinned(fixes, a_titled, heads.index)
     kept = _Kept(a_titled, heads, pinned, forbidden, t, dest, src)
     proposals: list[_Proposal] = []
+    searched = False
     for x, a in enumerate(a_titled):
         a_sub = a_below[x]
         found = kept.proposal(x, a, a_sub)
         if found is not None:
             proposals.append(found)
             continue
+        searched = True
         proposals.extend(_proposals(x, a, _went(a_sub, dest), a_sub, heads, dest, forbidden, t))
-    proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
+    if searched:
+        # (Kept headings' proposals alone each pair two headings that no other proposal names, none pinned:
+        # all of them are taken, in whatever order.)
+        proposals.sort(key=lambda p: (-round(p[0], 9), abs(p[1] - p[2]), p[1] + p[2]))
     used_a, used_b = _assign(proposals, pinned)
     return _title_links(a_titled, heads.titled, used_a, used_b, pinned)
 
@@ -227,7 +232,9 @@ class _Kept:
         if y is None or y in self.pinned_new or a.address not in self.once_new:
             return None
         b = heads.titled[y]
-        if b.title != a.title or _level(a.kind) != _level(b.kind) or (a.address, b.address) in self.forbidden:
+        if b.title != a.title or (a.kind is not b.kind and _level(a.kind) != _level(b.kind)):
+            return None
+        if self.forbidden and (a.address, b.address) in self.forbidden:
             return None
         if a.text and b.text and b.address not in self.dest.get(a.address, ()):
             return None
@@ -321,15 +328,15 @@ def _title_links(
 ) -> list[Link]:
     """One link per old heading in document order, then the new headings left alone."""
     out: list[Link] = []
+    append, title, by_title = out.append, Aspect.TITLE, (Method.TITLE,)  # (a link per heading)
     for x, a in enumerate(a_titled):
-        if x in used_a:
-            y, s, why = used_a[x]
-            method = Method.PINNED if x in pinned else Method.TITLE
-            by = pinned[x][1] if x in pinned else ""
-            score = round(min(s, 1.0), 4)
-            out.append(Link(Aspect.TITLE, (a.address,), (b_titled[y].address,), score, (method,), (why,), by))
+        used = used_a.get(x)
+        if used is not None:
+            y, s, why = used
+            methods, by = ((Method.PINNED,), pinned[x][1]) if x in pinned else (by_title, "")
+            append(Link(title, (a.address,), (b_titled[y].address,), round(min(s, 1.0), 4), methods, (why,), by))
         else:
-            out.append(Link(Aspect.TITLE, (a.address,), (), 0.0, (), ()))
+            append(Link(title, (a.address,), (), 0.0, (), ()))
     for y, b in enumerate(b_titled):
         if y not in used_b:
             out.append(Link(Aspect.TITLE, (), (b.address,), 0.0, (), ()))

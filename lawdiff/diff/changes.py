@@ -247,6 +247,9 @@ class _Describer:
         self.successors = _Successors(old, new, alignment)
         self.certain = alignment.thresholds.certain
         self._articles: dict[str, str] = {}
+        # Each side's clauses by address, read once per one-to-one link (Edition.find for one not found there).
+        self._old_at = old.by_address()
+        self._new_at = new.by_address()
 
     def article(self, address: str) -> str:
         """:func:`~lawdiff.model.article_of`, once per address (both sides of a pair share most of them)."""
@@ -260,7 +263,9 @@ class _Describer:
         of a clause linked to one that kept its text, what its record is made of (:data:`Kept`, made into
         the same record as :meth:`_described` would make by :func:`~lawdiff.diff.comparison.kept_change`)."""
         if len(link.old) == 1 and len(link.new) == 1:
-            a, b = self.old.find(link.old[0]), self.new.find(link.new[0])
+            was, now = link.old[0], link.new[0]
+            a = self._old_at.get(was) or self.old.find(was)
+            b = self._new_at.get(now) or self.new.find(now)
             if a is not None and b is not None:
                 if link.aspect is Aspect.TEXT:
                     if a.text == b.text and (not with_title or a.title == b.title):

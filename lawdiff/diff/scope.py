@@ -98,7 +98,8 @@ def linked_across_parts(
         return alignment
     text = [link for link in alignment.links if link.aspect is Aspect.TEXT]
     places: dict[str, tuple[str, str]] = {}  # (the two editions share most addresses)
-    a_units, b_units = units(old, places), units(new, places)
+    a_units = units(old, places)
+    b_units = units(new, places, a_units)
     t = alignment.thresholds
     proposed = _proposed(_Leftovers(old, new, text), a_units, b_units, t, corrections or Corrections())
     pairs = {(link.old, link.new) for link in proposed}

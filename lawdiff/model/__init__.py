@@ -29,6 +29,7 @@ them: :mod:`lawdiff.sources` reads files and builds these trees
 
 from lawdiff.model.address import (
     address_parts,
+    article_and_parent,
     article_of,
     from_anchor,
     natural_key,
@@ -67,6 +68,7 @@ __all__ = [
     "SourceFile",
     "address_parts",
     "amend",
+    "article_and_parent",
     "article_of",
     "articles_in_part",
     "chronological",

@@ -54,6 +54,17 @@ def parent_address(address: str) -> str:
     return address[: len(address) - len(last)]
 
 
+def article_and_parent(address: str) -> tuple[str, str]:
+    """``(article_of(address), parent_address(address))``, the address read once (the alignment asks for both
+    of every clause's address)."""
+    m = _ARTICLE_ADDRESS.match(address)
+    if m is None:
+        parts = address.split(".")
+        return "", ".".join(parts[:-1]) if len(parts) > 1 else ""
+    parts = _ADDRESS_PART.findall(address)
+    return m.group(0), address[: len(address) - len(parts[-1])] if len(parts) > 1 else ""
+
+
 _ROMAN_PART = re.compile(r"^[IVXLC]+$")
 _FOOTNOTE_PART = re.compile(r"^fn(\d+)$")
 _PARAGRAPH_PART = re.compile(r"^p(\d+)$")

@@ -333,6 +333,16 @@ class Edition:
         return iter(walked_runs(self)[0])
 
     def find(self, address: str) -> Clause | None:
+        index: Mapping[str, Clause] | None = _memo(self).index
+        if index is None:
+            index = self.by_address()
+        found = index.get(address)
+        return found if found is not None else index.get(normalize_address(address))
+
+    def by_address(self) -> Mapping[str, Clause]:
+        """Each clause by its address as written (the first clause of an address wins), made once: where
+        :meth:`find` looks an address up before it tries the address's tolerant spelling (a caller that looks
+        up every clause of a pair reads it here, and asks :meth:`find` only for what is not found)."""
         memo = _memo(self)
         index = memo.index
         if index is None:
@@ -340,8 +350,7 @@ class Edition:
             setdefault = index.setdefault
             for clause in walked_runs(self)[0]:
                 setdefault(clause.address, clause)
-        found = index.get(address)
-        return found if found is not None else index.get(normalize_address(address))
+        return index
 
     def positions(self) -> dict[str, int]:
         """Each clause's place in document order (the first clause of an address wins)."""
