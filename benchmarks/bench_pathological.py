@@ -12,8 +12,10 @@ links, entities), the Nuxt reader's (text nodes, inline items), and those of
 the wiki text reader and the clause builder (one line of 20,000 ``w 1) ``
 markers and a note; 33,000 ``1) ``; 100,000 U+001F / U+0085 / U+1680 between
 two words, in a text line and in a heading line; 5,000 lines ``A. x`` in one
-page), and a chapter page's (issue 23: 10,000 ``A.`` headings repeated on the
-1963 chapter page of the MediaWiki test export, each once nested in the last).
+page; 8,000 references after ``artikel`` and as many bare addresses in one
+line, each once checked against every reference before it), and a chapter
+page's (issue 23: 10,000 ``A.`` headings repeated on the 1963 chapter page of
+the MediaWiki test export, each once nested in the last).
 
 Run: ``python3 benchmarks/bench_pathological.py [--only NAME...] [--timeout S] [--scale F]``.
 """
@@ -102,6 +104,7 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "wiki: U+001F in a heading line": (100_000, lambda n: _heading(chr(0x1F) * n)),
     "wiki: U+0085 in a heading line": (100_000, lambda n: _heading(chr(0x85) * n)),
     "wiki: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
+    "wiki: references, after artikel and bare": (8_000, lambda n: _wiki("zie artikel 45A en x 16D1 x " * n + "\n")),
 }
 
 

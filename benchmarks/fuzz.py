@@ -20,7 +20,9 @@ it), a second ``<text>`` in an export's revision or one inside
 ``<contributor>`` (dropped without a word), a NUL byte in an export (a
 two-line message), and junk files and editors' backups beside the pages
 (``check`` stopped at the first; a bad file in another edition blocked
-``compare``; a backup was read as a page).  Such an input passes when every
+``compare``; a backup was read as a page); and a section of thousands of
+references (reading, comparing and drawing it once scanned every reference
+for each: each command must take at most ``REFERENCES_BOUND`` CPU seconds).  Such an input passes when every
 command exits 0 or 1, or 2 with one line ``lawdiff: error: ...``, and what
 its kind promises holds (see :func:`corpus_outcome`).
 
@@ -145,7 +147,10 @@ def classify(props: Any, text: str, file: str) -> str:
 
 CORPUS = ROOT / "corpus"
 EXPORTS = ROOT / "tests" / "fixtures" / "mediawiki"
-CORPUS_KINDS = ("heading-repeat", "title-number", "second-text", "nul-byte", "junk-files")
+CORPUS_KINDS = ("heading-repeat", "title-number", "second-text", "nul-byte", "junk-files", "many-references")
+# CPU seconds a command may take on a "many-references" corpus (each takes about 0.3 s; a step that
+# scans every reference for each one took 5-14 s).
+REFERENCES_BOUND = 3.0
 # A word no seed holds: where a mutation puts it, the commands must show it or name it as not placed.
 MARKER = "Fuzzmarkeerwoord"
 _BACKUPS = ("copy~", "{name}~", "#{name}#", ".{name}.swp", "{name}.bak", "{name}.orig", ".hidden")
@@ -219,6 +224,26 @@ def make_corpus(rng: random.Random, kind: str, folder: Path) -> dict[str, Any]:
         (folder / "dumps").mkdir()
         (folder / "dumps" / seed.name).write_text(xml, encoding="utf-8")
         return {"marker": MARKER}
+    if kind == "many-references":
+        # One section of 2007 article 45 holding thousands of references, after trigger words and bare, to
+        # clauses the corpus holds and not, and the same page with a few words changed as 2017.
+        n = rng.choice([6000, 8000, 10000])
+        targets = ["45A", "45B", "45C1", "16D1", "50", "45"]
+        pieces = [
+            f"zie artikel {rng.choice(targets)} en {rng.choice(['speler', MARKER])} {rng.choice(targets)} "
+            for _ in range(n)
+        ]
+        seed = (CORPUS / "2007" / "wiki-Sjabloon-2007-45.txt").read_text(encoding="utf-8")
+        _, _, body = seed.partition("\n")
+        heading = "A. Spelen van een kaart\n"
+        for year in ("2007", "2017"):
+            if year == "2017":
+                for at in rng.sample(range(n), max(1, n // 100)):
+                    pieces[at] = pieces[at].replace("zie", "lees", 1)
+            (folder / year).mkdir()
+            text = f"Sjabloon:{year}:45\n" + body.replace(heading, heading + "".join(pieces) + "\n", 1)
+            (folder / year / f"wiki-Sjabloon-{year}-45.txt").write_text(text, encoding="utf-8")
+        return {"pair": ("2007", "2017"), "show": "2017:45A", "html": True}
     if kind == "nul-byte":
         seed = rng.choice(sorted(EXPORTS.glob("*.xml")))
         data = seed.read_bytes()
@@ -251,8 +276,14 @@ def corpus_outcome(kind: str, folder: Path, facts: dict[str, Any]) -> str:
 
     runs: list[tuple[str, int, str]] = []
 
+    slow: list[str] = []
+
     def run(*args: str) -> tuple[int, str]:
+        started = time.process_time()
         result = CliRunner().invoke(cli, [*args, "--corpus", str(folder), "--no-cache"])
+        took = time.process_time() - started
+        if kind == "many-references" and took > REFERENCES_BOUND:
+            slow.append(f"{kind}: {' '.join(args[:2])} took {took:.1f} s of CPU (bound {REFERENCES_BOUND} s)")
         runs.append((args[0], result.exit_code, result.output))
         return result.exit_code, result.output
 
@@ -262,6 +293,8 @@ def corpus_outcome(kind: str, folder: Path, facts: dict[str, Any]) -> str:
     if "pair" in facts:
         run("compare", *facts["pair"])
         run("correlate", *facts["pair"])
+    if facts.get("html"):
+        run("compare", *facts["pair"], "--format", "html")
     for command, code, output in runs:
         if code == 3 or "Traceback" in output:
             match = re.search(r"internal error[^:]*: (\w+)", output)
@@ -272,6 +305,8 @@ def corpus_outcome(kind: str, folder: Path, facts: dict[str, Any]) -> str:
             return f"{kind}: {command} exits {code}"
         if "set_int_max_str_digits" in output:
             return f"{kind}: {command} passes on Python's advice"
+    if slow:
+        return slow[0]
     if kind == "second-text" and status in (0, 1) and facts["marker"] not in checked:
         # Not named as unplaced: then it must be read (placed in a clause).
         from lawdiff.corpus import load

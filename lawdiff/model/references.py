@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -120,10 +122,30 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
             if not sep:
                 break
             pos = sep.end()
+    covered = _Spans([(s, e) for _, s, e in found.values()])
+    # A bare address inside a reference read already is part of it.  (The bare matches do not overlap
+    # each other, so only the spans read before them can hold one.)
     for m in (_BARE_LATIN1 if latin1 else _BARE).finditer(text):
-        if not any(s <= m.start() < e for _, s, e in found.values()):
+        if not covered.holds(m.start()):
             found[m.start()] = (normalize_address(m.group("addr")), m.start(), m.end())
     return [found[k] for k in sorted(found)]
+
+
+class _Spans:
+    """Spans ``[start, end)`` asked whether any holds a position, by a binary search rather than a scan of
+    them all (a clause with thousands of references asks once per bare address)."""
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        spans.sort()
+        self._starts = [s for s, _ in spans]
+        # The furthest end of the spans that start at or before each one.
+        self._reach = list(itertools.accumulate((e for _, e in spans), max))
+
+    def holds(self, pos: int) -> bool:
+        i = bisect.bisect_right(self._starts, pos) - 1
+        return i >= 0 and self._reach[i] > pos
 
 
 def _refines(address: str, other: str) -> bool:
@@ -141,8 +163,14 @@ def references_in(text: str, links: Iterable[tuple[int, int, str]]) -> tuple[Ref
     refs: list[Reference] = []
     textual = find_references(text)
     used: set[int] = set()
+    # ``textual`` is in order of its starts: a link's references are found by a binary search, not a scan of
+    # them all for every link (a page of thousands of links).
+    starts = [s for _, s, _ in textual]
     for link_start, link_end, link_value in links:
-        inside = [(i, t) for i, t in enumerate(textual) if link_start <= t[1] and t[2] <= link_end]
+        inside = []
+        for i in range(bisect.bisect_left(starts, link_start), bisect.bisect_right(starts, link_end)):
+            if textual[i][2] <= link_end:
+                inside.append((i, textual[i]))
         # A link's words may name a more precise target than its href does
         # ("16C1" linking to #artikel-16-c): keep the words' target then.
         # Words naming another clause stay references read from the text.

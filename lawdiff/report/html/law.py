@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import re
 from collections.abc import Callable, Iterable
@@ -145,7 +146,12 @@ def _overlaid(
             out.append(_REF(href=current.href, title=current.title, text=inside))
         current, inside = None, []
 
-    mi = oi = 0
+    # The link a piece goes in is the first of ``link_list`` that holds it: the links that hold the cut, found
+    # by a sweep (those started, by their order in the list, the ended ones dropped when they come first),
+    # not a scan of every link at every cut (a clause with thousands of references).
+    by_start = sorted(range(len(link_list)), key=lambda k: link_list[k].start)
+    started: list[int] = []
+    li = mi = oi = 0
     for a, b in itertools.pairwise(cuts):
         # A footnote marker stands outside any reference: a link holds no link.
         if mi < len(mark_list) and mark_list[mi][0] == a:
@@ -153,7 +159,12 @@ def _overlaid(
             while mi < len(mark_list) and mark_list[mi][0] == a:
                 out.append(mark_list[mi][1])
                 mi += 1
-        link = next((lk for lk in link_list if lk.start <= a < lk.end), None)
+        while li < len(by_start) and link_list[by_start[li]].start <= a:
+            heapq.heappush(started, by_start[li])
+            li += 1
+        while started and link_list[started[0]].end <= a:
+            heapq.heappop(started)
+        link = link_list[started[0]] if started else None
         if link is not current:
             close()
             current = link
