@@ -15,7 +15,10 @@ two words, in a text line and in a heading line; 5,000 lines ``A. x`` in one
 page; 8,000 references after ``artikel`` and as many bare addresses in one
 line, each once checked against every reference before it), and a chapter
 page's (issue 23: 10,000 ``A.`` headings repeated on the 1963 chapter page of
-the MediaWiki test export, each once nested in the last).
+the MediaWiki test export, each once nested in the last).  The cases in
+``REPORTED`` are timed as ``lawdiff report`` of a corpus holding their page as
+its one edition (an article of 5,000 ``A.`` lines, whose synopsis searched its
+list of lines for each line).
 
 Run: ``python3 benchmarks/bench_pathological.py [--only NAME...] [--timeout S] [--scale F]``.
 """
@@ -105,17 +108,23 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "wiki: U+0085 in a heading line": (100_000, lambda n: _heading(chr(0x85) * n)),
     "wiki: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
     "wiki: references, after artikel and bare": (8_000, lambda n: _wiki("zie artikel 45A en x 16D1 x " * n + "\n")),
+    # The report's synopsis of an article (diff/synopsis.py).
+    "report: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
 }
+# The cases timed as ``lawdiff report`` of a corpus of their page, not as ``lawdiff check`` of it.
+REPORTED = frozenset({"report: 5,000 lines A. x"})
 
 
-def run_check(path: Path, timeout: float) -> tuple[float | None, float, int]:
+def run_check(path: Path, timeout: float, report: bool = False) -> tuple[float | None, float, int]:
     """Wall time of one ``lawdiff check`` of ``path`` (None past the timeout), its CPU time (user and
-    system), and its exit code."""
+    system), and its exit code; with ``report``, of ``lawdiff report`` of the corpus two folders up."""
+    corpus = path.parent.parent
+    command = ["report", "--corpus", str(corpus), "-o", str(corpus / "site")] if report else ["check", str(path)]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "lawdiff.cli", "check", str(path)],
+            [sys.executable, "-m", "lawdiff.cli", *command],
             cwd=ROOT,
             capture_output=True,
             timeout=timeout,
@@ -146,11 +155,13 @@ def main() -> None:
             code = 0
             for k in (n, 2 * n):
                 file, text = make(k)
-                folder = Path(tmp) / f"case-{k}"
+                # A report's corpus is a folder of its own (the report written beside its page).
+                folder = Path(tempfile.mkdtemp(dir=tmp)) if name in REPORTED else Path(tmp) / f"case-{k}"
                 folder.mkdir(exist_ok=True)
-                path = folder / file
+                path = folder / "2007" / file if name in REPORTED else folder / file
+                path.parent.mkdir(exist_ok=True)
                 path.write_text(text, encoding="utf-8")
-                seconds, cpu, code = run_check(path, args.timeout)
+                seconds, cpu, code = run_check(path, args.timeout, report=name in REPORTED)
                 path.unlink()
                 if seconds is None:
                     break
