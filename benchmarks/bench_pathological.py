@@ -13,7 +13,8 @@ the wiki text reader and the clause builder (one line of 20,000 ``w 1) ``
 markers and a note; 33,000 ``1) ``; 100,000 U+001F / U+0085 / U+1680 between
 two words, in a text line and in a heading line; 5,000 lines ``A. x`` in one
 page; 8,000 references after ``artikel`` and as many bare addresses in one
-line, each once checked against every reference before it), and a chapter
+line, each once checked against every reference before it; 8,000
+superscript notes, each line once tested for every note's number), and a chapter
 page's (issue 23: 10,000 ``A.`` headings repeated on the 1963 chapter page of
 the MediaWiki test export, each once nested in the last).  The cases in
 ``REPORTED`` are timed as ``lawdiff report`` of a corpus holding their page as
@@ -45,6 +46,9 @@ CHAPTER_HEADING = "'''JUISTE GANG VAN ZAKEN. Art. 41 t/m 49'''\n"
 HEAD = "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n"
 NOTE = "1) De uitkomst geschiedt eerst met de beeldzijde naar beneden.\n"
 XML_HEAD = "'''ARTIKEL 45 GESPEELDE KAART'''\n\n'''A. Spelen van een kaart'''\n\nElke speler "
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _wiki(body: str) -> tuple[str, str]:
@@ -108,6 +112,12 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "wiki: U+0085 in a heading line": (100_000, lambda n: _heading(chr(0x85) * n)),
     "wiki: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
     "wiki: references, after artikel and bare": (8_000, lambda n: _wiki("zie artikel 45A en x 16D1 x " * n + "\n")),
+    "wiki: 8,000 superscript notes": (
+        8_000,
+        lambda n: _wiki(
+            "".join(f"Elke speler{k}⁾ speelt.\n{k}⁾ Gedekt.\n".translate(_SUPERSCRIPT) for k in range(1, n + 1))
+        ),
+    ),
     # The report's synopsis of an article (diff/synopsis.py).
     "report: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
 }
