@@ -19,7 +19,10 @@ page's (issue 23: 10,000 ``A.`` headings repeated on the 1963 chapter page of
 the MediaWiki test export, each once nested in the last).  The cases in
 ``REPORTED`` are timed as ``lawdiff report`` of a corpus holding their page as
 its one edition (an article of 5,000 ``A.`` lines, whose synopsis searched its
-list of lines for each line).
+list of lines for each line), those in ``COMPARED`` as ``lawdiff compare`` of
+their page as 2007 with a changed copy as 2017 (every other one of 8,000
+links made a reference to another article: each number changed was once checked against every
+reference).
 
 Run: ``python3 benchmarks/bench_pathological.py [--only NAME...] [--timeout S] [--scale F]``.
 """
@@ -98,6 +101,7 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "xml: notes a<ref>b</ref>": (10_000, lambda n: _xml(XML_HEAD + "a<ref>b</ref> " * n)),
     "xml: {{ [[ {{{": (20_000, lambda n: _xml(XML_HEAD + "{{[[{{{" * n)),
     "xml: [http://a ": (20_000, lambda n: _xml(XML_HEAD + "[http://a " * n)),
+    "xml: 8,000 links, retargeted": (8_000, lambda n: _xml(XML_HEAD + "zie [[template:2007:45E|artikel 45E]] en " * n)),
     "xml: chapter page, A. repeated": (10_000, lambda n: _chapter_export("\nA. Het begin.\n" * n)),
     # The Nuxt payload reader (sources/nuxt/).
     "nuxt: text nodes in one <p>": (50_000, lambda n: _payload([["p", {}, *(f"woord{i} " for i in range(n))]])),
@@ -123,13 +127,26 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
 }
 # The cases timed as ``lawdiff report`` of a corpus of their page, not as ``lawdiff check`` of it.
 REPORTED = frozenset({"report: 5,000 lines A. x"})
+# The cases timed as ``lawdiff compare`` of their page as 2007 and the copy each function makes as 2017.
+COMPARED: dict[str, Callable[[str], str]] = {
+    # Every other link made a reference to another article.
+    "xml: 8,000 links, retargeted": lambda text: text.replace(
+        "45E]] en zie [[template:2007:45E|artikel 45E]]", "45E]] en zie artikel 16"
+    ).replace("2007", "2017"),
+}
 
 
-def run_check(path: Path, timeout: float, report: bool = False) -> tuple[float | None, float, int]:
+def run_check(path: Path, timeout: float, how: str = "check") -> tuple[float | None, float, int]:
     """Wall time of one ``lawdiff check`` of ``path`` (None past the timeout), its CPU time (user and
-    system), and its exit code; with ``report``, of ``lawdiff report`` of the corpus two folders up."""
+    system), and its exit code; with ``how`` "report" or "compare", of that command over the corpus two
+    folders up."""
     corpus = path.parent.parent
-    command = ["report", "--corpus", str(corpus), "-o", str(corpus / "site")] if report else ["check", str(path)]
+    command = {
+        "check": ["check", str(path)],
+        # Without the cache: a second run of the same page would read the first's study.
+        "report": ["report", "--corpus", str(corpus), "-o", str(corpus / "site"), "--no-cache"],
+        "compare": ["compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"],
+    }[how]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
@@ -166,12 +183,16 @@ def main() -> None:
             for k in (n, 2 * n):
                 file, text = make(k)
                 # A report's corpus is a folder of its own (the report written beside its page).
-                folder = Path(tempfile.mkdtemp(dir=tmp)) if name in REPORTED else Path(tmp) / f"case-{k}"
+                how = "report" if name in REPORTED else "compare" if name in COMPARED else "check"
+                folder = Path(tempfile.mkdtemp(dir=tmp)) if how != "check" else Path(tmp) / f"case-{k}"
                 folder.mkdir(exist_ok=True)
-                path = folder / "2007" / file if name in REPORTED else folder / file
+                path = folder / "2007" / file if how != "check" else folder / file
                 path.parent.mkdir(exist_ok=True)
                 path.write_text(text, encoding="utf-8")
-                seconds, cpu, code = run_check(path, args.timeout, report=name in REPORTED)
+                if how == "compare":
+                    (folder / "2017").mkdir()
+                    (folder / "2017" / file).write_text(COMPARED[name](text), encoding="utf-8")
+                seconds, cpu, code = run_check(path, args.timeout, how)
                 path.unlink()
                 if seconds is None:
                     break
