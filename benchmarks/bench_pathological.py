@@ -13,9 +13,16 @@ the wiki text reader and the clause builder (one line of 20,000 ``w 1) ``
 markers and a note; 33,000 ``1) ``; 100,000 U+001F / U+0085 / U+1680 between
 two words, in a text line and in a heading line; 5,000 lines ``A. x`` in one
 page; 8,000 references after ``artikel`` and as many bare addresses in one
-line, each once checked against every reference before it), and a chapter
+line, each once checked against every reference before it; 8,000
+superscript notes, each line once tested for every note's number), and a chapter
 page's (issue 23: 10,000 ``A.`` headings repeated on the 1963 chapter page of
-the MediaWiki test export, each once nested in the last).
+the MediaWiki test export, each once nested in the last).  The cases in
+``REPORTED`` are timed as ``lawdiff report`` of a corpus holding their page as
+its one edition (an article of 5,000 ``A.`` lines, whose synopsis searched its
+list of lines for each line), those in ``COMPARED`` as ``lawdiff compare`` of
+their page as 2007 with a changed copy as 2017 (every other one of 8,000
+links made a reference to another article: each number changed was once checked against every
+reference).
 
 Run: ``python3 benchmarks/bench_pathological.py [--only NAME...] [--timeout S] [--scale F]``.
 """
@@ -42,6 +49,9 @@ CHAPTER_HEADING = "'''JUISTE GANG VAN ZAKEN. Art. 41 t/m 49'''\n"
 HEAD = "Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n"
 NOTE = "1) De uitkomst geschiedt eerst met de beeldzijde naar beneden.\n"
 XML_HEAD = "'''ARTIKEL 45 GESPEELDE KAART'''\n\n'''A. Spelen van een kaart'''\n\nElke speler "
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 def _wiki(body: str) -> tuple[str, str]:
@@ -91,6 +101,7 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "xml: notes a<ref>b</ref>": (10_000, lambda n: _xml(XML_HEAD + "a<ref>b</ref> " * n)),
     "xml: {{ [[ {{{": (20_000, lambda n: _xml(XML_HEAD + "{{[[{{{" * n)),
     "xml: [http://a ": (20_000, lambda n: _xml(XML_HEAD + "[http://a " * n)),
+    "xml: 8,000 links, retargeted": (8_000, lambda n: _xml(XML_HEAD + "zie [[template:2007:45E|artikel 45E]] en " * n)),
     "xml: chapter page, A. repeated": (10_000, lambda n: _chapter_export("\nA. Het begin.\n" * n)),
     # The Nuxt payload reader (sources/nuxt/).
     "nuxt: text nodes in one <p>": (50_000, lambda n: _payload([["p", {}, *(f"woord{i} " for i in range(n))]])),
@@ -105,17 +116,42 @@ CASES: dict[str, tuple[int, Callable[[int], tuple[str, str]]]] = {
     "wiki: U+0085 in a heading line": (100_000, lambda n: _heading(chr(0x85) * n)),
     "wiki: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
     "wiki: references, after artikel and bare": (8_000, lambda n: _wiki("zie artikel 45A en x 16D1 x " * n + "\n")),
+    "wiki: 8,000 superscript notes": (
+        8_000,
+        lambda n: _wiki(
+            "".join(f"Elke speler{k}⁾ speelt.\n{k}⁾ Gedekt.\n".translate(_SUPERSCRIPT) for k in range(1, n + 1))
+        ),
+    ),
+    # The report's synopsis of an article (diff/synopsis.py).
+    "report: 5,000 lines A. x": (5_000, lambda n: _wiki("A. x\n" * n)),
+}
+# The cases timed as ``lawdiff report`` of a corpus of their page, not as ``lawdiff check`` of it.
+REPORTED = frozenset({"report: 5,000 lines A. x"})
+# The cases timed as ``lawdiff compare`` of their page as 2007 and the copy each function makes as 2017.
+COMPARED: dict[str, Callable[[str], str]] = {
+    # Every other link made a reference to another article.
+    "xml: 8,000 links, retargeted": lambda text: text.replace(
+        "45E]] en zie [[template:2007:45E|artikel 45E]]", "45E]] en zie artikel 16"
+    ).replace("2007", "2017"),
 }
 
 
-def run_check(path: Path, timeout: float) -> tuple[float | None, float, int]:
+def run_check(path: Path, timeout: float, how: str = "check") -> tuple[float | None, float, int]:
     """Wall time of one ``lawdiff check`` of ``path`` (None past the timeout), its CPU time (user and
-    system), and its exit code."""
+    system), and its exit code; with ``how`` "report" or "compare", of that command over the corpus two
+    folders up."""
+    corpus = path.parent.parent
+    command = {
+        "check": ["check", str(path)],
+        # Without the cache: a second run of the same page would read the first's study.
+        "report": ["report", "--corpus", str(corpus), "-o", str(corpus / "site"), "--no-cache"],
+        "compare": ["compare", "2007", "2017", "--corpus", str(corpus), "--no-cache"],
+    }[how]
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "lawdiff.cli", "check", str(path)],
+            [sys.executable, "-m", "lawdiff.cli", *command],
             cwd=ROOT,
             capture_output=True,
             timeout=timeout,
@@ -146,11 +182,17 @@ def main() -> None:
             code = 0
             for k in (n, 2 * n):
                 file, text = make(k)
-                folder = Path(tmp) / f"case-{k}"
+                # A report's corpus is a folder of its own (the report written beside its page).
+                how = "report" if name in REPORTED else "compare" if name in COMPARED else "check"
+                folder = Path(tempfile.mkdtemp(dir=tmp)) if how != "check" else Path(tmp) / f"case-{k}"
                 folder.mkdir(exist_ok=True)
-                path = folder / file
+                path = folder / "2007" / file if how != "check" else folder / file
+                path.parent.mkdir(exist_ok=True)
                 path.write_text(text, encoding="utf-8")
-                seconds, cpu, code = run_check(path, args.timeout)
+                if how == "compare":
+                    (folder / "2017").mkdir()
+                    (folder / "2017" / file).write_text(COMPARED[name](text), encoding="utf-8")
+                seconds, cpu, code = run_check(path, args.timeout, how)
                 path.unlink()
                 if seconds is None:
                     break

@@ -22,7 +22,10 @@ two-line message), and junk files and editors' backups beside the pages
 (``check`` stopped at the first; a bad file in another edition blocked
 ``compare``; a backup was read as a page); and a section of thousands of
 references (reading, comparing and drawing it once scanned every reference
-for each: each command must take at most ``REFERENCES_BOUND`` CPU seconds).  Such an input passes when every
+for each), one where every other reference is retargeted (matched by a scan
+of the new ones), and a page of thousands of superscript notes (each line
+tested for every note's number): each command on these must take at most
+``REFERENCES_BOUND`` CPU seconds.  Such an input passes when every
 command exits 0 or 1, or 2 with one line ``lawdiff: error: ...``, and what
 its kind promises holds (see :func:`corpus_outcome`).
 
@@ -147,8 +150,19 @@ def classify(props: Any, text: str, file: str) -> str:
 
 CORPUS = ROOT / "corpus"
 EXPORTS = ROOT / "tests" / "fixtures" / "mediawiki"
-CORPUS_KINDS = ("heading-repeat", "title-number", "second-text", "nul-byte", "junk-files", "many-references")
-# CPU seconds a command may take on a "many-references" corpus (each takes about 0.3 s; a step that
+CORPUS_KINDS = (
+    "heading-repeat",
+    "title-number",
+    "second-text",
+    "nul-byte",
+    "junk-files",
+    "many-references",
+    "retargeted-references",
+    "many-notes",
+)
+# The kinds whose commands must each take at most REFERENCES_BOUND CPU seconds.
+BOUNDED_KINDS = ("many-references", "retargeted-references", "many-notes")
+# CPU seconds a command may take on a corpus of a bounded kind (each takes about 0.3-1 s; a step that
 # scans every reference for each one took 5-14 s).
 REFERENCES_BOUND = 3.0
 # A word no seed holds: where a mutation puts it, the commands must show it or name it as not placed.
@@ -224,9 +238,28 @@ def make_corpus(rng: random.Random, kind: str, folder: Path) -> dict[str, Any]:
         (folder / "dumps").mkdir()
         (folder / "dumps" / seed.name).write_text(xml, encoding="utf-8")
         return {"marker": MARKER}
-    if kind == "many-references":
+    if kind == "many-notes":
+        # 2007 article 45 with thousands of superscript notes, each after the line with its marker (each line
+        # was once tested for every note's number), and the same page with three notes changed as 2017.
+        n = rng.choice([4000, 6000, 8000])
+        sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+        notes = [f"Elke speler{k}⁾ speelt.\n{k}⁾ Gedekt.\n".translate(sup) for k in range(1, n + 1)]
+        for year in ("2007", "2017"):
+            if year == "2017":
+                # A few only: each note changed is weighed against every clause of its article (the aligner's
+                # same-article candidates, quadratic by design: benchmarks/README.md, scan23).
+                for at in rng.sample(range(n), 3):
+                    notes[at] = notes[at].replace("Gedekt", MARKER)
+            (folder / year).mkdir()
+            text = f"Sjabloon:{year}:45\nARTIKEL 45 Gespeelde kaart\nA. Spelen van een kaart\n" + "".join(notes)
+            (folder / year / f"wiki-Sjabloon-{year}-45.txt").write_text(text, encoding="utf-8")
+        return {"pair": ("2007", "2017"), "show": "2017:45A", "html": True}
+    if kind in ("many-references", "retargeted-references"):
         # One section of 2007 article 45 holding thousands of references, after trigger words and bare, to
-        # clauses the corpus holds and not, and the same page with a few words changed as 2017.
+        # clauses the corpus holds and not, and the same page with a few words changed as 2017; or, for
+        # "retargeted-references", with every other reference after "artikel" made one to an article it did not cite
+        # (each was once matched by a scan of the new references, each changed number checked against every
+        # reference).
         n = rng.choice([6000, 8000, 10000])
         targets = ["45A", "45B", "45C1", "16D1", "50", "45"]
         pieces = [
@@ -240,6 +273,9 @@ def make_corpus(rng: random.Random, kind: str, folder: Path) -> dict[str, Any]:
             if year == "2017":
                 for at in rng.sample(range(n), max(1, n // 100)):
                     pieces[at] = pieces[at].replace("zie", "lees", 1)
+                if kind == "retargeted-references":
+                    for at in range(0, n, 2):
+                        pieces[at] = re.sub(r"artikel \S+", f"artikel {rng.randint(60, 99)}", pieces[at], count=1)
             (folder / year).mkdir()
             text = f"Sjabloon:{year}:45\n" + body.replace(heading, heading + "".join(pieces) + "\n", 1)
             (folder / year / f"wiki-Sjabloon-{year}-45.txt").write_text(text, encoding="utf-8")
@@ -282,7 +318,7 @@ def corpus_outcome(kind: str, folder: Path, facts: dict[str, Any]) -> str:
         started = time.process_time()
         result = CliRunner().invoke(cli, [*args, "--corpus", str(folder), "--no-cache"])
         took = time.process_time() - started
-        if kind == "many-references" and took > REFERENCES_BOUND:
+        if kind in BOUNDED_KINDS and took > REFERENCES_BOUND:
             slow.append(f"{kind}: {' '.join(args[:2])} took {took:.1f} s of CPU (bound {REFERENCES_BOUND} s)")
         runs.append((args[0], result.exit_code, result.output))
         return result.exit_code, result.output

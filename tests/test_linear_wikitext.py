@@ -39,9 +39,12 @@ import time
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lawdiff.sources import read_text
 from lawdiff.sources.build import PageTree, build_page
+from lawdiff.sources.wikitext.inlines import Inlines
 
 SIZE = 250_000  # characters of a page (see the module's docstring for what a quadratic reader takes at it)
 GROWTH = 4  # the page at SIZE is this many times the one it is measured against
@@ -88,6 +91,16 @@ def notes_after_their_markers(size: int) -> str:
     return "Sjabloon:2007:45\n" + repeated("Elke speler 1) speelt.\n1) Gedekt.\n", size)
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def superscript_notes(size: int) -> str:
+    # Thousands of superscript notes, each after the line holding its marker: every line was tested for the
+    # printed form of every note's number (Inlines.ascii_printed, fused_numbers).
+    pieces = [f"Elke speler{k}⁾ speelt.\n{k}⁾ Gedekt.\n".translate(_SUPERSCRIPT) for k in range(1, size // 25)]
+    return "Sjabloon:2007:45\n" + "".join(pieces)
+
+
 def wiki_chrome_lookalike(size: int) -> str:
     # One line of the version navigation's words repeated: too long to be the wiki's own line.
     return "Sjabloon:2007:45\n" + repeated("(wijz) ← Oudere versie | ", size) + "\nA. x\n"
@@ -105,6 +118,7 @@ CASES: dict[str, Callable[[int], str]] = {
     "duplicate-labels": duplicate_labels,
     "one-long-clause": one_long_clause,
     "notes-after-their-markers": notes_after_their_markers,
+    "superscript-notes": superscript_notes,
     "wiki-chrome-lookalike": wiki_chrome_lookalike,
     "wiki-chrome-lines": wiki_chrome_lines,
 }
@@ -181,6 +195,11 @@ def test_the_cases_are_read_as_intended() -> None:
     assert [s.address for s in sections[:3]] == ["45A", "45A~2", "45A~3"]
     assert len(sections) == small // 5
     assert sections[-1].address == f"45A~{small // 5}"
+    _, tree = read_and_build(superscript_notes(small * 5))
+    (article,) = tree.roots
+    assert len(article.footnotes) == small // 5 - 1
+    assert article.footnotes[-1].address == f"45.fn{small // 5 - 1}"
+    assert article.text.startswith("Elke speler speelt.\nElke speler speelt.")  # the markers taken out
     _, tree = read_and_build("Sjabloon:2007:45\nA. Spelen" + "\u1680" * small + "van een kaart\n")
     assert tree.roots[0].children[0].title == "Spelen van een kaart"
     _, tree = read_and_build(spaces_in_container_heading("\x85")(small))
@@ -191,3 +210,41 @@ def test_the_cases_are_read_as_intended() -> None:
     assert [(s.address, s.title) for s in tree.roots[0].children] == [("45A", "x")]
     _, tree = read_and_build("Sjabloon:2007:45\nARTIKEL 45 Gespeelde kaart\n" + "Elke speler.\n" * small)
     assert tree.roots[0].text == "\n".join(["Elke speler."] * small)
+
+
+# Lines of notes (ASCII, superscript, of one to four digits) and of text holding markers of every kind.
+_NUMBERS = st.integers(0, 1200).map(str)
+_NOTE_LINES = st.one_of(
+    _NUMBERS.map(lambda n: f"{n}) Noot."), _NUMBERS.map(lambda n: f"{n}⁾ Noot.".translate(_SUPERSCRIPT))
+)
+_TEXT_LINES = st.lists(
+    st.one_of(
+        _NUMBERS.map(lambda n: f"w {n})"),
+        _NUMBERS.map(lambda n: f"speler{n}"),
+        _NUMBERS.map(lambda n: f"w{n}⁾".translate(_SUPERSCRIPT)),
+        st.sampled_from(["x", "(1)", "*)", "12)3", ",", "."]),
+    ),
+    max_size=12,
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NOTE_LINES, max_size=8), st.lists(_TEXT_LINES, min_size=1, max_size=6))
+def test_a_line_is_searched_for_markers_where_every_numbers_test_would_search_it(
+    notes: list[str], texts: list[str]
+) -> None:
+    # The test a line passes before a search for markers once asked for every note's number, however long.
+    lines = ["Sjabloon:2007:45", *texts, *notes]
+    every = Inlines(lines, None)
+    every.ascii_printed = tuple(sorted(f"{n})" for n in every.ascii_numbers))
+    every.fused_numbers = tuple(sorted(every.note_numbers))
+    short = Inlines(lines, None)
+    for text in texts:
+        assert short._markers(text) == every._markers(text)
+
+
+def test_markers_of_every_kind_are_found_beside_many_long_numbers() -> None:
+    notes = [f"{n}⁾ Noot.".translate(_SUPERSCRIPT) for n in range(1, 300)] + ["12) Noot."]
+    text = "w 12) x speler7 w¹²³⁾"
+    found = Inlines(["Sjabloon:2007:45", text, *notes], None)._markers(text)
+    assert [(m[2], m[3]) for m in found] == [("12", "12)"), ("7", "7"), ("123", "¹²³⁾")]

@@ -21,8 +21,9 @@ import lxml.html
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.diff import Op
-from lawdiff.model import find_references, references_in
+from lawdiff.diff import Op, changes, significance
+from lawdiff.diff.vocabulary import RefChange, RefStatus
+from lawdiff.model import article_of, find_references, references_in
 from lawdiff.model import references as module
 from lawdiff.report.html.law import Link, law_text
 
@@ -180,3 +181,111 @@ def test_a_text_with_links_is_drawn_in_time_linear_in_their_number() -> None:
 
     assert str(make(3)()).count('class="ref"') == 3
     _grows_linearly(make, 4_000)
+
+
+def _numbers_by_scan(
+    digits: list[tuple[int, int, str]], text: str, spans: list[tuple[int, int]]
+) -> list[tuple[str, str]]:
+    """``significance._numbers`` as it was: every span asked for every word."""
+    return [(w, text[s:e]) for s, e, w in digits if not any(a < e and s < b for a, b in spans)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_number_is_told_inside_a_reference_as_the_scan_told_it(data: st.DataObject) -> None:
+    text = "ab 12 cd 3e 45 f6 7 " * 3
+    # Words and spans anywhere, overlapping, nested, empty, in any order.
+    bounds = st.tuples(st.integers(0, len(text)), st.integers(0, 6)).map(lambda t: (t[0], min(len(text), t[0] + t[1])))
+    digits = [(s, e, text[s:e]) for s, e in sorted(data.draw(st.lists(bounds, max_size=12)))]
+    spans = data.draw(st.lists(bounds, max_size=8))
+    assert significance._numbers(digits, text, spans) == _numbers_by_scan(digits, text, spans)
+
+
+def test_numbers_are_told_from_references_in_time_linear_in_their_number() -> None:
+    def make(n: int) -> Callable[[], object]:
+        # "zie artikel 45A en 16 x ": a reference's span and a number outside it, n of each.
+        text = "zie artikel 45A en 16 x " * n
+        spans = [(24 * k + 4, 24 * k + 15) for k in range(n)]
+        digits = [(24 * k + 19, 24 * k + 21, "16") for k in range(n)]
+        return lambda: significance._numbers(digits, text, spans)
+
+    assert significance._numbers([(12, 15, "45a"), (19, 21, "16")], "zie artikel 45A en 16 x ", [(4, 15)]) == [
+        ("16", "16")
+    ]
+    _grows_linearly(make, 5_000)
+
+
+def _matched_by_scan(
+    old_refs: list[str], new_refs: list[str], successors: Callable[[str], tuple[str, ...] | None]
+) -> tuple[RefChange, ...]:
+    """``changes._references_matched`` as it was: the new targets a list, scanned for each old one."""
+    out: list[RefChange] = []
+    remaining_new = list(new_refs)
+    pending_old: list[str] = []
+    for t in old_refs:
+        if t in remaining_new:
+            remaining_new.remove(t)
+            succ = successors(t)
+            out.append(RefChange(RefStatus.KEPT, t, t, None if succ is None else t in succ))
+        else:
+            pending_old.append(t)
+    still_old: list[str] = []
+    for t in pending_old:
+        succ = successors(t)
+        hit = next((n for n in remaining_new if succ and n in succ), None)
+        if hit is not None:
+            remaining_new.remove(hit)
+            out.append(RefChange(RefStatus.RETARGETED, t, hit, True))
+        else:
+            still_old.append(t)
+    for t in still_old:
+        hit = next((n for n in remaining_new if article_of(n) == article_of(t)), None)
+        if hit is not None:
+            remaining_new.remove(hit)
+            succ = successors(t)
+            out.append(RefChange(RefStatus.RETARGETED, t, hit, None if succ is None else hit in succ))
+        else:
+            out.append(RefChange(RefStatus.REMOVED, t, "", None))
+    out.extend(RefChange(RefStatus.ADDED, "", n, None) for n in remaining_new)
+    return tuple(dict.fromkeys(out))
+
+
+TARGETS = ["45A", "45B", "45C1", "16D1", "16C1", "16", "50", "H6", "6A"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(TARGETS), max_size=20),
+    st.lists(st.sampled_from(TARGETS), max_size=20),
+    st.dictionaries(st.sampled_from(TARGETS), st.none() | st.lists(st.sampled_from(TARGETS), max_size=3).map(tuple)),
+)
+def test_references_are_matched_as_the_scan_matched_them(
+    old_refs: list[str], new_refs: list[str], went: dict[str, tuple[str, ...] | None]
+) -> None:
+    def successors(t: str) -> tuple[str, ...] | None:
+        return went.get(t, ())
+
+    assert changes._references_matched(old_refs, new_refs, successors) == _matched_by_scan(
+        old_refs, new_refs, successors
+    )
+
+
+def test_references_are_matched_in_time_linear_in_their_number() -> None:
+    went = {"45E": ("45F",), "16D1": ("16C1",)}
+
+    def make(n: int) -> Callable[[], object]:
+        # Kept, retargeted where the target went, within its article, removed and added: n of each.
+        old = ["45A", "45E", "16D1", "53", "50"] * n
+        new = ["45A", "45F", "16C2", "6B", "50"] * n
+        return lambda: changes._references_matched(old, new, lambda t: went.get(t, ()))
+
+    one = changes._references_matched(["45A", "45E", "16D1", "53", "50"], ["45A", "45F", "16C2", "6B", "50"], went.get)
+    assert [(r.status, r.old, r.new) for r in one] == [
+        (RefStatus.KEPT, "45A", "45A"),
+        (RefStatus.KEPT, "50", "50"),
+        (RefStatus.RETARGETED, "45E", "45F"),
+        (RefStatus.RETARGETED, "16D1", "16C2"),
+        (RefStatus.REMOVED, "53", ""),
+        (RefStatus.ADDED, "", "6B"),
+    ]
+    _grows_linearly(make, 2_000)

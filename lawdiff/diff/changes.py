@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -492,16 +493,58 @@ def _references(olds: list[Clause], news: list[Clause], successors: _Successors)
     return _references_matched(old_refs, new_refs, successors)
 
 
+class _Remaining:
+    """A clause's new targets not yet matched to an old one, in their order: the first of a target, of several,
+    or of an article found by a look-up, not a scan of the list (a clause of thousands of references scanned
+    it for each old one).  A target taken is its first occurrence left, as ``list.remove`` takes."""
+
+    __slots__ = ("_by_article", "_by_target", "_left", "_refs")
+
+    def __init__(self, refs: list[str]) -> None:
+        self._refs = refs
+        self._left = [True] * len(refs)
+        # Per target and per article, the places of its occurrences in order (those taken dropped when met).
+        self._by_target: dict[str, deque[int]] = {}
+        self._by_article: dict[str, deque[int]] = {}
+        for k, n in enumerate(refs):
+            self._by_target.setdefault(n, deque()).append(k)
+            self._by_article.setdefault(article_of(n), deque()).append(k)
+
+    def _first(self, places: deque[int] | None) -> int | None:
+        while places and not self._left[places[0]]:
+            places.popleft()
+        return places[0] if places else None
+
+    def take(self, target: str) -> bool:
+        """Take the first occurrence left of ``target``; False if none is left."""
+        k = self._first(self._by_target.get(target))
+        if k is None:
+            return False
+        self._left[k] = False
+        return True
+
+    def first_of(self, targets: tuple[str, ...]) -> str | None:
+        """The first target left that is one of ``targets``."""
+        places = [k for k in (self._first(self._by_target.get(t)) for t in targets) if k is not None]
+        return self._refs[min(places)] if places else None
+
+    def first_in_article(self, article: str) -> str | None:
+        """The first target left in ``article``."""
+        k = self._first(self._by_article.get(article))
+        return None if k is None else self._refs[k]
+
+    def left(self) -> list[str]:
+        return [n for n, left in zip(self._refs, self._left, strict=True) if left]
+
+
 def _references_matched(old_refs: list[str], new_refs: list[str], successors: _Successors) -> tuple[RefChange, ...]:
     """What became of each reference: the old targets matched to the new ones (kept, retargeted to where the
     old target went or to another clause of its article, removed), the new ones left over added."""
     out: list[RefChange] = []
-
-    remaining_new = list(new_refs)
+    remaining_new = _Remaining(new_refs)
     pending_old: list[str] = []
     for t in old_refs:
-        if t in remaining_new:
-            remaining_new.remove(t)
+        if remaining_new.take(t):
             succ = successors(t)
             out.append(RefChange(RefStatus.KEPT, t, t, None if succ is None else t in succ))
         else:
@@ -509,22 +552,22 @@ def _references_matched(old_refs: list[str], new_refs: list[str], successors: _S
     still_old: list[str] = []
     for t in pending_old:
         succ = successors(t)
-        hit = next((n for n in remaining_new if succ and n in succ), None)
+        hit = remaining_new.first_of(succ) if succ else None
         if hit is not None:
-            remaining_new.remove(hit)
+            remaining_new.take(hit)
             out.append(RefChange(RefStatus.RETARGETED, t, hit, True))
         else:
             still_old.append(t)
     for t in still_old:
         # Same article, other clause: a renumbered target (16D1 -> 16C1).
-        hit = next((n for n in remaining_new if article_of(n) == article_of(t)), None)
+        hit = remaining_new.first_in_article(article_of(t))
         if hit is not None:
-            remaining_new.remove(hit)
+            remaining_new.take(hit)
             succ = successors(t)
             out.append(RefChange(RefStatus.RETARGETED, t, hit, None if succ is None else hit in succ))
         else:
             out.append(RefChange(RefStatus.REMOVED, t, "", None))
-    for n in remaining_new:
+    for n in remaining_new.left():
         out.append(RefChange(RefStatus.ADDED, "", n, None))
     # A target cited twice ("de artikelen 64A, 64B7 en 64C ... artikel 64B3 en
     # 64C") is one change of the references, told once.

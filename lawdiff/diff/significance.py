@@ -25,6 +25,7 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import operator
@@ -283,7 +284,18 @@ def _numbers(digits: list[tuple[int, int, str]], text: str, spans: list[tuple[in
     cross-references' spans, as a flag records them (folded, printed)."""
     if not spans:
         return [(word, text[start:end]) for start, end, word in digits]
-    return [(word, text[start:end]) for start, end, word in digits if not any(s < end and start < e for s, e in spans)]
+    # A word is inside a span when a span starting before its end reaches past its start: the furthest end
+    # of the spans starting before each, by a binary search, not a scan of every span for every word (a
+    # clause of thousands of references and numbers).
+    ordered = sorted(spans)
+    starts = [s for s, _ in ordered]
+    reach = list(itertools.accumulate((e for _, e in ordered), max))
+    out: list[tuple[str, str]] = []
+    for start, end, word in digits:
+        before = bisect.bisect_left(starts, end)
+        if not (before and reach[before - 1] > start):
+            out.append((word, text[start:end]))
+    return out
 
 
 # What a side's reading gives the flags: per list, the phrases the difference touched (canonical, printed),

@@ -172,7 +172,16 @@ def _changes_by_line(joined: list[_Joined], lines: _Lines) -> dict[tuple[str, No
 def _line_order(groups: dict[Node, list[Node]], names: list[str], position: dict[Node, tuple[int, int]]) -> list[Node]:
     """Line order: the newest edition's order, then the lines that end
     earlier, each after the line it followed in its own edition."""
-    order: list[Node] = []
+    # The order is a chain (each line -> the next and the one before; None stands before the first and after
+    # the last), not a list searched and inserted into at every line: an article of thousands of clauses
+    # made that quadratic.
+    after: dict[Node | None, Node | None] = {None: None}
+    before: dict[Node | None, Node | None] = {None: None}
+
+    def insert_after(at: Node | None, r: Node) -> None:
+        nxt = after[at]
+        after[at], after[r], before[r], before[nxt] = r, nxt, at, r
+
     for name in reversed(names):
         present = sorted(
             (r for r, ns in groups.items() if any(x.edition == name for x in ns)),
@@ -180,16 +189,25 @@ def _line_order(groups: dict[Node, list[Node]], names: list[str], position: dict
         )
         last: Node | None = None
         for r in present:
-            if r in order:
+            if r in after:
                 last = r
                 continue
             if last is not None:
-                idx = order.index(last) + 1
+                insert_after(last, r)
             else:
-                later = [order.index(x) for x in present if x in order]
-                idx = min(later) if later else len(order)
-            order.insert(idx, r)
+                # Before the first of this edition's lines already in the order, or at its end if none is
+                # (only for this edition's first line: every later one has a line before it).
+                ours = set(present)
+                first = after[None]
+                while first is not None and first not in ours:
+                    first = after[first]
+                insert_after(before[first], r)
             last = r
+    order: list[Node] = []
+    at = after[None]
+    while at is not None:
+        order.append(at)
+        at = after[at]
     return order
 
 

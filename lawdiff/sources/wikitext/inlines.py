@@ -32,6 +32,8 @@ _FUSED_MARK = re.compile(r"(?<!\w)(?P<word>[^\W\d_]{2,})(?P<num>\d{1,2})(?=[\s.,
 # A digit right after a letter: no line without one holds a fused marker, and
 # this search skips from digit to digit, where _FUSED_MARK tries every word.
 _LETTER_DIGIT = re.compile(r"\d(?<=[^\W\d_]\d)")
+# The most digits _ASCII_MARK and _FUSED_MARK read in a marker.
+_MARK_DIGITS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +130,12 @@ class Inlines:
         self.pending = _Waiting()  # markers seen, notes not yet read
         # What a line must hold for each pattern to find a marker there (the
         # pattern's text as printed, or its number): a line holding none of it
-        # is passed over without a scan.
-        self.ascii_printed = tuple(sorted(f"{n})" for n in self.ascii_numbers))
-        self.fused_numbers = tuple(sorted(self.note_numbers))
+        # is passed over without a scan.  Both patterns read a marker of at most
+        # _MARK_DIGITS digits: a note's longer number (a superscript note, ¹²³⁾)
+        # is no marker of theirs and is left out of the test (a page of thousands
+        # of superscript notes had each of its lines tested for every number).
+        self.ascii_printed = tuple(sorted(f"{n})" for n in self.ascii_numbers if len(n) <= _MARK_DIGITS))
+        self.fused_numbers = tuple(sorted(n for n in self.note_numbers if len(n) <= _MARK_DIGITS))
 
     def _links_in(self, text: str) -> list[tuple[int, int, str]]:
         """The links of the current line that fall in ``text`` (a suffix of it), as offsets into ``text``."""
