@@ -6,25 +6,20 @@ for every line of every edition, and searched and inserted into at every line it
 chain of lines, each placed after the one before it.  Checked two ways, as in tests/test_many_references.py:
 the order against the list's (the old step written out here), on lines made of nodes of four editions in
 any order, and the time at four times the lines, which may be at most ten times the time (a linear step
-takes four, a quadratic one sixteen), a time under FLOOR counted as FLOOR.
+takes four, a quadratic one sixteen; `tests/growth.py`).
 """
 
 from __future__ import annotations
 
-import gc
-import signal
-import time
 from collections.abc import Callable
 
+from growth import grows_linearly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lawdiff.diff import synopsis as module
 from lawdiff.diff.synopsis import Node, Part
 
-GROWTH = 4
-BOUND = 10.0
-FLOOR = 0.1  # CPU seconds (see tests/test_linear_wikitext.py for why)
 NAMES = ["1963", "1997", "2007", "2017"]
 
 _Groups = dict[Node, list[Node]]
@@ -74,38 +69,6 @@ def test_the_lines_are_ordered_as_the_list_ordered_them(spec: list[tuple[int, in
     assert module._line_order(groups, NAMES, position) == _line_order_by_scan(groups, NAMES, position)
 
 
-class _OutOfTime(Exception):
-    pass
-
-
-def _out_of_time(*_args: object) -> None:
-    raise _OutOfTime
-
-
-def _seconds(step: Callable[[], object], most: float = 600.0) -> float:
-    """CPU seconds of ``step``, stopped at ``most`` (a quadratic step would take minutes) and counted as that."""
-    gc.collect()
-    before = signal.signal(signal.SIGPROF, _out_of_time)
-    try:
-        signal.setitimer(signal.ITIMER_PROF, most)
-        start = time.process_time()
-        try:
-            step()
-        except _OutOfTime:
-            return most
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-        return time.process_time() - start
-    finally:
-        signal.signal(signal.SIGPROF, before)
-
-
-def _grows_linearly(make: Callable[[int], Callable[[], object]], n: int) -> None:
-    small = max(_seconds(make(n)), FLOOR)
-    big = _seconds(make(GROWTH * n), most=BOUND * small)
-    assert big < BOUND * small, f"{GROWTH} times the clauses took {big / small:.1f} times as long or more"
-
-
 def test_an_article_of_thousands_of_clauses_is_lined_up_in_time_linear_in_their_number() -> None:
     def make(n: int) -> Callable[[], object]:
         # Two editions of n clauses each, every third one only in the older (placed after the line before it),
@@ -116,4 +79,4 @@ def test_an_article_of_thousands_of_clauses_is_lined_up_in_time_linear_in_their_
 
     groups, position = _lines([(0, 2, 0), (1, 2, 1), (1, 3, 0), (2, 3, 1)])
     assert [n.address for n in module._line_order(groups, NAMES, position)] == ["0", "1", "3"]
-    _grows_linearly(make, 5_000)
+    grows_linearly(make, 5_000, "clauses")

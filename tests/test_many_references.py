@@ -7,17 +7,15 @@ source's link against every reference read from the words (`references_in`), and
 text against every link (`report/html/law.py`, `law_text`).  Each is checked here two ways: its answer
 against the scan it replaced (written out in the test), on texts made to hold many references of every
 kind, overlapping ones included; and its time at four times the references, which may be at most ten
-times the time (a linear step takes four, a quadratic one sixteen), a read under FLOOR counted as FLOOR.
+times the time (a linear step takes four, a quadratic one sixteen; `tests/growth.py`).
 """
 
 from __future__ import annotations
 
-import gc
-import signal
-import time
 from collections.abc import Callable, Iterable
 
 import lxml.html
+from growth import grows_linearly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,10 +24,6 @@ from lawdiff.diff.vocabulary import RefChange, RefStatus
 from lawdiff.model import article_of, find_references, references_in
 from lawdiff.model import references as module
 from lawdiff.report.html.law import Link, law_text
-
-GROWTH = 4
-BOUND = 10.0
-FLOOR = 0.1  # CPU seconds (see tests/test_linear_wikitext.py for why)
 
 # The words of reference-rich texts: trigger words, lists, bare and lettered addresses, the 1963 items.
 WORDS = ["zie", "artikel", "art.", "artikelen", "45A", "16D1", "53", "en", "of", ",", "sub. a. en b. van art. 42", "x"]
@@ -120,38 +114,6 @@ def test_each_piece_of_a_drawn_text_stands_in_the_first_link_that_holds_it(data:
         assert href == first, (p, full, links)
 
 
-class _OutOfTime(Exception):
-    pass
-
-
-def _out_of_time(*_args: object) -> None:
-    raise _OutOfTime
-
-
-def _seconds(step: Callable[[], object], most: float = 600.0) -> float:
-    """CPU seconds of ``step``, stopped at ``most`` (a quadratic step would take minutes) and counted as that."""
-    gc.collect()
-    before = signal.signal(signal.SIGPROF, _out_of_time)
-    try:
-        signal.setitimer(signal.ITIMER_PROF, most)
-        start = time.process_time()
-        try:
-            step()
-        except _OutOfTime:
-            return most
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-        return time.process_time() - start
-    finally:
-        signal.signal(signal.SIGPROF, before)
-
-
-def _grows_linearly(make: Callable[[int], Callable[[], object]], n: int) -> None:
-    small = max(_seconds(make(n)), FLOOR)
-    big = _seconds(make(GROWTH * n), most=BOUND * small)
-    assert big < BOUND * small, f"{GROWTH} times the references took {big / small:.1f} times as long or more"
-
-
 def _words_with_references(n: int) -> str:
     # A reference after a trigger word and a bare one, n of each (each bare one asked of all before it).
     return "".join(f"zie artikel 45A en x 16D{k % 9 + 1} x " for k in range(n))
@@ -159,7 +121,7 @@ def _words_with_references(n: int) -> str:
 
 def test_references_are_read_from_words_in_time_linear_in_their_number() -> None:
     assert len(find_references(_words_with_references(10))) == 20
-    _grows_linearly(lambda n: lambda: find_references(_words_with_references(n)), 5_000)
+    grows_linearly(lambda n: lambda: find_references(_words_with_references(n)), 5_000, "references")
 
 
 def test_links_take_their_references_in_time_linear_in_their_number() -> None:
@@ -169,7 +131,7 @@ def test_links_take_their_references_in_time_linear_in_their_number() -> None:
         links = [(s, s + 3, "45A") for s in starts[::2]]
         return lambda: references_in(text, links)
 
-    _grows_linearly(make, 5_000)
+    grows_linearly(make, 5_000, "references")
 
 
 def test_a_text_with_links_is_drawn_in_time_linear_in_their_number() -> None:
@@ -180,7 +142,7 @@ def test_a_text_with_links_is_drawn_in_time_linear_in_their_number() -> None:
         return lambda: law_text("x", segments, links)
 
     assert str(make(3)()).count('class="ref"') == 3
-    _grows_linearly(make, 4_000)
+    grows_linearly(make, 4_000, "references")
 
 
 def _numbers_by_scan(
@@ -212,7 +174,7 @@ def test_numbers_are_told_from_references_in_time_linear_in_their_number() -> No
     assert significance._numbers([(12, 15, "45a"), (19, 21, "16")], "zie artikel 45A en 16 x ", [(4, 15)]) == [
         ("16", "16")
     ]
-    _grows_linearly(make, 5_000)
+    grows_linearly(make, 5_000, "references")
 
 
 def _matched_by_scan(
@@ -288,4 +250,4 @@ def test_references_are_matched_in_time_linear_in_their_number() -> None:
         (RefStatus.REMOVED, "53", ""),
         (RefStatus.ADDED, "", "6B"),
     ]
-    _grows_linearly(make, 2_000)
+    grows_linearly(make, 2_000, "references")
