@@ -64,12 +64,12 @@ texts = st.lists(st.sampled_from(WORDS), max_size=60).map(" ".join)
 @given(texts)
 def test_a_bare_address_is_told_inside_a_reference_as_the_scan_told_it(text: str) -> None:
     found = find_references(text)
-    scanned = module._Spans
+    scanned = module.Spans
     try:
-        module._Spans = _ScannedSpans  # type: ignore[assignment,misc]
+        module.Spans = _ScannedSpans  # type: ignore[assignment,misc]
         assert find_references(text) == found
     finally:
-        module._Spans = scanned  # type: ignore[misc]
+        module.Spans = scanned  # type: ignore[misc]
 
 
 @settings(max_examples=300, deadline=None)

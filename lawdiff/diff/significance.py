@@ -25,7 +25,6 @@ and so is an insertion at the start that repeats the old lead-in.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import operator
@@ -60,7 +59,7 @@ __all__ = [
     "reference_signals",
     "significance",
 ]
-from lawdiff.model import Clause, Edition, find_references, parent_address
+from lawdiff.model import Clause, Edition, Spans, find_references, parent_address
 
 # ---------------------------------------------------------------------------
 # Records
@@ -284,18 +283,8 @@ def _numbers(digits: list[tuple[int, int, str]], text: str, spans: list[tuple[in
     cross-references' spans, as a flag records them (folded, printed)."""
     if not spans:
         return [(word, text[start:end]) for start, end, word in digits]
-    # A word is inside a span when a span starting before its end reaches past its start: the furthest end
-    # of the spans starting before each, by a binary search, not a scan of every span for every word (a
-    # clause of thousands of references and numbers).
-    ordered = sorted(spans)
-    starts = [s for s, _ in ordered]
-    reach = list(itertools.accumulate((e for _, e in ordered), max))
-    out: list[tuple[str, str]] = []
-    for start, end, word in digits:
-        before = bisect.bisect_left(starts, end)
-        if not (before and reach[before - 1] > start):
-            out.append((word, text[start:end]))
-    return out
+    covered = Spans(spans)
+    return [(word, text[start:end]) for start, end, word in digits if not covered.overlaps(start, end)]
 
 
 # What a side's reading gives the flags: per list, the phrases the difference touched (canonical, printed),

@@ -54,7 +54,7 @@ from lawdiff.model.clause import (
     printing_number,
     walked_runs,
 )
-from lawdiff.model.references import Reference, find_references, references_in
+from lawdiff.model.references import Reference, Spans, find_references, references_in
 
 __all__ = [
     "CONTAINER_KINDS",
@@ -66,6 +66,7 @@ __all__ = [
     "NavItem",
     "Reference",
     "SourceFile",
+    "Spans",
     "address_parts",
     "amend",
     "article_and_parent",

@@ -122,7 +122,7 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
             if not sep:
                 break
             pos = sep.end()
-    covered = _Spans([(s, e) for _, s, e in found.values()])
+    covered = Spans((s, e) for _, s, e in found.values())
     # A bare address inside a reference read already is part of it.  (The bare matches do not overlap
     # each other, so only the spans read before them can hold one.)
     for m in (_BARE_LATIN1 if latin1 else _BARE).finditer(text):
@@ -131,21 +131,26 @@ def find_references(text: str) -> list[tuple[str, int, int]]:
     return [found[k] for k in sorted(found)]
 
 
-class _Spans:
-    """Spans ``[start, end)`` asked whether any holds a position, by a binary search rather than a scan of
-    them all (a clause with thousands of references asks once per bare address)."""
+class Spans:
+    """Spans ``[start, end)``, asked whether any of them holds a position or overlaps a range, by a binary
+    search rather than a scan of them all (a clause with thousands of references asks once per word)."""
 
     __slots__ = ("_reach", "_starts")
 
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        spans.sort()
-        self._starts = [s for s, _ in spans]
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [s for s, _ in ordered]
         # The furthest end of the spans that start at or before each one.
-        self._reach = list(itertools.accumulate((e for _, e in spans), max))
+        self._reach = list(itertools.accumulate((e for _, e in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether a span shares a position with ``[start, end)``: one starting before ``end`` reaches past
+        ``start``."""
+        i = bisect.bisect_left(self._starts, end) - 1
+        return i >= 0 and self._reach[i] > start
 
     def holds(self, pos: int) -> bool:
-        i = bisect.bisect_right(self._starts, pos) - 1
-        return i >= 0 and self._reach[i] > pos
+        return self.overlaps(pos, pos + 1)
 
 
 def _refines(address: str, other: str) -> bool:
