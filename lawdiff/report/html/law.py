@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from lawdiff.diff import Op, Piece
@@ -146,25 +146,14 @@ def _overlaid(
             out.append(_REF(href=current.href, title=current.title, text=inside))
         current, inside = None, []
 
-    # The link a piece goes in is the first of ``link_list`` that holds it: the links that hold the cut, found
-    # by a sweep (those started, by their order in the list, the ended ones dropped when they come first),
-    # not a scan of every link at every cut (a clause with thousands of references).
-    by_start = sorted(range(len(link_list)), key=lambda k: link_list[k].start)
-    started: list[int] = []
-    li = mi = oi = 0
-    for a, b in itertools.pairwise(cuts):
+    mi = oi = 0
+    for (a, b), link in zip(itertools.pairwise(cuts), _holding(link_list, cuts[:-1]), strict=True):
         # A footnote marker stands outside any reference: a link holds no link.
         if mi < len(mark_list) and mark_list[mi][0] == a:
             close()
             while mi < len(mark_list) and mark_list[mi][0] == a:
                 out.append(mark_list[mi][1])
                 mi += 1
-        while li < len(by_start) and link_list[by_start[li]].start <= a:
-            heapq.heappush(started, by_start[li])
-            li += 1
-        while started and link_list[started[0]].end <= a:
-            heapq.heappop(started)
-        link = link_list[started[0]] if started else None
         if link is not current:
             close()
             current = link
@@ -176,6 +165,25 @@ def _overlaid(
     close()
     out.extend(m for _, m in mark_list[mi:])
     return out
+
+
+def _holding(links: list[Link], cuts: list[int]) -> Iterator[Link | None]:
+    """For each cut in order, the first of ``links`` (in their order) that holds it, or None.
+
+    A sweep: the links started by the cut wait by their place in the list, and those that ended are
+    dropped when they come first; not a scan of every link at every cut (a clause with thousands of
+    references).
+    """
+    by_start = sorted(range(len(links)), key=lambda k: links[k].start)
+    started: list[int] = []
+    li = 0
+    for a in cuts:
+        while li < len(by_start) and links[by_start[li]].start <= a:
+            heapq.heappush(started, by_start[li])
+            li += 1
+        while started and links[started[0]].end <= a:
+            heapq.heappop(started)
+        yield links[started[0]] if started else None
 
 
 _REF = Template('<a class="ref" href="{href}" title="{title}">{text}</a>')
