@@ -515,23 +515,24 @@ class _Remaining:
             places.popleft()
         return places[0] if places else None
 
+    def _taken(self, k: int | None) -> str | None:
+        if k is None:
+            return None
+        self._left[k] = False
+        return self._refs[k]
+
     def take(self, target: str) -> bool:
         """Take the first occurrence left of ``target``; False if none is left."""
-        k = self._first(self._by_target.get(target))
-        if k is None:
-            return False
-        self._left[k] = False
-        return True
+        return self._taken(self._first(self._by_target.get(target))) is not None
 
-    def first_of(self, targets: tuple[str, ...]) -> str | None:
-        """The first target left that is one of ``targets``."""
+    def take_first_of(self, targets: tuple[str, ...]) -> str | None:
+        """Take the first target left that is one of ``targets``; None if none is."""
         places = [k for k in (self._first(self._by_target.get(t)) for t in targets) if k is not None]
-        return self._refs[min(places)] if places else None
+        return self._taken(min(places) if places else None)
 
-    def first_in_article(self, article: str) -> str | None:
-        """The first target left in ``article``."""
-        k = self._first(self._by_article.get(article))
-        return None if k is None else self._refs[k]
+    def take_first_in_article(self, article: str) -> str | None:
+        """Take the first target left in ``article``; None if none is."""
+        return self._taken(self._first(self._by_article.get(article)))
 
     def left(self) -> list[str]:
         return [n for n, left in zip(self._refs, self._left, strict=True) if left]
@@ -552,17 +553,15 @@ def _references_matched(old_refs: list[str], new_refs: list[str], successors: _S
     still_old: list[str] = []
     for t in pending_old:
         succ = successors(t)
-        hit = remaining_new.first_of(succ) if succ else None
+        hit = remaining_new.take_first_of(succ) if succ else None
         if hit is not None:
-            remaining_new.take(hit)
             out.append(RefChange(RefStatus.RETARGETED, t, hit, True))
         else:
             still_old.append(t)
     for t in still_old:
         # Same article, other clause: a renumbered target (16D1 -> 16C1).
-        hit = remaining_new.first_in_article(article_of(t))
+        hit = remaining_new.take_first_in_article(article_of(t))
         if hit is not None:
-            remaining_new.take(hit)
             succ = successors(t)
             out.append(RefChange(RefStatus.RETARGETED, t, hit, None if succ is None else hit in succ))
         else:
