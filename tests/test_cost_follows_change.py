@@ -26,6 +26,7 @@ from benchscripts import BENCHMARKS, bench_module, generator
 from click.testing import CliRunner
 
 import lawdiff.diff.changes as changes
+import lawdiff.diff.refchanges as refchanges
 import lawdiff.diff.vocabulary as vocabulary
 from lawdiff.align import Aspect, Corrections, Forbid, Pin, align, aligner, space, titles
 from lawdiff.align import scoring as scoring_module
@@ -306,11 +307,11 @@ def test_kept_headings_under_the_committees_corrections(
 
 def test_references_kept_in_order_are_those_the_matching_finds(held_pairs: list[tuple[Edition, Edition]]) -> None:
     """A clause whose references name the same targets in the same order on both sides has each one kept,
-    its record made once per target (``_Successors.kept``): what matching them one by one gives."""
+    its record made once per target (``Successors.kept``): what matching them one by one gives."""
     seen = 0
     for old, new in held_pairs:
         alignment = align(old, new)
-        successors = changes._Successors(old, new, alignment)
+        successors = refchanges.Successors(old, new, alignment)
         for link in alignment.links:
             olds = [c for c in (old.find(a) for a in link.old) if c is not None]
             news = [c for c in (new.find(a) for a in link.new) if c is not None]
@@ -318,8 +319,8 @@ def test_references_kept_in_order_are_those_the_matching_finds(held_pairs: list[
             new_refs = [r.target for c in news for r in c.references]
             if old_refs and old_refs == new_refs:
                 seen += 1
-                matched = changes._references_matched(old_refs, new_refs, changes._Successors(old, new, alignment))
-                assert changes._references(olds, news, successors) == matched
+                matched = refchanges.references_matched(old_refs, new_refs, refchanges.Successors(old, new, alignment))
+                assert refchanges.reference_changes(olds, news, successors) == matched
     assert seen > 20
 
 

@@ -19,7 +19,7 @@ from growth import grows_linearly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lawdiff.diff import Op, changes, significance
+from lawdiff.diff import Op, refchanges, significance
 from lawdiff.diff.vocabulary import RefChange, RefStatus
 from lawdiff.model import article_of, find_references, references_in
 from lawdiff.model import references as module
@@ -180,7 +180,7 @@ def test_numbers_are_told_from_references_in_time_linear_in_their_number() -> No
 def _matched_by_scan(
     old_refs: list[str], new_refs: list[str], successors: Callable[[str], tuple[str, ...] | None]
 ) -> tuple[RefChange, ...]:
-    """``changes._references_matched`` as it was: the new targets a list, scanned for each old one."""
+    """``refchanges.references_matched`` as it was: the new targets a list, scanned for each old one."""
     out: list[RefChange] = []
     remaining_new = list(new_refs)
     pending_old: list[str] = []
@@ -227,7 +227,7 @@ def test_references_are_matched_as_the_scan_matched_them(
     def successors(t: str) -> tuple[str, ...] | None:
         return went.get(t, ())
 
-    assert changes._references_matched(old_refs, new_refs, successors) == _matched_by_scan(
+    assert refchanges.references_matched(old_refs, new_refs, successors) == _matched_by_scan(
         old_refs, new_refs, successors
     )
 
@@ -239,9 +239,10 @@ def test_references_are_matched_in_time_linear_in_their_number() -> None:
         # Kept, retargeted where the target went, within its article, removed and added: n of each.
         old = ["45A", "45E", "16D1", "53", "50"] * n
         new = ["45A", "45F", "16C2", "6B", "50"] * n
-        return lambda: changes._references_matched(old, new, lambda t: went.get(t, ()))
+        return lambda: refchanges.references_matched(old, new, lambda t: went.get(t, ()))
 
-    one = changes._references_matched(["45A", "45E", "16D1", "53", "50"], ["45A", "45F", "16C2", "6B", "50"], went.get)
+    old, new = ["45A", "45E", "16D1", "53", "50"], ["45A", "45F", "16C2", "6B", "50"]
+    one = refchanges.references_matched(old, new, went.get)
     assert [(r.status, r.old, r.new) for r in one] == [
         (RefStatus.KEPT, "45A", "45A"),
         (RefStatus.KEPT, "50", "50"),
